@@ -1,0 +1,112 @@
+# Sampled-simulation toolkit for RISC-V (RV64GC Linux user mode).
+# `make deps` installs missing Debian packages; every other target runs it first.
+
+PREFIX   ?= /usr/local
+CC       ?= gcc
+RVCC     ?= riscv64-linux-gnu-gcc
+B        := build
+
+WARN     := -Wall -Wextra -Werror
+# -frounding-math / -ffp-contract=off: guest FP semantics depend on the host
+# rounding mode and on every operation being rounded exactly once.
+CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -g $(WARN) -frounding-math -ffp-contract=off \
+                 -fopenmp -Ilib -I$(B)/gen -MMD -MP
+CFLAGS   ?= -O2
+LDLIBS   := -lelf -lz -ljansson -linih -lm -fopenmp
+SANFLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+RVCFLAGS := -static -O2 -march=rv64gc -mabi=lp64d
+RVASFLAGS := -static -nostdlib -march=rv64gc -mabi=lp64d
+
+.DEFAULT_GOAL := all
+.PHONY: all deps build test unit-test san-test e2e-test bench demo install clean rv-programs
+
+deps:
+	@scripts/deps.sh
+
+all: deps
+	@$(MAKE) --no-print-directory build
+
+# ---------------------------------------------------------------- host code
+LIB_SRCS   := $(wildcard lib/*.c lib/*/*.c)
+TOOLS      := $(patsubst %/main.c,%,$(wildcard */main.c))
+GEN_HDRS   := $(B)/gen/syscall_names.h
+
+obj = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
+
+$(B)/gen/syscall_names.h: scripts/gen_syscall_names.sh
+	@mkdir -p $(@D)
+	scripts/gen_syscall_names.sh $(RVCC) > $@.tmp && mv $@.tmp $@
+
+# $(1) = variant dir (rel or san), $(2) = extra CFLAGS
+define VARIANT
+$(B)/$(1)/%.o: %.c | $(GEN_HDRS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
+
+$(B)/$(1)/librv.a: $(call obj,$(1),$(LIB_SRCS))
+	@rm -f $$@; ar rcs $$@ $$^
+
+$(foreach t,$(TOOLS),
+$(B)/$(1)/lib$(t).a: $(call obj,$(1),$(filter-out $(t)/main.c,$(wildcard $(t)/*.c)))
+	@rm -f $$@; ar rcs $$@ $$^
+)
+
+$(B)/$(1)/unit_tests: $(call obj,$(1),$(wildcard tests/unit/*.c)) $(foreach t,$(TOOLS),$(B)/$(1)/lib$(t).a) $(B)/$(1)/librv.a
+	$$(CC) $(2) -o $$@ $$(filter %.o,$$^) $(foreach t,$(TOOLS),$(B)/$(1)/lib$(t).a) $(B)/$(1)/librv.a -lcriterion $$(LDLIBS)
+endef
+
+$(eval $(call VARIANT,rel,$(CFLAGS)))
+$(eval $(call VARIANT,san,$(SANFLAGS)))
+
+$(B)/bin/%: $(B)/rel/%/main.o $(B)/rel/lib%.a $(B)/rel/librv.a
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# ------------------------------------------------------- RISC-V guest programs
+WORKLOADS := $(patsubst workloads/%.c,$(B)/rv/workloads/%,$(wildcard workloads/*.c))
+PROGS     := $(patsubst tests/progs/%.c,$(B)/rv/progs/%,$(wildcard tests/progs/*.c))
+ASMPROGS  := $(patsubst tests/asm/%.S,$(B)/rv/asm/%,$(wildcard tests/asm/*.S))
+
+$(B)/rv/workloads/%: workloads/%.c $(wildcard workloads/*.h)
+	@mkdir -p $(@D)
+	$(RVCC) $(RVCFLAGS) -o $@ $< -lm
+$(B)/rv/progs/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(RVCC) $(RVCFLAGS) -o $@ $< -lm
+$(B)/rv/asm/%: tests/asm/%.S
+	@mkdir -p $(@D)
+	$(RVCC) $(RVASFLAGS) -o $@ $<
+
+rv-programs: $(WORKLOADS) $(PROGS) $(ASMPROGS)
+
+build: $(addprefix $(B)/bin/,$(TOOLS)) $(B)/rel/unit_tests rv-programs
+
+# ------------------------------------------------------------------- targets
+test: deps
+	@$(MAKE) --no-print-directory build $(B)/san/unit_tests
+	@$(MAKE) --no-print-directory unit-test san-test e2e-test
+
+unit-test:
+	$(B)/rel/unit_tests --jobs 2
+
+san-test:
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(B)/san/unit_tests --jobs 2
+
+e2e-test:
+	tests/run_e2e.sh
+
+bench: all
+	bench/run_all.sh
+
+demo: all
+	scripts/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,26 @@
+/* Output files that appear complete or not at all: data goes to a temporary
+ * file beside the target, which is renamed over it only by outfile_commit().
+ * A failed write, a die() or SIGINT/SIGTERM/SIGHUP removes the temporary. */
+#ifndef RV_OUTFILE_H
+#define RV_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct outfile outfile;
+
+/* Open PATH for writing; gzip-compressed when the name ends in ".gz".
+ * Dies with a one-line reason when the temporary cannot be created. */
+outfile *outfile_open(const char *path);
+void outfile_write(outfile *o, const void *data, size_t len);
+void outfile_printf(outfile *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Flush, check every write, rename into place and free. Dies on error
+ * (disk full, ...) after removing the temporary. */
+void outfile_commit(outfile *o);
+/* Remove the temporary and free. */
+void outfile_abort(outfile *o);
+/* Abort every outfile still open (used by die() and the signal handlers). */
+void outfile_abort_all(void);
+const char *outfile_path(const outfile *o);
+
+#endif

@@ -1,0 +1,35 @@
+/* Small helpers shared by every tool: error reporting and argument parsing. */
+#ifndef RV_UTIL_H
+#define RV_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+/* Name printed before every error ("bbv: ..."); set once by main(). */
+extern const char *util_progname;
+
+/* Exit status of die(): 1 by default; tools that run a guest program and
+ * mirror its exit status use 125 so their own failures stay distinguishable. */
+extern int util_die_status;
+
+/* Print "prog: message" on stderr, remove pending temporary outputs, exit(status). */
+noreturn void die_status(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* die_status(util_die_status, ...). */
+noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: warning: message" on stderr. */
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse a non-negative count with an optional decimal suffix k, M, G or T
+ * (100M = 100000000). Returns false on anything else or on overflow. */
+bool parse_count(const char *s, uint64_t *out);
+/* Parse a comma-separated list of counts; returns the number parsed, 0 on error. */
+int parse_count_list(const char *s, uint64_t *out, int max);
+/* Parse a signed decimal integer / a finite double; false on trailing junk. */
+bool parse_int(const char *s, long long *out);
+bool parse_double(const char *s, double *out);
+
+/* Seconds since an arbitrary fixed point (monotonic clock). */
+double now_seconds(void);
+
+#endif

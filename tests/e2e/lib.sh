@@ -1,0 +1,16 @@
+# Sourced by the end-to-end tests: paths and small assertion helpers.
+set -euo pipefail
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BIN=$TOP/build/bin
+RV=$TOP/build/rv
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() { [ "$2" == "$3" ] || fail "$1: expected '$2', got '$3'"; }
+# expect_status STATUS cmd...: run cmd, check its exit status
+expect_status() {
+    local want=$1; shift
+    set +e; "$@"; local got=$?; set -e
+    [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want"
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Run every tests/e2e/*.sh (each exits 0 on success) and print a closing
+# "e2e: N passed, M failed" line. Runs two at a time (the CI machine has 2 cores).
+set -u
+cd "$(dirname "$0")/.."
+export TOP=$PWD
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+run_one() {
+    local t=$1 name; name=$(basename "$t" .sh)
+    local start=$SECONDS
+    if bash "$t" >"$results/$name.log" 2>&1; then
+        echo "PASS $name ($((SECONDS - start)) s)"; touch "$results/$name.pass"
+    else
+        echo "FAIL $name ($((SECONDS - start)) s)"; sed 's/^/    /' "$results/$name.log" | tail -40
+    fi
+}
+export -f run_one; export results
+ls tests/e2e/*.sh | grep -v '/lib.sh$' | xargs -P 2 -I{} bash -c 'run_one {}'
+total=$(ls tests/e2e/*.sh | grep -vc '/lib.sh$')
+passed=$(ls "$results"/*.pass 2>/dev/null | wc -l)
+echo "e2e: $passed passed, $((total - passed)) failed"
+[ "$passed" -eq "$total" ]
