@@ -110,3 +110,6 @@ install: all
 
 clean:
 	rm -rf $(B)
+
+# Fragments owned by test suites and benchmarks (extra host tools, rules).
+-include $(wildcard tests/*/*.mk bench/*.mk)
