@@ -1,0 +1,166 @@
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void *xrealloc(void *p, size_t size)
+{
+    void *r = realloc(p, size);
+    if (!r)
+        die("out of memory");
+    return r;
+}
+
+void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *outs, int n)
+{
+    memset(bp, 0, sizeof *bp);
+    bp->nseries = n;
+    for (int i = 0; i < n; i++) {
+        bp->series[i].size = sizes[i];
+        bp->series[i].next_boundary = sizes[i];
+        bp->series[i].out = outs[i];
+    }
+    bp->table_mask = (1u << 12) - 1;
+    bp->id_of_pc = xrealloc(NULL, (size_t)(bp->table_mask + 1) * 2 * sizeof(uint64_t));
+    memset(bp->id_of_pc, 0, (size_t)(bp->table_mask + 1) * 2 * sizeof(uint64_t));
+    bp->next_progress = UINT64_MAX;
+}
+
+static uint32_t slot_of(uint64_t pc, uint32_t mask)
+{
+    return (uint32_t)((pc * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & mask;
+}
+
+static void table_insert(uint64_t *table, uint32_t mask, uint64_t pc, uint32_t id)
+{
+    uint32_t s = slot_of(pc, mask);
+    while (table[2 * s + 1])
+        s = (s + 1) & mask;
+    table[2 * s] = pc;
+    table[2 * s + 1] = id;
+}
+
+static void grow_table(bbv_profile *bp)
+{
+    uint32_t mask = bp->table_mask * 2 + 1;
+    uint64_t *t = calloc((size_t)(mask + 1) * 2, sizeof *t);
+    if (!t)
+        die("out of memory");
+    for (uint32_t i = 0; i < bp->nblocks; i++)
+        table_insert(t, mask, bp->blocks[i].pc, i + 1);
+    free(bp->id_of_pc);
+    bp->id_of_pc = t;
+    bp->table_mask = mask;
+}
+
+/* The block's id, keyed by start pc so that it survives re-decoding. */
+static uint32_t block_id(bbv_profile *bp, const rv_block *b)
+{
+    for (uint32_t s = slot_of(b->pc, bp->table_mask);; s = (s + 1) & bp->table_mask) {
+        uint64_t id = bp->id_of_pc[2 * s + 1];
+        if (!id)
+            break;
+        if (bp->id_of_pc[2 * s] == b->pc)
+            return (uint32_t)id;
+    }
+    if (bp->nblocks == bp->cap) {
+        bp->cap = bp->cap ? bp->cap * 2 : 4096;
+        bp->blocks = xrealloc(bp->blocks, bp->cap * sizeof *bp->blocks);
+        for (int i = 0; i < bp->nseries; i++) {
+            bbv_series *s = &bp->series[i];
+            s->counts = xrealloc(s->counts, ((size_t)bp->cap + 1) * sizeof *s->counts);
+            memset(s->counts + bp->nblocks + 1, 0, (bp->cap - bp->nblocks) * sizeof *s->counts);
+            s->touched = xrealloc(s->touched, bp->cap * sizeof *s->touched);
+        }
+    }
+    uint32_t id = ++bp->nblocks;
+    bp->blocks[id - 1] = (bbv_block_info){b->pc, b->n};
+    if (2 * bp->nblocks > bp->table_mask)
+        grow_table(bp);
+    table_insert(bp->id_of_pc, bp->table_mask, b->pc, id);
+    return id;
+}
+
+static inline void add(bbv_series *s, uint32_t id, uint64_t count)
+{
+    if (!count)
+        return;
+    if (!s->counts[id])
+        s->touched[s->ntouched++] = id;
+    s->counts[id] += count;
+}
+
+static int by_id(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* One SimPoint line "T:id:count :id:count ..." for the current interval. */
+static void emit(bbv_series *s)
+{
+    qsort(s->touched, s->ntouched, sizeof *s->touched, by_id);
+    if (s->out) {
+        outfile_write(s->out, "T", 1);
+        for (uint32_t i = 0; i < s->ntouched; i++) {
+            uint32_t id = s->touched[i];
+            outfile_printf(s->out, ":%u:%llu ", id, (unsigned long long)s->counts[id]);
+        }
+        outfile_write(s->out, "\n", 1);
+    }
+    for (uint32_t i = 0; i < s->ntouched; i++)
+        s->counts[s->touched[i]] = 0;
+    s->ntouched = 0;
+}
+
+void bbv_profile_block(void *ctx, rv_block *b, uint64_t start, uint32_t executed)
+{
+    bbv_profile *bp = ctx;
+    if (!b->profile_id)
+        b->profile_id = block_id(bp, b);
+    uint32_t id = b->profile_id;
+    uint64_t end = start + executed;
+    for (int i = 0; i < bp->nseries; i++) {
+        bbv_series *s = &bp->series[i];
+        uint64_t pos = start;
+        while (end >= s->next_boundary) {
+            add(s, id, s->next_boundary - pos);
+            emit(s);
+            s->written++;
+            pos = s->next_boundary;
+            s->next_boundary += s->size;
+        }
+        add(s, id, end - pos);
+    }
+    bp->retired = end;
+    if (end >= bp->next_progress) {
+        bp->on_progress(bp->progress_ctx, end);
+        bp->next_progress = end + (UINT64_C(1) << 26);
+    }
+}
+
+void bbv_profile_finish(bbv_profile *bp, bool drop_partial)
+{
+    for (int i = 0; i < bp->nseries; i++) {
+        bbv_series *s = &bp->series[i];
+        uint64_t partial = bp->retired - (s->next_boundary - s->size);
+        if (partial == 0 || drop_partial)
+            continue;
+        if (s->out)
+            outfile_printf(s->out, "# partial interval: %llu instructions\n", (unsigned long long)partial);
+        emit(s);
+    }
+}
+
+void bbv_profile_free(bbv_profile *bp)
+{
+    for (int i = 0; i < bp->nseries; i++) {
+        free(bp->series[i].counts);
+        free(bp->series[i].touched);
+    }
+    free(bp->blocks);
+    free(bp->id_of_pc);
+    memset(bp, 0, sizeof *bp);
+}

@@ -1,0 +1,52 @@
+/* Basic-block vector collection for one or more interval sizes at once.
+ * Blocks get dense 1-based ids in order of first execution; interval i of
+ * size N covers retired instructions [i*N, (i+1)*N) exactly, splitting a
+ * block's count when a boundary falls inside it. */
+#ifndef BBV_PROFILE_H
+#define BBV_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "exec.h"
+#include "outfile.h"
+
+enum { BBV_MAX_SIZES = 16 };
+
+typedef struct bbv_series {
+    uint64_t size;          /* interval length */
+    uint64_t next_boundary; /* retired count at which the current interval ends */
+    uint64_t *counts;       /* per block id: instructions in the current interval */
+    uint32_t *touched;      /* ids with a non-zero count, in first-touch order */
+    uint32_t ntouched;
+    uint64_t written;       /* complete intervals written */
+    outfile *out;           /* NULL: count only */
+} bbv_series;
+
+typedef struct bbv_block_info {
+    uint64_t pc;
+    uint32_t len;
+} bbv_block_info;
+
+typedef struct bbv_profile {
+    bbv_series series[BBV_MAX_SIZES];
+    int nseries;
+    bbv_block_info *blocks; /* index id - 1 */
+    uint32_t nblocks, cap;
+    uint64_t *id_of_pc;     /* open-addressing table of (pc, id) pairs */
+    uint32_t table_mask;
+    uint64_t retired;       /* instructions seen */
+    void (*on_progress)(void *ctx, uint64_t retired);
+    void *progress_ctx;
+    uint64_t next_progress;
+} bbv_profile;
+
+/* sizes[0..n): interval lengths; outs[i] the file for sizes[i] (or NULL). */
+void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *outs, int n);
+/* The rv_run block hook. */
+void bbv_profile_block(void *ctx, rv_block *b, uint64_t start_icount, uint32_t executed);
+/* Write the final partial interval of every series (unless drop_partial). */
+void bbv_profile_finish(bbv_profile *bp, bool drop_partial);
+void bbv_profile_free(bbv_profile *bp);
+
+#endif

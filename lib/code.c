@@ -1,0 +1,209 @@
+#include "code.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    FAST_BITS = 16,        /* direct-mapped pc -> block table in front of the hash */
+    STEP_BITS = 14,        /* direct-mapped pc -> instruction cache for stepping */
+    CHUNK_BYTES = 1 << 20, /* arena chunk for blocks */
+};
+
+typedef struct chunk {
+    struct chunk *prev;
+    size_t used;
+    unsigned char data[];
+} chunk;
+
+struct rv_code {
+    rv_block *fast[1u << FAST_BITS];
+    rv_block **buckets;
+    size_t nbuckets, nblocks;
+    chunk *arena;
+    rv_insn step[1u << STEP_BITS];
+};
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+rv_code *code_new(void)
+{
+    rv_code *c = xcalloc(1, sizeof *c);
+    c->nbuckets = 1u << 12;
+    c->buckets = xcalloc(c->nbuckets, sizeof *c->buckets);
+    for (size_t i = 0; i < (1u << STEP_BITS); i++)
+        c->step[i].pc = 1; /* odd: matches no real pc */
+    return c;
+}
+
+static void free_arena(rv_code *c)
+{
+    while (c->arena) {
+        chunk *prev = c->arena->prev;
+        free(c->arena);
+        c->arena = prev;
+    }
+}
+
+void code_free(rv_code *c)
+{
+    if (!c)
+        return;
+    free_arena(c);
+    free(c->buckets);
+    free(c);
+}
+
+void rv_code_flush(rv_proc *p)
+{
+    rv_code *c = p->code;
+    free_arena(c);
+    memset(c->fast, 0, sizeof c->fast);
+    memset(c->buckets, 0, c->nbuckets * sizeof *c->buckets);
+    c->nblocks = 0;
+    for (size_t i = 0; i < (1u << STEP_BITS); i++)
+        c->step[i].pc = 1;
+    p->flush_code = false;
+    p->code_changes_seen = p->mem.code_changes;
+}
+
+static void *arena_alloc(rv_code *c, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (!c->arena || c->arena->used + size > CHUNK_BYTES) {
+        chunk *k = malloc(sizeof *k + CHUNK_BYTES);
+        if (!k)
+            abort();
+        k->prev = c->arena;
+        k->used = 0;
+        c->arena = k;
+    }
+    void *r = c->arena->data + c->arena->used;
+    c->arena->used += size;
+    return r;
+}
+
+static size_t hash_pc(uint64_t pc, size_t nbuckets)
+{
+    return (size_t)((pc >> 1) * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (nbuckets - 1);
+}
+
+static void grow_buckets(rv_code *c)
+{
+    size_t n = c->nbuckets * 2;
+    rv_block **nb = xcalloc(n, sizeof *nb);
+    for (size_t i = 0; i < c->nbuckets; i++)
+        for (rv_block *b = c->buckets[i], *next; b; b = next) {
+            next = b->next;
+            size_t h = hash_pc(b->pc, n);
+            b->next = nb[h];
+            nb[h] = b;
+        }
+    free(c->buckets);
+    c->buckets = nb;
+    c->nbuckets = n;
+}
+
+_Noreturn static void fetch_fault(rv_proc *p, uint64_t pc)
+{
+    rv_insn dummy;
+    memset(&dummy, 0, sizeof dummy);
+    dummy.pc = pc;
+    rv_trap(p, &dummy, SIGSEGV, "segmentation fault: instruction fetch from %s address 0x%llx",
+            mem_find_vma(&p->mem, pc) ? "non-executable" : "unmapped", (unsigned long long)pc);
+}
+
+/* Decode one instruction at pc; false if its bytes are not executable. */
+static bool fetch_decode(rv_proc *p, uint64_t pc, rv_insn *out)
+{
+    uint16_t lo, hi = 0;
+    if (!mem_ok_small(&p->mem, pc, 2, GP_X))
+        return false;
+    memcpy(&lo, mem_host(&p->mem, pc), 2);
+    if (rv_insn_length(lo) == 4) {
+        if (!mem_ok_small(&p->mem, pc + 2, 2, GP_X))
+            return false;
+        memcpy(&hi, mem_host(&p->mem, pc + 2), 2);
+    }
+    rv_decode(out, pc, lo, hi);
+    return true;
+}
+
+static rv_block *decode_block(rv_proc *p, uint64_t pc)
+{
+    rv_insn tmp[RV_BLOCK_MAX_INSNS + 1];
+    uint32_t n = 0;
+    uint64_t a = pc;
+    bool ends_in_jump = false;
+    while (n < RV_BLOCK_MAX_INSNS) {
+        if (!fetch_decode(p, a, &tmp[n])) {
+            if (n == 0)
+                fetch_fault(p, a);
+            break; /* the fault belongs to the next block, after these retire */
+        }
+        tmp[n].idx = (uint16_t)n;
+        unsigned flags = rv_ops[tmp[n].op].flags;
+        a += tmp[n].len;
+        n++;
+        if (flags & RVF_CTRL) {
+            ends_in_jump = true;
+            break;
+        }
+        if (flags & RVF_ENDS_BLOCK)
+            break;
+    }
+    uint32_t total = n + (ends_in_jump ? 0 : 1);
+    rv_block *b = arena_alloc(p->code, sizeof *b + total * sizeof(rv_insn));
+    b->pc = pc;
+    b->end_pc = a;
+    b->n = n;
+    b->profile_id = 0;
+    memcpy(b->insns, tmp, n * sizeof(rv_insn));
+    if (!ends_in_jump) {
+        rv_insn *f = &b->insns[n];
+        memset(f, 0, sizeof *f);
+        f->op = RV_OP_fallthrough;
+        f->pc = a;
+        f->idx = (uint16_t)n;
+    }
+    return b;
+}
+
+rv_block *code_block(rv_proc *p, uint64_t pc)
+{
+    rv_code *c = p->code;
+    size_t slot = (pc >> 1) & ((1u << FAST_BITS) - 1);
+    rv_block *b = c->fast[slot];
+    if (b && b->pc == pc)
+        return b;
+    size_t h = hash_pc(pc, c->nbuckets);
+    for (b = c->buckets[h]; b; b = b->next)
+        if (b->pc == pc)
+            return c->fast[slot] = b;
+    b = decode_block(p, pc);
+    if (++c->nblocks > c->nbuckets) {
+        grow_buckets(c);
+        h = hash_pc(pc, c->nbuckets);
+    }
+    b->next = c->buckets[h];
+    c->buckets[h] = b;
+    return c->fast[slot] = b;
+}
+
+const rv_insn *code_insn(rv_proc *p, uint64_t pc)
+{
+    rv_insn *e = &p->code->step[(pc >> 1) & ((1u << STEP_BITS) - 1)];
+    if (e->pc == pc && e->len)
+        return e;
+    if (!fetch_decode(p, pc, e)) {
+        e->pc = 1;
+        fetch_fault(p, pc);
+    }
+    return e;
+}

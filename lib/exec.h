@@ -1,0 +1,52 @@
+/* Running guest code: the fast path over pre-decoded blocks (profiling,
+ * fast-forwarding) and the stepping path that describes each dynamic
+ * instruction (detailed core, warming). Both execute isa/semantics.def. */
+#ifndef RV_EXEC_H
+#define RV_EXEC_H
+
+#include "proc.h"
+
+enum { RV_BLOCK_MAX_INSNS = 64 };
+
+/* A decoded block: straight-line code from pc up to and including the first
+ * control-flow or block-ending instruction (or RV_BLOCK_MAX_INSNS). */
+typedef struct rv_block {
+    uint64_t pc;
+    uint64_t end_pc;      /* address after the last instruction */
+    uint32_t n;           /* instructions (the synthetic fallthrough not counted) */
+    uint32_t profile_id;  /* free for the run's client (bbv's block id); 0 initially */
+    struct rv_block *next; /* hash chain */
+    rv_insn insns[];      /* n, plus a fallthrough when the block does not end in a jump */
+} rv_block;
+
+/* Called after each block with the instructions that retired in it: all n,
+ * or fewer when the run stopped inside it (fault, instruction limit). */
+typedef void (*rv_block_hook)(void *ctx, rv_block *b, uint64_t start_icount, uint32_t executed);
+
+enum rv_run_result { RV_RUN_STOPPED, RV_RUN_LIMIT };
+
+/* Run until the process stops (p->stop != RV_RUNNING) or exactly `limit`
+ * instructions have retired in total (p->cpu.icount == limit). */
+enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx);
+
+enum { RV_MEM_LOAD = 1, RV_MEM_STORE = 2 };
+
+/* One dynamic instruction as the stepping path saw it. */
+typedef struct rv_dyninst {
+    rv_insn insn;         /* decoded static instruction (pc, op, registers...) */
+    uint64_t icount;      /* instructions retired before this one */
+    uint64_t next_pc;     /* the pc after it (branch/jump target if taken) */
+    uint64_t mem_addr;    /* for loads, stores and atomics */
+    uint8_t mem_size;
+    uint8_t mem_access;   /* RV_MEM_LOAD | RV_MEM_STORE */
+    bool taken;           /* control transfer taken */
+} rv_dyninst;
+
+/* Execute the instruction at p->cpu.pc. Returns false when the process
+ * stopped instead (exit, or a fault: then the instruction did not retire). */
+bool rv_step(rv_proc *p, rv_dyninst *d);
+
+/* Drop all decoded code (after fence.i or when executable memory changed). */
+void rv_code_flush(rv_proc *p);
+
+#endif

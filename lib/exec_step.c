@@ -1,0 +1,58 @@
+/* The stepping path: one instruction at a time, described in an rv_dyninst
+ * for a consumer (the detailed core, warming models). */
+#include "code.h"
+#include "exec_common.h"
+
+static inline uint64_t record_load(rv_proc *p, const rv_insn *in, rv_dyninst *d, uint64_t addr, unsigned bytes)
+{
+    d->mem_addr = addr, d->mem_size = (uint8_t)bytes, d->mem_access |= RV_MEM_LOAD;
+    return guest_load(p, in, addr, bytes);
+}
+
+static inline void record_store(rv_proc *p, const rv_insn *in, rv_dyninst *d, uint64_t addr, unsigned bytes,
+                                uint64_t v)
+{
+    d->mem_addr = addr, d->mem_size = (uint8_t)bytes, d->mem_access |= RV_MEM_STORE;
+    guest_store(p, in, addr, bytes, v);
+}
+
+#define LOAD(bits, addr) record_load(p, in, d, (addr), (bits) / 8)
+#define STORE(bits, addr, v) record_store(p, in, d, (addr), (bits) / 8, (v))
+#define JUMP(target) do { next_pc = (target); d->taken = true; goto done; } while (0)
+#define BRANCH(cond) do { if (cond) JUMP(PC + IMM); } while (0)
+#define SYSCALL() do { p->cpu.icount = d->icount + 1; p->cpu.pc = PC + LEN; rv_syscall(p); } while (0)
+#define FENCE_I() (p->flush_code = true)
+
+bool rv_step(rv_proc *p, rv_dyninst *d)
+{
+    if (p->stop != RV_RUNNING)
+        return false;
+    jmp_buf trap;
+    jmp_buf *outer = p->trap;
+    p->trap = &trap;
+    if (setjmp(trap)) {
+        p->trap = outer;
+        return false;
+    }
+    code_sync(p);
+    const rv_insn *in = code_insn(p, p->cpu.pc);
+    uint64_t *x = p->cpu.x;
+    d->insn = *in;
+    d->icount = p->cpu.icount;
+    d->mem_access = 0, d->mem_size = 0, d->mem_addr = 0;
+    d->taken = false;
+    uint64_t next_pc = in->pc + in->len;
+    switch ((enum rv_op)in->op) {
+#define SEM(name, ...) case RV_OP_##name: __VA_ARGS__; break;
+#include "isa/semantics.def"
+#undef SEM
+    case RV_OP_COUNT:
+        __builtin_unreachable();
+    }
+done:
+    d->next_pc = next_pc;
+    p->cpu.pc = next_pc;
+    p->cpu.icount = d->icount + 1;
+    p->trap = outer;
+    return true;
+}

@@ -1,0 +1,61 @@
+#include "guest_cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void *grow(void *array, int n, size_t elem)
+{
+    void *r = realloc(array, (size_t)(n + 1) * elem);
+    if (!r)
+        die("out of memory");
+    return r;
+}
+
+bool guest_cli_option(guest_args *g, int opt, const char *arg)
+{
+    switch (opt) {
+    case GUEST_OPT_ENV:
+        if (!strchr(arg, '=') || arg[0] == '=')
+            die("--env expects NAME=VALUE, got '%s'", arg);
+        g->env = grow(g->env, g->nenv, sizeof *g->env);
+        g->env[g->nenv++] = (char *)arg;
+        return true;
+    case GUEST_OPT_ALLOW_WRITE:
+        g->write_dirs = grow(g->write_dirs, g->nwrite_dirs, sizeof *g->write_dirs);
+        g->write_dirs[g->nwrite_dirs++] = arg;
+        return true;
+    case GUEST_OPT_SYSCALL_ENOSYS:
+        g->syscall_enosys = true;
+        return true;
+    default:
+        return false;
+    }
+}
+
+void guest_cli_start(rv_proc *p, rv_elf_info *info, const guest_args *g, int argc, char **argv)
+{
+    rv_proc_options o = {
+        .exe = argv[0], .argc = argc, .argv = argv, .envc = g->nenv, .envp = g->env,
+        .write_dirs = g->write_dirs, .nwrite_dirs = g->nwrite_dirs, .syscall_enosys = g->syscall_enosys,
+    };
+    char err[512];
+    if (rv_proc_init(p, &o, info, err, sizeof err) != 0) {
+        rv_proc_destroy(p);
+        die("%s", err);
+    }
+}
+
+void guest_cli_report_stop(const rv_proc *p)
+{
+    if (p->stop == RV_STOP_SIGNAL)
+        fprintf(stderr, "%s: guest %s (exit status %d)\n", util_progname, p->message, p->exit_status);
+}
+
+void guest_cli_free(guest_args *g)
+{
+    free(g->env);
+    free(g->write_dirs);
+    memset(g, 0, sizeof *g);
+}

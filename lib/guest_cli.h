@@ -1,0 +1,44 @@
+/* Options every tool that runs a guest program shares (--env, --allow-write,
+ * --syscall-enosys), and reporting how the guest ended. */
+#ifndef RV_GUEST_CLI_H
+#define RV_GUEST_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "loader.h"
+#include "proc.h"
+
+enum { GUEST_OPT_ENV = 0x1000, GUEST_OPT_ALLOW_WRITE, GUEST_OPT_SYSCALL_ENOSYS };
+
+#define GUEST_LONG_OPTIONS                                                 \
+    {"env", required_argument, NULL, GUEST_OPT_ENV},                       \
+    {"allow-write", required_argument, NULL, GUEST_OPT_ALLOW_WRITE},       \
+    {"syscall-enosys", no_argument, NULL, GUEST_OPT_SYSCALL_ENOSYS}
+
+#define GUEST_OPTIONS_HELP                                                                          \
+    "Guest options:\n"                                                                              \
+    "  --env NAME=VALUE      add to the guest environment (empty by default); repeatable\n"         \
+    "  --allow-write DIR     let the guest create/modify files under DIR too (default: only\n"      \
+    "                        the current directory); repeatable\n"                                   \
+    "  --syscall-enosys      unsupported system calls fail with ENOSYS instead of stopping\n"
+
+typedef struct guest_args {
+    char **env;
+    int nenv;
+    const char **write_dirs;
+    int nwrite_dirs;
+    bool syscall_enosys;
+} guest_args;
+
+/* Handle one of the shared options; false if opt is not one of them. */
+bool guest_cli_option(guest_args *g, int opt, const char *arg);
+/* Create the process for argv[0..argc) (argv[0] = the program); dies with a
+ * one-line reason on failure. */
+void guest_cli_start(rv_proc *p, rv_elf_info *info, const guest_args *g, int argc, char **argv);
+/* One line on stderr when the guest died by a signal (message and status). */
+void guest_cli_report_stop(const rv_proc *p);
+void guest_cli_free(guest_args *g);
+
+#endif

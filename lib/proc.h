@@ -1,0 +1,107 @@
+/* A guest process: architectural state, memory, operating-system state and
+ * the decoded-code cache, plus how it stopped. */
+#ifndef RV_PROC_H
+#define RV_PROC_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "mem.h"
+
+typedef struct rv_cpu {
+    uint64_t x[33];   /* x[32] absorbs writes to x0 (RV_X_SINK) */
+    uint64_t f[32];   /* raw 64-bit; single values NaN-boxed */
+    uint64_t pc;
+    uint64_t icount;  /* retired instructions */
+    uint32_t fflags;  /* accrued exceptions */
+    uint32_t frm;     /* dynamic rounding mode */
+    uint64_t reservation, reservation_value; /* LR/SC address and the value loaded */
+    bool has_reservation;
+} rv_cpu;
+
+enum { RV_MAX_FDS = 256 };
+
+typedef struct rv_file {
+    int host_fd;  /* -1 when the guest descriptor is closed */
+    int flags;    /* guest open flags */
+    bool is_std;  /* one of the emulator's own stdin/stdout/stderr */
+    char *path;   /* host path as opened (absolute), NULL for std streams */
+} rv_file;
+
+typedef struct rv_os {
+    rv_file files[RV_MAX_FDS];
+    int cwd_fd;            /* host directory fd standing for the guest's cwd */
+    char *cwd;             /* its absolute path */
+    char **write_roots;    /* absolute directories the guest may modify */
+    int nwrite_roots;
+    uint64_t brk_start, brk;
+    uint64_t mmap_top;     /* top-down mmap allocation starts below this */
+    uint64_t stack_top;
+    char *exe_path;        /* absolute host path of the guest program */
+    uint64_t rng_state;    /* deterministic getrandom/AT_RANDOM stream */
+    uint64_t sigactions[65][4]; /* recorded only: signals are never delivered */
+    uint64_t tid_address;
+    bool syscall_enosys;   /* unknown system calls return -ENOSYS instead of stopping */
+    unsigned umask;
+} rv_os;
+
+enum rv_stop {
+    RV_RUNNING = 0,
+    RV_STOP_EXIT,   /* exit/exit_group: exit_status = the code */
+    RV_STOP_SIGNAL, /* killed (fault, abort, ...): exit_status = 128 + signal */
+    RV_STOP_LIMIT,  /* reached the requested instruction count */
+};
+
+typedef struct rv_code rv_code; /* decoded-block cache (code.h) */
+
+typedef struct rv_proc {
+    rv_cpu cpu;
+    rv_mem mem;
+    rv_os os;
+    rv_code *code;
+    uint64_t code_changes_seen; /* mem.code_changes when the cache was last valid */
+    bool flush_code;            /* fence.i or code remapped: flush at block end */
+    enum rv_stop stop;
+    int exit_status;            /* as a shell shows it */
+    int signal;                 /* for RV_STOP_SIGNAL */
+    char message[256];          /* why it stopped, for fatal stops */
+    jmp_buf *trap;              /* where a fault inside an instruction unwinds to */
+    uint16_t trap_idx;          /* block position of the faulting instruction */
+} rv_proc;
+
+/* The deterministic clock: every retired instruction is one nanosecond. */
+#define RV_CLOCK_EPOCH_SEC INT64_C(1704067200) /* 2024-01-01T00:00:00Z */
+#define RV_TIMEBASE_HZ 10000000                /* rdtime ticks per second */
+
+/* A fault inside instruction in (which does not retire): record the signal
+ * and the reason, then unwind to the run loop. */
+_Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Terminate the process by a signal from outside an instruction's semantics
+ * (abort(), an unsupported system call): the current instruction retires. */
+void rv_kill(rv_proc *p, int signal, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* exit/exit_group. */
+void rv_exit(rv_proc *p, int code);
+
+/* ------------------------------------------------------------ creation */
+
+typedef struct rv_proc_options {
+    const char *exe;                /* program path on the host */
+    int argc;                       /* guest argv (argv[0] as the user gave it) */
+    char *const *argv;
+    int envc;                       /* guest environment: empty unless given */
+    char *const *envp;
+    const char *const *write_dirs;  /* besides the cwd, where the guest may write */
+    int nwrite_dirs;
+    bool syscall_enosys;
+} rv_proc_options;
+
+struct rv_elf_info;
+/* Load the program and build its initial state. Returns 0, or -1 with a
+ * one-line reason in err. */
+int rv_proc_init(rv_proc *p, const rv_proc_options *o, struct rv_elf_info *info, char *err, size_t errlen);
+void rv_proc_destroy(rv_proc *p);
+
+#endif

@@ -1,0 +1,96 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "code.h"
+#include "loader.h"
+#include "proc.h"
+
+/* Seed of the guest-visible random stream (AT_RANDOM, getrandom). */
+#define RV_RANDOM_SEED UINT64_C(0x5eed5eed5eed5eed)
+
+static int add_write_root(rv_proc *p, const char *dir, char *err, size_t errlen)
+{
+    char *real = realpath(dir, NULL);
+    if (!real) {
+        snprintf(err, errlen, "--allow-write %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char **roots = realloc(p->os.write_roots, (size_t)(p->os.nwrite_roots + 1) * sizeof *roots);
+    if (!roots)
+        abort();
+    roots[p->os.nwrite_roots++] = real;
+    p->os.write_roots = roots;
+    return 0;
+}
+
+static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errlen)
+{
+    rv_os *os = &p->os;
+    for (int fd = 0; fd < RV_MAX_FDS; fd++)
+        os->files[fd].host_fd = -1;
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) >= 0)
+            os->files[fd] = (rv_file){fd, fd == 0 ? O_RDONLY : O_WRONLY, true, NULL};
+    os->cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    os->cwd = getcwd(NULL, 0);
+    if (os->cwd_fd < 0 || !os->cwd) {
+        snprintf(err, errlen, "cannot open the current directory: %s", strerror(errno));
+        return -1;
+    }
+    if (add_write_root(p, ".", err, errlen))
+        return -1;
+    for (int i = 0; i < o->nwrite_dirs; i++)
+        if (add_write_root(p, o->write_dirs[i], err, errlen))
+            return -1;
+    os->exe_path = realpath(o->exe, NULL);
+    if (!os->exe_path) {
+        snprintf(err, errlen, "%s: %s", o->exe, strerror(errno));
+        return -1;
+    }
+    os->rng_state = RV_RANDOM_SEED;
+    os->umask = 022;
+    os->syscall_enosys = o->syscall_enosys;
+    os->mmap_top = RV_MMAP_TOP;
+    return 0;
+}
+
+int rv_proc_init(rv_proc *p, const rv_proc_options *o, rv_elf_info *info, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->os.cwd_fd = -1;
+    if (!mem_init(&p->mem)) {
+        snprintf(err, errlen, "cannot reserve the guest address space: %s", strerror(errno));
+        return -1;
+    }
+    p->code = code_new();
+    if (init_os(p, o, err, errlen) || elf_load(p, p->os.exe_path, info, err, errlen))
+        return -1;
+    p->os.brk_start = p->os.brk = info->end;
+    return stack_setup(p, info, o->argc, o->argv, o->envc, o->envp, o->argv[0], err, errlen);
+}
+
+void rv_proc_destroy(rv_proc *p)
+{
+    for (int fd = 0; fd < RV_MAX_FDS; fd++) {
+        rv_file *f = &p->os.files[fd];
+        if (f->host_fd >= 0 && !f->is_std)
+            close(f->host_fd);
+        free(f->path);
+    }
+    if (p->os.cwd_fd >= 0)
+        close(p->os.cwd_fd);
+    free(p->os.cwd);
+    for (int i = 0; i < p->os.nwrite_roots; i++)
+        free(p->os.write_roots[i]);
+    free(p->os.write_roots);
+    free(p->os.exe_path);
+    code_free(p->code);
+    if (p->mem.base)
+        mem_destroy(&p->mem);
+    memset(p, 0, sizeof *p);
+}

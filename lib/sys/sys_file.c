@@ -1,0 +1,548 @@
+/* File and directory system calls. Guest descriptors map to host ones; paths
+ * are resolved against the guest's cwd; anything that creates or modifies a
+ * file is confined to the allowed directories. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "sys_internal.h"
+
+enum { GUEST_AT_REMOVEDIR = 0x200, GUEST_AT_EMPTY_PATH = 0x1000, GUEST_AT_SYMLINK_NOFOLLOW = 0x100 };
+
+static bool modifies(int flags)
+{
+    return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
+}
+
+/* Install a host fd as the lowest free guest fd >= from. */
+static int64_t install_fd(rv_proc *p, int host_fd, int flags, const char *path, int64_t from)
+{
+    int64_t fd = sys_alloc_fd(p, from);
+    if (fd < 0) {
+        close(host_fd);
+        return fd;
+    }
+    p->os.files[fd] = (rv_file){host_fd, flags, false, path ? strdup(path) : NULL};
+    return fd;
+}
+
+SYS(openat)
+{
+    char path[PATH_MAX];
+    int64_t err;
+    if (!sys_path_in(p, a[1], path, sizeof path, &err))
+        return err;
+    int dirfd = sys_dirfd(p, (int64_t)a[0]);
+    if (dirfd < 0 && path[0] != '/')
+        return -EBADF;
+    const char *real = sys_self_path(p, path);
+    int flags = (int)a[2];
+    if (modifies(flags) && (err = sys_check_writable(p, dirfd, real)))
+        return err;
+    int host = openat(dirfd, real, flags | O_CLOEXEC, (mode_t)(a[3] & ~p->os.umask & 07777));
+    if (host < 0)
+        return sys_err();
+    char abs[PATH_MAX];
+    return install_fd(p, host, flags, sys_fd_path(host, abs, sizeof abs) ? abs : real, 0);
+}
+
+SYS(close)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    if (!f->is_std)
+        close(f->host_fd);
+    free(f->path);
+    *f = (rv_file){-1, 0, false, NULL};
+    return 0;
+}
+
+/* Check that a guest buffer is accessible as a whole before handing it to the host. */
+static bool buffer_ok(rv_proc *p, uint64_t addr, uint64_t len, unsigned prot)
+{
+    return len == 0 || mem_ok(&p->mem, addr, len, prot);
+}
+
+SYS(read)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    if (!buffer_ok(p, a[1], a[2], GP_W))
+        return -EFAULT;
+    return sys_ret(read(f->host_fd, mem_host(&p->mem, a[1]), a[2]));
+}
+
+SYS(write)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    if (!buffer_ok(p, a[1], a[2], GP_R))
+        return -EFAULT;
+    return sys_ret(write(f->host_fd, mem_host(&p->mem, a[1]), a[2]));
+}
+
+SYS(pread64)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    if (!buffer_ok(p, a[1], a[2], GP_W))
+        return -EFAULT;
+    return sys_ret(pread(f->host_fd, mem_host(&p->mem, a[1]), a[2], (off_t)a[3]));
+}
+
+SYS(pwrite64)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    if (!buffer_ok(p, a[1], a[2], GP_R))
+        return -EFAULT;
+    return sys_ret(pwrite(f->host_fd, mem_host(&p->mem, a[1]), a[2], (off_t)a[3]));
+}
+
+/* Translate a guest iovec array to host iovecs; count or -errno. */
+static int64_t iovecs_in(rv_proc *p, uint64_t addr, uint64_t count, unsigned prot, struct iovec *out)
+{
+    if (count > IOV_MAX)
+        return -EINVAL;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t v[2];
+        if (!mem_read(&p->mem, v, addr + 16 * i, 16) || !buffer_ok(p, v[0], v[1], prot))
+            return -EFAULT;
+        out[i].iov_base = mem_host(&p->mem, v[0]);
+        out[i].iov_len = v[1];
+    }
+    return (int64_t)count;
+}
+
+SYS(readv)
+{
+    rv_file *f = sys_file(p, a[0]);
+    struct iovec iov[IOV_MAX];
+    if (!f)
+        return -EBADF;
+    int64_t n = iovecs_in(p, a[1], a[2], GP_W, iov);
+    return n < 0 ? n : sys_ret(readv(f->host_fd, iov, (int)n));
+}
+
+SYS(writev)
+{
+    rv_file *f = sys_file(p, a[0]);
+    struct iovec iov[IOV_MAX];
+    if (!f)
+        return -EBADF;
+    int64_t n = iovecs_in(p, a[1], a[2], GP_R, iov);
+    return n < 0 ? n : sys_ret(writev(f->host_fd, iov, (int)n));
+}
+
+SYS(lseek)
+{
+    rv_file *f = sys_file(p, a[0]);
+    return f ? sys_ret(lseek(f->host_fd, (off_t)a[1], (int)a[2])) : -EBADF;
+}
+
+/* ------------------------------------------------------------------ stat */
+
+/* struct stat of the asm-generic ABI (riscv64), 128 bytes. */
+struct guest_stat {
+    uint64_t dev, ino;
+    uint32_t mode, nlink, uid, gid;
+    uint64_t rdev, pad1;
+    int64_t size;
+    int32_t blksize, pad2;
+    int64_t blocks;
+    int64_t atime, atime_nsec, mtime, mtime_nsec, ctime, ctime_nsec;
+    uint32_t unused[2];
+};
+
+/* What the guest sees of a host stat: host-specific fields are made
+ * deterministic (device, owner, block size, times), and the emulator's own
+ * standard streams look like pipes whatever they really are, so that stdio
+ * buffering, and so the instruction stream, never depends on a terminal. */
+static struct guest_stat to_guest_stat(const struct stat *st, bool is_std)
+{
+    struct guest_stat g;
+    memset(&g, 0, sizeof g);
+    g.dev = 1, g.ino = st->st_ino, g.nlink = (uint32_t)st->st_nlink;
+    g.uid = g.gid = 1000;
+    g.blksize = 4096;
+    g.atime = g.mtime = g.ctime = RV_CLOCK_EPOCH_SEC;
+    if (is_std) {
+        g.mode = S_IFIFO | 0600;
+        g.ino = 1;
+        return g;
+    }
+    g.mode = st->st_mode, g.rdev = st->st_rdev, g.size = st->st_size, g.blocks = st->st_blocks;
+    return g;
+}
+
+SYS(fstat)
+{
+    rv_file *f = sys_file(p, a[0]);
+    struct stat st;
+    if (!f)
+        return -EBADF;
+    if (fstat(f->host_fd, &st) < 0)
+        return sys_err();
+    struct guest_stat g = to_guest_stat(&st, f->is_std);
+    return mem_write(&p->mem, a[1], &g, sizeof g) ? 0 : -EFAULT;
+}
+
+SYS(newfstatat)
+{
+    char path[PATH_MAX];
+    int64_t err;
+    if (!sys_path_in(p, a[1], path, sizeof path, &err))
+        return err;
+    int flags = (int)a[3];
+    if (!path[0] && (flags & GUEST_AT_EMPTY_PATH)) {
+        uint64_t args[2] = {a[0], a[2]};
+        return sys_fstat(p, args);
+    }
+    int dirfd = sys_dirfd(p, (int64_t)a[0]);
+    if (dirfd < 0 && path[0] != '/')
+        return -EBADF;
+    struct stat st;
+    if (fstatat(dirfd, sys_self_path(p, path), &st, flags & GUEST_AT_SYMLINK_NOFOLLOW) < 0)
+        return sys_err();
+    struct guest_stat g = to_guest_stat(&st, false);
+    return mem_write(&p->mem, a[2], &g, sizeof g) ? 0 : -EFAULT;
+}
+
+SYS(statx)
+{
+    /* Answer from newfstatat's view so both agree (struct statx layout is
+     * the same on every architecture). */
+    char path[PATH_MAX];
+    int64_t err;
+    if (!sys_path_in(p, a[1], path, sizeof path, &err))
+        return err;
+    struct stat st;
+    bool is_std = false;
+    int flags = (int)a[2];
+    if (!path[0] && (flags & GUEST_AT_EMPTY_PATH)) {
+        rv_file *f = sys_file(p, a[0]);
+        if (!f)
+            return -EBADF;
+        is_std = f->is_std;
+        if (fstat(f->host_fd, &st) < 0)
+            return sys_err();
+    } else {
+        int dirfd = sys_dirfd(p, (int64_t)a[0]);
+        if (dirfd < 0 && path[0] != '/')
+            return -EBADF;
+        if (fstatat(dirfd, sys_self_path(p, path), &st, flags & GUEST_AT_SYMLINK_NOFOLLOW) < 0)
+            return sys_err();
+    }
+    struct guest_stat g = to_guest_stat(&st, is_std);
+    struct statx sx;
+    memset(&sx, 0, sizeof sx);
+    sx.stx_mask = STATX_BASIC_STATS;
+    sx.stx_blksize = (uint32_t)g.blksize, sx.stx_nlink = g.nlink, sx.stx_uid = g.uid, sx.stx_gid = g.gid;
+    sx.stx_mode = (uint16_t)g.mode, sx.stx_ino = g.ino, sx.stx_size = (uint64_t)g.size;
+    sx.stx_blocks = (uint64_t)g.blocks;
+    sx.stx_atime.tv_sec = sx.stx_mtime.tv_sec = sx.stx_ctime.tv_sec = sx.stx_btime.tv_sec = g.mtime;
+    sx.stx_rdev_major = major(g.rdev), sx.stx_rdev_minor = minor(g.rdev);
+    sx.stx_dev_major = 0, sx.stx_dev_minor = 1;
+    return mem_write(&p->mem, a[4], &sx, sizeof sx) ? 0 : -EFAULT;
+}
+
+SYS(faccessat)
+{
+    char path[PATH_MAX];
+    int64_t err;
+    if (!sys_path_in(p, a[1], path, sizeof path, &err))
+        return err;
+    int dirfd = sys_dirfd(p, (int64_t)a[0]);
+    if (dirfd < 0 && path[0] != '/')
+        return -EBADF;
+    const char *real = sys_self_path(p, path);
+    if ((a[2] & W_OK) && (err = sys_check_writable(p, dirfd, real)))
+        return err;
+    return sys_ret(faccessat(dirfd, real, (int)a[2], 0));
+}
+
+SYS(faccessat2)
+{
+    return sys_faccessat(p, a);
+}
+
+SYS(readlinkat)
+{
+    char path[PATH_MAX], target[PATH_MAX];
+    int64_t err;
+    if (!sys_path_in(p, a[1], path, sizeof path, &err))
+        return err;
+    ssize_t n;
+    if (strcmp(path, "/proc/self/exe") == 0) {
+        n = (ssize_t)strlen(p->os.exe_path);
+        memcpy(target, p->os.exe_path, (size_t)n);
+    } else {
+        int dirfd = sys_dirfd(p, (int64_t)a[0]);
+        if (dirfd < 0 && path[0] != '/')
+            return -EBADF;
+        n = readlinkat(dirfd, path, target, sizeof target);
+        if (n < 0)
+            return sys_err();
+    }
+    uint64_t len = (uint64_t)n < a[3] ? (uint64_t)n : a[3];
+    return mem_write(&p->mem, a[2], target, len) ? (int64_t)len : -EFAULT;
+}
+
+SYS(getdents64)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    if (!buffer_ok(p, a[1], a[2], GP_W))
+        return -EFAULT;
+    /* struct linux_dirent64 is the same on every architecture. */
+    return sys_ret(syscall(SYS_getdents64, f->host_fd, mem_host(&p->mem, a[1]), a[2]));
+}
+
+SYS(ioctl)
+{
+    /* The guest never sees a terminal (see to_guest_stat). */
+    return sys_file(p, a[0]) ? -ENOTTY : -EBADF;
+}
+
+/* ------------------------------------------------------ descriptors */
+
+static int64_t dup_into(rv_proc *p, rv_file *f, int64_t from, int64_t exact, bool cloexec)
+{
+    int host = fcntl(f->host_fd, F_DUPFD_CLOEXEC, 3);
+    if (host < 0)
+        return sys_err();
+    int flags = (f->flags & ~O_CLOEXEC) | (cloexec ? O_CLOEXEC : 0);
+    if (exact >= 0) {
+        if (exact >= RV_MAX_FDS) {
+            close(host);
+            return -EBADF;
+        }
+        if (p->os.files[exact].host_fd >= 0) {
+            uint64_t args[1] = {(uint64_t)exact};
+            sys_close(p, args);
+        }
+        p->os.files[exact] = (rv_file){host, flags, false, f->path ? strdup(f->path) : NULL};
+        return exact;
+    }
+    return install_fd(p, host, flags, f->path, from);
+}
+
+SYS(dup)
+{
+    rv_file *f = sys_file(p, a[0]);
+    return f ? dup_into(p, f, 0, -1, false) : -EBADF;
+}
+
+SYS(dup3)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    if (a[0] == a[1])
+        return -EINVAL;
+    return dup_into(p, f, 0, (int64_t)a[1], (a[2] & O_CLOEXEC) != 0);
+}
+
+SYS(fcntl)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    switch ((int)a[1]) {
+    case F_DUPFD: return dup_into(p, f, (int64_t)a[2], -1, false);
+    case F_DUPFD_CLOEXEC: return dup_into(p, f, (int64_t)a[2], -1, true);
+    case F_GETFD: return (f->flags & O_CLOEXEC) ? FD_CLOEXEC : 0;
+    case F_SETFD: f->flags = (f->flags & ~O_CLOEXEC) | ((a[2] & FD_CLOEXEC) ? O_CLOEXEC : 0); return 0;
+    case F_GETFL: return sys_ret(fcntl(f->host_fd, F_GETFL));
+    case F_SETFL: return sys_ret(fcntl(f->host_fd, F_SETFL, (int)a[2]));
+    case F_GETLK: case F_SETLK: case F_SETLKW: return 0; /* a single process holds every lock */
+    default: return -EINVAL;
+    }
+}
+
+SYS(ftruncate)
+{
+    rv_file *f = sys_file(p, a[0]);
+    return f ? sys_ret(ftruncate(f->host_fd, (off_t)a[1])) : -EBADF;
+}
+
+SYS(fsync)
+{
+    rv_file *f = sys_file(p, a[0]);
+    return f ? sys_ret(fsync(f->host_fd)) : -EBADF;
+}
+
+SYS(fdatasync)
+{
+    return sys_fsync(p, a);
+}
+
+SYS(fchmod)
+{
+    rv_file *f = sys_file(p, a[0]);
+    return f ? sys_ret(fchmod(f->host_fd, (mode_t)a[1])) : -EBADF;
+}
+
+SYS(umask)
+{
+    unsigned old = p->os.umask;
+    p->os.umask = (unsigned)a[0] & 0777;
+    return old;
+}
+
+SYS(pipe2)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC | ((int)a[1] & O_NONBLOCK)) < 0)
+        return sys_err();
+    int64_t r = install_fd(p, fds[0], O_RDONLY, NULL, 0);
+    if (r < 0) {
+        close(fds[1]);
+        return r;
+    }
+    int64_t w = install_fd(p, fds[1], O_WRONLY, NULL, 0);
+    if (w < 0) {
+        uint64_t args[1] = {(uint64_t)r};
+        sys_close(p, args);
+        return w;
+    }
+    int32_t out[2] = {(int32_t)r, (int32_t)w};
+    return mem_write(&p->mem, a[0], out, sizeof out) ? 0 : -EFAULT;
+}
+
+/* --------------------------------------------------- path operations */
+
+/* Copy the path at a[idx] and find its host dirfd from a[idx-1]. */
+#define PATH_ARG(var, dirfd_var, idx)                                            \
+    char var[PATH_MAX];                                                          \
+    int64_t var##_err;                                                           \
+    if (!sys_path_in(p, a[idx], var, sizeof var, &var##_err))                    \
+        return var##_err;                                                        \
+    int dirfd_var = sys_dirfd(p, (int64_t)a[(idx) - 1]);                         \
+    if (dirfd_var < 0 && var[0] != '/')                                          \
+        return -EBADF;
+
+#define REQUIRE_WRITABLE(dirfd, path)                                            \
+    do {                                                                         \
+        int64_t w_ = sys_check_writable(p, (dirfd), (path));                     \
+        if (w_)                                                                  \
+            return w_;                                                           \
+    } while (0)
+
+SYS(mkdirat)
+{
+    PATH_ARG(path, dirfd, 1);
+    REQUIRE_WRITABLE(dirfd, path);
+    return sys_ret(mkdirat(dirfd, path, (mode_t)(a[2] & ~p->os.umask & 07777)));
+}
+
+SYS(unlinkat)
+{
+    PATH_ARG(path, dirfd, 1);
+    REQUIRE_WRITABLE(dirfd, path);
+    return sys_ret(unlinkat(dirfd, path, (a[2] & GUEST_AT_REMOVEDIR) ? AT_REMOVEDIR : 0));
+}
+
+SYS(renameat2)
+{
+    PATH_ARG(from, from_dirfd, 1);
+    PATH_ARG(to, to_dirfd, 3);
+    REQUIRE_WRITABLE(from_dirfd, from);
+    REQUIRE_WRITABLE(to_dirfd, to);
+    return sys_ret(renameat2(from_dirfd, from, to_dirfd, to, (unsigned)a[4]));
+}
+
+SYS(linkat)
+{
+    PATH_ARG(from, from_dirfd, 1);
+    PATH_ARG(to, to_dirfd, 3);
+    REQUIRE_WRITABLE(to_dirfd, to);
+    return sys_ret(linkat(from_dirfd, from, to_dirfd, to, (int)a[4]));
+}
+
+SYS(symlinkat)
+{
+    char target[PATH_MAX];
+    int64_t err;
+    if (!sys_path_in(p, a[0], target, sizeof target, &err))
+        return err;
+    PATH_ARG(path, dirfd, 2);
+    REQUIRE_WRITABLE(dirfd, path);
+    return sys_ret(symlinkat(target, dirfd, path));
+}
+
+SYS(fchmodat)
+{
+    PATH_ARG(path, dirfd, 1);
+    REQUIRE_WRITABLE(dirfd, path);
+    return sys_ret(fchmodat(dirfd, path, (mode_t)a[2], 0));
+}
+
+SYS(utimensat)
+{
+    struct timespec ts[2];
+    if (a[2] && !mem_read(&p->mem, ts, a[2], sizeof ts))
+        return -EFAULT;
+    if (!a[1]) { /* futimens(fd, ...) */
+        rv_file *f = sys_file(p, a[0]);
+        return f ? sys_ret(futimens(f->host_fd, a[2] ? ts : NULL)) : -EBADF;
+    }
+    PATH_ARG(path, dirfd, 1);
+    REQUIRE_WRITABLE(dirfd, path);
+    return sys_ret(utimensat(dirfd, path, a[2] ? ts : NULL, (int)a[3]));
+}
+
+SYS(getcwd)
+{
+    size_t len = strlen(p->os.cwd) + 1;
+    if (a[1] < len)
+        return -ERANGE;
+    return mem_write(&p->mem, a[0], p->os.cwd, len) ? (int64_t)len : -EFAULT;
+}
+
+static int64_t change_cwd(rv_proc *p, int host_dirfd)
+{
+    char path[PATH_MAX];
+    if (!sys_fd_path(host_dirfd, path, sizeof path)) {
+        close(host_dirfd);
+        return -ENOENT;
+    }
+    close(p->os.cwd_fd);
+    free(p->os.cwd);
+    p->os.cwd_fd = host_dirfd;
+    p->os.cwd = strdup(path);
+    return 0;
+}
+
+SYS(chdir)
+{
+    char path[PATH_MAX];
+    int64_t err;
+    if (!sys_path_in(p, a[0], path, sizeof path, &err))
+        return err;
+    int fd = openat(p->os.cwd_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return fd < 0 ? sys_err() : change_cwd(p, fd);
+}
+
+SYS(fchdir)
+{
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    int fd = openat(f->host_fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return fd < 0 ? sys_err() : change_cwd(p, fd);
+}

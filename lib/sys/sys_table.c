@@ -1,0 +1,63 @@
+/* System-call dispatch: number -> handler, like QEMU's linux-user. The
+ * numbers and names come from the RISC-V <asm/unistd.h> (generated). */
+#include <signal.h>
+
+#include "sys_internal.h"
+
+enum {
+#define SYSCALL_NAME(nr, name) RV_NR_##name = nr,
+#include "syscall_names.h"
+#undef SYSCALL_NAME
+};
+
+static const char *const names[] = {
+#define SYSCALL_NAME(nr, name) [nr] = #name,
+#include "syscall_names.h"
+#undef SYSCALL_NAME
+};
+enum { NAMES = sizeof names / sizeof names[0] };
+
+#define IMPLEMENTED(X)                                                                                        \
+    /* files */ X(openat) X(close) X(read) X(write) X(pread64) X(pwrite64) X(readv) X(writev) X(lseek)        \
+    X(fstat) X(newfstatat) X(statx) X(faccessat) X(faccessat2) X(readlinkat) X(getdents64) X(ioctl) X(dup)   \
+    X(dup3) X(fcntl) X(ftruncate) X(fsync) X(fdatasync) X(fchmod) X(umask) X(pipe2) X(mkdirat) X(unlinkat)    \
+    X(renameat2) X(linkat) X(symlinkat) X(fchmodat) X(utimensat) X(getcwd) X(chdir) X(fchdir)                 \
+    /* memory */ X(brk) X(mmap) X(munmap) X(mprotect) X(mremap) X(madvise) X(msync)                          \
+    /* time */ X(clock_gettime) X(clock_getres) X(gettimeofday) X(nanosleep) X(clock_nanosleep) X(times)     \
+    X(getrusage)                                                                                              \
+    /* process */ X(exit) X(exit_group) X(getpid) X(gettid) X(getppid) X(getuid) X(geteuid) X(getgid)        \
+    X(getegid) X(getpgid) X(getsid) X(sched_yield) X(set_robust_list) X(set_tid_address) X(getrandom)        \
+    X(uname) X(prlimit64) X(sysinfo) X(sched_getaffinity) X(futex) X(rt_sigaction) X(rt_sigprocmask)         \
+    X(sigaltstack) X(kill) X(tkill) X(tgkill) X(clone) X(clone3) X(execve) X(riscv_flush_icache) X(rseq)
+
+#define DECLARE(name) SYS(name);
+IMPLEMENTED(DECLARE)
+#undef DECLARE
+
+static const sys_handler handlers[NAMES] = {
+#define REGISTER(name) [RV_NR_##name] = sys_##name,
+    IMPLEMENTED(REGISTER)
+#undef REGISTER
+};
+
+const char *rv_syscall_name(uint64_t nr)
+{
+    return nr < NAMES ? names[nr] : NULL;
+}
+
+void rv_syscall(rv_proc *p)
+{
+    uint64_t *x = p->cpu.x;
+    uint64_t nr = x[17], args[6] = {x[10], x[11], x[12], x[13], x[14], x[15]};
+    if (nr < NAMES && handlers[nr]) {
+        x[10] = (uint64_t)handlers[nr](p, args);
+        return;
+    }
+    if (p->os.syscall_enosys) {
+        x[10] = (uint64_t)-ENOSYS;
+        return;
+    }
+    const char *name = rv_syscall_name(nr);
+    rv_kill(p, SIGSYS, "unsupported system call %llu (%s); --syscall-enosys makes it fail with ENOSYS instead",
+            (unsigned long long)nr, name ? name : "unknown");
+}
