@@ -171,6 +171,7 @@ int main(int argc, char **argv)
         bp.on_progress = report_progress;
         bp.progress_ctx = &prog;
         bp.next_progress = UINT64_C(1) << 26;
+        bbv_profile_schedule(&bp);
     }
     double t0 = now_seconds();
     rv_run(&proc, o.max_insts, o.count_only && !prog.enabled ? NULL : bbv_profile_block, &bp);

@@ -26,6 +26,15 @@ void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *ou
     bp->id_of_pc = xrealloc(NULL, (size_t)(bp->table_mask + 1) * 2 * sizeof(uint64_t));
     memset(bp->id_of_pc, 0, (size_t)(bp->table_mask + 1) * 2 * sizeof(uint64_t));
     bp->next_progress = UINT64_MAX;
+    bbv_profile_schedule(bp);
+}
+
+void bbv_profile_schedule(bbv_profile *bp)
+{
+    bp->next_event = bp->next_progress;
+    for (int i = 0; i < bp->nseries; i++)
+        if (bp->series[i].next_boundary < bp->next_event)
+            bp->next_event = bp->series[i].next_boundary;
 }
 
 static uint32_t slot_of(uint64_t pc, uint32_t mask)
@@ -122,6 +131,12 @@ void bbv_profile_block(void *ctx, rv_block *b, uint64_t start, uint32_t executed
         b->profile_id = block_id(bp, b);
     uint32_t id = b->profile_id;
     uint64_t end = start + executed;
+    bp->retired = end;
+    if (end < bp->next_event) { /* the common case: no boundary inside this block */
+        for (int i = 0; i < bp->nseries; i++)
+            add(&bp->series[i], id, executed);
+        return;
+    }
     for (int i = 0; i < bp->nseries; i++) {
         bbv_series *s = &bp->series[i];
         uint64_t pos = start;
@@ -134,11 +149,11 @@ void bbv_profile_block(void *ctx, rv_block *b, uint64_t start, uint32_t executed
         }
         add(s, id, end - pos);
     }
-    bp->retired = end;
     if (end >= bp->next_progress) {
         bp->on_progress(bp->progress_ctx, end);
         bp->next_progress = end + (UINT64_C(1) << 26);
     }
+    bbv_profile_schedule(bp);
 }
 
 void bbv_profile_finish(bbv_profile *bp, bool drop_partial)

@@ -39,10 +39,13 @@ typedef struct bbv_profile {
     void (*on_progress)(void *ctx, uint64_t retired);
     void *progress_ctx;
     uint64_t next_progress;
+    uint64_t next_event;    /* the earliest interval boundary or progress point */
 } bbv_profile;
 
 /* sizes[0..n): interval lengths; outs[i] the file for sizes[i] (or NULL). */
 void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *outs, int n);
+/* Recompute next_event (after changing next_progress). */
+void bbv_profile_schedule(bbv_profile *bp);
 /* The rv_run block hook. */
 void bbv_profile_block(void *ctx, rv_block *b, uint64_t start_icount, uint32_t executed);
 /* Write the final partial interval of every series (unless drop_partial). */

@@ -164,6 +164,7 @@ static rv_block *decode_block(rv_proc *p, uint64_t pc)
     b->end_pc = a;
     b->n = n;
     b->profile_id = 0;
+    b->succ[0] = b->succ[1] = NULL;
     memcpy(b->insns, tmp, n * sizeof(rv_insn));
     if (!ends_in_jump) {
         rv_insn *f = &b->insns[n];

@@ -10,11 +10,28 @@ void code_free(rv_code *c);
 rv_block *code_block(rv_proc *p, uint64_t pc);
 /* The single instruction at pc (idx 0), for the stepping path. */
 const rv_insn *code_insn(rv_proc *p, uint64_t pc);
-/* Flush if fence.i asked for it or executable memory changed. */
-static inline void code_sync(rv_proc *p)
+/* Flush if fence.i asked for it or executable memory changed; true if it did
+ * (every rv_block pointer held is then invalid). */
+static inline bool code_sync(rv_proc *p)
 {
-    if (__builtin_expect(p->flush_code || p->mem.code_changes != p->code_changes_seen, 0))
+    if (__builtin_expect(p->flush_code || p->mem.code_changes != p->code_changes_seen, 0)) {
         rv_code_flush(p);
+        return true;
+    }
+    return false;
+}
+
+/* The block at pc that follows b, through b's successor cache. */
+static inline rv_block *code_next_block(rv_proc *p, rv_block *b, uint64_t pc)
+{
+    if (b->succ[0] && b->succ[0]->pc == pc)
+        return b->succ[0];
+    if (b->succ[1] && b->succ[1]->pc == pc)
+        return b->succ[1];
+    rv_block *n = code_block(p, pc);
+    b->succ[1] = b->succ[0];
+    b->succ[0] = n;
+    return n;
 }
 
 #endif

@@ -16,6 +16,7 @@ typedef struct rv_block {
     uint32_t n;           /* instructions (the synthetic fallthrough not counted) */
     uint32_t profile_id;  /* free for the run's client (bbv's block id); 0 initially */
     struct rv_block *next; /* hash chain */
+    struct rv_block *succ[2]; /* the last two successors seen, to skip lookups */
     rv_insn insns[];      /* n, plus a fallthrough when the block does not end in a jump */
 } rv_block;
 

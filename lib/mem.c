@@ -145,9 +145,9 @@ int mem_map(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot, enum vma_kind
     } else {
         flags |= MAP_PRIVATE;
     }
-    if (kind == VMA_ANON)
+    if (host_fd < 0) /* anonymous, or a private file copy filled by the caller */
         flags |= MAP_ANONYMOUS;
-    void *p = mmap(m->base + addr, len, host_prot, flags, kind == VMA_ANON ? -1 : host_fd, (off_t)offset);
+    void *p = mmap(m->base + addr, len, host_prot, flags, host_fd, host_fd < 0 ? 0 : (off_t)offset);
     if (p == MAP_FAILED)
         return -errno;
     forget_range(m, addr, len);

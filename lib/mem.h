@@ -42,7 +42,8 @@ bool mem_init(rv_mem *m);
 void mem_destroy(rv_mem *m);
 
 /* Map [addr, addr+len) (page aligned) replacing whatever was there.
- * host_fd < 0: anonymous zero pages. Returns 0 or -errno. */
+ * host_fd < 0: zero pages (anonymous, or a private copy of a file that the
+ * caller fills); otherwise a host mapping of that file. Returns 0 or -errno. */
 int mem_map(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot, enum vma_kind kind, int host_fd,
             uint64_t offset, const char *path, const char *label);
 int mem_unmap(rv_mem *m, uint64_t addr, uint64_t len);

@@ -43,6 +43,7 @@ typedef struct rv_os {
     uint64_t rng_state;    /* deterministic getrandom/AT_RANDOM stream */
     uint64_t sigactions[65][4]; /* recorded only: signals are never delivered */
     uint64_t tid_address;
+    uint64_t slept_ns;     /* sleeping advances the clock by the time asked for */
     bool syscall_enosys;   /* unknown system calls return -ENOSYS instead of stopping */
     unsigned umask;
 } rv_os;
@@ -71,7 +72,8 @@ typedef struct rv_proc {
     uint16_t trap_idx;          /* block position of the faulting instruction */
 } rv_proc;
 
-/* The deterministic clock: every retired instruction is one nanosecond. */
+/* The deterministic clock: every retired instruction is one nanosecond, and
+ * a sleep adds the time it asked for. */
 #define RV_CLOCK_EPOCH_SEC INT64_C(1704067200) /* 2024-01-01T00:00:00Z */
 #define RV_TIMEBASE_HZ 10000000                /* rdtime ticks per second */
 

@@ -40,7 +40,7 @@ int64_t sys_alloc_fd(rv_proc *p, int64_t from);
 bool sys_fd_path(int host_fd, char *buf, size_t size);
 
 /* The deterministic clock, in nanoseconds since boot. */
-static inline uint64_t sys_now_ns(const rv_proc *p) { return p->cpu.icount; }
+static inline uint64_t sys_now_ns(const rv_proc *p) { return p->cpu.icount + p->os.slept_ns; }
 
 #define SYS(name) int64_t sys_##name(rv_proc *p, const uint64_t *a)
 

@@ -43,21 +43,32 @@ SYS(gettimeofday)
     return 0;
 }
 
-/* Sleeping takes no simulated time: time only advances with instructions. */
-SYS(nanosleep)
+/* Sleeping returns at once and moves the guest's clock forward by the time
+ * asked for, so the program sees it pass and the run stays deterministic. */
+static int64_t sleep_for(rv_proc *p, uint64_t ts_addr, bool absolute, uint64_t clk)
 {
     int64_t ts[2];
-    if (!mem_read(&p->mem, ts, a[0], sizeof ts))
+    if (!mem_read(&p->mem, ts, ts_addr, sizeof ts))
         return -EFAULT;
     if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
         return -EINVAL;
+    int64_t ns = ts[0] * 1000000000 + ts[1];
+    if (absolute) /* until a point on that clock */
+        ns -= (int64_t)sys_now_ns(p) + (is_wall_clock(clk) ? RV_CLOCK_EPOCH_SEC * 1000000000 : 0);
+    if (ns > 0)
+        p->os.slept_ns += (uint64_t)ns;
     return 0;
+}
+
+SYS(nanosleep)
+{
+    return sleep_for(p, a[0], false, 1);
 }
 
 SYS(clock_nanosleep)
 {
-    uint64_t args[1] = {a[2]};
-    return sys_nanosleep(p, args);
+    enum { TIMER_ABSTIME_ = 1 };
+    return sleep_for(p, a[2], (a[1] & TIMER_ABSTIME_) != 0, a[0]);
 }
 
 SYS(times)
