@@ -124,19 +124,14 @@ static void emit(bbv_series *s)
     s->ntouched = 0;
 }
 
-void bbv_profile_block(void *ctx, rv_block *b, uint64_t start, uint32_t executed)
+/* A block with a new id, an interval boundary or a progress report inside it. */
+__attribute__((noinline)) static void block_slow(bbv_profile *bp, rv_block *b, uint64_t start, uint32_t executed)
 {
-    bbv_profile *bp = ctx;
     if (!b->profile_id)
         b->profile_id = block_id(bp, b);
     uint32_t id = b->profile_id;
     uint64_t end = start + executed;
     bp->retired = end;
-    if (end < bp->next_event) { /* the common case: no boundary inside this block */
-        for (int i = 0; i < bp->nseries; i++)
-            add(&bp->series[i], id, executed);
-        return;
-    }
     for (int i = 0; i < bp->nseries; i++) {
         bbv_series *s = &bp->series[i];
         uint64_t pos = start;
@@ -154,6 +149,20 @@ void bbv_profile_block(void *ctx, rv_block *b, uint64_t start, uint32_t executed
         bp->next_progress = end + (UINT64_C(1) << 26);
     }
     bbv_profile_schedule(bp);
+}
+
+/* Runs after every block: kept a small leaf function, the rest is block_slow. */
+void bbv_profile_block(void *ctx, rv_block *b, uint64_t start, uint32_t executed)
+{
+    bbv_profile *bp = ctx;
+    uint64_t end = start + executed;
+    if (__builtin_expect(!b->profile_id || end >= bp->next_event, 0)) {
+        block_slow(bp, b, start, executed);
+        return;
+    }
+    bp->retired = end;
+    for (int i = 0; i < bp->nseries; i++)
+        add(&bp->series[i], b->profile_id, executed);
 }
 
 void bbv_profile_finish(bbv_profile *bp, bool drop_partial)

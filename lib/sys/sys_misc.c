@@ -163,7 +163,7 @@ static int64_t signal_self(rv_proc *p, uint64_t sig)
     bool ignored_by_default = sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT;
     if (handler == 1 /* SIG_IGN */ || (handler == 0 && ignored_by_default))
         return 0;
-    rv_kill(p, (int)sig, "guest terminated by signal %d (%s)", (int)sig, strsignal((int)sig));
+    rv_kill(p, (int)sig, "terminated by signal %d (%s)", (int)sig, strsignal((int)sig));
     return 0;
 }
 
