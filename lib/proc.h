@@ -40,6 +40,8 @@ typedef struct rv_os {
     uint64_t mmap_top;     /* top-down mmap allocation starts below this */
     uint64_t stack_top;
     char *exe_path;        /* absolute host path of the guest program */
+    char *cmdline, *environ; /* NUL-separated, as /proc/self/cmdline and environ show them */
+    size_t cmdline_len, environ_len;
     uint64_t rng_state;    /* deterministic getrandom/AT_RANDOM stream */
     uint64_t sigactions[65][4]; /* recorded only: signals are never delivered */
     uint64_t tid_address;

@@ -28,6 +28,24 @@ static int add_write_root(rv_proc *p, const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+/* Join strings with NUL terminators, as /proc/<pid>/cmdline shows argv. */
+static char *join_nul(int n, char *const *v, size_t *len)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += strlen(v[i]) + 1;
+    char *r = malloc(total + 1), *q = r;
+    if (!r)
+        abort();
+    for (int i = 0; i < n; i++) {
+        size_t k = strlen(v[i]) + 1;
+        memcpy(q, v[i], k);
+        q += k;
+    }
+    *len = total;
+    return r;
+}
+
 static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errlen)
 {
     rv_os *os = &p->os;
@@ -52,6 +70,8 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
         snprintf(err, errlen, "%s: %s", o->exe, strerror(errno));
         return -1;
     }
+    os->cmdline = join_nul(o->argc, o->argv, &os->cmdline_len);
+    os->environ = join_nul(o->envc, o->envp, &os->environ_len);
     os->rng_state = RV_RANDOM_SEED;
     os->umask = 022;
     os->syscall_enosys = o->syscall_enosys;
@@ -89,6 +109,8 @@ void rv_proc_destroy(rv_proc *p)
         free(p->os.write_roots[i]);
     free(p->os.write_roots);
     free(p->os.exe_path);
+    free(p->os.cmdline);
+    free(p->os.environ);
     code_free(p->code);
     if (p->mem.base)
         mem_destroy(&p->mem);

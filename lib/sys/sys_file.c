@@ -47,7 +47,10 @@ SYS(openat)
     int flags = (int)a[2];
     if (modifies(flags) && (err = sys_check_writable(p, dirfd, real)))
         return err;
-    int host = openat(dirfd, real, flags | O_CLOEXEC, (mode_t)(a[3] & ~p->os.umask & 07777));
+    int host = sys_open_self(p, path);
+    if (host >= 0)
+        return install_fd(p, host, flags, path, 0);
+    host = openat(dirfd, real, flags | O_CLOEXEC, (mode_t)(a[3] & ~p->os.umask & 07777));
     if (host < 0)
         return sys_err();
     char abs[PATH_MAX];
@@ -286,9 +289,8 @@ SYS(readlinkat)
     if (!sys_path_in(p, a[1], path, sizeof path, &err))
         return err;
     ssize_t n;
-    if (strcmp(path, "/proc/self/exe") == 0) {
-        n = (ssize_t)strlen(p->os.exe_path);
-        memcpy(target, p->os.exe_path, (size_t)n);
+    if (sys_self_link(p, path, target, sizeof target)) {
+        n = (ssize_t)strlen(target);
     } else {
         int dirfd = sys_dirfd(p, (int64_t)a[0]);
         if (dirfd < 0 && path[0] != '/')

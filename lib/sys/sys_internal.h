@@ -32,8 +32,13 @@ int sys_dirfd(rv_proc *p, int64_t guest_dirfd);
 bool sys_path_in(rv_proc *p, uint64_t addr, char *buf, size_t size, int64_t *err);
 /* 0 if the guest may create or modify PATH (relative to host dirfd), else -EACCES. */
 int64_t sys_check_writable(rv_proc *p, int dirfd, const char *path);
-/* Rewrite paths by which a program asks about itself (/proc/self/exe). */
+/* Paths by which a program asks about itself describe the guest, not the
+ * emulator: /proc/self/exe (and /proc/1000/...) names the guest program; */
 const char *sys_self_path(rv_proc *p, const char *path);
+/* exe, cwd and fd/N read as links to the guest's own (false: not such a link); */
+bool sys_self_link(rv_proc *p, const char *path, char *out, size_t size);
+/* cmdline, environ and maps open as generated files (host fd, -1 if not such a path). */
+int sys_open_self(rv_proc *p, const char *path);
 /* Lowest free guest fd, or -EMFILE. */
 int64_t sys_alloc_fd(rv_proc *p, int64_t from);
 /* Absolute path of a host fd (through /proc/self/fd); false on failure. */

@@ -2,6 +2,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,11 +39,85 @@ bool sys_fd_path(int host_fd, char *buf, size_t size)
     return true;
 }
 
+/* The part after "/proc/self/" or "/proc/<guest pid>/", or NULL. */
+static const char *self_proc_entry(const char *path)
+{
+    static const char *const prefixes[] = {"/proc/self/", "/proc/thread-self/", "/proc/1000/", "/proc/1000/task/1000/"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(path, prefixes[i], n) == 0)
+            return path + n;
+    }
+    return NULL;
+}
+
 const char *sys_self_path(rv_proc *p, const char *path)
 {
-    if (strcmp(path, "/proc/self/exe") == 0)
+    const char *entry = self_proc_entry(path);
+    if (entry && strcmp(entry, "exe") == 0)
         return p->os.exe_path;
     return path;
+}
+
+bool sys_self_link(rv_proc *p, const char *path, char *out, size_t size)
+{
+    const char *entry = self_proc_entry(path);
+    const char *target = NULL;
+    char fdpath[PATH_MAX];
+    if (!entry)
+        return false;
+    if (strcmp(entry, "exe") == 0)
+        target = p->os.exe_path;
+    else if (strcmp(entry, "cwd") == 0)
+        target = p->os.cwd;
+    else if (strncmp(entry, "fd/", 3) == 0) {
+        char *end;
+        long fd = strtol(entry + 3, &end, 10);
+        rv_file *f = *end ? NULL : sys_file(p, (uint64_t)fd);
+        if (!f)
+            return false;
+        target = f->path ? f->path : (snprintf(fdpath, sizeof fdpath, "pipe:[%ld]", fd), fdpath);
+    }
+    if (!target || strlen(target) >= size)
+        return false;
+    strcpy(out, target);
+    return true;
+}
+
+static void append_maps(rv_proc *p, FILE *f)
+{
+    for (size_t i = 0; i < p->mem.nvmas; i++) {
+        const rv_vma *v = &p->mem.vmas[i];
+        const char *name = v->label ? v->label : v->path ? v->path : "";
+        fprintf(f, "%08llx-%08llx %c%c%c%c %08llx 00:00 0", (unsigned long long)v->start, (unsigned long long)v->end,
+                v->prot & GP_R ? 'r' : '-', v->prot & GP_W ? 'w' : '-', v->prot & GP_X ? 'x' : '-',
+                v->kind == VMA_FILE_SHARED ? 's' : 'p', (unsigned long long)v->file_offset);
+        fprintf(f, "%s%s\n", *name ? "                          " : "", name);
+    }
+}
+
+int sys_open_self(rv_proc *p, const char *path)
+{
+    const char *entry = self_proc_entry(path);
+    if (!entry || (strcmp(entry, "cmdline") && strcmp(entry, "environ") && strcmp(entry, "maps")))
+        return -1;
+    int fd = memfd_create("rvsim-proc", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    FILE *f = fdopen(dup(fd), "w");
+    if (!f) {
+        close(fd);
+        return -1;
+    }
+    if (strcmp(entry, "cmdline") == 0)
+        fwrite(p->os.cmdline, 1, p->os.cmdline_len, f);
+    else if (strcmp(entry, "environ") == 0)
+        fwrite(p->os.environ, 1, p->os.environ_len, f);
+    else
+        append_maps(p, f);
+    fclose(f);
+    lseek(fd, 0, SEEK_SET);
+    return fd;
 }
 
 static bool under_root(const char *path, const char *root)
