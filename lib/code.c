@@ -165,6 +165,7 @@ static rv_block *decode_block(rv_proc *p, uint64_t pc)
     b->n = n;
     b->profile_id = 0;
     b->succ[0] = b->succ[1] = NULL;
+    b->ends_in_system = n > 0 && (rv_ops[tmp[n - 1].op].flags & RVF_ENDS_BLOCK);
     memcpy(b->insns, tmp, n * sizeof(rv_insn));
     if (!ends_in_jump) {
         rv_insn *f = &b->insns[n];

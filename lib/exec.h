@@ -15,6 +15,8 @@ typedef struct rv_block {
     uint64_t end_pc;      /* address after the last instruction */
     uint32_t n;           /* instructions (the synthetic fallthrough not counted) */
     uint32_t profile_id;  /* free for the run's client (bbv's block id); 0 initially */
+    bool ends_in_system;  /* last instruction is ecall/ebreak/fence.i/illegal: after it the
+                             process may have stopped or its code changed */
     struct rv_block *next; /* hash chain */
     struct rv_block *succ[2]; /* the last two successors seen, to skip lookups */
     rv_insn insns[];      /* n, plus a fallthrough when the block does not end in a jump */

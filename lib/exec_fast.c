@@ -15,8 +15,9 @@
                        JUMP(PC + LEN); } while (0)
 #define FENCE_I() do { p->flush_code = true; JUMP(PC + LEN); } while (0)
 
-/* Finish a block that must stop part-way, one instruction at a time. */
-static void step_partial(rv_proc *p, rv_block *b, uint64_t count, rv_block_hook hook, void *ctx)
+/* Run the first `count` instructions of b from position `from`, one at a
+ * time (the run must stop part-way through b). */
+static void step_partial(rv_proc *p, rv_block *b, uint32_t from, uint64_t count, rv_block_hook hook, void *ctx)
 {
     uint64_t start = p->cpu.icount;
     rv_dyninst d;
@@ -25,6 +26,17 @@ static void step_partial(rv_proc *p, rv_block *b, uint64_t count, rv_block_hook 
         done++;
     if (hook && done)
         hook(ctx, b, start, done);
+    if (p->stop == RV_RUNNING)
+        p->cpu.block_pc = from + done < b->n ? b->pc : p->cpu.pc;
+}
+
+/* Position of the instruction at pc in b, or -1. */
+static int position_in(const rv_block *b, uint64_t pc)
+{
+    for (uint32_t i = 0; i < b->n; i++)
+        if (b->insns[i].pc == pc)
+            return (int)i;
+    return -1;
 }
 
 enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx)
@@ -32,13 +44,15 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
     jmp_buf trap;
     jmp_buf *outer = p->trap;
     rv_block *volatile current = NULL;
+    volatile uint32_t from_at_trap = 0;
     p->trap = &trap;
     if (setjmp(trap)) {
         /* A fault inside `current`: the instructions before it retired. */
+        uint64_t block_start = p->cpu.icount; /* see below: icount is b's start while it runs */
         uint32_t done = p->trap_idx;
-        if (hook && current && done)
-            hook(ctx, current, p->cpu.icount, done);
-        p->cpu.icount += done;
+        if (hook && current && done > from_at_trap)
+            hook(ctx, current, block_start + from_at_trap, done - from_at_trap);
+        p->cpu.icount = block_start + done;
         p->trap = outer;
         return RV_RUN_STOPPED;
     }
@@ -51,26 +65,38 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
     uint64_t pc = p->cpu.pc;
     enum rv_run_result result = RV_RUN_STOPPED;
     rv_block *b = NULL; /* the block at pc, when already known */
+    uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */
+    if (p->cpu.block_pc != pc && p->stop == RV_RUNNING) {
+        code_sync(p);
+        b = code_block(p, p->cpu.block_pc);
+        int k = position_in(b, pc);
+        if (k > 0)
+            from = (uint32_t)k;
+        else
+            b = NULL; /* the code changed: start a fresh block at pc */
+    }
     while (p->stop == RV_RUNNING) {
-        if (code_sync(p))
-            b = NULL;
-        uint64_t start = p->cpu.icount;
-        p->cpu.pc = pc;
-        if (start >= limit) {
-            result = RV_RUN_LIMIT;
-            break;
-        }
-        if (!b)
+        if (!b) {
+            code_sync(p);
+            p->cpu.pc = pc; /* for a fetch fault */
             b = code_block(p, pc);
-        if (b->n > limit - start) {
-            step_partial(p, b, limit - start, hook, ctx);
+        }
+        /* start = the count at b's first instruction, as if it ran from there */
+        uint64_t start = p->cpu.icount - from;
+        if (__builtin_expect(b->n > limit - start || p->cpu.icount >= limit, 0)) {
+            p->cpu.pc = pc;
+            if (p->cpu.icount < limit)
+                step_partial(p, b, from, limit - p->cpu.icount, hook, ctx);
             result = p->stop == RV_RUNNING ? RV_RUN_LIMIT : RV_RUN_STOPPED;
             pc = p->cpu.pc;
-            break;
+            p->trap = outer;
+            return result;
         }
         current = b;
+        from_at_trap = from;
+        p->cpu.icount = start; /* so that an instruction's count is icount + in->idx */
         uint64_t next_pc;
-        const rv_insn *in = b->insns;
+        const rv_insn *in = b->insns + from;
         goto *handlers[in->op];
 #define SEM(name, ...) op_##name: __VA_ARGS__; goto *handlers[(++in)->op];
 #include "isa/semantics.def"
@@ -78,13 +104,17 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
     block_end:
         p->cpu.icount = start + b->n;
         if (hook)
-            hook(ctx, b, start, b->n);
+            hook(ctx, b, start + from, b->n - from);
+        from = 0;
         pc = next_pc;
-        b = p->stop == RV_RUNNING && !p->flush_code && p->mem.code_changes == p->code_changes_seen
-                ? code_next_block(p, b, pc)
-                : NULL;
+        /* Only a system instruction can stop the process or change its code. */
+        if (__builtin_expect(b->ends_in_system, 0) &&
+            (p->stop != RV_RUNNING || p->flush_code || p->mem.code_changes != p->code_changes_seen))
+            b = NULL;
+        else
+            b = code_next_block(p, b, pc);
     }
-    p->cpu.pc = pc;
+    p->cpu.pc = p->cpu.block_pc = pc;
     p->trap = outer;
     return result;
 }

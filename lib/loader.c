@@ -224,6 +224,6 @@ int stack_setup(rv_proc *p, const rv_elf_info *info, int argc, char *const *argv
     free(arg_addr);
     memset(&p->cpu, 0, sizeof p->cpu);
     p->cpu.x[2] = sp;
-    p->cpu.pc = info->entry;
+    p->cpu.pc = p->cpu.block_pc = info->entry;
     return 0;
 }

@@ -14,6 +14,9 @@ typedef struct rv_cpu {
     uint64_t x[33];   /* x[32] absorbs writes to x0 (RV_X_SINK) */
     uint64_t f[32];   /* raw 64-bit; single values NaN-boxed */
     uint64_t pc;
+    uint64_t block_pc; /* start of the decoded block pc is in when a run stopped
+                          inside one (== pc at a block boundary), so a resumed run
+                          sees the same blocks as an uninterrupted one */
     uint64_t icount;  /* retired instructions */
     uint32_t fflags;  /* accrued exceptions */
     uint32_t frm;     /* dynamic rounding mode */
