@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bbmap.h"
+#include "bbv_map.h"
 #include "exec.h"
 #include "guest_cli.h"
 #include "json_out.h"
-#include "profile.h"
+#include "bbv_profile.h"
 #include "progress.h"
 #include "symbols.h"
 #include "util.h"
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
     if (bbmap) {
         rv_symtab syms;
         symtab_load(&syms, proc.os.exe_path, info.bias);
-        bbmap_write(bbmap, &bp, &syms);
+        bbv_map_write(bbmap, &bp, &syms);
         symtab_free(&syms);
         outfile_commit(bbmap);
     }

@@ -2,14 +2,19 @@
  *
  * Arithmetic (add, sub, mul, div, sqrt, fma, int->float, f64->f32) runs on the host's SSE unit:
  * it rounds correctly in RNE/RTZ/RDN/RUP, detects tininess after rounding as RISC-V does, and
- * reports the five IEEE exceptions in MXCSR. MXCSR is programmed directly (fenv.h would also
- * save and reload the x87 unit on every call) and the caller's MXCSR is restored afterwards, so
- * code around these functions sees an unchanged FP environment. On top of SSE this file adds:
+ * reports the five IEEE exceptions in MXCSR, which is programmed directly (see sse_exec()). On
+ * top of SSE this file adds:
  *  - canonical NaN results (x86 propagates payloads, and its default NaN is negative);
  *  - round to nearest, ties to max magnitude (RMM), which x86 lacks: see host_round();
  *  - fma(inf, 0, qNaN) raising NV, which RISC-V requires and IEEE leaves optional.
  * Comparisons, min/max, classify and float<->float/int conversions that are easier to state on
  * bits are done in integer code.
+ *
+ * Host environment: every call leaves MXCSR in its default control state (RNE, exceptions
+ * masked, no FTZ/DAZ), whatever rounding mode it used; MXCSR status flags are scratch and may
+ * be left set. The caller's own control state is not honoured (guest semantics must not depend
+ * on it). Callers that pass their accrued fflags as *flags make the common case cheaper: a flag
+ * already set there need not be detected again (see sse_exec()).
  */
 #include "fpu.h"
 
@@ -34,23 +39,69 @@ struct fp_format {
 static const struct fp_format FMT32 = {23, 8, F32_CANONICAL_NAN};
 static const struct fp_format FMT64 = {52, 11, F64_CANONICAL_NAN};
 
+/* Field access (f is one of the two constants above, folded away once inlined). */
 static inline bool is_binary64(const struct fp_format *f) { return f->frac_bits == 52; }
-static inline uint64_t sign_mask(const struct fp_format *f) { return UINT64_C(1) << (f->frac_bits + f->exp_bits); }
-static inline uint64_t frac_of(const struct fp_format *f, uint64_t x) { return x & ((UINT64_C(1) << f->frac_bits) - 1); }
-static inline uint64_t quiet_bit(const struct fp_format *f) { return UINT64_C(1) << (f->frac_bits - 1); }
+static inline uint64_t sign_mask(const struct fp_format *f)
+{
+    return UINT64_C(1) << (f->frac_bits + f->exp_bits);
+}
+static inline uint64_t quiet_bit(const struct fp_format *f)
+{
+    return UINT64_C(1) << (f->frac_bits - 1);
+}
 static inline unsigned exp_all_ones(const struct fp_format *f) { return (1u << f->exp_bits) - 1; }
 static inline int exp_bias(const struct fp_format *f) { return (1 << (f->exp_bits - 1)) - 1; }
-static inline unsigned exp_of(const struct fp_format *f, uint64_t x) { return (unsigned)(x >> f->frac_bits) & exp_all_ones(f); }
+static inline uint64_t frac_of(const struct fp_format *f, uint64_t x)
+{
+    return x & ((UINT64_C(1) << f->frac_bits) - 1);
+}
+static inline unsigned exp_of(const struct fp_format *f, uint64_t x)
+{
+    return (unsigned)(x >> f->frac_bits) & exp_all_ones(f);
+}
 static inline bool is_neg(const struct fp_format *f, uint64_t x) { return x & sign_mask(f); }
-static inline bool is_zero(const struct fp_format *f, uint64_t x) { return (x & ~sign_mask(f)) == 0; }
-static inline bool is_inf(const struct fp_format *f, uint64_t x) { return exp_of(f, x) == exp_all_ones(f) && frac_of(f, x) == 0; }
-static inline bool is_nan(const struct fp_format *f, uint64_t x) { return exp_of(f, x) == exp_all_ones(f) && frac_of(f, x) != 0; }
-static inline bool is_snan(const struct fp_format *f, uint64_t x) { return is_nan(f, x) && !(x & quiet_bit(f)); }
+static inline bool is_zero(const struct fp_format *f, uint64_t x)
+{
+    return (x & ~sign_mask(f)) == 0;
+}
+static inline bool is_inf(const struct fp_format *f, uint64_t x)
+{
+    return exp_of(f, x) == exp_all_ones(f) && frac_of(f, x) == 0;
+}
+static inline bool is_nan(const struct fp_format *f, uint64_t x)
+{
+    return exp_of(f, x) == exp_all_ones(f) && frac_of(f, x) != 0;
+}
+static inline bool is_snan(const struct fp_format *f, uint64_t x)
+{
+    return is_nan(f, x) && !(x & quiet_bit(f));
+}
 
-static inline float f32_value(uint64_t bits) { uint32_t b = (uint32_t)bits; float v; memcpy(&v, &b, sizeof v); return v; }
-static inline double f64_value(uint64_t bits) { double v; memcpy(&v, &bits, sizeof v); return v; }
-static inline uint64_t f32_bits_of(float v) { uint32_t b; memcpy(&b, &v, sizeof b); return b; }
-static inline uint64_t f64_bits_of(double v) { uint64_t b; memcpy(&b, &v, sizeof b); return b; }
+static inline float f32_value(uint64_t bits)
+{
+    uint32_t b = (uint32_t)bits;
+    float v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+static inline double f64_value(uint64_t bits)
+{
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+static inline uint64_t f32_bits_of(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+static inline uint64_t f64_bits_of(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
 
 /* Exact binary32 -> binary64 for every non-NaN input (NaNs keep their payload). */
 static uint64_t widen_f32_bits(uint64_t a)
@@ -65,7 +116,8 @@ static uint64_t widen_f32_bits(uint64_t a)
             return sign;
         /* Subnormal: frac * 2^-149 with its leading one at bit `top`. */
         int top = 63 - __builtin_clzll(frac);
-        return sign | (uint64_t)(top - 149 + 1023) << 52 | ((frac << (52 - top)) & ((UINT64_C(1) << 52) - 1));
+        return sign | (uint64_t)(top - 149 + 1023) << 52 |
+               ((frac << (52 - top)) & ((UINT64_C(1) << 52) - 1));
     }
     return sign | (uint64_t)(exp - 127 + 1023) << 52 | frac << 29;
 }
@@ -74,66 +126,97 @@ static uint64_t widen_f32_bits(uint64_t a)
 
 /* Operations the host computes. The first four match fp_arith_op. */
 enum host_op {
-    H_ADD = FP_ADD, H_SUB = FP_SUB, H_MUL = FP_MUL, H_DIV = FP_DIV,
-    H_SQRT, H_FMA,
-    H_FROM_I64, H_FROM_U64, /* operand a is an integer */
-    H_FROM_F64,             /* operand a is a binary64 (narrowing) */
+    H_ADD = FP_ADD,
+    H_SUB = FP_SUB,
+    H_MUL = FP_MUL,
+    H_DIV = FP_DIV,
+    H_SQRT,
+    H_FMA,
+    H_FROM_I64, /* operand a is a signed integer */
+    H_FROM_U64, /* operand a is an unsigned integer */
+    H_FROM_F64, /* operand a is a binary64 (narrowing) */
 };
 
 #define MXCSR_DEFAULT UINT32_C(0x1f80) /* all exceptions masked, RNE, no FTZ/DAZ, flags clear */
-static const uint32_t mxcsr_rounding[4] = {
-    [FP_RNE] = 0u << 13, [FP_RDN] = 1u << 13, [FP_RUP] = 2u << 13, [FP_RTZ] = 3u << 13,
+#define MXCSR_FLAGS   UINT32_C(0x3f)   /* status: IE DE ZE OE UE PE */
+#define MXCSR_DE      UINT32_C(0x02)   /* denormal operand: no RISC-V counterpart */
+static const uint32_t mxcsr_mode[4] = {
+    [FP_RNE] = MXCSR_DEFAULT | 0u << 13,
+    [FP_RDN] = MXCSR_DEFAULT | 1u << 13,
+    [FP_RUP] = MXCSR_DEFAULT | 2u << 13,
+    [FP_RTZ] = MXCSR_DEFAULT | 3u << 13,
 };
 
-/* MXCSR status bits IE, DE, ZE, OE, UE, PE -> fflags (DE has no RISC-V counterpart). */
+/* MXCSR status bits -> fflags, and back. */
 static inline unsigned fflags_from_mxcsr(uint32_t csr)
 {
     return (csr & 0x01 ? FFLAG_NV : 0) | (csr & 0x04 ? FFLAG_DZ : 0) | (csr & 0x08 ? FFLAG_OF : 0) |
            (csr & 0x10 ? FFLAG_UF : 0) | (csr & 0x20 ? FFLAG_NX : 0);
 }
+static inline uint32_t mxcsr_from_fflags(unsigned flags)
+{
+    return (flags & FFLAG_NV ? 0x01u : 0) | (flags & FFLAG_DZ ? 0x04u : 0) |
+           (flags & FFLAG_OF ? 0x08u : 0) | (flags & FFLAG_UF ? 0x10u : 0) |
+           (flags & FFLAG_NX ? 0x20u : 0);
+}
 
 /* The same operation, instantiated per C type. VALUE decodes an operand's bits into TYPE. */
-#define DEFINE_APPLY(NAME, TYPE, VALUE, SQRT, FMA)                       \
-    static inline TYPE NAME(enum host_op op, uint64_t a, uint64_t b, uint64_t c) \
-    {                                                                    \
-        switch (op) {                                                    \
-        case H_ADD: return VALUE(a) + VALUE(b);                          \
-        case H_SUB: return VALUE(a) - VALUE(b);                          \
-        case H_MUL: return VALUE(a) * VALUE(b);                          \
-        case H_DIV: return VALUE(a) / VALUE(b);                          \
-        case H_SQRT: return SQRT(VALUE(a));                              \
-        case H_FMA: return FMA(VALUE(a), VALUE(b), VALUE(c));            \
-        case H_FROM_I64: return (TYPE)(int64_t)a;                        \
-        case H_FROM_U64: return (TYPE)a;                                 \
-        case H_FROM_F64: return (TYPE)f64_value(a);                      \
-        }                                                                \
-        __builtin_unreachable();                                         \
+#define DEFINE_APPLY(NAME, TYPE, VALUE, SQRT, FMA)                                                 \
+    static inline TYPE NAME(enum host_op op, uint64_t a, uint64_t b, uint64_t c)                   \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case H_ADD: return VALUE(a) + VALUE(b);                                                    \
+        case H_SUB: return VALUE(a) - VALUE(b);                                                    \
+        case H_MUL: return VALUE(a) * VALUE(b);                                                    \
+        case H_DIV: return VALUE(a) / VALUE(b);                                                    \
+        case H_SQRT: return SQRT(VALUE(a));                                                        \
+        case H_FMA: return FMA(VALUE(a), VALUE(b), VALUE(c));                                      \
+        case H_FROM_I64: return (TYPE)(int64_t)a;                                                  \
+        case H_FROM_U64: return (TYPE)a;                                                           \
+        case H_FROM_F64: return (TYPE)f64_value(a);                                                \
+        }                                                                                          \
+        __builtin_unreachable();                                                                   \
     }
 
 /* sqrtf()/sqrt() would add an errno path; the intrinsics are the bare instructions. */
 static inline float sse_sqrt_f32(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
-static inline double sse_sqrt_f64(double x) { return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_set_sd(x), _mm_set_sd(x))); }
+static inline double sse_sqrt_f64(double x)
+{
+    return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_set_sd(x), _mm_set_sd(x)));
+}
 static inline long double x87_value(uint64_t bits) { return f64_value(bits); }
 
 DEFINE_APPLY(apply_f32, float, f32_value, sse_sqrt_f32, fmaf)
 DEFINE_APPLY(apply_f64, double, f64_value, sse_sqrt_f64, fma)
 DEFINE_APPLY(apply_x87, long double, x87_value, sqrtl, fmal)
 
-/* Runs op on SSE with rounding mode rm (not RMM), result in binary64 or binary32 bits.
- * The operands flow through the asm that loads MXCSR and the result into the asm that reads
- * it back, so the compiler cannot move the arithmetic outside the window. */
+/* Runs op on SSE with rounding mode rm (not RMM); returns the result bits (binary64 or binary32)
+ * and ORs the raised flags into *flags.
+ *
+ * MXCSR status flags are sticky, so a flag can only be observed if it is clear before the op.
+ * Clearing one with ldmxcsr is slow on some hosts (tens of ns), so a stale host flag is left
+ * alone when its fflags counterpart is already in *flags: raising it again changes nothing.
+ * With accrued flags passed in, an RNE op thus costs two stmxcsr and no ldmxcsr.
+ *
+ * The operands flow through the asm that reads (and maybe loads) MXCSR and the result into the
+ * asm that reads it back, so the compiler cannot move the arithmetic outside that window. */
 static inline uint64_t sse_exec(bool binary64, enum host_op op, uint64_t a, uint64_t b, uint64_t c,
-                                unsigned rm, unsigned *raised)
+                                unsigned rm, unsigned *flags)
 {
-    uint32_t saved, after, mode = MXCSR_DEFAULT | mxcsr_rounding[rm & 3];
-    __asm__ volatile("stmxcsr %[saved]\n\tldmxcsr %[mode]"
-                     : [saved] "=m"(saved), "+r"(a), "+r"(b), "+r"(c)
-                     : [mode] "m"(mode));
-    uint64_t r = binary64 ? f64_bits_of(apply_f64(op, a, b, c)) : f32_bits_of(apply_f32(op, a, b, c));
-    __asm__ volatile("stmxcsr %[after]\n\tldmxcsr %[saved]"
-                     : [after] "=m"(after)
-                     : "r"(r), [saved] "m"(saved));
-    *raised = fflags_from_mxcsr(after);
+    uint32_t before, after;
+    __asm__ volatile("stmxcsr %[before]" : [before] "=m"(before), "+r"(a), "+r"(b), "+r"(c));
+    uint32_t ignorable = MXCSR_DE | mxcsr_from_fflags(*flags);
+    uint32_t wanted = mxcsr_mode[rm & 3] | (before & ignorable);
+    if (before != wanted)
+        __asm__ volatile("ldmxcsr %[wanted]" : "+r"(a), "+r"(b), "+r"(c) : [wanted] "m"(wanted));
+    uint64_t r =
+        binary64 ? f64_bits_of(apply_f64(op, a, b, c)) : f32_bits_of(apply_f32(op, a, b, c));
+    __asm__ volatile("stmxcsr %[after]" : [after] "=m"(after) : "r"(r));
+    if (rm != FP_RNE) { /* back to the default mode; changing only the rounding bits is cheap */
+        uint32_t restore = MXCSR_DEFAULT | (after & MXCSR_FLAGS);
+        __asm__ volatile("ldmxcsr %[restore]" : : [restore] "m"(restore), "r"(r));
+    }
+    *flags |= fflags_from_mxcsr(after);
     return r;
 }
 
@@ -175,7 +258,7 @@ static bool exact_result_is_midpoint(const struct fp_format *f, enum host_op op,
         *w = f64_value(a);
     } else if (!is_binary64(f)) {
         bool ints = op == H_FROM_I64 || op == H_FROM_U64;
-        unsigned raised;
+        unsigned raised = 0;
         uint64_t r = sse_exec(true, op, ints ? a : widen_f32_bits(a), widen_f32_bits(b),
                               widen_f32_bits(c), FP_RNE, &raised);
         exact = !(raised & FFLAG_NX);
@@ -196,15 +279,20 @@ static inline uint64_t host_round(const struct fp_format *f, enum host_op op, ui
                                   uint64_t b, uint64_t c, unsigned rm, unsigned *flags)
 {
     bool binary64 = is_binary64(f);
-    unsigned raised;
-    uint64_t r = sse_exec(binary64, op, a, b, c, rm == FP_RMM ? FP_RNE : rm, &raised);
-    long double w;
-    if (rm == FP_RMM && (raised & FFLAG_NX) && exact_result_is_midpoint(f, op, a, b, c, &w))
-        r = sse_exec(binary64, op, a, b, c, w > 0 ? FP_RUP : FP_RDN, &raised);
-    if (is_nan(f, r))
-        r = f->canonical_nan;
-    *flags |= raised;
-    return r;
+    uint64_t r;
+    if (rm != FP_RMM) {
+        r = sse_exec(binary64, op, a, b, c, rm, flags);
+    } else {
+        unsigned raised = 0; /* NX must be observed here, whatever *flags holds */
+        long double w;
+        r = sse_exec(binary64, op, a, b, c, FP_RNE, &raised);
+        if ((raised & FFLAG_NX) && exact_result_is_midpoint(f, op, a, b, c, &w)) {
+            raised = 0;
+            r = sse_exec(binary64, op, a, b, c, w > 0 ? FP_RUP : FP_RDN, &raised);
+        }
+        *flags |= raised;
+    }
+    return is_nan(f, r) ? f->canonical_nan : r;
 }
 
 static uint64_t fused_multiply_add(const struct fp_format *f, uint64_t a, uint64_t b, uint64_t c,
@@ -231,7 +319,8 @@ static inline int64_t order_key(const struct fp_format *f, uint64_t x)
     return is_neg(f, x) ? -magnitude : magnitude;
 }
 
-static bool compare(const struct fp_format *f, fp_cmp_op op, uint64_t a, uint64_t b, unsigned *flags)
+static bool compare(const struct fp_format *f, fp_cmp_op op, uint64_t a, uint64_t b,
+                    unsigned *flags)
 {
     if (is_nan(f, a) || is_nan(f, b)) {
         if (op != FP_EQ || is_snan(f, a) || is_snan(f, b))
@@ -247,7 +336,8 @@ static bool compare(const struct fp_format *f, fp_cmp_op op, uint64_t a, uint64_
     return false;
 }
 
-static uint64_t minmax(const struct fp_format *f, uint64_t a, uint64_t b, bool is_max, unsigned *flags)
+static uint64_t minmax(const struct fp_format *f, uint64_t a, uint64_t b, bool is_max,
+                       unsigned *flags)
 {
     if (is_snan(f, a) || is_snan(f, b))
         *flags |= FFLAG_NV;
@@ -305,11 +395,11 @@ static uint64_t round_to_integer(uint64_t sig, int exp2, bool neg, unsigned rm, 
         return sig << exp2;
     }
     unsigned shift = (unsigned)-exp2;
-    uint64_t whole, rest, half;
-    if (shift >= 64) { /* below 2^-11: compare with half as a tiny non-zero rest */
-        whole = 0, rest = sig ? 1 : 0, half = 2;
-    } else {
-        whole = sig >> shift, rest = sig & ((UINT64_C(1) << shift) - 1), half = UINT64_C(1) << (shift - 1);
+    uint64_t whole = 0, rest = sig != 0, half = 2; /* shift >= 64: a tiny non-zero rest */
+    if (shift < 64) {
+        whole = sig >> shift;
+        rest = sig & ((UINT64_C(1) << shift) - 1);
+        half = UINT64_C(1) << (shift - 1);
     }
     if (rest == 0)
         return whole;
@@ -318,7 +408,8 @@ static uint64_t round_to_integer(uint64_t sig, int exp2, bool neg, unsigned rm, 
     return whole + round_increments(rm, neg, whole & 1, vs_half);
 }
 
-static uint64_t to_int(const struct fp_format *f, uint64_t a, fp_int_kind kind, unsigned rm, unsigned *flags)
+static uint64_t to_int(const struct fp_format *f, uint64_t a, fp_int_kind kind, unsigned rm,
+                       unsigned *flags)
 {
     bool is_signed = kind == FP_INT_W || kind == FP_INT_L;
     bool is_32 = kind == FP_INT_W || kind == FP_INT_WU;
@@ -352,10 +443,12 @@ static uint64_t to_int(const struct fp_format *f, uint64_t a, fp_int_kind kind, 
     return is_32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)result : result;
 }
 
-static uint64_t from_int(const struct fp_format *f, uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags)
+static uint64_t from_int(const struct fp_format *f, uint64_t v, fp_int_kind kind, unsigned rm,
+                         unsigned *flags)
 {
     switch (kind) {
-    case FP_INT_W: return host_round(f, H_FROM_I64, (uint64_t)(int64_t)(int32_t)(uint32_t)v, 0, 0, rm, flags);
+    case FP_INT_W:
+        return host_round(f, H_FROM_I64, (uint64_t)(int64_t)(int32_t)(uint32_t)v, 0, 0, rm, flags);
     case FP_INT_WU: return host_round(f, H_FROM_I64, (uint32_t)v, 0, 0, rm, flags);
     case FP_INT_L: return host_round(f, H_FROM_I64, v, 0, 0, rm, flags);
     case FP_INT_LU: return host_round(f, H_FROM_U64, v, 0, 0, rm, flags);

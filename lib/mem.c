@@ -118,6 +118,28 @@ static void forget_range(rv_mem *m, uint64_t addr, uint64_t len)
     }
 }
 
+static bool same_string(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Merge neighbours that are one mapping in all but name (as Linux merges
+ * VMAs), so that per-page operations do not fragment the map. */
+static void coalesce(rv_mem *m)
+{
+    for (size_t i = 1; i < m->nvmas;) {
+        rv_vma *a = &m->vmas[i - 1], *b = &m->vmas[i];
+        bool contiguous_file = a->kind == VMA_ANON || b->file_offset == a->file_offset + (a->end - a->start);
+        if (a->end == b->start && a->prot == b->prot && a->kind == b->kind && contiguous_file &&
+            same_string(a->path, b->path) && same_string(a->label, b->label)) {
+            a->end = b->end;
+            remove_vma(m, i);
+        } else {
+            i++;
+        }
+    }
+}
+
 static size_t insertion_point(const rv_mem *m, uint64_t addr)
 {
     size_t i = 0;
@@ -153,6 +175,7 @@ int mem_map(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot, enum vma_kind
     forget_range(m, addr, len);
     rv_vma v = {addr, addr + len, (uint8_t)prot, (uint8_t)kind, offset, dup_or_null(path), dup_or_null(label)};
     insert_vma(m, insertion_point(m, addr), &v);
+    coalesce(m);
     set_perm(m, addr, len, prot);
     if (prot & GP_X)
         m->code_changes++;
@@ -194,6 +217,7 @@ int mem_protect(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot)
             v->prot = (uint8_t)prot;
         }
     }
+    coalesce(m);
     set_perm(m, addr, len, prot);
     return 0;
 }

@@ -107,8 +107,14 @@ typedef struct rv_proc_options {
 
 struct rv_elf_info;
 /* Load the program and build its initial state. Returns 0, or -1 with a
- * one-line reason in err. */
+ * one-line reason in err; either way p is then for rv_proc_destroy. */
 int rv_proc_init(rv_proc *p, const rv_proc_options *o, struct rv_elf_info *info, char *err, size_t errlen);
+/* An empty process that rv_proc_destroy accepts (no descriptors, no memory). */
+void rv_proc_clear(rv_proc *p);
+/* Everything of rv_proc_init but loading the program and building its stack
+ * (standard streams, cwd, writable directories, argv/env copies): the first
+ * step of restoring a checkpoint too. */
+int rv_proc_prepare(rv_proc *p, const rv_proc_options *o, char *err, size_t errlen);
 void rv_proc_destroy(rv_proc *p);
 
 #endif

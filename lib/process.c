@@ -49,8 +49,6 @@ static char *join_nul(int n, char *const *v, size_t *len)
 static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errlen)
 {
     rv_os *os = &p->os;
-    for (int fd = 0; fd < RV_MAX_FDS; fd++)
-        os->files[fd].host_fd = -1;
     for (int fd = 0; fd < 3; fd++)
         if (fcntl(fd, F_GETFD) >= 0)
             os->files[fd] = (rv_file){fd, fd == 0 ? O_RDONLY : O_WRONLY, true, NULL};
@@ -79,16 +77,28 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
     return 0;
 }
 
-int rv_proc_init(rv_proc *p, const rv_proc_options *o, rv_elf_info *info, char *err, size_t errlen)
+void rv_proc_clear(rv_proc *p)
 {
     memset(p, 0, sizeof *p);
     p->os.cwd_fd = -1;
+    for (int fd = 0; fd < RV_MAX_FDS; fd++)
+        p->os.files[fd].host_fd = -1;
+}
+
+int rv_proc_prepare(rv_proc *p, const rv_proc_options *o, char *err, size_t errlen)
+{
+    rv_proc_clear(p);
     if (!mem_init(&p->mem)) {
         snprintf(err, errlen, "cannot reserve the guest address space: %s", strerror(errno));
         return -1;
     }
     p->code = code_new();
-    if (init_os(p, o, err, errlen) || elf_load(p, p->os.exe_path, info, err, errlen))
+    return init_os(p, o, err, errlen);
+}
+
+int rv_proc_init(rv_proc *p, const rv_proc_options *o, rv_elf_info *info, char *err, size_t errlen)
+{
+    if (rv_proc_prepare(p, o, err, errlen) || elf_load(p, p->os.exe_path, info, err, errlen))
         return -1;
     p->os.brk_start = p->os.brk = info->end;
     return stack_setup(p, info, o->argc, o->argv, o->envc, o->envp, o->argv[0], err, errlen);
@@ -114,5 +124,5 @@ void rv_proc_destroy(rv_proc *p)
     code_free(p->code);
     if (p->mem.base)
         mem_destroy(&p->mem);
-    memset(p, 0, sizeof *p);
+    rv_proc_clear(p);
 }

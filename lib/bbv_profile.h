@@ -2,8 +2,8 @@
  * Blocks get dense 1-based ids in order of first execution; interval i of
  * size N covers retired instructions [i*N, (i+1)*N) exactly, splitting a
  * block's count when a boundary falls inside it. */
-#ifndef BBV_PROFILE_H
-#define BBV_PROFILE_H
+#ifndef RV_BBV_PROFILE_H
+#define RV_BBV_PROFILE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,6 +44,8 @@ typedef struct bbv_profile {
 
 /* sizes[0..n): interval lengths; outs[i] the file for sizes[i] (or NULL). */
 void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *outs, int n);
+/* Count intervals from instruction `start` on (a run resumed from a checkpoint). */
+void bbv_profile_rebase(bbv_profile *bp, uint64_t start);
 /* Recompute next_event (after changing next_progress). */
 void bbv_profile_schedule(bbv_profile *bp);
 /* The rv_run block hook. */

@@ -1,4 +1,4 @@
-#include "profile.h"
+#include "bbv_profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +26,14 @@ void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *ou
     bp->id_of_pc = xrealloc(NULL, (size_t)(bp->table_mask + 1) * 2 * sizeof(uint64_t));
     memset(bp->id_of_pc, 0, (size_t)(bp->table_mask + 1) * 2 * sizeof(uint64_t));
     bp->next_progress = UINT64_MAX;
+    bbv_profile_schedule(bp);
+}
+
+void bbv_profile_rebase(bbv_profile *bp, uint64_t start)
+{
+    for (int i = 0; i < bp->nseries; i++)
+        bp->series[i].next_boundary = start + bp->series[i].size;
+    bp->retired = start;
     bbv_profile_schedule(bp);
 }
 

@@ -1,6 +1,6 @@
-#include "bbmap.h"
+#include "bbv_map.h"
 
-void bbmap_write(outfile *o, const bbv_profile *bp, const rv_symtab *syms)
+void bbv_map_write(outfile *o, const bbv_profile *bp, const rv_symtab *syms)
 {
     outfile_printf(o, "# bbv block map: id start_pc instructions symbol+offset\n");
     for (uint32_t i = 0; i < bp->nblocks; i++) {

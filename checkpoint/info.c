@@ -1,0 +1,53 @@
+#include <jansson.h>
+#include <stdio.h>
+
+#include "ckpt.h"
+#include "json_out.h"
+#include "modes.h"
+#include "util.h"
+
+int show_checkpoint(const ckpt_options *o, const char *path)
+{
+    ckpt_meta m;
+    char err[512];
+    if (ckpt_read_meta(path, &m, err, sizeof err)) {
+        ckpt_meta_free(&m);
+        die("%s", err);
+    }
+    if (o->json) {
+        json_t *regions = json_array();
+        for (int i = 0; i < m.nregions; i++) {
+            const ckpt_region *r = &m.regions[i];
+            json_array_append_new(regions, json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint",
+                                                     (json_int_t)r->simpoint, "cluster", (json_int_t)r->cluster,
+                                                     "weight", r->weight, "interval", (json_int_t)r->interval,
+                                                     "warmup", (json_int_t)r->warmup, "start", (json_int_t)r->start));
+        }
+        json_t *j = json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I}", "checkpoint", path,
+                              "format_version", 1, "program", m.program, "elf_crc32", (json_int_t)m.elf_crc,
+                              "elf_size", (json_int_t)m.elf_size, "icount", (json_int_t)m.icount, "pc",
+                              (json_int_t)m.pc, "regions", regions, "mappings", (json_int_t)m.vmas, "nonzero_pages",
+                              (json_int_t)m.pages, "open_files", (json_int_t)m.files);
+        json_write_file("-", j);
+        json_decref(j);
+    } else {
+        printf("checkpoint: %s (format version 1)\n", path);
+        printf("program:    %s (CRC32 %08x, %llu bytes)\n", m.program, m.elf_crc, (unsigned long long)m.elf_size);
+        printf("position:   %llu instructions retired, pc 0x%llx\n", (unsigned long long)m.icount,
+               (unsigned long long)m.pc);
+        for (int i = 0; i < m.nregions; i++) {
+            const ckpt_region *r = &m.regions[i];
+            if (r->simpoint >= 0)
+                printf("region:     simpoint %lld (cluster %lld, weight %g): interval %llu, warm-up %llu\n",
+                       r->simpoint, r->cluster, r->weight, (unsigned long long)r->interval,
+                       (unsigned long long)r->warmup);
+            else
+                printf("region:     at instruction %llu\n", (unsigned long long)r->start);
+        }
+        printf("memory:     %llu mappings, %llu non-zero pages (%.1f MiB)\n", (unsigned long long)m.vmas,
+               (unsigned long long)m.pages, (double)m.pages * 4096 / (1 << 20));
+        printf("files:      %llu open\n", (unsigned long long)m.files);
+    }
+    ckpt_meta_free(&m);
+    return 0;
+}

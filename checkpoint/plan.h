@@ -1,0 +1,30 @@
+/* Which checkpoints to take: one per distinct start instruction, each with
+ * the regions (simulation point x warm-up) that begin there. */
+#ifndef CKPT_PLAN_H
+#define CKPT_PLAN_H
+
+#include "ckpt.h"
+
+typedef struct ckpt_point {
+    uint64_t start;
+    ckpt_region *regions;
+    int nregions;
+} ckpt_point;
+
+typedef struct ckpt_plan {
+    ckpt_point *points;
+    int n;
+} ckpt_plan;
+
+/* Regions from SimPoint .simpoints/.weights files (matched by cluster id):
+ * start = index*interval - warmup, clamped at 0 with the warm-up shortened
+ * (gem5's rule). 0, or -1 with "file:line: problem" in err. */
+int plan_from_simpoints(ckpt_plan *plan, const char *simpoints, const char *weights, uint64_t interval,
+                        const uint64_t *warmups, int nwarmups, char *err, size_t errlen);
+/* Add a region; regions with the same start share one checkpoint. */
+void plan_add(ckpt_plan *plan, const ckpt_region *r);
+/* Order checkpoints by start instruction. */
+void plan_sort(ckpt_plan *plan);
+void plan_free(ckpt_plan *plan);
+
+#endif

@@ -1,0 +1,109 @@
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ckpt.h"
+#include "exec.h"
+#include "json_out.h"
+#include "modes.h"
+#include "progress.h"
+#include "util.h"
+
+int redirect_guest_output(rv_proc *p, const char *target)
+{
+    if (!target)
+        return -1;
+    const char *path = strcmp(target, "none") == 0 ? "/dev/null" : target;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        die("--guest-output %s: cannot open", target);
+    for (int gfd = 1; gfd <= 2; gfd++)
+        if (p->os.files[gfd].host_fd >= 0 && p->os.files[gfd].is_std)
+            p->os.files[gfd].host_fd = fd;
+    return fd;
+}
+
+static int digits(unsigned n)
+{
+    int d = 1;
+    while (n >= 10)
+        n /= 10, d++;
+    return d;
+}
+
+static json_t *regions_json(const ckpt_point *pt)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < pt->nregions; i++) {
+        const ckpt_region *r = &pt->regions[i];
+        json_array_append_new(a, json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint,
+                                           "cluster", (json_int_t)r->cluster, "weight", r->weight, "interval",
+                                           (json_int_t)r->interval, "warmup", (json_int_t)r->warmup, "start",
+                                           (json_int_t)r->start));
+    }
+    return a;
+}
+
+int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **argv)
+{
+    if (mkdir(o->out_dir, 0755) != 0 && access(o->out_dir, W_OK) != 0)
+        die("cannot create or write the output directory %s", o->out_dir);
+    rv_proc proc;
+    rv_elf_info info;
+    guest_cli_start(&proc, &info, &o->guest, argc, argv);
+    int out_fd = redirect_guest_output(&proc, o->guest_output);
+    plan_sort(plan);
+    progress prog;
+    progress_init(&prog, "checkpoint", o->progress, plan->points[plan->n - 1].start);
+
+    json_t *files = json_array();
+    int width = digits((unsigned)plan->n) < 4 ? 4 : digits((unsigned)plan->n);
+    double t0 = now_seconds(), ff_seconds = 0, write_seconds = 0;
+    for (int i = 0; i < plan->n; i++) {
+        ckpt_point *pt = &plan->points[i];
+        double t = now_seconds();
+        while (proc.cpu.icount < pt->start && rv_run(&proc, pt->start, NULL, NULL) == RV_RUN_LIMIT)
+            progress_update(&prog, proc.cpu.icount);
+        ff_seconds += now_seconds() - t;
+        if (proc.cpu.icount != pt->start) {
+            guest_cli_report_stop(&proc);
+            die("the program ended after %llu instructions, before checkpoint %d at %llu (%d of %d written)",
+                (unsigned long long)proc.cpu.icount, i + 1, (unsigned long long)pt->start, i, plan->n);
+        }
+        char name[64], path[4096];
+        if (snprintf(name, sizeof name, "%0*d-at-%llu.ckpt", width & 15, i + 1, (unsigned long long)pt->start) < 0 ||
+            snprintf(path, sizeof path, "%s/%s", o->out_dir, name) >= (int)sizeof path)
+            die("output directory name too long");
+        t = now_seconds();
+        ckpt_save(&proc, path, pt->regions, pt->nregions);
+        write_seconds += now_seconds() - t;
+        json_array_append_new(files, json_pack("{s:s, s:I, s:o}", "file", name, "start", (json_int_t)pt->start,
+                                               "regions", regions_json(pt)));
+        progress_update(&prog, proc.cpu.icount);
+    }
+    double total = now_seconds() - t0;
+    progress_finish(&prog, proc.cpu.icount);
+    json_t *manifest = json_pack(
+        "{s:s, s:I, s:o, s:{s:I, s:f, s:f}, s:{s:i, s:f}}", "program", proc.os.exe_path, "interval",
+        (json_int_t)o->interval, "checkpoints", files, "fast_forward", "instructions", (json_int_t)proc.cpu.icount,
+        "seconds", ff_seconds, "mips", ff_seconds > 0 ? (double)proc.cpu.icount / ff_seconds / 1e6 : 0.0, "writing",
+        "checkpoints", plan->n, "seconds", write_seconds);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/checkpoints.json", o->out_dir);
+    json_write_file(path, manifest);
+    if (o->summary)
+        json_write_file(o->summary, manifest);
+    if (o->verbose || prog.tty)
+        fprintf(stderr, "checkpoint: %d checkpoints in %s, %.2f s (fast-forward %.0f MIPS, writing %.2f s)\n",
+                plan->n, o->out_dir, total, ff_seconds > 0 ? (double)proc.cpu.icount / ff_seconds / 1e6 : 0.0,
+                write_seconds);
+    json_decref(manifest);
+    if (out_fd >= 0)
+        close(out_fd);
+    rv_proc_destroy(&proc);
+    return 0;
+}

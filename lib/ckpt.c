@@ -1,0 +1,480 @@
+#include "ckpt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "ckpt_file.h"
+#include "code.h"
+#include "sys/sys_internal.h"
+#include "util.h"
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the CPU section is written in host order");
+
+/* ------------------------------------------------------------- helpers */
+
+bool ckpt_file_crc(const char *path, uint32_t *crc_out, uint64_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    unsigned char buf[1 << 16];
+    uLong c = crc32(0L, Z_NULL, 0);
+    uint64_t total = 0;
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        c = crc32(c, buf, (uInt)n);
+        total += n;
+    }
+    bool ok = !ferror(f);
+    fclose(f);
+    *crc_out = (uint32_t)c;
+    *size = total;
+    return ok;
+}
+
+/* 64-bit values that may not fit jansson's signed integers travel as hex strings. */
+static json_t *json_u64(uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+    return json_string(buf);
+}
+
+static uint64_t get_u64(json_t *obj, const char *key, bool *ok)
+{
+    json_t *v = json_object_get(obj, key);
+    if (json_is_integer(v))
+        return (uint64_t)json_integer_value(v);
+    if (json_is_string(v))
+        return strtoull(json_string_value(v), NULL, 0);
+    *ok = false;
+    return 0;
+}
+
+static json_t *nul_list(const char *joined, size_t len)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < len; i += strlen(joined + i) + 1)
+        json_array_append_new(a, json_string(joined + i));
+    return a;
+}
+
+static void append_json_section(outfile *o, uint32_t tag, json_t *j)
+{
+    char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!text)
+        die("cannot encode checkpoint metadata");
+    ckpt_write_section(o, tag, text, strlen(text));
+    free(text);
+    json_decref(j);
+}
+
+/* ---------------------------------------------------------------- save */
+
+static json_t *meta_json(const rv_proc *p, const ckpt_region *regions, int nregions)
+{
+    uint32_t crc = 0;
+    uint64_t size = 0;
+    if (!ckpt_file_crc(p->os.exe_path, &crc, &size))
+        die("cannot read %s to identify it in the checkpoint", p->os.exe_path);
+    json_t *rs = json_array();
+    for (int i = 0; i < nregions; i++) {
+        const ckpt_region *r = &regions[i];
+        json_array_append_new(rs, json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint,
+                                            "cluster", (json_int_t)r->cluster, "weight", r->weight, "interval",
+                                            (json_int_t)r->interval, "warmup", (json_int_t)r->warmup, "start",
+                                            (json_int_t)r->start));
+    }
+    return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:I, s:I, s:o}", "format", "rvsample checkpoint", "program",
+                     p->os.exe_path, "elf_crc32", (json_int_t)crc, "elf_size", (json_int_t)size, "argv",
+                     nul_list(p->os.cmdline, p->os.cmdline_len), "env", nul_list(p->os.environ, p->os.environ_len),
+                     "icount", (json_int_t)p->cpu.icount, "pc", (json_int_t)p->cpu.pc, "regions", rs);
+}
+
+static json_t *os_json(const rv_proc *p)
+{
+    const rv_os *os = &p->os;
+    json_t *files = json_array();
+    for (int fd = 0; fd < RV_MAX_FDS; fd++) {
+        const rv_file *f = &os->files[fd];
+        if (f->host_fd < 0)
+            continue;
+        struct stat st;
+        bool regular = fstat(f->host_fd, &st) == 0 && S_ISREG(st.st_mode);
+        off_t off = regular ? lseek(f->host_fd, 0, SEEK_CUR) : 0;
+        json_t *e = json_pack("{s:i, s:i, s:b, s:b, s:I}", "fd", fd, "flags", f->flags, "std", f->is_std, "regular",
+                              regular, "offset", (json_int_t)(off < 0 ? 0 : off));
+        if (f->path)
+            json_object_set_new(e, "path", json_string(f->path));
+        json_array_append_new(files, e);
+    }
+    json_t *sig = json_object();
+    for (int s = 1; s <= 64; s++)
+        if (os->sigactions[s][0] || os->sigactions[s][1] || os->sigactions[s][2] || os->sigactions[s][3]) {
+            char key[8];
+            snprintf(key, sizeof key, "%d", s);
+            json_object_set_new(sig, key,
+                                json_pack("[o,o,o,o]", json_u64(os->sigactions[s][0]), json_u64(os->sigactions[s][1]),
+                                          json_u64(os->sigactions[s][2]), json_u64(os->sigactions[s][3])));
+        }
+    return json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "brk_start",
+                     (json_int_t)os->brk_start, "brk", (json_int_t)os->brk, "mmap_top", (json_int_t)os->mmap_top,
+                     "stack_top", (json_int_t)os->stack_top, "cwd", os->cwd, "umask", (int)os->umask, "rng_state",
+                     json_u64(os->rng_state), "slept_ns", json_u64(os->slept_ns), "tid_address",
+                     json_u64(os->tid_address), "sigactions", sig, "files", files);
+}
+
+static json_t *vmas_json(const rv_mem *m)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < m->nvmas; i++) {
+        const rv_vma *v = &m->vmas[i];
+        json_t *e = json_pack("{s:I, s:I, s:i, s:i, s:I}", "start", (json_int_t)v->start, "end", (json_int_t)v->end,
+                              "prot", v->prot, "kind", v->kind, "offset", (json_int_t)v->file_offset);
+        if (v->path)
+            json_object_set_new(e, "path", json_string(v->path));
+        if (v->label)
+            json_object_set_new(e, "label", json_string(v->label));
+        json_array_append_new(a, e);
+    }
+    return a;
+}
+
+static bool page_is_zero(const unsigned char *page)
+{
+    static const unsigned char zero[GUEST_PAGE_SIZE];
+    return memcmp(page, zero, GUEST_PAGE_SIZE) == 0;
+}
+
+/* (address, contents) of every non-zero page not backed by a shared file. */
+static unsigned char *pages_blob(const rv_mem *m, size_t *len)
+{
+    size_t cap = 1 << 20, n = 0;
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        die("out of memory");
+    for (size_t i = 0; i < m->nvmas; i++) {
+        const rv_vma *v = &m->vmas[i];
+        if (v->kind == VMA_FILE_SHARED)
+            continue; /* restored by mapping the file again */
+        for (uint64_t a = v->start; a < v->end; a += GUEST_PAGE_SIZE) {
+            const unsigned char *page = mem_host(m, a);
+            if (page_is_zero(page))
+                continue;
+            if (n + 8 + GUEST_PAGE_SIZE > cap) {
+                cap *= 2;
+                buf = realloc(buf, cap);
+                if (!buf)
+                    die("out of memory");
+            }
+            memcpy(buf + n, &a, 8);
+            memcpy(buf + n + 8, page, GUEST_PAGE_SIZE);
+            n += 8 + GUEST_PAGE_SIZE;
+        }
+    }
+    *len = n;
+    return buf;
+}
+
+/* The CPU section: x0-x31, f0-f31, then the fields below, all 64-bit. */
+enum { CPU_WORDS = 32 + 32 + 9 };
+
+static void cpu_words(const rv_cpu *c, uint64_t w[CPU_WORDS])
+{
+    memcpy(w, c->x, 32 * 8);
+    memcpy(w + 32, c->f, 32 * 8);
+    uint64_t rest[9] = {c->pc, c->block_pc, c->icount, c->fflags, c->frm, c->reservation, c->reservation_value,
+                        c->has_reservation, 0};
+    memcpy(w + 64, rest, sizeof rest);
+}
+
+void ckpt_save(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions)
+{
+    outfile *o = outfile_open(path);
+    ckpt_write_header(o, 5);
+    append_json_section(o, CKPT_META, meta_json(p, regions, nregions));
+    uint64_t w[CPU_WORDS];
+    cpu_words(&p->cpu, w);
+    ckpt_write_section(o, CKPT_CPU, w, sizeof w);
+    append_json_section(o, CKPT_OS, os_json(p));
+    append_json_section(o, CKPT_VMAS, vmas_json(&p->mem));
+    size_t len;
+    unsigned char *pages = pages_blob(&p->mem, &len);
+    ckpt_write_section(o, CKPT_PAGES, pages, len);
+    free(pages);
+    outfile_commit(o);
+}
+
+/* ------------------------------------------------------------- restore */
+
+static json_t *parse_json_section(const ckpt_section *s, const char *path, const char *what, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *j = s ? json_loadb((const char *)s->data, s->len, 0, &je) : NULL;
+    if (!j)
+        snprintf(err, errlen, "%s: checkpoint has no valid %s section", path, what);
+    return j;
+}
+
+static int meta_from_json(json_t *j, ckpt_meta *m, const char *path, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    bool ok = true;
+    json_t *prog = json_object_get(j, "program"), *regions = json_object_get(j, "regions");
+    m->elf_crc = (uint32_t)get_u64(j, "elf_crc32", &ok);
+    m->elf_size = get_u64(j, "elf_size", &ok);
+    m->icount = get_u64(j, "icount", &ok);
+    m->pc = get_u64(j, "pc", &ok);
+    if (!ok || !json_is_string(prog) || !json_is_array(regions)) {
+        snprintf(err, errlen, "%s: checkpoint metadata incomplete", path);
+        return -1;
+    }
+    m->program = strdup(json_string_value(prog));
+    m->nregions = (int)json_array_size(regions);
+    m->regions = calloc((size_t)m->nregions + 1, sizeof *m->regions);
+    for (int i = 0; i < m->nregions; i++) {
+        json_t *r = json_array_get(regions, (size_t)i);
+        ckpt_region *cr = &m->regions[i];
+        cr->simpoint = (long long)get_u64(r, "simpoint", &ok);
+        cr->cluster = (long long)get_u64(r, "cluster", &ok);
+        cr->weight = json_number_value(json_object_get(r, "weight"));
+        cr->interval = get_u64(r, "interval", &ok);
+        cr->warmup = get_u64(r, "warmup", &ok);
+        cr->start = get_u64(r, "start", &ok);
+    }
+    return 0;
+}
+
+int ckpt_read_meta(const char *path, ckpt_meta *meta, char *err, size_t errlen)
+{
+    ckpt_section *secs;
+    int n;
+    if (ckpt_read(path, &secs, &n, err, errlen))
+        return -1;
+    json_t *j = parse_json_section(ckpt_find(secs, n, CKPT_META), path, "META", err, errlen);
+    int rc = j ? meta_from_json(j, meta, path, err, errlen) : -1;
+    if (rc == 0) {
+        const ckpt_section *pages = ckpt_find(secs, n, CKPT_PAGES);
+        json_t *vmas = parse_json_section(ckpt_find(secs, n, CKPT_VMAS), path, "VMAS", err, errlen);
+        json_t *os = parse_json_section(ckpt_find(secs, n, CKPT_OS), path, "OS", err, errlen);
+        meta->pages = pages ? pages->len / (8 + GUEST_PAGE_SIZE) : 0;
+        meta->vmas = vmas ? json_array_size(vmas) : 0;
+        meta->files = os ? json_array_size(json_object_get(os, "files")) : 0;
+        json_decref(vmas);
+        json_decref(os);
+    }
+    json_decref(j);
+    ckpt_sections_free(secs, n);
+    return rc;
+}
+
+void ckpt_meta_free(ckpt_meta *meta)
+{
+    free(meta->program);
+    free(meta->regions);
+    memset(meta, 0, sizeof *meta);
+}
+
+static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, char *err, size_t errlen)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(vmas, i, v) {
+        bool ok = true;
+        uint64_t start = get_u64(v, "start", &ok), end = get_u64(v, "end", &ok), off = get_u64(v, "offset", &ok);
+        unsigned prot = (unsigned)get_u64(v, "prot", &ok), kind = (unsigned)get_u64(v, "kind", &ok);
+        const char *path = json_string_value(json_object_get(v, "path"));
+        const char *label = json_string_value(json_object_get(v, "label"));
+        if (!ok || end <= start || kind > VMA_FILE_SHARED) {
+            snprintf(err, errlen, "corrupted checkpoint: bad memory map entry %zu", i);
+            return -1;
+        }
+        int fd = -1;
+        if (kind == VMA_FILE_SHARED) {
+            fd = path ? open(path, ((prot & GP_W) ? O_RDWR : O_RDONLY) | O_CLOEXEC) : -1;
+            if (fd < 0) {
+                snprintf(err, errlen, "cannot map %s again (shared mapping): %s", path ? path : "?", strerror(errno));
+                return -1;
+            }
+        }
+        int r = mem_map(&p->mem, start, end - start, prot, kind, fd, off, path, label);
+        if (fd >= 0)
+            close(fd);
+        if (r) {
+            snprintf(err, errlen, "cannot restore the mapping at 0x%llx: %s", (unsigned long long)start, strerror(-r));
+            return -1;
+        }
+    }
+    for (size_t at = 0; pages && at + 8 + GUEST_PAGE_SIZE <= pages->len; at += 8 + GUEST_PAGE_SIZE) {
+        uint64_t addr;
+        memcpy(&addr, pages->data + at, 8);
+        const rv_vma *vma = mem_find_vma(&p->mem, addr);
+        if (!vma || vma->kind == VMA_FILE_SHARED || (addr & (GUEST_PAGE_SIZE - 1))) {
+            snprintf(err, errlen, "corrupted checkpoint: page 0x%llx outside the memory map", (unsigned long long)addr);
+            return -1;
+        }
+        memcpy(mem_host(&p->mem, addr), pages->data + at + 8, GUEST_PAGE_SIZE);
+    }
+    return 0;
+}
+
+static int restore_files(rv_proc *p, json_t *files, char *err, size_t errlen)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(files, i, e) {
+        bool ok = true;
+        int fd = (int)get_u64(e, "fd", &ok), flags = (int)get_u64(e, "flags", &ok);
+        off_t off = (off_t)get_u64(e, "offset", &ok);
+        bool is_std = json_is_true(json_object_get(e, "std")), regular = json_is_true(json_object_get(e, "regular"));
+        const char *path = json_string_value(json_object_get(e, "path"));
+        if (!ok || fd < 0 || fd >= RV_MAX_FDS) {
+            snprintf(err, errlen, "corrupted checkpoint: bad file entry %zu", i);
+            return -1;
+        }
+        if (is_std) {
+            /* The standard streams are this run's; a file on stdin resumes where it was. */
+            struct stat st;
+            if (fd == 0 && regular && fstat(0, &st) == 0 && S_ISREG(st.st_mode))
+                lseek(0, off, SEEK_SET);
+            continue;
+        }
+        if (!path || !regular) {
+            snprintf(err, errlen, "guest fd %d (%s) cannot be restored: only regular files can", fd,
+                     path ? path : "pipe");
+            return -1;
+        }
+        int acc = flags & O_ACCMODE;
+        if (acc != O_RDONLY && sys_check_writable(p, p->os.cwd_fd, path)) {
+            snprintf(err, errlen, "guest file %s is outside the directories it may write (see --allow-write)", path);
+            return -1;
+        }
+        int host = open(path, (flags & ~(O_CREAT | O_TRUNC | O_EXCL)) | O_CLOEXEC);
+        if (host < 0) {
+            snprintf(err, errlen, "cannot reopen the guest's file %s: %s", path, strerror(errno));
+            return -1;
+        }
+        lseek(host, off, SEEK_SET);
+        if (p->os.files[fd].host_fd >= 0 && !p->os.files[fd].is_std)
+            close(p->os.files[fd].host_fd);
+        p->os.files[fd] = (rv_file){host, flags, false, strdup(path)};
+    }
+    return 0;
+}
+
+static int restore_os(rv_proc *p, json_t *os, char *err, size_t errlen)
+{
+    bool ok = true;
+    rv_os *s = &p->os;
+    s->brk_start = get_u64(os, "brk_start", &ok);
+    s->brk = get_u64(os, "brk", &ok);
+    s->mmap_top = get_u64(os, "mmap_top", &ok);
+    s->stack_top = get_u64(os, "stack_top", &ok);
+    s->umask = (unsigned)get_u64(os, "umask", &ok);
+    s->rng_state = get_u64(os, "rng_state", &ok);
+    s->slept_ns = get_u64(os, "slept_ns", &ok);
+    s->tid_address = get_u64(os, "tid_address", &ok);
+    if (!ok) {
+        snprintf(err, errlen, "corrupted checkpoint: incomplete OS state");
+        return -1;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(os, "sigactions"), key, v) {
+        int sig = atoi(key);
+        for (size_t k = 0; sig >= 1 && sig <= 64 && k < 4; k++)
+            if (json_is_string(json_array_get(v, k)))
+                s->sigactions[sig][k] = strtoull(json_string_value(json_array_get(v, k)), NULL, 0);
+    }
+    const char *cwd = json_string_value(json_object_get(os, "cwd"));
+    int cwd_fd = cwd ? open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (cwd_fd < 0) {
+        snprintf(err, errlen, "the guest's working directory %s is gone", cwd ? cwd : "?");
+        return -1;
+    }
+    close(s->cwd_fd);
+    free(s->cwd);
+    s->cwd_fd = cwd_fd;
+    s->cwd = strdup(cwd);
+    return restore_files(p, json_object_get(os, "files"), err, errlen);
+}
+
+/* argv/env strings from the META section, for rv_proc_prepare. */
+static char **string_list(json_t *a, int *n)
+{
+    *n = (int)json_array_size(a);
+    char **v = calloc((size_t)*n + 1, sizeof *v);
+    for (int i = 0; i < *n; i++)
+        v[i] = (char *)json_string_value(json_array_get(a, (size_t)i));
+    return v;
+}
+
+int ckpt_restore(rv_proc *p, const char *path, const rv_proc_options *o, ckpt_meta *meta, char *err, size_t errlen)
+{
+    ckpt_section *secs;
+    int n, rc = -1;
+    rv_proc_clear(p);
+    memset(meta, 0, sizeof *meta);
+    if (ckpt_read(path, &secs, &n, err, errlen))
+        return -1;
+    json_t *mj = parse_json_section(ckpt_find(secs, n, CKPT_META), path, "META", err, errlen);
+    json_t *osj = parse_json_section(ckpt_find(secs, n, CKPT_OS), path, "OS", err, errlen);
+    json_t *vj = parse_json_section(ckpt_find(secs, n, CKPT_VMAS), path, "VMAS", err, errlen);
+    const ckpt_section *cpu = ckpt_find(secs, n, CKPT_CPU);
+    char **argv = NULL, **envp = NULL;
+    if (!mj || !osj || !vj || meta_from_json(mj, meta, path, err, errlen))
+        goto out;
+    if (!cpu || cpu->len != CPU_WORDS * 8) {
+        snprintf(err, errlen, "%s: checkpoint has no valid CPU section", path);
+        goto out;
+    }
+    const char *exe = o->exe ? o->exe : meta->program;
+    uint32_t crc;
+    uint64_t size;
+    if (!ckpt_file_crc(exe, &crc, &size)) {
+        snprintf(err, errlen, "%s: cannot read the program %s: %s", path, exe, strerror(errno));
+        goto out;
+    }
+    if (crc != meta->elf_crc || size != meta->elf_size) {
+        snprintf(err, errlen, "%s was taken of a different program (%s: CRC %08x, %llu bytes; %s: CRC %08x, %llu bytes)",
+                 path, meta->program, meta->elf_crc, (unsigned long long)meta->elf_size, exe, crc,
+                 (unsigned long long)size);
+        goto out;
+    }
+    int argc, envc;
+    argv = string_list(json_object_get(mj, "argv"), &argc);
+    envp = string_list(json_object_get(mj, "env"), &envc);
+    rv_proc_options po = *o;
+    po.exe = exe, po.argc = argc, po.argv = argv, po.envc = envc, po.envp = envp;
+    if (argc < 1) {
+        snprintf(err, errlen, "%s: checkpoint metadata has no argv", path);
+        goto out;
+    }
+    if (rv_proc_prepare(p, &po, err, errlen) || restore_memory(p, vj, ckpt_find(secs, n, CKPT_PAGES), err, errlen) ||
+        restore_os(p, osj, err, errlen))
+        goto out;
+    uint64_t w[CPU_WORDS];
+    memcpy(w, cpu->data, sizeof w);
+    memcpy(p->cpu.x, w, 32 * 8);
+    memcpy(p->cpu.f, w + 32, 32 * 8);
+    p->cpu.pc = w[64], p->cpu.block_pc = w[65], p->cpu.icount = w[66];
+    p->cpu.fflags = (uint32_t)w[67], p->cpu.frm = (uint32_t)w[68];
+    p->cpu.reservation = w[69], p->cpu.reservation_value = w[70], p->cpu.has_reservation = w[71] != 0;
+    p->cpu.x[RV_X_SINK] = 0;
+    rc = 0;
+out:
+    free(argv);
+    free(envp);
+    json_decref(mj);
+    json_decref(osj);
+    json_decref(vj);
+    ckpt_sections_free(secs, n);
+    return rc;
+}
