@@ -46,7 +46,9 @@ static void install_handlers(void)
     handlers_installed = 1;
     int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa;
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue; /* ignored on purpose (nohup, background job): keep it so */
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
         sigaction(sigs[i], &sa, NULL);

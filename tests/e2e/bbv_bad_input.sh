@@ -110,7 +110,7 @@ diff writer.expected writer.out || fail "write confinement"
 "$BIN/bbv" -o outdir/long --interval 1M -- "$RV/workloads/int_compute" 100 > /dev/null 2>&1 &
 pid=$!
 sleep 0.3
-kill -INT $pid 2>/dev/null || true
+kill -TERM $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 ls outdir | grep -q . && { ls -la outdir; fail "interrupted run left files"; }
 echo ok

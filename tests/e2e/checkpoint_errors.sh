@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Bad checkpoints and bad plans fail with one clear line and a non-zero exit;
+# an interrupted or out-of-space run leaves no half-written checkpoint.
+source "$(dirname "$0")/lib.sh"
+cd "$T"
+prog=$RV/workloads/sort
+
+expect_error() { # expect_error STATUS PATTERN cmd...
+    local want=$1 pattern=$2; shift 2
+    set +e; "$@" > stdout.txt 2> stderr.txt; local got=$?; set -e
+    [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want ($(cat stderr.txt))"
+    grep -q -- "$pattern" stderr.txt || fail "'$*': '$(cat stderr.txt)' lacks '$pattern'"
+    [ "$(wc -l < stderr.txt)" -eq 1 ] || fail "'$*': more than one line: $(cat stderr.txt)"
+}
+
+"$BIN/checkpoint" -o ck --at 1000000 -- "$prog" 1 > /dev/null
+good=$(ls ck/*.ckpt)
+size=$(stat -c %s "$good")
+
+head -c $((size / 2)) "$good" > truncated.ckpt
+expect_error 125 'truncated checkpoint' "$BIN/checkpoint" --run truncated.ckpt
+head -c 10 "$good" > tiny.ckpt
+expect_error 1 'not a checkpoint\|truncated' "$BIN/checkpoint" --info tiny.ckpt
+cp "$good" flipped.ckpt
+printf '\xff' | dd of=flipped.ckpt bs=1 seek=$((size - 100)) conv=notrunc status=none
+expect_error 125 'corrupted checkpoint (section PAGE fails its CRC check)' "$BIN/checkpoint" --run flipped.ckpt
+cp "$good" version.ckpt
+printf '\x09' | dd of=version.ckpt bs=1 seek=8 conv=notrunc status=none
+expect_error 1 'corrupted checkpoint (header CRC' "$BIN/checkpoint" --info version.ckpt
+# A well-formed header of another version: rewrite version and header CRC.
+python3 - "$good" future.ckpt <<'PY' 2>/dev/null || cp version.ckpt future.ckpt
+import sys, struct, zlib
+data = bytearray(open(sys.argv[1], 'rb').read())
+data[8:12] = struct.pack('<I', 2)
+data[16:20] = struct.pack('<I', zlib.crc32(bytes(data[:16])) & 0xffffffff)
+open(sys.argv[2], 'wb').write(data)
+PY
+if command -v python3 > /dev/null; then
+    expect_error 1 'checkpoint format version 2, this build reads version 1' "$BIN/checkpoint" --info future.ckpt
+fi
+echo 'plain text' > text.ckpt
+expect_error 125 'not a checkpoint file' "$BIN/checkpoint" --run text.ckpt
+expect_error 125 'No such file' "$BIN/checkpoint" --run missing.ckpt
+
+# A checkpoint used with a different program.
+cp "$prog" copy.elf
+printf 'x' >> copy.elf
+expect_error 125 'was taken of a different program' "$BIN/checkpoint" --run "$good" --program copy.elf
+
+# Bad plans.
+printf '3 0\n7 1\n' > a.simpoints
+printf '0.5 0\n0.5 1\n' > a.weights
+printf '3 0\nseven 1\n' > bad.simpoints
+printf '0.5 0\n0.5 2\n' > other.weights
+expect_error 1 'bad.simpoints:2: expected' "$BIN/checkpoint" -o out --simpoints bad.simpoints --weights a.weights --interval 1M -- "$prog" 1
+expect_error 1 'no weight for cluster 1' "$BIN/checkpoint" -o out --simpoints a.simpoints --weights other.weights --interval 1M -- "$prog" 1
+expect_error 1 'needs --weights and --interval' "$BIN/checkpoint" -o out --simpoints a.simpoints -- "$prog" 1
+expect_error 1 'program ended after' "$BIN/checkpoint" -o late --at 5G -- "$prog" 1
+expect_error 1 "unknown option '--frobnicate'" "$BIN/checkpoint" --frobnicate --at 1 -- "$prog" 1
+
+# Simpoint plan: start = index*N - W, clamped at 0 with the warm-up shortened;
+# the same start written once; names sort in start order.
+printf '3 0\n0 1\n12 2\n' > b.simpoints
+printf '0.25 0\n0.25 1\n0.5 2\n' > b.weights
+"$BIN/checkpoint" -o sp --simpoints b.simpoints --weights b.weights --interval 1M --warmup 0,2M -- "$prog" 1 > /dev/null
+expect_eq "checkpoint files" "0001-at-0.ckpt 0002-at-1000000.ckpt 0003-at-3000000.ckpt 0004-at-10000000.ckpt 0005-at-12000000.ckpt" \
+    "$(cd sp && ls *.ckpt | tr '\n' ' ' | sed 's/ $//')"
+"$BIN/checkpoint" --info sp/0001-at-0.ckpt --json > info.json
+grep -c '"simpoint"' info.json | grep -qx 2 || fail "the checkpoint at 0 should carry two regions (simpoint 0 with and without warm-up)"
+"$BIN/checkpoint" --info sp/0002-at-1000000.ckpt --json | grep -q '"warmup": 2000000' || fail "warm-up not recorded"
+
+# Interrupted: no checkpoint or temporary file is left.
+"$BIN/checkpoint" -o intr --at 4G -- "$RV/workloads/int_compute" 1000 > /dev/null 2>&1 &
+pid=$!
+sleep 0.3
+kill -TERM $pid 2> /dev/null || true
+wait $pid 2> /dev/null || true
+[ -z "$(ls intr 2> /dev/null)" ] || fail "interrupted run left: $(ls intr)"
+
+# Out of space (file size limit): an error, and nothing half-written.
+(
+    ulimit -f 100 # 100 KiB: the checkpoint does not fit
+    trap '' XFSZ
+    set +e
+    "$BIN/checkpoint" -o full --at 1000000 -- "$prog" 1 > /dev/null 2> full.err
+    echo $? > full.status
+)
+[ "$(cat full.status)" -ne 0 ] || fail "writing past the file size limit did not fail"
+grep -q 'cannot write full/0001-at-1000000.ckpt' full.err || fail "no clear error on a full disk: $(cat full.err)"
+[ -z "$(ls full)" ] || fail "a partial checkpoint was left: $(ls full)"
+echo ok
