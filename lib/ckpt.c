@@ -118,7 +118,7 @@ static json_t *os_json(const rv_proc *p)
     json_t *sig = json_object();
     for (int s = 1; s <= 64; s++)
         if (os->sigactions[s][0] || os->sigactions[s][1] || os->sigactions[s][2] || os->sigactions[s][3]) {
-            char key[8];
+            char key[16];
             snprintf(key, sizeof key, "%d", s);
             json_object_set_new(sig, key,
                                 json_pack("[o,o,o,o]", json_u64(os->sigactions[s][0]), json_u64(os->sigactions[s][1]),
