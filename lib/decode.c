@@ -307,6 +307,7 @@ static const char *const fnames[32] = {
     "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5",
     "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 };
+static const char *const aqrl_suffix[4] = {"", ".rl", ".aq", ".aqrl"}; /* by the aq:rl bits */
 static const char *const rm_names[8] = {"rne", "rtz", "rdn", "rup", "rmm", "rm5", "rm6", "dyn"};
 
 static const char *csr_name(unsigned csr)
@@ -362,10 +363,8 @@ char *rv_disasm(const rv_insn *in, char *buf, size_t size)
             snprintf(buf, size, "%s %s, %s, %u", m, rd, cn, in->rs1);
         break;
     }
-    case FMT_LR: snprintf(buf, size, "%s%s%s %s, (%s)", m, in->rm & 2 ? ".aq" : "", in->rm & 1 ? ".rl" : "", rd, rs1); break;
-    case FMT_AMO:
-        snprintf(buf, size, "%s%s%s %s, %s, (%s)", m, in->rm & 2 ? ".aq" : "", in->rm & 1 ? ".rl" : "", rd, rs2, rs1);
-        break;
+    case FMT_LR: snprintf(buf, size, "%s%s %s, (%s)", m, aqrl_suffix[in->rm & 3], rd, rs1); break;
+    case FMT_AMO: snprintf(buf, size, "%s%s %s, %s, (%s)", m, aqrl_suffix[in->rm & 3], rd, rs2, rs1); break;
     case FMT_FLOAD: snprintf(buf, size, "%s %s, %lld(%s)", m, frd, imm, rs1); break;
     case FMT_FSTORE: snprintf(buf, size, "%s %s, %lld(%s)", m, frs2, imm, rs1); break;
     case FMT_F_R4:

@@ -87,6 +87,8 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
             p->cpu.pc = pc;
             if (p->cpu.icount < limit)
                 step_partial(p, b, from, limit - p->cpu.icount, hook, ctx);
+            else if (from == 0)
+                p->cpu.block_pc = pc; /* stopped at a block boundary */
             result = p->stop == RV_RUNNING ? RV_RUN_LIMIT : RV_RUN_STOPPED;
             pc = p->cpu.pc;
             p->trap = outer;
