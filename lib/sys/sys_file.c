@@ -75,45 +75,29 @@ static bool buffer_ok(rv_proc *p, uint64_t addr, uint64_t len, unsigned prot)
     return len == 0 || mem_ok(&p->mem, addr, len, prot);
 }
 
-SYS(read)
+/* The data calls differ only in direction and offset: one path for all four. */
+typedef ssize_t (*data_io)(int fd, void *buf, size_t len, off_t offset);
+static ssize_t io_read(int fd, void *buf, size_t len, off_t off) { (void)off; return read(fd, buf, len); }
+static ssize_t io_write(int fd, void *buf, size_t len, off_t off) { (void)off; return write(fd, buf, len); }
+static ssize_t io_pread(int fd, void *buf, size_t len, off_t off) { return pread(fd, buf, len, off); }
+static ssize_t io_pwrite(int fd, void *buf, size_t len, off_t off) { return pwrite(fd, buf, len, off); }
+
+/* fd = a[0], buffer (a[1], a[2]), offset a[3] for the positional calls; the
+ * guest buffer must be accessible as a whole (GP_W to read into it). */
+static int64_t data_call(rv_proc *p, const uint64_t *a, unsigned prot, data_io io)
 {
     rv_file *f = sys_file(p, a[0]);
     if (!f)
         return -EBADF;
-    if (!buffer_ok(p, a[1], a[2], GP_W))
+    if (!buffer_ok(p, a[1], a[2], prot))
         return -EFAULT;
-    return sys_ret(read(f->host_fd, mem_host(&p->mem, a[1]), a[2]));
+    return sys_ret(io(f->host_fd, mem_host(&p->mem, a[1]), a[2], (off_t)a[3]));
 }
 
-SYS(write)
-{
-    rv_file *f = sys_file(p, a[0]);
-    if (!f)
-        return -EBADF;
-    if (!buffer_ok(p, a[1], a[2], GP_R))
-        return -EFAULT;
-    return sys_ret(write(f->host_fd, mem_host(&p->mem, a[1]), a[2]));
-}
-
-SYS(pread64)
-{
-    rv_file *f = sys_file(p, a[0]);
-    if (!f)
-        return -EBADF;
-    if (!buffer_ok(p, a[1], a[2], GP_W))
-        return -EFAULT;
-    return sys_ret(pread(f->host_fd, mem_host(&p->mem, a[1]), a[2], (off_t)a[3]));
-}
-
-SYS(pwrite64)
-{
-    rv_file *f = sys_file(p, a[0]);
-    if (!f)
-        return -EBADF;
-    if (!buffer_ok(p, a[1], a[2], GP_R))
-        return -EFAULT;
-    return sys_ret(pwrite(f->host_fd, mem_host(&p->mem, a[1]), a[2], (off_t)a[3]));
-}
+SYS(read) { return data_call(p, a, GP_W, io_read); }
+SYS(write) { return data_call(p, a, GP_R, io_write); }
+SYS(pread64) { return data_call(p, a, GP_W, io_pread); }
+SYS(pwrite64) { return data_call(p, a, GP_R, io_pwrite); }
 
 /* Translate a guest iovec array to host iovecs; count or -errno. */
 static int64_t iovecs_in(rv_proc *p, uint64_t addr, uint64_t count, unsigned prot, struct iovec *out)
