@@ -167,14 +167,13 @@ int main(int argc, char **argv)
     bbv_profile_init(&bp, o.sizes, outs, o.count_only ? 0 : o.nsizes);
     progress prog;
     progress_init(&prog, "bbv", o.progress, o.max_insts == UINT64_MAX ? 0 : o.max_insts);
-    if (prog.enabled) {
-        bp.on_progress = report_progress;
-        bp.progress_ctx = &prog;
-        bp.next_progress = UINT64_C(1) << 26;
-        bbv_profile_schedule(&bp);
-    }
+    if (prog.enabled)
+        bbv_profile_on_progress(&bp, report_progress, &prog);
     double t0 = now_seconds();
-    rv_run(&proc, o.max_insts, o.count_only && !prog.enabled ? NULL : bbv_profile_block, &bp);
+    if (o.count_only && !prog.enabled)
+        rv_run(&proc, o.max_insts, NULL, NULL);
+    else
+        bbv_profile_run(&bp, &proc, o.max_insts);
     double seconds = now_seconds() - t0;
     progress_finish(&prog, proc.cpu.icount);
     guest_cli_report_stop(&proc);

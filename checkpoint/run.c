@@ -47,14 +47,10 @@ int run_checkpoint(const ckpt_options *o, const char *path)
     bbv_profile_rebase(&bp, begin);
     progress prog;
     progress_init(&prog, "checkpoint --run", o->progress, o->insts == UINT64_MAX ? 0 : o->insts);
-    if (prog.enabled) {
-        bp.on_progress = report_progress;
-        bp.progress_ctx = &prog;
-        bp.next_progress = begin + (UINT64_C(1) << 26);
-        bbv_profile_schedule(&bp);
-    }
+    if (prog.enabled)
+        bbv_profile_on_progress(&bp, report_progress, &prog);
     double t0 = now_seconds();
-    rv_run(&proc, limit, bp.nseries || prog.enabled ? bbv_profile_block : NULL, &bp);
+    bbv_profile_run(&bp, &proc, limit);
     double seconds = now_seconds() - t0;
     progress_finish(&prog, proc.cpu.icount - begin);
     guest_cli_report_stop(&proc);

@@ -13,6 +13,14 @@ static void *xrealloc(void *p, size_t size)
     return r;
 }
 
+static void schedule(bbv_profile *bp)
+{
+    bp->next_event = bp->next_progress;
+    for (int i = 0; i < bp->nseries; i++)
+        if (bp->series[i].next_boundary < bp->next_event)
+            bp->next_event = bp->series[i].next_boundary;
+}
+
 void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *outs, int n)
 {
     memset(bp, 0, sizeof *bp);
@@ -26,7 +34,7 @@ void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *ou
     bp->id_of_pc = xrealloc(NULL, (size_t)(bp->table_mask + 1) * 2 * sizeof(uint64_t));
     memset(bp->id_of_pc, 0, (size_t)(bp->table_mask + 1) * 2 * sizeof(uint64_t));
     bp->next_progress = UINT64_MAX;
-    bbv_profile_schedule(bp);
+    schedule(bp);
 }
 
 void bbv_profile_rebase(bbv_profile *bp, uint64_t start)
@@ -34,15 +42,15 @@ void bbv_profile_rebase(bbv_profile *bp, uint64_t start)
     for (int i = 0; i < bp->nseries; i++)
         bp->series[i].next_boundary = start + bp->series[i].size;
     bp->retired = start;
-    bbv_profile_schedule(bp);
+    schedule(bp);
 }
 
-void bbv_profile_schedule(bbv_profile *bp)
+void bbv_profile_on_progress(bbv_profile *bp, void (*fn)(void *ctx, uint64_t retired), void *ctx)
 {
-    bp->next_event = bp->next_progress;
-    for (int i = 0; i < bp->nseries; i++)
-        if (bp->series[i].next_boundary < bp->next_event)
-            bp->next_event = bp->series[i].next_boundary;
+    bp->on_progress = fn;
+    bp->progress_ctx = ctx;
+    bp->next_progress = bp->retired + (UINT64_C(1) << 26);
+    schedule(bp);
 }
 
 static uint32_t slot_of(uint64_t pc, uint32_t mask)
@@ -132,45 +140,64 @@ static void emit(bbv_series *s)
     s->ntouched = 0;
 }
 
-/* A block with a new id, an interval boundary or a progress report inside it. */
-__attribute__((noinline)) static void block_slow(bbv_profile *bp, rv_block *b, uint64_t start, uint32_t executed)
+static uint32_t id_of(bbv_profile *bp, rv_block *b)
 {
     if (!b->profile_id)
         b->profile_id = block_id(bp, b);
-    uint32_t id = b->profile_id;
-    uint64_t end = start + executed;
-    bp->retired = end;
-    for (int i = 0; i < bp->nseries; i++) {
-        bbv_series *s = &bp->series[i];
-        uint64_t pos = start;
-        while (end >= s->next_boundary) {
-            add(s, id, s->next_boundary - pos);
-            emit(s);
-            s->written++;
-            pos = s->next_boundary;
-            s->next_boundary += s->size;
-        }
-        add(s, id, end - pos);
-    }
-    if (end >= bp->next_progress) {
-        bp->on_progress(bp->progress_ctx, end);
-        bp->next_progress = end + (UINT64_C(1) << 26);
-    }
-    bbv_profile_schedule(bp);
+    return b->profile_id;
 }
 
-/* Runs after every block: kept a small leaf function, the rest is block_slow. */
-void bbv_profile_block(void *ctx, rv_block *b, uint64_t start, uint32_t executed)
+/* Whole executions since the last drain (rv_count_blocks visitor). */
+static void count_whole(void *ctx, rv_block *b, uint64_t execs)
 {
     bbv_profile *bp = ctx;
-    uint64_t end = start + executed;
-    if (__builtin_expect(!b->profile_id || end >= bp->next_event, 0)) {
-        block_slow(bp, b, start, executed);
-        return;
-    }
-    bp->retired = end;
+    uint32_t id = id_of(bp, b);
     for (int i = 0; i < bp->nseries; i++)
-        add(&bp->series[i], b->profile_id, executed);
+        add(&bp->series[i], id, execs * b->n);
+}
+
+/* Part of a block (the rv_run hook, which then sees only partial executions). */
+static void count_part(void *ctx, rv_block *b, uint64_t start, uint32_t executed)
+{
+    (void)start;
+    bbv_profile *bp = ctx;
+    uint32_t id = id_of(bp, b);
+    for (int i = 0; i < bp->nseries; i++)
+        add(&bp->series[i], id, executed);
+}
+
+/* Close the intervals that end at the current count; report progress. */
+static void handle_events(bbv_profile *bp)
+{
+    for (int i = 0; i < bp->nseries; i++) {
+        bbv_series *s = &bp->series[i];
+        if (bp->retired == s->next_boundary) {
+            emit(s);
+            s->written++;
+            s->next_boundary += s->size;
+        }
+    }
+    if (bp->retired >= bp->next_progress) {
+        bp->on_progress(bp->progress_ctx, bp->retired);
+        bp->next_progress = bp->retired + (UINT64_C(1) << 26);
+    }
+    schedule(bp);
+}
+
+enum rv_run_result bbv_profile_run(bbv_profile *bp, rv_proc *p, uint64_t limit)
+{
+    enum rv_run_result r;
+    bp->retired = p->cpu.icount;
+    rv_count_blocks(p, count_whole, bp);
+    do {
+        r = rv_run(p, bp->next_event < limit ? bp->next_event : limit, count_part, bp);
+        rv_drain_counts(p);
+        bp->retired = p->cpu.icount;
+        if (bp->retired >= bp->next_event)
+            handle_events(bp);
+    } while (r == RV_RUN_LIMIT && p->cpu.icount < limit);
+    rv_count_blocks(p, NULL, NULL);
+    return r;
 }
 
 void bbv_profile_finish(bbv_profile *bp, bool drop_partial)

@@ -1,7 +1,8 @@
 /* Basic-block vector collection for one or more interval sizes at once.
  * Blocks get dense 1-based ids in order of first execution; interval i of
- * size N covers retired instructions [i*N, (i+1)*N) exactly, splitting a
- * block's count when a boundary falls inside it. */
+ * size N covers retired instructions [i*N, (i+1)*N) exactly, even when the
+ * boundary falls inside a block: the run stops exactly at every boundary
+ * (rv_run's limit) and block counts are drained there. */
 #ifndef RV_BBV_PROFILE_H
 #define RV_BBV_PROFILE_H
 
@@ -46,10 +47,11 @@ typedef struct bbv_profile {
 void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *outs, int n);
 /* Count intervals from instruction `start` on (a run resumed from a checkpoint). */
 void bbv_profile_rebase(bbv_profile *bp, uint64_t start);
-/* Recompute next_event (after changing next_progress). */
-void bbv_profile_schedule(bbv_profile *bp);
-/* The rv_run block hook. */
-void bbv_profile_block(void *ctx, rv_block *b, uint64_t start_icount, uint32_t executed);
+/* Call fn(ctx, retired) about every 64M instructions. */
+void bbv_profile_on_progress(bbv_profile *bp, void (*fn)(void *ctx, uint64_t retired), void *ctx);
+/* Run p, profiling, until it stops or `limit` instructions have retired in
+ * total. Returns what rv_run returned last. */
+enum rv_run_result bbv_profile_run(bbv_profile *bp, rv_proc *p, uint64_t limit);
 /* Write the final partial interval of every series (unless drop_partial). */
 void bbv_profile_finish(bbv_profile *bp, bool drop_partial);
 void bbv_profile_free(bbv_profile *bp);

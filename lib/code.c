@@ -22,6 +22,10 @@ struct rv_code {
     size_t nbuckets, nblocks;
     chunk *arena;
     rv_insn step[1u << STEP_BITS];
+    rv_block **touched; /* blocks with execs > 0 */
+    size_t ntouched, cap_touched;
+    rv_count_visitor visit;
+    void *visit_ctx;
 };
 
 static void *xcalloc(size_t n, size_t size)
@@ -55,6 +59,7 @@ void code_free(rv_code *c)
 {
     if (!c)
         return;
+    free(c->touched);
     free_arena(c);
     free(c->buckets);
     free(c);
@@ -63,6 +68,7 @@ void code_free(rv_code *c)
 void rv_code_flush(rv_proc *p)
 {
     rv_code *c = p->code;
+    rv_drain_counts(p); /* the counts live in the blocks about to go */
     free_arena(c);
     memset(c->fast, 0, sizeof c->fast);
     memset(c->buckets, 0, c->nbuckets * sizeof *c->buckets);
@@ -71,6 +77,42 @@ void rv_code_flush(rv_proc *p)
         c->step[i].pc = 1;
     p->flush_code = false;
     p->code_changes_seen = p->mem.code_changes;
+}
+
+bool code_counting(const rv_proc *p)
+{
+    return p->code->visit != NULL;
+}
+
+void code_touch(rv_proc *p, rv_block *b)
+{
+    rv_code *c = p->code;
+    if (c->ntouched == c->cap_touched) {
+        c->cap_touched = c->cap_touched ? 2 * c->cap_touched : 1024;
+        c->touched = realloc(c->touched, c->cap_touched * sizeof *c->touched);
+        if (!c->touched)
+            abort();
+    }
+    c->touched[c->ntouched++] = b;
+}
+
+void rv_count_blocks(rv_proc *p, rv_count_visitor visit, void *ctx)
+{
+    rv_drain_counts(p);
+    p->code->visit = visit;
+    p->code->visit_ctx = ctx;
+}
+
+void rv_drain_counts(rv_proc *p)
+{
+    rv_code *c = p->code;
+    for (size_t i = 0; i < c->ntouched; i++) {
+        rv_block *b = c->touched[i];
+        if (c->visit)
+            c->visit(c->visit_ctx, b, b->execs);
+        b->execs = 0;
+    }
+    c->ntouched = 0;
 }
 
 static void *arena_alloc(rv_code *c, size_t size)
@@ -165,6 +207,7 @@ static rv_block *decode_block(rv_proc *p, uint64_t pc)
     b->n = n;
     b->profile_id = 0;
     b->succ[0] = b->succ[1] = NULL;
+    b->execs = 0;
     b->ends_in_system = n > 0 && (rv_ops[tmp[n - 1].op].flags & RVF_ENDS_BLOCK);
     memcpy(b->insns, tmp, n * sizeof(rv_insn));
     if (!ends_in_jump) {

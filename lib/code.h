@@ -10,6 +10,17 @@ void code_free(rv_code *c);
 rv_block *code_block(rv_proc *p, uint64_t pc);
 /* The single instruction at pc (idx 0), for the stepping path. */
 const rv_insn *code_insn(rv_proc *p, uint64_t pc);
+/* Block counting (see rv_count_blocks): true when it is on. */
+bool code_counting(const rv_proc *p);
+/* Remember b as executed since the last drain. */
+void code_touch(rv_proc *p, rv_block *b);
+/* Note that b has run whole once more. */
+static inline void code_count(rv_proc *p, rv_block *b)
+{
+    if (b->execs++ == 0)
+        code_touch(p, b);
+}
+
 /* Flush if fence.i asked for it or executable memory changed; true if it did
  * (every rv_block pointer held is then invalid). */
 static inline bool code_sync(rv_proc *p)

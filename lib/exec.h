@@ -19,6 +19,7 @@ typedef struct rv_block {
                              process may have stopped or its code changed */
     struct rv_block *next; /* hash chain */
     struct rv_block *succ[2]; /* the last two successors seen, to skip lookups */
+    uint64_t execs;       /* whole executions since the last drain (block counting) */
     rv_insn insns[];      /* n, plus a fallthrough when the block does not end in a jump */
 } rv_block;
 
@@ -51,5 +52,15 @@ bool rv_step(rv_proc *p, rv_dyninst *d);
 
 /* Drop all decoded code (after fence.i or when executable memory changed). */
 void rv_code_flush(rv_proc *p);
+
+/* Block counting, for profilers. While a visitor is set, rv_run counts the
+ * whole executions of each block (b->execs, one increment, no call) instead
+ * of calling its hook for them: the hook then only sees partial executions
+ * (a stop inside a block, or a run resumed inside one). The visitor receives
+ * every block executed since the last drain with its count, from
+ * rv_drain_counts and before decoded code is discarded. NULL turns it off. */
+typedef void (*rv_count_visitor)(void *ctx, rv_block *b, uint64_t execs);
+void rv_count_blocks(rv_proc *p, rv_count_visitor visit, void *ctx);
+void rv_drain_counts(rv_proc *p);
 
 #endif

@@ -63,6 +63,7 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
     };
     uint64_t *x = p->cpu.x;
     uint64_t pc = p->cpu.pc;
+    const bool counting = code_counting(p);
     enum rv_run_result result = RV_RUN_STOPPED;
     rv_block *b = NULL; /* the block at pc, when already known */
     uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */
@@ -105,7 +106,9 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
 #undef SEM
     block_end:
         p->cpu.icount = start + b->n;
-        if (hook)
+        if (counting && from == 0)
+            code_count(p, b);
+        else if (hook)
             hook(ctx, b, start + from, b->n - from);
         from = 0;
         pc = next_pc;
