@@ -25,8 +25,17 @@ static int fail(char *err, size_t errlen, const char *fmt, const char *path)
 /* Check the header and find the load bias; -1 with err on anything unusable. */
 static int check_header(Elf *e, const char *path, GElf_Ehdr *eh, size_t *phnum, char *err, size_t errlen)
 {
-    if (elf_kind(e) != ELF_K_ELF)
-        return fail(err, errlen, "%s: not an ELF file", path);
+    if (elf_kind(e) != ELF_K_ELF) {
+        char magic[4] = {0};
+        size_t n = 0;
+        const char *ident = elf_getident(e, &n);
+        if (!ident) /* libelf refuses what it cannot parse; look at the bytes ourselves */
+            ident = elf_rawfile(e, &n);
+        if (ident && n >= 4)
+            memcpy(magic, ident, 4);
+        return fail(err, errlen, memcmp(magic, "\177ELF", 4) == 0 ? "%s: truncated or malformed ELF file"
+                                                                   : "%s: not an ELF file", path);
+    }
     if (gelf_getclass(e) != ELFCLASS64)
         return fail(err, errlen, "%s: not a 64-bit ELF (RV64 programs only)", path);
     if (!gelf_getehdr(e, eh) || elf_getphdrnum(e, phnum) != 0)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -198,11 +199,15 @@ int mem_protect(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot)
 {
     if (!aligned_range(addr, len))
         return -EINVAL;
-    /* Linux: ENOMEM if any page in the range is unmapped. */
+    /* Check the whole range before changing anything, so that a refusal
+     * leaves the mappings and the page permissions as they were.
+     * Linux: ENOMEM if any page in the range is unmapped. */
     for (uint64_t a = addr; a < addr + len;) {
         const rv_vma *v = mem_find_vma(m, a);
         if (!v)
             return -ENOMEM;
+        if (v->kind == VMA_FILE_SHARED && (prot & GP_W) && !(v->prot & GP_W))
+            return -EACCES; /* conservative: the host view may be read-only */
         a = v->end;
     }
     split_at(m, addr);
@@ -210,8 +215,6 @@ int mem_protect(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot)
     for (size_t i = 0; i < m->nvmas; i++) {
         rv_vma *v = &m->vmas[i];
         if (v->start >= addr && v->end <= addr + len) {
-            if (v->kind == VMA_FILE_SHARED && (prot & GP_W) && !(v->prot & GP_W))
-                return -EACCES; /* conservative: the host view may be read-only */
             if ((v->prot | prot) & GP_X)
                 m->code_changes++;
             v->prot = (uint8_t)prot;
@@ -263,13 +266,17 @@ int64_t mem_remap(rv_mem *m, uint64_t old_addr, uint64_t old_len, uint64_t new_l
         !aligned_range(old_addr, new_len))
         return -EINVAL;
     unsigned prot = v->prot;
+    char label[64] = "";
+    if (v->label)
+        snprintf(label, sizeof label, "%s", v->label);
+    const char *lbl = *label ? label : NULL;
     if (new_len <= old_len) {
         if (new_len < old_len)
             mem_unmap(m, old_addr + new_len, old_len - new_len);
         return (int64_t)old_addr;
     }
     if (mem_range_free(m, old_addr + old_len, new_len - old_len)) {
-        int r = mem_map(m, old_addr + old_len, new_len - old_len, prot, VMA_ANON, -1, 0, NULL, NULL);
+        int r = mem_map(m, old_addr + old_len, new_len - old_len, prot, VMA_ANON, -1, 0, NULL, lbl);
         return r ? r : (int64_t)old_addr;
     }
     if (!may_move)
@@ -284,12 +291,12 @@ int64_t mem_remap(rv_mem *m, uint64_t old_addr, uint64_t old_len, uint64_t new_l
         mmap(m->base + old_addr, old_len, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         forget_range(m, old_addr, old_len);
         set_perm(m, old_addr, old_len, 0);
-        rv_vma nv = {dst, dst + new_len, (uint8_t)prot, VMA_ANON, 0, NULL, NULL};
+        rv_vma nv = {dst, dst + new_len, (uint8_t)prot, VMA_ANON, 0, NULL, dup_or_null(lbl)};
         insert_vma(m, insertion_point(m, dst), &nv);
         set_perm(m, dst, new_len, prot);
         return (int64_t)dst;
     }
-    int r = mem_map(m, dst, new_len, prot, VMA_ANON, -1, 0, NULL, NULL);
+    int r = mem_map(m, dst, new_len, prot, VMA_ANON, -1, 0, NULL, lbl);
     if (r)
         return r;
     memcpy(m->base + dst, m->base + old_addr, old_len);

@@ -98,6 +98,11 @@ int rv_proc_prepare(rv_proc *p, const rv_proc_options *o, char *err, size_t errl
 
 int rv_proc_init(rv_proc *p, const rv_proc_options *o, rv_elf_info *info, char *err, size_t errlen)
 {
+    if (o->argc < 1) {
+        rv_proc_clear(p);
+        snprintf(err, errlen, "no program arguments (argv[0] is required)");
+        return -1;
+    }
     if (rv_proc_prepare(p, o, err, errlen) || elf_load(p, p->os.exe_path, info, err, errlen))
         return -1;
     p->os.brk_start = p->os.brk = info->end;
