@@ -66,8 +66,13 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
     for (int i = 0; i < plan->n; i++) {
         ckpt_point *pt = &plan->points[i];
         double t = now_seconds();
-        while (proc.cpu.icount < pt->start && rv_run(&proc, pt->start, NULL, NULL) == RV_RUN_LIMIT)
+        /* In chunks, for progress: a run stopped anywhere resumes exactly. */
+        while (proc.cpu.icount < pt->start) {
+            uint64_t chunk = proc.cpu.icount + (UINT64_C(1) << 26);
+            if (rv_run(&proc, chunk < pt->start ? chunk : pt->start, NULL, NULL) != RV_RUN_LIMIT)
+                break;
             progress_update(&prog, proc.cpu.icount);
+        }
         ff_seconds += now_seconds() - t;
         if (proc.cpu.icount != pt->start) {
             guest_cli_report_stop(&proc);
