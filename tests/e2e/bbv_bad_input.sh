@@ -36,7 +36,7 @@ C
 
 expect_error 125 'not an ELF file' "$BIN/bbv" -o outdir/x -- ./text.elf
 expect_error 125 'truncated.elf' "$BIN/bbv" -o outdir/x -- ./truncated.elf
-expect_error 125 'header_only.elf' "$BIN/bbv" -o outdir/x -- ./header_only.elf
+expect_error 125 'header_only.elf: truncated or malformed ELF' "$BIN/bbv" -o outdir/x -- ./header_only.elf
 expect_error 125 'dynamically linked: rebuild with -static' "$BIN/bbv" -o outdir/x -- ./dynamic.elf
 expect_error 125 'not a RISC-V executable' "$BIN/bbv" -o outdir/x -- /bin/true
 expect_error 125 'No such file' "$BIN/bbv" -o outdir/x -- ./missing.elf
