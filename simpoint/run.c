@@ -1,0 +1,282 @@
+#include "session.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "project.h"
+#include "sample.h"
+#include "util.h"
+#include "sp_alloc.h"
+
+/* --------------------------------------------------------------- loading */
+
+static void load_projection(const sp_options *o, projection *proj)
+{
+    if (o->load_proj_txt || o->load_proj_bin) {
+        dataset m;
+        if (o->load_proj_txt)
+            dataset_read_txt(o->load_proj_txt, &m);
+        else
+            dataset_read_bin(o->load_proj_bin, &m);
+        if (o->dim != 15 && (size_t)o->dim != m.d)
+            die("the projection matrix has %zu columns, -dim says %d", m.d, o->dim);
+        projection_load(proj, &m);
+        dataset_free(&m);
+    } else {
+        projection_init(proj, (size_t)o->dim, o->seed_proj);
+    }
+}
+
+static void save_projection(const sp_options *o, const projection *proj)
+{
+    if (o->save_proj_txt)
+        dataset_write_txt(o->save_proj_txt, &proj->m);
+    if (o->save_proj_bin)
+        dataset_write_bin(o->save_proj_bin, &proj->m);
+}
+
+static void load_bb(session *s)
+{
+    const sp_options *o = s->o;
+    projection proj;
+    bool projected = o->dim > 0;
+    if (projected)
+        load_projection(o, &proj);
+    bb_load_options lo = {.compat = o->compat, .progress = o->progress};
+    bb_load(o->fv_file, projected ? &proj : NULL, &lo, &s->bb);
+    s->from_bb = true;
+    if (o->num_fvs != -1 && ((size_t)o->num_fvs != s->bb.vectors.n || (long)s->bb.num_blocks != o->fv_dim))
+        die("%s: %zu intervals and largest block id %u, but -numFVs %ld -FVDim %ld", o->fv_file,
+            s->bb.vectors.n, s->bb.num_blocks, o->num_fvs, o->fv_dim);
+    if (projected) {
+        /* Rows up to the largest id exist; a loaded matrix may have more, keep them. */
+        save_projection(o, &proj);
+        projection_free(&proj);
+    }
+    s->full = s->bb.vectors;
+    s->bb.vectors = (dataset){0};
+    s->full.w = sp_malloc(s->full.n * sizeof(double));
+}
+
+static void load_vectors(session *s)
+{
+    const sp_options *o = s->o;
+    if (o->load_vectors_txt)
+        dataset_read_txt(o->load_vectors_txt, &s->full);
+    else
+        dataset_read_bin(o->load_vectors_bin, &s->full);
+    bool had_weights = s->full.w != NULL;
+    if (!had_weights)
+        s->full.w = sp_calloc(s->full.n, sizeof(double));
+    if (o->fixed_length || o->load_vector_weights)
+        return; /* set_weights() decides */
+    if (!had_weights)
+        die("%s has no vector weights: -fixedLength off needs them (or -loadVectorWeights)", s->input);
+    double sum = dataset_weight_sum(&s->full);
+    if (!(sum > 0))
+        die("%s: vector weights do not sum to a positive number", s->input);
+    for (size_t i = 0; i < s->full.n; i++)
+        s->full.w[i] /= sum;
+}
+
+static void set_weights(session *s)
+{
+    const sp_options *o = s->o;
+    size_t n = s->full.n;
+    if (o->load_vector_weights) {
+        size_t m;
+        double *w = read_number_column(o->load_vector_weights, &m), sum = 0;
+        if (m != n)
+            die("%s: %zu weights for %zu intervals", o->load_vector_weights, m, n);
+        for (size_t i = 0; i < n; i++) {
+            if (!(w[i] >= 0))
+                die("%s: weight %zu is negative", o->load_vector_weights, i + 1);
+            sum += w[i];
+        }
+        if (!(sum > 0))
+            die("%s: weights sum to zero", o->load_vector_weights);
+        for (size_t i = 0; i < n; i++)
+            s->full.w[i] = w[i] / sum;
+        free(w);
+    } else if (o->fixed_length) {
+        for (size_t i = 0; i < n; i++)
+            s->full.w[i] = 1.0 / (double)n;
+    } else if (s->from_bb) { /* variable-length intervals: weight by instructions */
+        double total = 0;
+        for (size_t i = 0; i < n; i++)
+            total += s->bb.row_sums[i];
+        for (size_t i = 0; i < n; i++)
+            s->full.w[i] = s->bb.row_sums[i] / total;
+    }
+}
+
+/* ---------------------------------------------------------------- runs */
+
+static double *given_centres(session *s, int *k)
+{
+    const sp_options *o = s->o;
+    size_t d = s->full.d;
+    if (o->load_init_ctrs) {
+        dataset c;
+        dataset_read_txt(o->load_init_ctrs, &c);
+        if (c.d != d)
+            die("%s: centres have %zu dimensions, the vectors %zu", o->load_init_ctrs, c.d, d);
+        if (c.n > s->full.n)
+            die("%s: %zu centres for %zu intervals", o->load_init_ctrs, c.n, s->full.n);
+        *k = (int)c.n;
+        double *x = c.x;
+        free(c.w);
+        return x;
+    }
+    size_t m;
+    double *v = read_number_column(o->load_init_labels, &m);
+    if (m != s->full.n)
+        die("%s: %zu labels for %zu intervals", o->load_init_labels, m, s->full.n);
+    int *labels = sp_malloc(m * sizeof *labels);
+    int top = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (v[i] < 0 || v[i] != floor(v[i]) || v[i] >= (double)m)
+            die("%s: label %zu is not an integer in [0, %zu)", o->load_init_labels, i + 1, m);
+        labels[i] = (int)v[i];
+        if (labels[i] + 1 > top)
+            top = labels[i] + 1;
+    }
+    double *c = sp_malloc((size_t)top * d * sizeof *c), *w = sp_malloc((size_t)top * sizeof *w);
+    km_update(&s->full, labels, (size_t)top, c, w);
+    free(w);
+    free(labels);
+    free(v);
+    *k = top;
+    return c;
+}
+
+/* More clusters than intervals only makes empty clusters; --compat keeps
+ * 3.2's search sequence anyway. */
+static int clamp_max_k(const session *s, int max_k)
+{
+    if ((size_t)max_k > s->full.n && !s->o->compat) {
+        warn("maxK %d is more than the %zu intervals; using %zu", max_k, s->full.n, s->full.n);
+        return (int)s->full.n;
+    }
+    return max_k;
+}
+
+static void cluster(session *s, double *centres, int given_k)
+{
+    const sp_options *o = s->o;
+    if (centres) {
+        s->nruns = search_list(&s->cl, &given_k, 1, s->runs);
+    } else if (o->k_search) {
+        s->nruns = search_k(&s->cl, clamp_max_k(s, o->max_k), o->bic_threshold, s->runs);
+    } else {
+        s->nruns = search_list(&s->cl, o->k_list, o->n_k, s->runs);
+    }
+    s->chosen = select_run(s->runs, s->nruns, o->bic_threshold);
+}
+
+static void write_outputs(session *s)
+{
+    const sp_options *o = s->o;
+    output_names names = {o->save_simpoints, o->save_weights, o->save_labels, o->coverage_pct};
+    sp_run *best = s->runs[s->chosen];
+    write_run_outputs(&names, "", best, &s->full, s->sampled);
+    if (o->save_all)
+        for (size_t r = 0; r < s->nruns; r++) {
+            char suffix[64];
+            snprintf(suffix, sizeof suffix, ".run_%zu_k_%d", r, s->runs[r]->k);
+            write_run_outputs(&names, suffix, s->runs[r], &s->full, s->sampled);
+        }
+    dataset c = {.n = (size_t)best->k, .d = s->full.d};
+    if (o->save_init_ctrs) {
+        c.x = best->init_centres;
+        dataset_write_txt(o->save_init_ctrs, &c);
+    }
+    if (o->save_final_ctrs) {
+        c.x = best->centres;
+        c.w = best->weights;
+        dataset_write_txt(o->save_final_ctrs, &c);
+    }
+}
+
+static bool writes_something(const sp_options *o)
+{
+    return o->save_simpoints || o->save_weights || o->save_labels || o->json || o->n_sweep_maxk ||
+           o->save_vectors_txt || o->save_vectors_bin || o->save_proj_txt || o->save_proj_bin ||
+           o->save_vector_weights || o->save_init_ctrs || o->save_final_ctrs;
+}
+
+/* Vectors and weights, checked against the options before anything is written. */
+static void load_input(session *s)
+{
+    const sp_options *o = s->o;
+    s->input = o->fv_file ? o->fv_file : o->load_vectors_txt ? o->load_vectors_txt : o->load_vectors_bin;
+    if (o->fv_file)
+        load_bb(s);
+    else
+        load_vectors(s);
+    set_weights(s);
+    if (!o->k_search)
+        for (size_t i = 0; i < o->n_k; i++)
+            if ((size_t)o->k_list[i] > s->full.n)
+                die("k = %d is more than the %zu intervals", o->k_list[i], s->full.n);
+}
+
+static void save_input(const session *s)
+{
+    const sp_options *o = s->o;
+    if (o->save_vectors_txt)
+        dataset_write_txt(o->save_vectors_txt, &s->full);
+    if (o->save_vectors_bin)
+        dataset_write_bin(o->save_vectors_bin, &s->full);
+    if (o->save_vector_weights)
+        write_number_column(o->save_vector_weights, s->full.w, s->full.n);
+}
+
+int simpoint_run(const sp_options *o)
+{
+    session s = {.o = o};
+    if (!writes_something(o))
+        warn("no output asked for (-saveSimpoints, -saveSimpointWeights, -saveLabels, --json ...)");
+    s.t_start = now_seconds();
+    if (o->threads > 0)
+        omp_set_num_threads(o->threads);
+    load_input(&s);
+    int given_k = 0;
+    double *centres = o->load_init_ctrs || o->load_init_labels ? given_centres(&s, &given_k) : NULL;
+    save_input(&s);
+    s.t_loaded = now_seconds();
+
+    s.sampled = o->sample_size > 0 && (size_t)o->sample_size < s.full.n;
+    if (s.sampled)
+        sample_rows(&s.full, (size_t)o->sample_size, o->seed_sample, &s.train);
+    cluster_params p = {
+        .num_init_seeds = o->num_init_seeds, .init = o->initkm, .max_iters = o->iters,
+        .accel = !o->lloyd, .compat = o->compat, .seed_km = o->seed_km, .given_centres = centres,
+    };
+    clusterer_init(&s.cl, &s.full, s.sampled ? &s.train : &s.full, &p);
+    s.cl.verbose = o->verbose;
+    if (o->n_sweep_maxk) {
+        run_sweep(&s);
+    } else {
+        cluster(&s, centres, given_k);
+        s.t_clustered = now_seconds();
+        write_outputs(&s);
+        if (o->verbose >= 1)
+            fprintf(stderr, "simpoint: chose k=%d (BIC %.6g) among %zu runs\n", s.runs[s.chosen]->k,
+                    s.runs[s.chosen]->score.bic, s.nruns);
+    }
+    s.t_end = now_seconds();
+    if (o->json)
+        write_summary(&s, o->json);
+    clusterer_free(&s.cl);
+    free(centres);
+    free(s.sweep);
+    dataset_free(&s.full);
+    dataset_free(&s.train);
+    bb_input_free(&s.bb);
+    return 0;
+}

@@ -1,0 +1,48 @@
+/* One invocation of the tool: the loaded data, the runs and what was chosen,
+ * shared by the driver (run.c), the sweep (sweep.c) and the summary (summary.c). */
+#ifndef SP_SESSION_H
+#define SP_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bb_load.h"
+#include "dataset.h"
+#include "options.h"
+#include "search.h"
+
+typedef struct sweep_row {
+    int max_k;
+    double threshold;
+    int k;            /* chosen */
+    double bic, distortion;
+    size_t simpoints; /* non-empty clusters written */
+    size_t nruns;
+    int ks[64];       /* k values of the search, in order */
+} sweep_row;
+
+typedef struct session {
+    const sp_options *o;
+    const char *input;       /* file the vectors came from */
+    bb_input bb;             /* when read from a .bb file */
+    bool from_bb;
+    dataset full, train;
+    bool sampled;
+    clusterer cl;
+    sp_run *runs[SP_MAX_LIST];
+    size_t nruns;
+    size_t chosen;
+    sweep_row *sweep;
+    size_t nsweep;
+    double t_start, t_loaded, t_clustered, t_end;
+} session;
+
+/* Everything after option parsing; returns the exit status. */
+int simpoint_run(const sp_options *o);
+
+/* --sweep-max-k: search for every (maxK, threshold), write per-maxK outputs and the CSV. */
+void run_sweep(session *s);
+/* --json */
+void write_summary(const session *s, const char *path);
+
+#endif

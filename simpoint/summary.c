@@ -1,0 +1,122 @@
+/* --json: what was read, every run's score, what was chosen, time and memory. */
+#include <math.h>
+#include <omp.h>
+#include <sys/resource.h>
+
+#include "json_out.h"
+#include "output.h"
+#include "session.h"
+
+/* jansson cannot encode NaN or infinities (e.g. the BIC of a zero-distortion run). */
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *run_json(const sp_run *r)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "k", json_integer(r->k));
+    json_object_set_new(j, "bic", real_or_null(r->score.bic));
+    json_object_set_new(j, "distortion", real_or_null(r->score.distortion));
+    json_object_set_new(j, "variance", real_or_null(r->score.variance));
+    json_object_set_new(j, "restart", json_integer(r->trial));
+    json_object_set_new(j, "seed", json_integer(r->seed));
+    json_object_set_new(j, "iterations", json_integer(r->km.iterations));
+    json_object_set_new(j, "converged", json_boolean(r->km.converged));
+    return j;
+}
+
+static json_t *input_json(const session *s)
+{
+    const sp_options *o = s->o;
+    json_t *j = json_object();
+    json_object_set_new(j, "file", json_string(s->input));
+    json_object_set_new(j, "intervals", json_integer((json_int_t)s->full.n));
+    if (s->from_bb) {
+        json_object_set_new(j, "blocks", json_integer(s->bb.num_blocks));
+        json_object_set_new(j, "zero_based_ids", json_boolean(s->bb.zero_based));
+        json_object_set_new(j, "bytes", json_integer((json_int_t)s->bb.bytes));
+        double total = 0;
+        for (size_t i = 0; i < s->full.n; i++)
+            total += s->bb.row_sums[i];
+        json_object_set_new(j, "instructions", json_real(total));
+        if (s->bb.partial_index >= 0) {
+            json_object_set_new(j, "partial_interval", json_integer(s->bb.partial_index));
+            json_object_set_new(j, "partial_length", json_integer((json_int_t)s->bb.partial_len));
+        }
+    }
+    json_object_set_new(j, "dimensions", json_integer((json_int_t)s->full.d));
+    json_object_set_new(j, "projected", json_boolean(o->dim > 0));
+    json_object_set_new(j, "fixed_length", json_boolean(o->fixed_length));
+    json_object_set_new(j, "sampled", json_integer(s->sampled ? (json_int_t)s->train.n : 0));
+    return j;
+}
+
+static json_t *sweep_json(const session *s)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < s->nsweep; i++) {
+        const sweep_row *r = &s->sweep[i];
+        json_t *j = json_object(), *ks = json_array();
+        json_object_set_new(j, "max_k", json_integer(r->max_k));
+        json_object_set_new(j, "bic_threshold", json_real(r->threshold));
+        json_object_set_new(j, "chosen_k", json_integer(r->k));
+        json_object_set_new(j, "bic", real_or_null(r->bic));
+        json_object_set_new(j, "distortion", real_or_null(r->distortion));
+        json_object_set_new(j, "simpoints", json_integer((json_int_t)r->simpoints));
+        for (size_t k = 0; k < r->nruns && k < 64; k++)
+            json_array_append_new(ks, json_integer(r->ks[k]));
+        json_object_set_new(j, "k_tried", ks);
+        json_array_append_new(a, j);
+    }
+    return a;
+}
+
+void write_summary(const session *s, const char *path)
+{
+    const sp_options *o = s->o;
+    json_t *root = json_object();
+    json_object_set_new(root, "tool", json_string("simpoint"));
+    json_object_set_new(root, "input", input_json(s));
+    json_t *opts = json_object();
+    json_object_set_new(opts, "compat", json_boolean(o->compat));
+    json_object_set_new(opts, "num_init_seeds", json_integer(o->num_init_seeds));
+    json_object_set_new(opts, "iters", json_integer(o->iters));
+    json_object_set_new(opts, "bic_threshold", json_real(o->bic_threshold));
+    json_object_set_new(opts, "seedkm", json_integer(o->seed_km));
+    json_object_set_new(opts, "seedproj", json_integer(o->seed_proj));
+    json_object_set_new(opts, "kmeans", json_string(o->lloyd ? "lloyd" : "hamerly"));
+    json_object_set_new(root, "options", opts);
+    json_t *runs = json_array();
+    if (s->nsweep) {
+        /* Every distinct clustering the sweep computed. */
+        for (size_t i = 0; i < s->cl.ncache; i++)
+            json_array_append_new(runs, run_json(s->cl.cache[i]));
+        json_object_set_new(root, "runs", runs);
+        json_object_set_new(root, "sweep", sweep_json(s));
+    } else {
+        for (size_t i = 0; i < s->nruns; i++)
+            json_array_append_new(runs, run_json(s->runs[i]));
+        json_object_set_new(root, "runs", runs);
+        const sp_run *best = s->runs[s->chosen];
+        sp_choice ch;
+        choice_from_run(best, &s->full, s->sampled, &ch);
+        json_object_set_new(root, "chosen_k", json_integer(best->k));
+        json_object_set_new(root, "simpoints", json_integer((json_int_t)ch.nonempty));
+        json_object_set_new(root, "bic", real_or_null(best->score.bic));
+        json_object_set_new(root, "distortion", real_or_null(best->score.distortion));
+        choice_free(&ch);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    json_t *perf = json_object();
+    json_object_set_new(perf, "threads", json_integer(omp_get_max_threads()));
+    json_object_set_new(perf, "load_seconds", json_real(s->t_loaded - s->t_start));
+    json_object_set_new(perf, "cluster_seconds", json_real(s->t_clustered - s->t_loaded));
+    json_object_set_new(perf, "total_seconds", json_real(s->t_end - s->t_start));
+    json_object_set_new(perf, "peak_rss_kib", json_integer(ru.ru_maxrss));
+    json_object_set_new(root, "performance", perf);
+    json_write_file(path, root);
+    json_decref(root);
+}
