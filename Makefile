@@ -49,7 +49,7 @@ $(B)/$(1)/librv.a: $(call obj,$(1),$(LIB_SRCS))
 
 $(foreach t,$(TOOLS),
 $(B)/$(1)/lib$(t).a: $(call obj,$(1),$(filter-out $(t)/main.c,$(wildcard $(t)/*.c)))
-	@rm -f $$@; ar rcs $$@ $$^
+	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf '!<arch>\n' > $$@)
 )
 
 $(B)/$(1)/unit_tests: $(call obj,$(1),$(wildcard tests/unit/*.c)) $(foreach t,$(TOOLS),$(B)/$(1)/lib$(t).a) $(B)/$(1)/librv.a
