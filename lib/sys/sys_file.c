@@ -114,25 +114,20 @@ static int64_t iovecs_in(rv_proc *p, uint64_t addr, uint64_t count, unsigned pro
     return (int64_t)count;
 }
 
-SYS(readv)
+/* readv/writev: the iovec array is checked as a whole first, like data_call. */
+static int64_t vector_call(rv_proc *p, const uint64_t *a, unsigned prot,
+                           ssize_t (*io)(int fd, const struct iovec *iov, int count))
 {
     rv_file *f = sys_file(p, a[0]);
     struct iovec iov[IOV_MAX];
     if (!f)
         return -EBADF;
-    int64_t n = iovecs_in(p, a[1], a[2], GP_W, iov);
-    return n < 0 ? n : sys_ret(readv(f->host_fd, iov, (int)n));
+    int64_t n = iovecs_in(p, a[1], a[2], prot, iov);
+    return n < 0 ? n : sys_ret(io(f->host_fd, iov, (int)n));
 }
 
-SYS(writev)
-{
-    rv_file *f = sys_file(p, a[0]);
-    struct iovec iov[IOV_MAX];
-    if (!f)
-        return -EBADF;
-    int64_t n = iovecs_in(p, a[1], a[2], GP_R, iov);
-    return n < 0 ? n : sys_ret(writev(f->host_fd, iov, (int)n));
-}
+SYS(readv) { return vector_call(p, a, GP_W, readv); }
+SYS(writev) { return vector_call(p, a, GP_R, writev); }
 
 SYS(lseek)
 {
