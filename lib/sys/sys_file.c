@@ -17,6 +17,23 @@
 
 enum { GUEST_AT_REMOVEDIR = 0x200, GUEST_AT_EMPTY_PATH = 0x1000, GUEST_AT_SYMLINK_NOFOLLOW = 0x100 };
 
+/* Copy the path at a[idx] and find its host dirfd from a[idx-1]. */
+#define PATH_ARG(var, dirfd_var, idx)                                            \
+    char var[PATH_MAX];                                                          \
+    int64_t var##_err;                                                           \
+    if (!sys_path_in(p, a[idx], var, sizeof var, &var##_err))                    \
+        return var##_err;                                                        \
+    int dirfd_var = sys_dirfd(p, (int64_t)a[(idx) - 1]);                         \
+    if (dirfd_var < 0 && var[0] != '/')                                          \
+        return -EBADF;
+
+#define REQUIRE_WRITABLE(dirfd, path)                                            \
+    do {                                                                         \
+        int64_t w_ = sys_check_writable(p, (dirfd), (path));                     \
+        if (w_)                                                                  \
+            return w_;                                                           \
+    } while (0)
+
 static bool modifies(int flags)
 {
     return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
@@ -36,17 +53,11 @@ static int64_t install_fd(rv_proc *p, int host_fd, int flags, const char *path, 
 
 SYS(openat)
 {
-    char path[PATH_MAX];
-    int64_t err;
-    if (!sys_path_in(p, a[1], path, sizeof path, &err))
-        return err;
-    int dirfd = sys_dirfd(p, (int64_t)a[0]);
-    if (dirfd < 0 && path[0] != '/')
-        return -EBADF;
+    PATH_ARG(path, dirfd, 1);
     const char *real = sys_self_path(p, path);
     int flags = (int)a[2];
-    if (modifies(flags) && (err = sys_check_writable(p, dirfd, real)))
-        return err;
+    if (modifies(flags))
+        REQUIRE_WRITABLE(dirfd, real);
     int host = sys_open_self(p, path);
     if (host >= 0)
         return install_fd(p, host, flags, path, 0);
@@ -170,36 +181,54 @@ static struct guest_stat to_guest_stat(const struct stat *st, bool is_std)
     return g;
 }
 
-SYS(fstat)
+/* The guest's view of an open descriptor: 0 or -errno. */
+static int64_t stat_fd(rv_proc *p, uint64_t fd, struct guest_stat *g)
 {
-    rv_file *f = sys_file(p, a[0]);
+    rv_file *f = sys_file(p, fd);
     struct stat st;
     if (!f)
         return -EBADF;
     if (fstat(f->host_fd, &st) < 0)
         return sys_err();
-    struct guest_stat g = to_guest_stat(&st, f->is_std);
-    return mem_write(&p->mem, a[1], &g, sizeof g) ? 0 : -EFAULT;
+    *g = to_guest_stat(&st, f->is_std);
+    return 0;
 }
 
-SYS(newfstatat)
+/* The *at form shared by newfstatat and statx: (dirfd, path) with
+ * AT_EMPTY_PATH meaning dirfd itself. */
+static int64_t stat_at(rv_proc *p, uint64_t guest_dirfd, uint64_t path_addr, int flags, struct guest_stat *g)
 {
     char path[PATH_MAX];
     int64_t err;
-    if (!sys_path_in(p, a[1], path, sizeof path, &err))
+    if (!sys_path_in(p, path_addr, path, sizeof path, &err))
         return err;
-    int flags = (int)a[3];
-    if (!path[0] && (flags & GUEST_AT_EMPTY_PATH)) {
-        uint64_t args[2] = {a[0], a[2]};
-        return sys_fstat(p, args);
-    }
-    int dirfd = sys_dirfd(p, (int64_t)a[0]);
+    if (!path[0] && (flags & GUEST_AT_EMPTY_PATH))
+        return stat_fd(p, guest_dirfd, g);
+    int dirfd = sys_dirfd(p, (int64_t)guest_dirfd);
     if (dirfd < 0 && path[0] != '/')
         return -EBADF;
     struct stat st;
     if (fstatat(dirfd, sys_self_path(p, path), &st, flags & GUEST_AT_SYMLINK_NOFOLLOW) < 0)
         return sys_err();
-    struct guest_stat g = to_guest_stat(&st, false);
+    *g = to_guest_stat(&st, false);
+    return 0;
+}
+
+SYS(fstat)
+{
+    struct guest_stat g;
+    int64_t r = stat_fd(p, a[0], &g);
+    if (r)
+        return r;
+    return mem_write(&p->mem, a[1], &g, sizeof g) ? 0 : -EFAULT;
+}
+
+SYS(newfstatat)
+{
+    struct guest_stat g;
+    int64_t r = stat_at(p, a[0], a[1], (int)a[3], &g);
+    if (r)
+        return r;
     return mem_write(&p->mem, a[2], &g, sizeof g) ? 0 : -EFAULT;
 }
 
@@ -207,28 +236,10 @@ SYS(statx)
 {
     /* Answer from newfstatat's view so both agree (struct statx layout is
      * the same on every architecture). */
-    char path[PATH_MAX];
-    int64_t err;
-    if (!sys_path_in(p, a[1], path, sizeof path, &err))
-        return err;
-    struct stat st;
-    bool is_std = false;
-    int flags = (int)a[2];
-    if (!path[0] && (flags & GUEST_AT_EMPTY_PATH)) {
-        rv_file *f = sys_file(p, a[0]);
-        if (!f)
-            return -EBADF;
-        is_std = f->is_std;
-        if (fstat(f->host_fd, &st) < 0)
-            return sys_err();
-    } else {
-        int dirfd = sys_dirfd(p, (int64_t)a[0]);
-        if (dirfd < 0 && path[0] != '/')
-            return -EBADF;
-        if (fstatat(dirfd, sys_self_path(p, path), &st, flags & GUEST_AT_SYMLINK_NOFOLLOW) < 0)
-            return sys_err();
-    }
-    struct guest_stat g = to_guest_stat(&st, is_std);
+    struct guest_stat g;
+    int64_t r = stat_at(p, a[0], a[1], (int)a[2], &g);
+    if (r)
+        return r;
     struct statx sx;
     memset(&sx, 0, sizeof sx);
     sx.stx_mask = STATX_BASIC_STATS;
@@ -243,16 +254,10 @@ SYS(statx)
 
 SYS(faccessat)
 {
-    char path[PATH_MAX];
-    int64_t err;
-    if (!sys_path_in(p, a[1], path, sizeof path, &err))
-        return err;
-    int dirfd = sys_dirfd(p, (int64_t)a[0]);
-    if (dirfd < 0 && path[0] != '/')
-        return -EBADF;
+    PATH_ARG(path, dirfd, 1);
     const char *real = sys_self_path(p, path);
-    if ((a[2] & W_OK) && (err = sys_check_writable(p, dirfd, real)))
-        return err;
+    if (a[2] & W_OK)
+        REQUIRE_WRITABLE(dirfd, real);
     return sys_ret(faccessat(dirfd, real, (int)a[2], 0));
 }
 
@@ -406,23 +411,6 @@ SYS(pipe2)
 }
 
 /* --------------------------------------------------- path operations */
-
-/* Copy the path at a[idx] and find its host dirfd from a[idx-1]. */
-#define PATH_ARG(var, dirfd_var, idx)                                            \
-    char var[PATH_MAX];                                                          \
-    int64_t var##_err;                                                           \
-    if (!sys_path_in(p, a[idx], var, sizeof var, &var##_err))                    \
-        return var##_err;                                                        \
-    int dirfd_var = sys_dirfd(p, (int64_t)a[(idx) - 1]);                         \
-    if (dirfd_var < 0 && var[0] != '/')                                          \
-        return -EBADF;
-
-#define REQUIRE_WRITABLE(dirfd, path)                                            \
-    do {                                                                         \
-        int64_t w_ = sys_check_writable(p, (dirfd), (path));                     \
-        if (w_)                                                                  \
-            return w_;                                                           \
-    } while (0)
 
 SYS(mkdirat)
 {
