@@ -15,14 +15,7 @@ int show_checkpoint(const ckpt_options *o, const char *path)
         die("%s", err);
     }
     if (o->json) {
-        json_t *regions = json_array();
-        for (int i = 0; i < m.nregions; i++) {
-            const ckpt_region *r = &m.regions[i];
-            json_array_append_new(regions, json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint",
-                                                     (json_int_t)r->simpoint, "cluster", (json_int_t)r->cluster,
-                                                     "weight", r->weight, "interval", (json_int_t)r->interval,
-                                                     "warmup", (json_int_t)r->warmup, "start", (json_int_t)r->start));
-        }
+        json_t *regions = ckpt_regions_json(m.regions, m.nregions);
         json_t *j = json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I}", "checkpoint", path,
                               "format_version", 1, "program", m.program, "elf_crc32", (json_int_t)m.elf_crc,
                               "elf_size", (json_int_t)m.elf_size, "icount", (json_int_t)m.icount, "pc",

@@ -35,19 +35,6 @@ static int digits(unsigned n)
     return d;
 }
 
-static json_t *regions_json(const ckpt_point *pt)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < pt->nregions; i++) {
-        const ckpt_region *r = &pt->regions[i];
-        json_array_append_new(a, json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint,
-                                           "cluster", (json_int_t)r->cluster, "weight", r->weight, "interval",
-                                           (json_int_t)r->interval, "warmup", (json_int_t)r->warmup, "start",
-                                           (json_int_t)r->start));
-    }
-    return a;
-}
-
 int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **argv)
 {
     if (mkdir(o->out_dir, 0755) != 0 && access(o->out_dir, W_OK) != 0)
@@ -87,7 +74,7 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         ckpt_save(&proc, path, pt->regions, pt->nregions);
         write_seconds += now_seconds() - t;
         json_array_append_new(files, json_pack("{s:s, s:I, s:o}", "file", name, "start", (json_int_t)pt->start,
-                                               "regions", regions_json(pt)));
+                                               "regions", ckpt_regions_json(pt->regions, pt->nregions)));
         progress_update(&prog, proc.cpu.icount);
     }
     double total = now_seconds() - t0;

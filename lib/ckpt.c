@@ -78,20 +78,26 @@ static void append_json_section(outfile *o, uint32_t tag, json_t *j)
 
 /* ---------------------------------------------------------------- save */
 
+json_t *ckpt_regions_json(const ckpt_region *regions, int nregions)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < nregions; i++) {
+        const ckpt_region *r = &regions[i];
+        json_array_append_new(a, json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint,
+                                           "cluster", (json_int_t)r->cluster, "weight", r->weight, "interval",
+                                           (json_int_t)r->interval, "warmup", (json_int_t)r->warmup, "start",
+                                           (json_int_t)r->start));
+    }
+    return a;
+}
+
 static json_t *meta_json(const rv_proc *p, const ckpt_region *regions, int nregions)
 {
     uint32_t crc = 0;
     uint64_t size = 0;
     if (!ckpt_file_crc(p->os.exe_path, &crc, &size))
         die("cannot read %s to identify it in the checkpoint", p->os.exe_path);
-    json_t *rs = json_array();
-    for (int i = 0; i < nregions; i++) {
-        const ckpt_region *r = &regions[i];
-        json_array_append_new(rs, json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint,
-                                            "cluster", (json_int_t)r->cluster, "weight", r->weight, "interval",
-                                            (json_int_t)r->interval, "warmup", (json_int_t)r->warmup, "start",
-                                            (json_int_t)r->start));
-    }
+    json_t *rs = ckpt_regions_json(regions, nregions);
     return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:I, s:I, s:o}", "format", "rvsample checkpoint", "program",
                      p->os.exe_path, "elf_crc32", (json_int_t)crc, "elf_size", (json_int_t)size, "argv",
                      nul_list(p->os.cmdline, p->os.cmdline_len), "env", nul_list(p->os.environ, p->os.environ_len),

@@ -31,6 +31,11 @@ typedef struct ckpt_meta {
     uint64_t pages, vmas, files;
 } ckpt_meta;
 
+/* The regions as a JSON array (the form the META section, the manifest and
+ * --info --json share). */
+struct json_t;
+struct json_t *ckpt_regions_json(const ckpt_region *regions, int nregions);
+
 /* CRC32 and size of a file; false if it cannot be read. */
 bool ckpt_file_crc(const char *path, uint32_t *crc, uint64_t *size);
 
