@@ -1,0 +1,123 @@
+/* The detailed core's configuration: every parameter of the pipeline, the
+ * branch predictor, the caches, the TLBs and DRAM, with its INI name
+ * (section.key), default (the TIP paper's SonicBOOM, Table A.1) and the
+ * range of values that make sense. One table drives the struct, the INI and
+ * --set parsers, validation and the JSON dump. */
+#ifndef RV_UARCH_CONFIG_H
+#define RV_UARCH_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* P(field, section, key, default, min, max, help)
+ * All values are integers; booleans are 0/1. Latencies are in core cycles
+ * unless the name says otherwise. The TAGE defaults make the table's 28 KB:
+ * 6 tables x 2^11 entries x (3-bit ctr + 2-bit u + 11-bit tag) = 24 KiB,
+ * plus 2^14 two-bit base counters = 4 KiB. */
+#define UARCH_PARAMS(P) \
+    P(freq_mhz,         core,     freq_mhz,        3200,  100, 10000, "core clock, MHz (converts DRAM ns to cycles)") \
+    P(fetch_width,      frontend, fetch_width,     8,     1,   16,    "instructions fetched per cycle") \
+    P(fetch_buffer,     frontend, fetch_buffer,    32,    1,   256,   "fetch buffer entries (instructions)") \
+    P(ftq_entries,      frontend, ftq_entries,     40,    1,   256,   "fetch target queue entries (fetch packets in flight)") \
+    P(max_branches,     frontend, max_branches,    20,    1,   256,   "outstanding unresolved branches") \
+    P(icache_to_decode, frontend, pipeline_depth,  3,     1,   32,    "cycles from fetch to decode on an I-cache hit") \
+    P(redirect_penalty, frontend, redirect_penalty,4,     0,   64,    "cycles from branch resolution to the corrected fetch") \
+    P(btb_miss_penalty, frontend, btb_miss_bubble, 2,     0,   32,    "fetch bubble when a taken branch misses the BTB (target from decode)") \
+    P(flush_penalty,    frontend, flush_penalty,   4,     0,   64,    "cycles from a flush at commit to the refetch") \
+    P(decode_width,     core,     decode_width,    4,     1,   16,    "decode/rename/dispatch width") \
+    P(commit_width,     core,     commit_width,    4,     1,   8,     "instructions committed per cycle") \
+    P(rob_entries,      rob,      entries,         128,   4,   1024,  "reorder buffer entries") \
+    P(int_phys_regs,    regs,     int_phys,        128,   33,  1024,  "integer physical registers") \
+    P(fp_phys_regs,     regs,     fp_phys,         128,   33,  1024,  "floating-point physical registers") \
+    P(iq_int_entries,   iq,       int_entries,     40,    1,   256,   "integer issue queue entries") \
+    P(iq_int_issue,     iq,       int_issue,       4,     1,   16,    "integer issue width") \
+    P(iq_mem_entries,   iq,       mem_entries,     24,    1,   256,   "memory issue queue entries") \
+    P(iq_mem_issue,     iq,       mem_issue,       2,     1,   16,    "memory issue width") \
+    P(iq_fp_entries,    iq,       fp_entries,      32,    1,   256,   "floating-point issue queue entries") \
+    P(iq_fp_issue,      iq,       fp_issue,        2,     1,   16,    "floating-point issue width") \
+    P(ldq_entries,      lsq,      load_entries,    32,    1,   256,   "load queue entries") \
+    P(stq_entries,      lsq,      store_entries,   32,    1,   256,   "store queue entries") \
+    P(lat_alu,          fu,       alu,             1,     1,   64,    "integer ALU and branch latency") \
+    P(lat_mul,          fu,       mul,             3,     1,   64,    "integer multiply latency (pipelined)") \
+    P(lat_div,          fu,       div,             20,    1,   256,   "integer divide latency (not pipelined)") \
+    P(div_units,        fu,       div_units,       1,     1,   8,     "integer dividers") \
+    P(lat_fadd,         fu,       fadd,            4,     1,   64,    "FP add/sub latency") \
+    P(lat_fmul,         fu,       fmul,            4,     1,   64,    "FP multiply latency") \
+    P(lat_fma,          fu,       fma,             4,     1,   64,    "FP fused multiply-add latency") \
+    P(lat_fdiv,         fu,       fdiv,            20,    1,   256,   "FP divide latency (not pipelined)") \
+    P(lat_fsqrt,        fu,       fsqrt,           24,    1,   256,   "FP square root latency (not pipelined)") \
+    P(fdiv_units,       fu,       fdiv_units,      1,     1,   8,     "FP divide/sqrt units") \
+    P(lat_fcvt,         fu,       fcvt,            2,     1,   64,    "FP conversions and int<->fp moves") \
+    P(lat_fmisc,        fu,       fmisc,           2,     1,   64,    "FP compare, min/max, sign injection, classify") \
+    P(lat_csr,          fu,       csr,             1,     1,   64,    "CSR access latency") \
+    P(bp_tage_tables,   bpred,    tage_tables,     6,     1,   16,    "TAGE tagged tables") \
+    P(bp_tage_log_entries, bpred, tage_log_entries,11,    4,   20,    "log2 entries per TAGE tagged table") \
+    P(bp_tage_tag_bits, bpred,    tage_tag_bits,   11,    4,   16,    "TAGE tag bits") \
+    P(bp_tage_min_hist, bpred,    tage_min_history,4,     1,   64,    "shortest TAGE history length") \
+    P(bp_tage_max_hist, bpred,    tage_max_history,64,    2,   1024,  "longest TAGE history length") \
+    P(bp_bimodal_log_entries, bpred, bimodal_log_entries, 14, 4, 24,  "log2 entries of the TAGE base predictor") \
+    P(bp_btb_entries,   bpred,    btb_entries,     512,   1,   65536, "BTB entries") \
+    P(bp_btb_ways,      bpred,    btb_ways,        4,     1,   64,    "BTB associativity") \
+    P(bp_ras_entries,   bpred,    ras_entries,     32,    1,   1024,  "return address stack entries") \
+    P(line_bytes,       cache,    line_bytes,      64,    16,  256,   "cache line size, all levels") \
+    P(l1i_kib,          l1i,      size_kib,        32,    1,   65536, "L1 instruction cache size, KiB") \
+    P(l1i_ways,         l1i,      ways,            8,     1,   64,    "L1 instruction cache associativity") \
+    P(l1i_latency,      l1i,      latency,         1,     1,   64,    "L1 instruction cache hit latency (beyond the fetch pipeline)") \
+    P(l1i_mshrs,        l1i,      mshrs,           2,     1,   64,    "L1 instruction cache outstanding misses") \
+    P(l1d_kib,          l1d,      size_kib,        32,    1,   65536, "L1 data cache size, KiB") \
+    P(l1d_ways,         l1d,      ways,            8,     1,   64,    "L1 data cache associativity") \
+    P(l1d_latency,      l1d,      latency,         4,     1,   64,    "L1 data cache load-to-use latency") \
+    P(l1d_mshrs,        l1d,      mshrs,           8,     1,   64,    "L1 data cache MSHRs") \
+    P(l2_kib,           l2,       size_kib,        512,   0,   1048576, "L2 size, KiB (0: no L2)") \
+    P(l2_ways,          l2,       ways,            8,     1,   64,    "L2 associativity") \
+    P(l2_latency,       l2,       latency,         14,    1,   256,   "L2 hit latency, added to the L1 miss") \
+    P(l2_mshrs,         l2,       mshrs,           12,    1,   256,   "L2 MSHRs") \
+    P(llc_kib,          llc,      size_kib,        4096,  0,   1048576, "LLC size, KiB (0: no LLC)") \
+    P(llc_ways,         llc,      ways,            8,     1,   64,    "LLC associativity") \
+    P(llc_latency,      llc,      latency,         30,    1,   512,   "LLC hit latency, added to the L2 miss") \
+    P(llc_mshrs,        llc,      mshrs,           8,     1,   256,   "LLC MSHRs") \
+    P(prefetch_next_line, prefetch, next_line,     1,     0,   1,     "next-line prefetch into L1D on an L1D miss") \
+    P(itlb_entries,     itlb,     entries,         32,    1,   4096,  "L1 I-TLB entries (fully associative)") \
+    P(dtlb_entries,     dtlb,     entries,         32,    1,   4096,  "L1 D-TLB entries (fully associative)") \
+    P(l2tlb_entries,    l2tlb,    entries,         512,   0,   65536, "L2 TLB entries (direct-mapped; 0: none)") \
+    P(l2tlb_latency,    l2tlb,    latency,         4,     1,   64,    "L2 TLB hit latency") \
+    P(ptw_latency,      ptw,      latency,         60,    1,   4096,  "page-table walk latency after an L2 TLB miss") \
+    P(dram_latency_ns,  dram,     latency_ns,      42,    1,   10000, "DRAM access latency, ns (14-14-14 @ 1 GHz)") \
+    P(dram_mb_per_s,    dram,     bandwidth_mb_s,  25600, 100, 1000000, "DRAM bandwidth, MB/s") \
+    P(dram_queue,       dram,     max_requests,    32,    1,   1024,  "outstanding DRAM requests")
+
+typedef struct uarch_config {
+#define UARCH_FIELD(field, sec, key, def, lo, hi, help) int field;
+    UARCH_PARAMS(UARCH_FIELD)
+#undef UARCH_FIELD
+} uarch_config;
+
+/* The defaults above. */
+void uarch_config_defaults(uarch_config *c);
+
+/* Read an INI file over c. Unknown sections or keys, non-integers and
+ * values out of range are errors: 0, or -1 with a one-line reason in err
+ * naming file, line and key. */
+int uarch_config_load(uarch_config *c, const char *path, char *err, size_t errlen);
+
+/* Apply one override "section.key=value" (the --set option). 0 or -1. */
+int uarch_config_set(uarch_config *c, const char *assignment, char *err, size_t errlen);
+
+/* Cross-parameter checks (power-of-two sets, ways dividing sizes, widths not
+ * above structure sizes...). 0 or -1 with the reason. */
+int uarch_config_check(const uarch_config *c, char *err, size_t errlen);
+
+/* A stable 64-bit digest of all values, to tie warm state to its config. */
+uint64_t uarch_config_digest(const uarch_config *c);
+
+/* All parameters as a JSON object {"section.key": value, ...}. */
+struct json_t;
+struct json_t *uarch_config_json(const uarch_config *c);
+
+/* Write the values as an INI file that loads back: a [section] header, then
+ * "key = value   ; help" lines, sections in table order (--list-params). */
+#include <stdio.h>
+void uarch_config_print(const uarch_config *c, FILE *out);
+
+#endif
