@@ -1,0 +1,60 @@
+/* Branch prediction: a TAGE direction predictor (bimodal base plus tagged
+ * tables with geometric history lengths), a set-associative BTB for targets
+ * and a return-address stack.
+ *
+ * The detailed core executes at fetch, so the outcome is known when the
+ * prediction is made: bpred_predict_update predicts with the current state,
+ * compares with the outcome, and trains immediately (the global history is
+ * always the correct path's). Functional warming calls the same function. */
+#ifndef RV_UARCH_BPRED_H
+#define RV_UARCH_BPRED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "uarch/config.h"
+#include "uarch/state.h"
+
+/* What kind of control transfer an instruction is (RISC-V hint convention:
+ * x1/x5 are link registers). */
+enum bp_kind {
+    BP_NONE,          /* not a control transfer */
+    BP_COND,          /* conditional branch */
+    BP_JUMP,          /* jal without link */
+    BP_CALL,          /* jal/jalr writing x1 or x5 */
+    BP_RET,           /* jalr reading x1/x5, not writing a link register (or popping then pushing) */
+    BP_INDIRECT,      /* any other jalr */
+};
+enum bp_kind bpred_kind(const rv_insn *in);
+
+typedef struct bp_outcome {
+    bool mispredict;  /* wrong direction, or wrong target for an indirect jump or return:
+                         fetch must wait for the branch to resolve */
+    bool btb_miss;    /* taken direct branch/jump whose target was not in the BTB:
+                         a short fetch bubble (the target comes from decode) */
+} bp_outcome;
+
+typedef struct bpred_stats {
+    uint64_t branches;          /* all control transfers */
+    uint64_t cond, cond_mispredicts;
+    uint64_t indirect, indirect_mispredicts;   /* jalr other than returns */
+    uint64_t returns, return_mispredicts;
+    uint64_t btb_misses;
+} bpred_stats;
+
+typedef struct bpred bpred;
+
+bpred *bpred_new(const uarch_config *c);
+void bpred_free(bpred *b);
+
+/* pc: the branch; taken and target: its outcome; next_pc_fallthrough = pc + length. */
+bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_t target);
+
+const bpred_stats *bpred_get_stats(const bpred *b);
+void bpred_reset_stats(bpred *b);
+
+void bpred_save(const bpred *b, ustate *s);
+bool bpred_restore(bpred *b, ustate *s);
+
+#endif

@@ -1,0 +1,36 @@
+/* TAGE conditional-branch direction predictor (Seznec and Michaud, "A case
+ * for (partially) TAgged GEometric history length branch prediction", JILP
+ * 2006): a bimodal base table and tagged tables indexed by the pc hashed
+ * with global histories of geometrically increasing lengths. The longest
+ * matching table provides the prediction. Used by the branch predictor
+ * (bpred.c) only. */
+#ifndef RV_UARCH_TAGE_H
+#define RV_UARCH_TAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uarch/config.h"
+#include "uarch/state.h"
+
+enum { TAGE_MAX_TABLES = 16 };
+
+typedef struct tage tage;
+
+/* Geometry from the bp_tage_* and bp_bimodal_log_entries fields. */
+tage *tage_new(const uarch_config *c);
+void tage_free(tage *t);
+/* Back to the state of a new predictor. */
+void tage_clear(tage *t);
+
+/* Predict the branch at pc, then train with its outcome and shift the
+ * outcome into the global history. Returns the prediction. */
+bool tage_predict_update(tage *t, uint64_t pc, bool taken);
+
+/* The tables, history and policy state, without the geometry (the caller
+ * records that). restore reads what save wrote for the same geometry; when
+ * s runs short it sets s->bad and leaves t in no particular state. */
+void tage_save(const tage *t, ustate *s);
+void tage_restore(tage *t, ustate *s);
+
+#endif
