@@ -1,0 +1,109 @@
+#include "uarch/cache.h"
+
+#include <stdlib.h>
+
+#include "uarch/memsys.h"
+#include "util.h"
+
+void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsigned line_bytes,
+                unsigned latency, unsigned mshrs, uint8_t level)
+{
+    uint64_t set_bytes = (uint64_t)ways * line_bytes;
+    uint64_t sets = set_bytes ? bytes / set_bytes : 0;
+    if (!sets || sets * set_bytes != bytes || (sets & (sets - 1)))
+        die("%s: %llu bytes in %u ways of %u-byte lines is not a power-of-two number of sets", name,
+            (unsigned long long)bytes, ways, line_bytes);
+    *c = (cache){.set_mask = sets - 1, .ways = ways, .latency = latency, .level = level};
+    c->lines = malloc(sets * ways * sizeof *c->lines);
+    if (!c->lines) die("out of memory for the %s", name);
+    busy_pool_init(&c->mshrs, mshrs);
+    cache_clear(c);
+}
+
+void cache_free(cache *c)
+{
+    free(c->lines);
+    busy_pool_free(&c->mshrs);
+}
+
+static uint64_t cache_nlines(const cache *c) { return c->lines ? (c->set_mask + 1) * c->ways : 0; }
+
+cache_line *cache_peek(const cache *c, uint64_t tag)
+{
+    cache_line *set = cache_set(c, tag);
+    for (unsigned w = 0; w < c->ways; w++)
+        if (set[w].tag == tag)
+            return &set[w];
+    return NULL;
+}
+
+cache_line cache_insert(cache *c, const cache_line *line)
+{
+    cache_line *set = cache_set(c, line->tag);
+    cache_line victim = set[c->ways - 1];
+    memmove(set + 1, set, (c->ways - 1) * sizeof *set);
+    set[0] = *line;
+    return victim;
+}
+
+void cache_quiesce(cache *c)
+{
+    for (uint64_t i = 0; i < cache_nlines(c); i++)
+        c->lines[i].ready = 0;
+    busy_pool_clear(&c->mshrs);
+}
+
+void cache_clear(cache *c)
+{
+    for (uint64_t i = 0; i < cache_nlines(c); i++)
+        c->lines[i] = (cache_line){.tag = CACHE_NO_LINE};
+    busy_pool_clear(&c->mshrs);
+}
+
+void cache_save_geometry(const cache *c, ustate *s)
+{
+    ustate_put_u64(s, c->lines ? c->set_mask + 1 : 0);
+    ustate_put_u64(s, c->ways);
+}
+
+void cache_expect_geometry(const cache *c, ustate *s)
+{
+    ustate_expect_u64(s, c->lines ? c->set_mask + 1 : 0);
+    ustate_expect_u64(s, c->ways);
+}
+
+/* A line's flags in one byte: dirty, prefetched, fill level. */
+enum { FLAG_DIRTY = 1, FLAG_PREFETCHED = 2, FLAG_LEVEL_SHIFT = 2 };
+
+void cache_save_lines(const cache *c, ustate *s)
+{
+    for (uint64_t i = 0; i < cache_nlines(c); i++) {
+        const cache_line *l = &c->lines[i];
+        uint8_t flags = (uint8_t)((l->dirty ? FLAG_DIRTY : 0) | (l->prefetched ? FLAG_PREFETCHED : 0) |
+                                  l->fill_level << FLAG_LEVEL_SHIFT);
+        ustate_put_u64(s, l->tag);
+        ustate_put(s, &flags, 1);
+    }
+}
+
+bool cache_restore_lines(cache *c, ustate *s)
+{
+    for (uint64_t i = 0; i < cache_nlines(c) && !s->bad; i++) {
+        uint64_t tag = ustate_get_u64(s), set = i / c->ways;
+        uint8_t flags;
+        ustate_get(s, &flags, 1);
+        bool empty = tag == CACHE_NO_LINE;
+        /* a line in the wrong set, a valid line after an empty way or a
+         * level that does not exist would break lookups and replacement */
+        bool follows_empty = i % c->ways && c->lines[i - 1].tag == CACHE_NO_LINE;
+        if ((!empty && ((tag & c->set_mask) != set || follows_empty)) ||
+            (flags >> FLAG_LEVEL_SHIFT) >= MEM_LEVELS)
+            s->bad = true;
+        c->lines[i] = (cache_line){.tag = tag,
+                                   .dirty = !!(flags & FLAG_DIRTY),
+                                   .prefetched = !!(flags & FLAG_PREFETCHED),
+                                   .fill_level = (uint8_t)(flags >> FLAG_LEVEL_SHIFT)};
+    }
+    busy_pool_clear(&c->mshrs);
+    return !s->bad;
+}

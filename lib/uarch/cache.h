@@ -1,0 +1,88 @@
+/* One set-associative cache level: true LRU (each set is kept in
+ * most-recently-used-first order, so the common hit is the first way
+ * compared and the victim is always the last way), lines that carry their
+ * dirty bit and the cycle their fill completes, and the MSHRs that bound the
+ * misses outstanding. What to fill and where to write back is the
+ * hierarchy's business (memsys.c). */
+#ifndef RV_UARCH_CACHE_H
+#define RV_UARCH_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "uarch/busy.h"
+#include "uarch/state.h"
+
+/* Tag of an empty way: line addresses are byte addresses shifted right, so
+ * none is all ones. Empty ways always follow the valid ones in a set. */
+#define CACHE_NO_LINE UINT64_MAX
+
+typedef struct cache_line {
+    uint64_t tag;         /* line address: byte address >> log2(line size) */
+    uint64_t ready;       /* cycle the fill completes */
+    uint8_t dirty;
+    uint8_t fill_level;   /* enum mem_level the fill came from */
+    uint8_t prefetched;   /* filled by the prefetcher and not yet used by a demand access */
+} cache_line;
+
+typedef struct cache {
+    cache_line *lines;    /* sets x ways; an absent level has none */
+    uint64_t set_mask;    /* sets - 1 (sets are a power of two) */
+    unsigned ways;
+    unsigned latency;     /* hit latency, cycles */
+    uint8_t level;        /* enum mem_level of a hit here */
+    busy_pool mshrs;
+} cache;
+
+/* name: for the error if the geometry is impossible. */
+void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsigned line_bytes,
+                unsigned latency, unsigned mshrs, uint8_t level);
+void cache_free(cache *c);
+
+static inline cache_line *cache_set(const cache *c, uint64_t tag)
+{
+    return c->lines + (tag & c->set_mask) * c->ways;
+}
+
+/* The line holding tag, made most recently used; NULL on a miss. The pointer
+ * is good until the next lookup or insert in the same cache. */
+static inline cache_line *cache_lookup(cache *c, uint64_t tag)
+{
+    cache_line *set = cache_set(c, tag);
+    if (set[0].tag == tag)
+        return set;
+    for (unsigned w = 1; w < c->ways; w++)
+        if (set[w].tag == tag) {
+            cache_line hit = set[w];
+            memmove(set + 1, set, w * sizeof *set);
+            set[0] = hit;
+            return set;
+        }
+    return NULL;
+}
+
+/* The line holding tag without touching the LRU order (write-backs and
+ * prefetch probes are not uses); NULL if absent. */
+cache_line *cache_peek(const cache *c, uint64_t tag);
+
+/* Put line (not present yet) in its set as the most recently used, evicting
+ * the least recently used: returns the evicted line (tag CACHE_NO_LINE if the
+ * way was empty). */
+cache_line cache_insert(cache *c, const cache_line *line);
+
+/* Forget fill times and reservations: every line ready, every MSHR idle. */
+void cache_quiesce(cache *c);
+/* Empty every way (and quiesce). */
+void cache_clear(cache *c);
+
+/* Warm state: the geometry (sets, ways), then the lines, in LRU order, with
+ * dirty bits, prefetch marks and fill levels. */
+void cache_save_geometry(const cache *c, ustate *s);
+void cache_expect_geometry(const cache *c, ustate *s);   /* marks s bad on a mismatch */
+void cache_save_lines(const cache *c, ustate *s);
+/* false (s marked bad) on a truncated or inconsistent state; restored lines
+ * are ready at cycle 0. */
+bool cache_restore_lines(cache *c, ustate *s);
+
+#endif

@@ -1,0 +1,77 @@
+/* The memory hierarchy of the detailed core: L1I, L1D (with MSHRs and a
+ * next-line prefetcher), L2, LLC and DRAM with latency and bandwidth.
+ *
+ * Timing requests carry the cycle they are made ("now") and return the cycle
+ * the data is available. The core makes requests in program order, not
+ * strictly in time order, so each cache line remembers the cycle its fill
+ * completes: a later request for a line still in flight merges with it (an
+ * MSHR hit) instead of missing again. MSHRs, DRAM request slots and DRAM
+ * bandwidth are reserved over time, so a request that finds them all busy
+ * waits for the earliest to free.
+ *
+ * Warming requests update only what a later timing run depends on (tags,
+ * LRU order, dirty bits, prefetches) and cost no time. Addresses are guest
+ * virtual addresses (user-mode simulation: virtual = physical). Writes are
+ * write-back, write-allocate. */
+#ifndef RV_UARCH_MEMSYS_H
+#define RV_UARCH_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uarch/config.h"
+#include "uarch/state.h"
+
+/* Where a request was satisfied. */
+enum mem_level { MEM_L1, MEM_L2, MEM_LLC, MEM_DRAM, MEM_LEVELS };
+
+typedef struct mem_result {
+    uint64_t ready;   /* cycle the data can be used */
+    uint8_t level;    /* enum mem_level; a merge with an in-flight fill reports the fill's level */
+} mem_result;
+
+/* Counted for timing and warming requests alike (reset between phases). An
+ * access that merges with a fill in flight is not a miss at that level.
+ * Prefetches count in the levels below the L1D like demand misses; write-backs
+ * between cache levels are not accesses. */
+typedef struct memsys_stats {
+    uint64_t l1i_accesses, l1i_misses;
+    uint64_t l1d_loads, l1d_stores, l1d_misses;   /* misses: loads and stores (merges not counted) */
+    uint64_t l1d_mshr_merges, l1d_mshr_full;      /* requests that merged / waited for a free MSHR */
+    uint64_t l2_accesses, l2_misses;
+    uint64_t llc_accesses, llc_misses;
+    uint64_t prefetches, useful_prefetches;       /* issued / later hit by a demand access */
+    uint64_t dram_reads, dram_writes;             /* line transfers (writes: dirty evictions from the LLC) */
+} memsys_stats;
+
+typedef struct memsys memsys;
+
+memsys *memsys_new(const uarch_config *c);
+void memsys_free(memsys *m);
+
+mem_result memsys_load(memsys *m, uint64_t addr, uint64_t now);
+/* A committed store writing the L1D; ready = when the write is done. */
+mem_result memsys_store(memsys *m, uint64_t addr, uint64_t now);
+mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now);
+
+/* Functional warming: same state changes, no timing. Return enum mem_level. */
+int memsys_warm_load(memsys *m, uint64_t addr);
+int memsys_warm_store(memsys *m, uint64_t addr);
+int memsys_warm_ifetch(memsys *m, uint64_t addr);
+
+/* Forget in-flight fills and reservations (MSHRs, DRAM): every line is ready
+ * at cycle 0. Needed before timing requests restart from a smaller cycle than
+ * earlier ones did (e.g. a new detailed region counting from 0); a region
+ * that continues the cycle count needs nothing. */
+void memsys_quiesce(memsys *m);
+
+const memsys_stats *memsys_get_stats(const memsys *m);
+void memsys_reset_stats(memsys *m);
+
+/* Warm state (tags, LRU, dirty bits; no in-flight requests). restore
+ * returns false if the state was saved under a different geometry. Restored
+ * lines are ready at cycle 0. */
+void memsys_save(const memsys *m, ustate *s);
+bool memsys_restore(memsys *m, ustate *s);
+
+#endif

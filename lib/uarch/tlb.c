@@ -1,0 +1,234 @@
+#include "uarch/tlb.h"
+
+#include <stdlib.h>
+
+#include "util.h"
+
+#define PAGE_SHIFT 12
+#define NO_PAGE UINT64_MAX   /* vpn of an empty entry: no page number is all ones */
+
+typedef struct tlb_entry {
+    uint64_t vpn;
+    uint64_t last_use;   /* LRU stamp; 0: never used */
+    uint64_t ready;      /* cycle the translation arrives (in flight while > now) */
+    bool walked;         /* the fill needed a page walk: reported to requests that merge with it */
+} tlb_entry;
+
+/* A fully associative L1 TLB. LRU by use stamps rather than by reordering,
+ * since a TLB can have thousands of entries; the entry used last is checked
+ * first and, being the most recent already, needs no new stamp. */
+typedef struct l1_tlb {
+    tlb_entry *e;
+    unsigned n, mru;
+    uint64_t clock;      /* last stamp given */
+    uint64_t *accesses, *misses;
+} l1_tlb;
+
+/* A direct-mapped L2 TLB entry; only page walks fill it. */
+typedef struct l2_entry {
+    uint64_t vpn, ready;
+} l2_entry;
+
+struct tlbs {
+    l1_tlb itlb, dtlb;
+    l2_entry *l2;
+    unsigned nl2;        /* 0: no L2 TLB */
+    uint64_t l2_latency, walk_latency;
+    tlb_stats stats;
+};
+
+static void *alloc_array(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) die("out of memory for the TLBs");
+    return p;
+}
+
+static void l1_clear(l1_tlb *l)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        l->e[i] = (tlb_entry){.vpn = NO_PAGE};
+    l->mru = 0;
+    l->clock = 0;
+}
+
+static void l2_clear(tlbs *t)
+{
+    for (unsigned i = 0; i < t->nl2; i++)
+        t->l2[i] = (l2_entry){.vpn = NO_PAGE};
+}
+
+static void l1_init(l1_tlb *l, int entries, uint64_t *accesses, uint64_t *misses)
+{
+    l->n = (unsigned)entries;
+    l->e = alloc_array(l->n, sizeof *l->e);
+    l->accesses = accesses;
+    l->misses = misses;
+    l1_clear(l);
+}
+
+tlbs *tlbs_new(const uarch_config *c)
+{
+    if (c->itlb_entries < 1 || c->dtlb_entries < 1)
+        die("an L1 TLB needs at least one entry");
+    tlbs *t = alloc_array(1, sizeof *t);
+    l1_init(&t->itlb, c->itlb_entries, &t->stats.itlb_accesses, &t->stats.itlb_misses);
+    l1_init(&t->dtlb, c->dtlb_entries, &t->stats.dtlb_accesses, &t->stats.dtlb_misses);
+    t->nl2 = (unsigned)c->l2tlb_entries;
+    t->l2 = alloc_array(t->nl2, sizeof *t->l2);
+    l2_clear(t);
+    t->l2_latency = (uint64_t)c->l2tlb_latency;
+    t->walk_latency = (uint64_t)c->ptw_latency;
+    return t;
+}
+
+void tlbs_free(tlbs *t)
+{
+    if (!t) return;
+    free(t->itlb.e);
+    free(t->dtlb.e);
+    free(t->l2);
+    free(t);
+}
+
+static inline tlb_entry *l1_lookup(l1_tlb *l, uint64_t vpn)
+{
+    if (l->e[l->mru].vpn == vpn)
+        return &l->e[l->mru];
+    for (unsigned i = 0; i < l->n; i++)
+        if (l->e[i].vpn == vpn) {
+            l->e[i].last_use = ++l->clock;
+            l->mru = i;
+            return &l->e[i];
+        }
+    return NULL;
+}
+
+static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
+{
+    unsigned victim = 0;   /* least recently used; empty entries were never used */
+    for (unsigned i = 1; i < l->n; i++)
+        if (l->e[i].last_use < l->e[victim].last_use)
+            victim = i;
+    l->e[victim] = (tlb_entry){.vpn = vpn, .last_use = ++l->clock, .ready = ready, .walked = walked};
+    l->mru = victim;
+}
+
+/* An L1 miss at cycle now: the L2 TLB, then the walker (which fills the L2
+ * TLB). A walk still in flight in the L2 TLB is waited for, not repeated. */
+static tlb_result l2_translate(tlbs *t, uint64_t vpn, uint64_t now, bool timed)
+{
+    uint64_t after_l2 = now + (t->nl2 ? t->l2_latency : 0);
+    l2_entry *e = t->nl2 ? &t->l2[vpn % t->nl2] : NULL;
+    if (e && e->vpn == vpn) {
+        bool walking = timed && e->ready > after_l2;
+        return (tlb_result){walking ? e->ready : after_l2, true, walking};
+    }
+    t->stats.l2_misses++;
+    tlb_result r = {after_l2 + t->walk_latency, true, true};
+    if (e)
+        *e = (l2_entry){vpn, timed ? r.ready : 0};
+    return r;
+}
+
+/* `timed` false: functional warming, all cycles 0. */
+static inline tlb_result translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now, bool timed)
+{
+    l1_tlb *l1 = instr ? &t->itlb : &t->dtlb;
+    uint64_t vpn = vaddr >> PAGE_SHIFT;
+    (*l1->accesses)++;
+    tlb_entry *e = l1_lookup(l1, vpn);
+    if (e) {
+        if (timed && e->ready > now)   /* merge with the translation in flight */
+            return (tlb_result){e->ready, true, e->walked};
+        return (tlb_result){now, false, false};
+    }
+    (*l1->misses)++;
+    tlb_result r = l2_translate(t, vpn, now, timed);
+    l1_fill(l1, vpn, timed ? r.ready : 0, r.l2_miss);
+    return r;
+}
+
+tlb_result tlbs_translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now)
+{
+    return translate(t, instr, vaddr, now, true);
+}
+
+void tlbs_warm(tlbs *t, bool instr, uint64_t vaddr) { translate(t, instr, vaddr, 0, false); }
+
+const tlb_stats *tlbs_get_stats(const tlbs *t) { return &t->stats; }
+void tlbs_reset_stats(tlbs *t) { t->stats = (tlb_stats){0}; }
+
+void tlbs_quiesce(tlbs *t)
+{
+    for (unsigned i = 0; i < t->itlb.n; i++)
+        t->itlb.e[i].ready = 0;
+    for (unsigned i = 0; i < t->dtlb.n; i++)
+        t->dtlb.e[i].ready = 0;
+    for (unsigned i = 0; i < t->nl2; i++)
+        t->l2[i].ready = 0;
+}
+
+/* ---------------------------------------------------------- warm state */
+
+#define TLBS_STATE_MAGIC 0x31534254ULL   /* "TBS1" */
+
+static void l1_save(const l1_tlb *l, ustate *s)
+{
+    ustate_put_u64(s, l->clock);
+    for (unsigned i = 0; i < l->n; i++) {
+        ustate_put_u64(s, l->e[i].vpn);
+        ustate_put_u64(s, l->e[i].last_use);
+    }
+}
+
+static void l1_restore(l1_tlb *l, ustate *s)
+{
+    l->clock = ustate_get_u64(s);
+    l->mru = 0;
+    for (unsigned i = 0; i < l->n; i++) {
+        uint64_t vpn = ustate_get_u64(s), last_use = ustate_get_u64(s);
+        /* a stamp from the future would break LRU order; an empty entry is never used */
+        if (last_use > l->clock || (vpn == NO_PAGE) != (last_use == 0))
+            s->bad = true;
+        l->e[i] = (tlb_entry){.vpn = vpn, .last_use = last_use};
+        if (last_use > l->e[l->mru].last_use)
+            l->mru = i;
+    }
+}
+
+void tlbs_save(const tlbs *t, ustate *s)
+{
+    ustate_put_u64(s, TLBS_STATE_MAGIC);
+    ustate_put_u64(s, t->itlb.n);
+    ustate_put_u64(s, t->dtlb.n);
+    ustate_put_u64(s, t->nl2);
+    l1_save(&t->itlb, s);
+    l1_save(&t->dtlb, s);
+    for (unsigned i = 0; i < t->nl2; i++)
+        ustate_put_u64(s, t->l2[i].vpn);
+}
+
+bool tlbs_restore(tlbs *t, ustate *s)
+{
+    ustate_expect_u64(s, TLBS_STATE_MAGIC);
+    ustate_expect_u64(s, t->itlb.n);
+    ustate_expect_u64(s, t->dtlb.n);
+    ustate_expect_u64(s, t->nl2);
+    if (s->bad)
+        return false;   /* another geometry: leave the TLBs as they were */
+    l1_restore(&t->itlb, s);
+    l1_restore(&t->dtlb, s);
+    for (unsigned i = 0; i < t->nl2; i++) {
+        uint64_t vpn = ustate_get_u64(s);
+        if (vpn != NO_PAGE && vpn % t->nl2 != i)
+            s->bad = true;
+        t->l2[i] = (l2_entry){.vpn = vpn};
+    }
+    if (s->bad) {   /* damaged: start cold rather than half restored */
+        l1_clear(&t->itlb);
+        l1_clear(&t->dtlb);
+        l2_clear(t);
+    }
+    return !s->bad;
+}

@@ -1,0 +1,616 @@
+/* The memory hierarchy's timing model (lib/uarch/memsys.c), with known
+ * answers under the default configuration:
+ *   L1D hit 4, L1I hit 1, L2 +14, LLC +30, DRAM +135 (42 ns at 3.2 GHz,
+ *   rounded up), a 64-byte line on the channel for 8 cycles (25.6 GB/s);
+ *   L1 64 sets x 8 ways, L2 1024 x 8, LLC 8192 x 8. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "uarch/memsys.h"
+
+enum {
+    L1D_HIT = 4,
+    L2_HIT = 4 + 14,
+    LLC_HIT = 4 + 14 + 30,
+    DRAM_LOAD = 4 + 14 + 30 + 135,
+    IFETCH_DRAM = 1 + 14 + 30 + 135,
+    XFER = 8,
+};
+
+/* distances that map to the same set of a level (sets x line size) */
+#define L1_SET_STRIDE (64 * 64)
+#define L2_SET_STRIDE (1024 * 64)
+#define LLC_SET_STRIDE (8192 * 64)
+
+#define BASE 0x10000000ULL
+
+static uarch_config defaults(void)
+{
+    uarch_config c;
+#define DEFAULT(field, sec, key, def, lo, hi, help) c.field = def;
+    UARCH_PARAMS(DEFAULT)
+#undef DEFAULT
+    return c;
+}
+
+/* The defaults without the prefetcher, whose extra fills would blur most answers. */
+static memsys *plain(void)
+{
+    uarch_config c = defaults();
+    c.prefetch_next_line = 0;
+    return memsys_new(&c);
+}
+
+static void expect(mem_result r, uint64_t ready, int level)
+{
+    cr_expect_eq(r.ready, ready, "ready %llu, expected %llu", (unsigned long long)r.ready,
+                 (unsigned long long)ready);
+    cr_expect_eq(r.level, level, "level %d, expected %d", r.level, level);
+}
+
+/* Evict x from every level whose sets are `stride` apart (and those above)
+ * with 8 conflicting lines. Odd multiples of the stride: a line an earlier
+ * call with a smaller stride brought in would not be new. */
+static void evict(memsys *m, uint64_t x, uint64_t stride)
+{
+    for (uint64_t k = 1; k < 16; k += 2)
+        memsys_warm_load(m, x + k * stride);
+}
+
+/* ---------------------------------------------------------------- latency */
+
+Test(memsys, load_hit_latency)
+{
+    memsys *m = plain();
+    expect(memsys_load(m, BASE, 0), DRAM_LOAD, MEM_DRAM);
+    expect(memsys_load(m, BASE + 8, 1000), 1000 + L1D_HIT, MEM_L1);
+    expect(memsys_load(m, BASE + 63, 2000), 2000 + L1D_HIT, MEM_L1);
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect_eq(s->l1d_loads, 3);
+    cr_expect_eq(s->l1d_misses, 1);
+    cr_expect_eq(s->dram_reads, 1);
+    memsys_free(m);
+}
+
+Test(memsys, miss_latency_of_each_level)
+{
+    memsys *m = plain();
+    uint64_t x = BASE + 5 * 64;
+    memsys_warm_load(m, x);
+    evict(m, x, L1_SET_STRIDE);
+    expect(memsys_load(m, x, 1000), 1000 + L2_HIT, MEM_L2);
+    evict(m, x, L2_SET_STRIDE);
+    expect(memsys_load(m, x, 2000), 2000 + LLC_HIT, MEM_LLC);
+    evict(m, x, LLC_SET_STRIDE);
+    expect(memsys_load(m, x, 3000), 3000 + DRAM_LOAD, MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, absent_levels_are_skipped)
+{
+    uarch_config c = defaults();
+    c.prefetch_next_line = 0;
+    c.l2_kib = 0;
+    memsys *m = memsys_new(&c);
+    expect(memsys_load(m, BASE, 0), 4 + 30 + 135, MEM_DRAM);
+    evict(m, BASE, L1_SET_STRIDE);
+    expect(memsys_load(m, BASE, 1000), 1000 + 4 + 30, MEM_LLC);
+    cr_expect_eq(memsys_get_stats(m)->l2_accesses, 0);
+    memsys_free(m);
+
+    c.llc_kib = 0;
+    m = memsys_new(&c);
+    expect(memsys_load(m, BASE, 0), 4 + 135, MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, dram_latency_rounds_up_to_whole_cycles)
+{
+    uarch_config c = defaults();
+    c.prefetch_next_line = 0;
+    c.l2_kib = c.llc_kib = 0;
+    c.freq_mhz = 1000;
+    c.dram_latency_ns = 50;   /* exactly 50 cycles */
+    memsys *m = memsys_new(&c);
+    expect(memsys_load(m, BASE, 0), 4 + 50, MEM_DRAM);
+    memsys_free(m);
+    c.freq_mhz = 1500;        /* 75 cycles */
+    c.dram_latency_ns = 51;   /* 76.5 -> 77 cycles */
+    m = memsys_new(&c);
+    expect(memsys_load(m, BASE, 0), 4 + 77, MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, store_allocates_and_owns_the_line)
+{
+    memsys *m = plain();
+    expect(memsys_store(m, BASE, 0), DRAM_LOAD, MEM_DRAM);
+    expect(memsys_store(m, BASE + 16, 500), 500 + L1D_HIT, MEM_L1);
+    expect(memsys_load(m, BASE + 32, 600), 600 + L1D_HIT, MEM_L1);
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect_eq(s->l1d_stores, 2);
+    cr_expect_eq(s->l1d_loads, 1);
+    cr_expect_eq(s->l1d_misses, 1);
+    memsys_free(m);
+}
+
+Test(memsys, ifetch_latency_and_shared_l2)
+{
+    memsys *m = plain();
+    expect(memsys_ifetch(m, BASE, 0), IFETCH_DRAM, MEM_DRAM);
+    expect(memsys_ifetch(m, BASE + 4, 200), 201, MEM_L1);
+    /* the data side misses its own L1 but finds the line in the shared L2 */
+    expect(memsys_load(m, BASE, 300), 300 + L2_HIT, MEM_L2);
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect_eq(s->l1i_accesses, 2);
+    cr_expect_eq(s->l1i_misses, 1);
+    cr_expect_eq(s->l2_accesses, 2);
+    cr_expect_eq(s->l2_misses, 1);
+    memsys_free(m);
+}
+
+Test(memsys, data_miss_merges_with_instruction_fill_in_l2)
+{
+    memsys *m = plain();
+    /* L1I at 0, L2 at 1, LLC at 15, DRAM at 45: ready 180 */
+    expect(memsys_ifetch(m, BASE, 0), IFETCH_DRAM, MEM_DRAM);
+    /* the L1D misses at 5 and reaches the L2 at 9, where the fill is in flight */
+    expect(memsys_load(m, BASE, 5), IFETCH_DRAM, MEM_DRAM);
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect_eq(s->l2_misses, 1);
+    cr_expect_eq(s->dram_reads, 1);
+    cr_expect_eq(s->l1d_mshr_merges, 0, "a merge in the L2 is not an L1D merge");
+    memsys_free(m);
+}
+
+/* -------------------------------------------------------- replacement */
+
+Test(memsys, lru_evicts_least_recently_used)
+{
+    memsys *m = plain();
+    uint64_t a[10];
+    for (int i = 0; i < 10; i++)
+        a[i] = BASE + (uint64_t)i * L1_SET_STRIDE;
+    for (int i = 0; i < 8; i++)
+        cr_expect_eq(memsys_warm_load(m, a[i]), MEM_DRAM);
+    cr_expect_eq(memsys_warm_load(m, a[0]), MEM_L1);   /* a[1] is now the LRU */
+    memsys_warm_load(m, a[8]);                          /* evicts a[1] */
+    memsys_warm_load(m, a[9]);                          /* evicts a[2] */
+    cr_expect_eq(memsys_warm_load(m, a[0]), MEM_L1);
+    for (int i = 3; i < 10; i++)
+        cr_expect_eq(memsys_warm_load(m, a[i]), MEM_L1, "a[%d]", i);
+    cr_expect_eq(memsys_warm_load(m, a[1]), MEM_L2);   /* evicts a[0], the LRU again */
+    cr_expect_eq(memsys_warm_load(m, a[2]), MEM_L2);   /* evicts a[3] */
+    cr_expect_eq(memsys_warm_load(m, a[0]), MEM_L2);
+    cr_expect_eq(memsys_warm_load(m, a[4]), MEM_L2);
+    memsys_free(m);
+}
+
+Test(memsys, dirty_eviction_writes_dram)
+{
+    uarch_config c = defaults();
+    c.prefetch_next_line = 0;
+    c.l2_kib = c.llc_kib = 0;
+    memsys *m = memsys_new(&c);
+    memsys_warm_store(m, BASE);
+    for (uint64_t k = 1; k < 8; k++)
+        memsys_warm_load(m, BASE + k * L1_SET_STRIDE);
+    cr_expect_eq(memsys_get_stats(m)->dram_writes, 0);
+    memsys_warm_load(m, BASE + 8 * L1_SET_STRIDE);
+    cr_expect_eq(memsys_get_stats(m)->dram_writes, 1);
+    /* clean lines leave silently */
+    for (uint64_t k = 9; k < 40; k++)
+        memsys_warm_load(m, BASE + k * L1_SET_STRIDE);
+    cr_expect_eq(memsys_get_stats(m)->dram_writes, 1);
+    cr_expect_eq(memsys_get_stats(m)->dram_reads, 40);
+    memsys_free(m);
+}
+
+Test(memsys, dirty_line_is_written_to_dram_once_through_every_level)
+{
+    memsys *m = plain();
+    memsys_store(m, BASE, 0);
+    memsys_store(m, BASE + 8, 1000);
+    for (uint64_t k = 1; k <= 64; k++)
+        memsys_load(m, BASE + k * LLC_SET_STRIDE, 1000 + 1000 * k);
+    cr_expect_eq(memsys_get_stats(m)->dram_writes, 1);
+    /* and it really left: the next read comes from DRAM */
+    cr_expect_eq(memsys_load(m, BASE, 100000).level, MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, write_back_dirties_the_copy_below)
+{
+    uarch_config c = defaults();
+    c.prefetch_next_line = 0;
+    c.llc_kib = 0;
+    memsys *m = memsys_new(&c);
+    memsys_warm_store(m, BASE);
+    evict(m, BASE, L1_SET_STRIDE);   /* into the L2's clean copy */
+    cr_expect_eq(memsys_get_stats(m)->dram_writes, 0);
+    evict(m, BASE, L2_SET_STRIDE);
+    cr_expect_eq(memsys_get_stats(m)->dram_writes, 1);
+    memsys_free(m);
+}
+
+/* ---------------------------------------------------- MSHRs and DRAM */
+
+Test(memsys, mshr_merge_returns_the_fill_time)
+{
+    memsys *m = plain();
+    expect(memsys_load(m, BASE, 0), DRAM_LOAD, MEM_DRAM);
+    expect(memsys_load(m, BASE, 10), DRAM_LOAD, MEM_DRAM);
+    expect(memsys_store(m, BASE + 40, 50), DRAM_LOAD, MEM_DRAM);
+    /* within the hit latency of the fill: still a merge, at the hit latency */
+    expect(memsys_load(m, BASE, DRAM_LOAD - 1), DRAM_LOAD - 1 + L1D_HIT, MEM_DRAM);
+    expect(memsys_load(m, BASE, DRAM_LOAD), DRAM_LOAD + L1D_HIT, MEM_L1);
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect_eq(s->l1d_misses, 1);
+    cr_expect_eq(s->l1d_mshr_merges, 3);
+    cr_expect_eq(s->dram_reads, 1);
+    memsys_free(m);
+}
+
+Test(memsys, mshr_exhaustion_waits_for_the_first_to_free)
+{
+    memsys *m = plain();   /* 8 L1D MSHRs */
+    for (uint64_t i = 0; i < 8; i++)
+        expect(memsys_load(m, BASE + i * 64, 0), DRAM_LOAD + i * XFER, MEM_DRAM);
+    cr_expect_eq(memsys_get_stats(m)->l1d_mshr_full, 0);
+    /* the first MSHR frees at 183; the 9th miss starts then */
+    expect(memsys_load(m, BASE + 8 * 64, 0), DRAM_LOAD + DRAM_LOAD, MEM_DRAM);
+    cr_expect_eq(memsys_get_stats(m)->l1d_mshr_full, 1);
+    /* a hit needs no MSHR */
+    expect(memsys_load(m, BASE, 500), 500 + L1D_HIT, MEM_L1);
+    memsys_free(m);
+}
+
+Test(memsys, dram_bandwidth_spaces_back_to_back_misses)
+{
+    memsys *m = plain();
+    for (uint64_t i = 0; i < 6; i++)
+        expect(memsys_load(m, BASE + i * 64, 0), DRAM_LOAD + i * XFER, MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, dram_bandwidth_keeps_fractional_cycles)
+{
+    uarch_config c = defaults();
+    c.prefetch_next_line = 0;
+    c.dram_mb_per_s = 16384;   /* 64 bytes x 3200 MHz / 16384 MB/s = 12.5 cycles a line */
+    memsys *m = memsys_new(&c);
+    const uint64_t want[] = {183, 196, 208, 221, 233, 246};   /* 183 + 12.5 i, rounded up */
+    for (uint64_t i = 0; i < 6; i++)
+        expect(memsys_load(m, BASE + i * 64, 0), want[i], MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, dram_queue_bounds_outstanding_requests)
+{
+    uarch_config c = defaults();
+    c.prefetch_next_line = 0;
+    c.dram_queue = 2;
+    memsys *m = memsys_new(&c);
+    expect(memsys_load(m, BASE, 0), DRAM_LOAD, MEM_DRAM);
+    expect(memsys_load(m, BASE + 64, 0), DRAM_LOAD + XFER, MEM_DRAM);
+    /* reaches DRAM at 48, waits for the first request to finish at 183 */
+    expect(memsys_load(m, BASE + 128, 0), DRAM_LOAD + 135, MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, earlier_request_uses_an_idle_channel_gap)
+{
+    memsys *m = plain();
+    expect(memsys_load(m, BASE, 1000), 1000 + DRAM_LOAD, MEM_DRAM);
+    /* made later in program order but for an earlier cycle: not queued behind */
+    expect(memsys_load(m, BASE + 64, 0), DRAM_LOAD, MEM_DRAM);
+    /* a transfer that would overlap the first one's waits for it */
+    expect(memsys_load(m, BASE + 128, 1000 - 3), 1000 + DRAM_LOAD + XFER, MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, dirty_write_back_takes_channel_time)
+{
+    uarch_config c = defaults();
+    c.prefetch_next_line = 0;
+    c.l2_kib = c.llc_kib = 0;
+    c.l1d_kib = 1;
+    c.l1d_ways = 1;   /* 16 sets: lines 1 KiB apart conflict */
+    memsys *m = memsys_new(&c);
+    memsys_warm_store(m, BASE);
+    /* the miss at 0 evicts the dirty line: the write takes the channel at
+     * [0, 8), the read's transfer is at [131, 139) */
+    expect(memsys_load(m, BASE + 1024, 0), 4 + 135, MEM_DRAM);
+    cr_expect_eq(memsys_get_stats(m)->dram_writes, 1);
+    /* a read whose transfer would overlap a write waits for it */
+    memsys_warm_store(m, BASE + 2048 + 64);
+    memsys_load(m, BASE + 3072 + 64, 865);   /* evicts it: the write takes [865, 873) */
+    /* reaches DRAM at 734; its transfer would be [861, 869) */
+    expect(memsys_load(m, BASE + 5 * 64, 730), 873 + XFER, MEM_DRAM);
+    cr_expect_eq(memsys_get_stats(m)->dram_writes, 2);
+    memsys_free(m);
+}
+
+/* ------------------------------------------------------------ prefetch */
+
+Test(memsys, next_line_prefetch_makes_a_hit)
+{
+    uarch_config c = defaults();
+    memsys *m = memsys_new(&c);
+    expect(memsys_load(m, BASE, 0), DRAM_LOAD, MEM_DRAM);
+    cr_expect_eq(memsys_get_stats(m)->prefetches, 1);
+    /* the prefetch left with the demand miss and came second on the channel */
+    expect(memsys_load(m, BASE + 64, 100), DRAM_LOAD + XFER, MEM_DRAM);
+    expect(memsys_load(m, BASE + 64, 500), 500 + L1D_HIT, MEM_L1);
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect_eq(s->useful_prefetches, 1, "counted once");
+    cr_expect_eq(s->prefetches, 1, "hits do not prefetch");
+    cr_expect_eq(s->l1d_misses, 1);
+    cr_expect_eq(s->l1d_mshr_merges, 1);
+    memsys_free(m);
+}
+
+Test(memsys, prefetch_skips_present_lines)
+{
+    uarch_config c = defaults();
+    memsys *m = memsys_new(&c);
+    memsys_warm_load(m, BASE + 64);   /* prefetches BASE + 128 */
+    memsys_warm_load(m, BASE);        /* BASE + 64 is present: no prefetch */
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect_eq(s->prefetches, 1);
+    cr_expect_eq(memsys_warm_load(m, BASE + 128), MEM_L1);
+    cr_expect_eq(s->useful_prefetches, 1);
+    memsys_free(m);
+}
+
+Test(memsys, prefetch_never_waits_for_an_mshr)
+{
+    uarch_config c = defaults();
+    c.l1d_mshrs = 2;
+    memsys *m = memsys_new(&c);
+    expect(memsys_load(m, BASE, 0), DRAM_LOAD, MEM_DRAM);   /* prefetches BASE + 64 */
+    cr_expect_eq(memsys_get_stats(m)->prefetches, 1);
+    /* both MSHRs busy: this miss waits for the first (183), its prefetch is dropped */
+    uint64_t far = BASE + 8 * L1_SET_STRIDE;
+    expect(memsys_load(m, far, 10), DRAM_LOAD + DRAM_LOAD, MEM_DRAM);
+    cr_expect_eq(memsys_get_stats(m)->l1d_mshr_full, 1);
+    cr_expect_eq(memsys_get_stats(m)->prefetches, 1);
+    expect(memsys_load(m, far + 64, 5000), 5000 + DRAM_LOAD, MEM_DRAM);
+    cr_expect_eq(memsys_get_stats(m)->prefetches, 2);
+    memsys_free(m);
+}
+
+/* --------------------------------------------------- working-set sweeps */
+
+/* Chase a random cyclic permutation of the lines of `bytes` (every set gets
+ * the same number of lines, each revisited in the same order, so true LRU
+ * either keeps all of a set's lines or none); after one pass, every load
+ * must hit `level` at `latency`. */
+static void sweep(uint64_t bytes, int level, uint64_t latency)
+{
+    memsys *m = plain();
+    uint64_t n = bytes / 64;
+    uint64_t *order = malloc(n * sizeof *order);
+    cr_assert_not_null(order);
+    for (uint64_t i = 0; i < n; i++)
+        order[i] = BASE + i * 64;
+    uint64_t rng = 88172645463325252ULL;
+    for (uint64_t i = n - 1; i > 0; i--) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        uint64_t j = rng % (i + 1), t = order[i];
+        order[i] = order[j], order[j] = t;
+    }
+    uint64_t now = 0;
+    for (uint64_t i = 0; i < n; i++)
+        now = memsys_load(m, order[i], now).ready;
+    int wrong = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        mem_result r = memsys_load(m, order[i], now);
+        wrong += r.level != level || r.ready != now + latency;
+        now = r.ready;
+    }
+    cr_expect_eq(wrong, 0, "%llu KiB: %d of %llu loads not at level %d in %llu cycles",
+                 (unsigned long long)bytes >> 10, wrong, (unsigned long long)n, level,
+                 (unsigned long long)latency);
+    free(order);
+    memsys_free(m);
+}
+
+Test(memsys, sweep_just_under_l1) { sweep(28 << 10, MEM_L1, L1D_HIT); }
+Test(memsys, sweep_just_over_l1) { sweep(40 << 10, MEM_L2, L2_HIT); }
+Test(memsys, sweep_just_under_l2) { sweep(480 << 10, MEM_L2, L2_HIT); }
+Test(memsys, sweep_just_over_l2) { sweep(576 << 10, MEM_LLC, LLC_HIT); }
+Test(memsys, sweep_just_under_llc) { sweep(3584 << 10, MEM_LLC, LLC_HIT); }
+Test(memsys, sweep_just_over_llc) { sweep(4608 << 10, MEM_DRAM, DRAM_LOAD); }
+
+/* ------------------------------------------------------ warm state */
+
+/* A reproducible mix of instruction fetches, loads and stores: a hot region,
+ * a wide one, and sequential runs for the prefetcher. */
+typedef struct access_gen {
+    uint64_t rng;
+} access_gen;
+
+static uint64_t gen_next(access_gen *g, int *kind)
+{
+    g->rng ^= g->rng << 13, g->rng ^= g->rng >> 7, g->rng ^= g->rng << 17;
+    uint64_t r = g->rng;
+    *kind = (int)(r % 3);
+    switch ((r >> 8) % 4) {
+    case 0: return BASE + (r >> 16) % (16 << 10);
+    case 1: return BASE + (r >> 16) % (12 << 20);
+    case 2: return BASE + (1 << 20) + ((r >> 16) % 4096) * 64;
+    default: return 0x400000 + (r >> 16) % (256 << 10);
+    }
+}
+
+static void warm(memsys *m, uint64_t seed, int n)
+{
+    access_gen g = {seed};
+    for (int i = 0; i < n; i++) {
+        int kind;
+        uint64_t a = gen_next(&g, &kind);
+        if (kind == 0) memsys_warm_ifetch(m, a);
+        else if (kind == 1) memsys_warm_load(m, a);
+        else memsys_warm_store(m, a);
+    }
+}
+
+/* Timed accesses; returns how many results differ from `other` (if given). */
+static int run_timed(memsys *m, memsys *other, uint64_t seed, int n)
+{
+    access_gen g = {seed};
+    int differ = 0;
+    for (int i = 0; i < n; i++) {
+        int kind;
+        uint64_t a = gen_next(&g, &kind), now = (uint64_t)i * 3;
+        mem_result (*access)(memsys *, uint64_t, uint64_t) =
+            kind == 0 ? memsys_ifetch : kind == 1 ? memsys_load : memsys_store;
+        mem_result r = access(m, a, now);
+        if (other) {
+            mem_result o = access(other, a, now);
+            differ += r.ready != o.ready || r.level != o.level;
+        }
+    }
+    return differ;
+}
+
+Test(memsys, warm_save_restore_gives_identical_results)
+{
+    uarch_config c = defaults();
+    memsys *a = memsys_new(&c), *b = memsys_new(&c), *cold = memsys_new(&c);
+    warm(a, 1, 300000);
+    ustate s = {0};
+    memsys_save(a, &s);
+    cr_assert(memsys_restore(b, &s));
+    cr_expect_eq(s.pos, s.len, "restore reads all that save wrote");
+    memsys_reset_stats(a);
+    memsys_reset_stats(b);
+    cr_expect_eq(run_timed(a, b, 2, 100000), 0);
+    cr_expect_eq(memcmp(memsys_get_stats(a), memsys_get_stats(b), sizeof(memsys_stats)), 0);
+    cr_expect_gt(memsys_get_stats(a)->dram_writes, 0);
+    cr_expect_gt(memsys_get_stats(a)->useful_prefetches, 0);
+    /* a second round trip is byte-exact */
+    warm(a, 3, 100000);
+    ustate s2 = {0}, s3 = {0};
+    memsys_save(a, &s2);
+    cr_assert(memsys_restore(b, &s2));
+    memsys_save(b, &s3);
+    cr_expect(s2.len == s3.len && memcmp(s2.data, s3.data, s2.len) == 0);
+    /* and the warm state matters */
+    cr_expect_gt(run_timed(b, cold, 4, 20000), 1000);
+    ustate_free(&s);
+    ustate_free(&s2);
+    ustate_free(&s3);
+    memsys_free(a);
+    memsys_free(b);
+    memsys_free(cold);
+}
+
+Test(memsys, restored_lines_are_ready_at_cycle_zero)
+{
+    memsys *a = plain(), *b = plain();
+    memsys_load(a, BASE, 1000000);   /* in flight until 1000183 */
+    ustate s = {0};
+    memsys_save(a, &s);
+    cr_assert(memsys_restore(b, &s));
+    expect(memsys_load(b, BASE, 10), 10 + L1D_HIT, MEM_L1);
+    ustate_free(&s);
+    memsys_free(a);
+    memsys_free(b);
+}
+
+Test(memsys, restore_into_another_geometry_fails)
+{
+    uarch_config c = defaults();
+    memsys *a = memsys_new(&c);
+    memsys_warm_load(a, BASE);
+    ustate s = {0};
+    memsys_save(a, &s);
+    uarch_config other[4] = {c, c, c, c};
+    other[0].l1d_ways = 4;
+    other[1].llc_kib = 0;
+    other[2].line_bytes = 128;
+    other[3].l2_kib = 1024;
+    for (int i = 0; i < 4; i++) {
+        memsys *b = memsys_new(&other[i]);
+        memsys_warm_load(b, BASE + 4096);
+        s.pos = 0;
+        s.bad = false;
+        cr_expect_not(memsys_restore(b, &s), "geometry %d", i);
+        cr_expect_eq(memsys_warm_load(b, BASE + 4096), MEM_L1, "geometry %d: left as it was", i);
+        memsys_free(b);
+    }
+    /* latencies and sizes of queues are not geometry */
+    uarch_config same = c;
+    same.l2_latency = 20;
+    same.l1d_mshrs = 2;
+    memsys *b = memsys_new(&same);
+    s.pos = 0;
+    s.bad = false;
+    cr_expect(memsys_restore(b, &s));
+    memsys_free(b);
+    ustate_free(&s);
+    memsys_free(a);
+}
+
+Test(memsys, restore_of_damaged_state_fails_cold)
+{
+    memsys *a = plain(), *b = plain();
+    memsys_warm_ifetch(a, BASE);   /* the first L1I way of set 0 */
+    memsys_warm_load(b, BASE + 4096);
+    ustate s = {0};
+    memsys_save(a, &s);
+    ustate cut = {.data = s.data, .len = s.len - 1};
+    cr_expect_not(memsys_restore(b, &cut));
+    cr_expect_eq(memsys_warm_load(b, BASE + 4096), MEM_DRAM, "cold after a failed restore");
+    /* a line in the wrong set */
+    size_t header = 2 * 8 + 4 * 16;
+    uint64_t tag;
+    memcpy(&tag, s.data + header, 8);
+    cr_assert_eq(tag, BASE >> 6);
+    ustate bad = {.data = s.data, .len = s.len};
+    cr_assert(memsys_restore(b, &bad));
+    tag += 1;
+    memcpy(s.data + header, &tag, 8);
+    bad = (ustate){.data = s.data, .len = s.len};
+    cr_expect_not(memsys_restore(b, &bad));
+    ustate_free(&s);
+    memsys_free(a);
+    memsys_free(b);
+}
+
+Test(memsys, quiesce_forgets_fills_in_flight)
+{
+    memsys *m = plain();
+    memsys_load(m, BASE, 1000000);
+    expect(memsys_load(m, BASE, 10), 1000000 + DRAM_LOAD, MEM_DRAM);
+    memsys_quiesce(m);
+    expect(memsys_load(m, BASE, 10), 10 + L1D_HIT, MEM_L1);
+    /* and the MSHRs: eight new misses at cycle 0 do not wait */
+    for (uint64_t i = 1; i <= 8; i++)
+        memsys_load(m, BASE + i * 64, 1000000);
+    memsys_quiesce(m);
+    expect(memsys_load(m, BASE + 9 * 64, 0), DRAM_LOAD, MEM_DRAM);
+    memsys_free(m);
+}
+
+Test(memsys, warming_reports_levels_and_counts_stats)
+{
+    memsys *m = plain();
+    cr_expect_eq(memsys_warm_load(m, BASE), MEM_DRAM);
+    cr_expect_eq(memsys_warm_store(m, BASE), MEM_L1);
+    cr_expect_eq(memsys_warm_ifetch(m, BASE), MEM_L2);
+    cr_expect_eq(memsys_warm_ifetch(m, BASE), MEM_L1);
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect_eq(s->l1d_loads, 1);
+    cr_expect_eq(s->l1d_stores, 1);
+    cr_expect_eq(s->l1i_accesses, 2);
+    cr_expect_eq(s->l1d_misses + s->l1i_misses, 2);
+    cr_expect_eq(s->dram_reads, 1);
+    memsys_reset_stats(m);
+    cr_expect_eq(s->l1d_loads, 0);
+    /* warm fills are ready at once */
+    expect(memsys_load(m, BASE, 0), L1D_HIT, MEM_L1);
+    memsys_free(m);
+}

@@ -1,0 +1,231 @@
+/* Translation timing (lib/uarch/tlb.c), with known answers under the default
+ * configuration: 32-entry L1 TLBs, a 512-entry direct-mapped L2 TLB 4
+ * cycles away and a 60-cycle page walk, over 4 KiB pages. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "uarch/tlb.h"
+
+enum { L2_HIT = 4, WALK = 4 + 60 };
+
+#define PAGE(n) ((uint64_t)(n) << 12)
+
+static uarch_config defaults(void)
+{
+    uarch_config c;
+#define DEFAULT(field, sec, key, def, lo, hi, help) c.field = def;
+    UARCH_PARAMS(DEFAULT)
+#undef DEFAULT
+    return c;
+}
+
+static void expect(tlb_result r, uint64_t ready, bool l1_miss, bool l2_miss)
+{
+    cr_expect_eq(r.ready, ready, "ready %llu, expected %llu", (unsigned long long)r.ready,
+                 (unsigned long long)ready);
+    cr_expect_eq(r.l1_miss, l1_miss, "l1_miss %d, expected %d", r.l1_miss, l1_miss);
+    cr_expect_eq(r.l2_miss, l2_miss, "l2_miss %d, expected %d", r.l2_miss, l2_miss);
+}
+
+Test(tlb, hit_and_miss_latencies)
+{
+    uarch_config c = defaults();
+    tlbs *t = tlbs_new(&c);
+    expect(tlbs_translate(t, false, PAGE(7) + 123, 100), 100 + WALK, true, true);
+    expect(tlbs_translate(t, false, PAGE(7) + 4095, 200), 200, false, false);
+    /* the I-TLB misses too, but the walk filled the shared L2 TLB */
+    expect(tlbs_translate(t, true, PAGE(7), 300), 300 + L2_HIT, true, false);
+    expect(tlbs_translate(t, true, PAGE(7) + 8, 400), 400, false, false);
+    const tlb_stats *s = tlbs_get_stats(t);
+    cr_expect_eq(s->dtlb_accesses, 2);
+    cr_expect_eq(s->dtlb_misses, 1);
+    cr_expect_eq(s->itlb_accesses, 2);
+    cr_expect_eq(s->itlb_misses, 1);
+    cr_expect_eq(s->l2_misses, 1);
+    tlbs_free(t);
+}
+
+Test(tlb, without_an_l2_tlb_every_l1_miss_walks)
+{
+    uarch_config c = defaults();
+    c.l2tlb_entries = 0;
+    tlbs *t = tlbs_new(&c);
+    expect(tlbs_translate(t, false, PAGE(1), 0), 60, true, true);
+    expect(tlbs_translate(t, true, PAGE(1), 100), 160, true, true);
+    cr_expect_eq(tlbs_get_stats(t)->l2_misses, 2);
+    tlbs_free(t);
+}
+
+Test(tlb, l1_replacement_is_lru)
+{
+    uarch_config c = defaults();
+    tlbs *t = tlbs_new(&c);
+    for (int p = 0; p < 32; p++)
+        tlbs_warm(t, false, PAGE(p));
+    tlbs_warm(t, false, PAGE(0));    /* page 1 is now the LRU */
+    tlbs_warm(t, false, PAGE(32));   /* evicts page 1 */
+    expect(tlbs_translate(t, false, PAGE(0), 1000), 1000, false, false);
+    for (int p = 2; p <= 32; p++)
+        expect(tlbs_translate(t, false, PAGE(p), 1000), 1000, false, false);
+    expect(tlbs_translate(t, false, PAGE(1), 1000), 1000 + L2_HIT, true, false);   /* evicts page 0 */
+    expect(tlbs_translate(t, false, PAGE(0), 2000), 2000 + L2_HIT, true, false);   /* evicts page 2 */
+    expect(tlbs_translate(t, false, PAGE(3), 3000), 3000, false, false);
+    expect(tlbs_translate(t, false, PAGE(2), 3000), 3000 + L2_HIT, true, false);
+    /* the I-TLB is separate: none of this is in it */
+    expect(tlbs_translate(t, true, PAGE(3), 4000), 4000 + L2_HIT, true, false);
+    tlbs_free(t);
+}
+
+Test(tlb, l2_tlb_is_direct_mapped)
+{
+    uarch_config c = defaults();
+    c.dtlb_entries = 1;   /* every other page misses the L1 */
+    tlbs *t = tlbs_new(&c);
+    tlbs_warm(t, false, PAGE(5));
+    tlbs_warm(t, false, PAGE(6));
+    expect(tlbs_translate(t, false, PAGE(5), 100), 100 + L2_HIT, true, false);
+    tlbs_warm(t, false, PAGE(5 + 512));   /* same L2 entry as page 5 */
+    expect(tlbs_translate(t, false, PAGE(5), 200), 200 + WALK, true, true);
+    expect(tlbs_translate(t, false, PAGE(6), 300), 300 + L2_HIT, true, false);
+    tlbs_free(t);
+}
+
+Test(tlb, misses_merge_with_a_walk_in_flight)
+{
+    uarch_config c = defaults();
+    tlbs *t = tlbs_new(&c);
+    expect(tlbs_translate(t, false, PAGE(9), 0), WALK, true, true);
+    /* the same page again while its walk runs: wait for it, no second walk */
+    expect(tlbs_translate(t, false, PAGE(9) + 64, 10), WALK, true, true);
+    /* the other L1 TLB misses, and finds the walk in flight in the L2 TLB */
+    expect(tlbs_translate(t, true, PAGE(9), 20), WALK, true, true);
+    expect(tlbs_translate(t, true, PAGE(9), 30), WALK, true, true);
+    expect(tlbs_translate(t, true, PAGE(9), WALK), WALK, false, false);
+    expect(tlbs_translate(t, false, PAGE(9), WALK), WALK, false, false);
+    const tlb_stats *s = tlbs_get_stats(t);
+    cr_expect_eq(s->dtlb_misses, 1);
+    cr_expect_eq(s->itlb_misses, 1);
+    cr_expect_eq(s->l2_misses, 1);
+    /* a walk ending within the L2 TLB latency: the L2 TLB hit is the answer */
+    expect(tlbs_translate(t, false, PAGE(10), 0), WALK, true, true);
+    expect(tlbs_translate(t, true, PAGE(10), WALK - 3), WALK - 3 + L2_HIT, true, false);
+    tlbs_free(t);
+}
+
+Test(tlb, streaming_pages_overlap_their_walks)
+{
+    uarch_config c = defaults();
+    tlbs *t = tlbs_new(&c);
+    /* one access per cache line, one cycle apart, over 3 pages */
+    uint64_t last = 0;
+    for (uint64_t i = 0; i < 3 * 64; i++) {
+        tlb_result r = tlbs_translate(t, false, PAGE(100) + i * 64, i);
+        uint64_t page_start = i / 64 * 64;
+        cr_expect_eq(r.ready, r.l1_miss ? page_start + WALK : i, "access %llu", (unsigned long long)i);
+        last = r.ready;
+    }
+    cr_expect_eq(last, 2 * 64 + WALK);
+    cr_expect_eq(tlbs_get_stats(t)->l2_misses, 3);
+    tlbs_free(t);
+}
+
+Test(tlb, quiesce_forgets_walks_in_flight)
+{
+    uarch_config c = defaults();
+    tlbs *t = tlbs_new(&c);
+    tlbs_translate(t, false, PAGE(1), 1000000);
+    expect(tlbs_translate(t, false, PAGE(1), 5), 1000000 + WALK, true, true);
+    tlbs_quiesce(t);
+    expect(tlbs_translate(t, false, PAGE(1), 5), 5, false, false);
+    tlbs_free(t);
+}
+
+Test(tlb, warming_counts_and_costs_nothing)
+{
+    uarch_config c = defaults();
+    tlbs *t = tlbs_new(&c);
+    tlbs_warm(t, true, PAGE(4));
+    tlbs_warm(t, true, PAGE(4));
+    const tlb_stats *s = tlbs_get_stats(t);
+    cr_expect_eq(s->itlb_accesses, 2);
+    cr_expect_eq(s->itlb_misses, 1);
+    cr_expect_eq(s->l2_misses, 1);
+    expect(tlbs_translate(t, true, PAGE(4), 0), 0, false, false);
+    expect(tlbs_translate(t, false, PAGE(4), 0), L2_HIT, true, false);
+    tlbs_reset_stats(t);
+    cr_expect_eq(s->itlb_accesses + s->dtlb_accesses + s->l2_misses, 0);
+    tlbs_free(t);
+}
+
+/* ------------------------------------------------------ warm state */
+
+static uint64_t next_page(uint64_t *rng)
+{
+    *rng ^= *rng << 13, *rng ^= *rng >> 7, *rng ^= *rng << 17;
+    /* mostly a few hot pages, sometimes a wide region */
+    return *rng % 4 ? PAGE(*rng >> 40 & 63) : PAGE(*rng >> 32 & 8191);
+}
+
+Test(tlb, warm_save_restore_gives_identical_results)
+{
+    uarch_config c = defaults();
+    tlbs *a = tlbs_new(&c), *b = tlbs_new(&c), *cold = tlbs_new(&c);
+    uint64_t rng = 12345;
+    for (int i = 0; i < 50000; i++)
+        tlbs_warm(a, i % 3 == 0, next_page(&rng));
+    ustate s = {0};
+    tlbs_save(a, &s);
+    cr_assert(tlbs_restore(b, &s));
+    cr_expect_eq(s.pos, s.len);
+    int differ = 0, differ_cold = 0;
+    for (uint64_t i = 0; i < 20000; i++) {
+        bool instr = i % 3 == 0;
+        uint64_t v = next_page(&rng), now = i * 2;
+        tlb_result x = tlbs_translate(a, instr, v, now), y = tlbs_translate(b, instr, v, now),
+                   z = tlbs_translate(cold, instr, v, now);
+        differ += x.ready != y.ready || x.l1_miss != y.l1_miss || x.l2_miss != y.l2_miss;
+        differ_cold += x.ready != z.ready;
+    }
+    cr_expect_eq(differ, 0);
+    cr_expect_gt(differ_cold, 0, "the warm state should matter");
+    ustate sa = {0}, sb = {0};
+    tlbs_save(a, &sa);
+    tlbs_save(b, &sb);
+    cr_expect(sa.len == sb.len && memcmp(sa.data, sb.data, sa.len) == 0);
+    ustate_free(&s);
+    ustate_free(&sa);
+    ustate_free(&sb);
+    tlbs_free(a);
+    tlbs_free(b);
+    tlbs_free(cold);
+}
+
+Test(tlb, restore_into_another_geometry_fails)
+{
+    uarch_config c = defaults();
+    tlbs *a = tlbs_new(&c);
+    tlbs_warm(a, false, PAGE(1));
+    ustate s = {0};
+    tlbs_save(a, &s);
+    uarch_config other[3] = {c, c, c};
+    other[0].itlb_entries = 16;
+    other[1].dtlb_entries = 64;
+    other[2].l2tlb_entries = 0;
+    for (int i = 0; i < 3; i++) {
+        tlbs *b = tlbs_new(&other[i]);
+        tlbs_warm(b, false, PAGE(2));
+        s.pos = 0;
+        s.bad = false;
+        cr_expect_not(tlbs_restore(b, &s), "geometry %d", i);
+        expect(tlbs_translate(b, false, PAGE(2), 0), 0, false, false);
+        tlbs_free(b);
+    }
+    ustate cut = {.data = s.data, .len = s.len - 1};
+    tlbs *b = tlbs_new(&c);
+    tlbs_warm(b, false, PAGE(2));
+    cr_expect_not(tlbs_restore(b, &cut));
+    expect(tlbs_translate(b, false, PAGE(2), 0), WALK, true, true);   /* cold */
+    tlbs_free(b);
+    ustate_free(&s);
+    tlbs_free(a);
+}
