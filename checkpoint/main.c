@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "modes.h"
+#include "uarch/config.h"
 #include "util.h"
 
 static const char usage[] =
@@ -24,6 +25,10 @@ static const char usage[] =
     "      --weights F         SimPoint .weights file (weight, cluster)\n"
     "  -i, --interval N        interval length in instructions (k/M/G suffixes)\n"
     "      --warmup W[,W...]   warm-up lengths; one region per simpoint and length (default 0)\n"
+    "      --warm CONFIG       warm checkpoints: caches, TLBs and predictors of the core in\n"
+    "                          CONFIG (an INI file, e.g. configs/boom-tip.ini) are warmed over\n"
+    "                          the whole prefix and stored for `sim --warmup checkpoint`\n"
+    "      --set SEC.KEY=V     override a CONFIG parameter (after --warm); repeatable\n"
     "      --at I[,I...]       checkpoints at these instruction counts\n"
     "Running (--run CKPT):\n"
     "      --insts N           run N instructions (default: to the end of the program)\n"
@@ -45,7 +50,7 @@ static const char usage[] =
 
 enum {
     OPT_SIMPOINTS = 0x100, OPT_WEIGHTS, OPT_WARMUP, OPT_AT, OPT_RUN, OPT_INFO, OPT_INSTS, OPT_GUEST_OUTPUT,
-    OPT_SUMMARY, OPT_JSON, OPT_PROGRESS, OPT_BBV, OPT_PROGRAM,
+    OPT_SUMMARY, OPT_JSON, OPT_PROGRESS, OPT_BBV, OPT_PROGRAM, OPT_WARM, OPT_SET,
 };
 
 int main(int argc, char **argv)
@@ -60,9 +65,14 @@ int main(int argc, char **argv)
         {"summary", required_argument, NULL, OPT_SUMMARY}, {"json", no_argument, NULL, OPT_JSON},
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"bbv", required_argument, NULL, OPT_BBV},
         {"program", required_argument, NULL, OPT_PROGRAM}, {"verbose", no_argument, NULL, 'v'},
+        {"warm", required_argument, NULL, OPT_WARM}, {"set", required_argument, NULL, OPT_SET},
         {"help", no_argument, NULL, 'h'}, GUEST_LONG_OPTIONS, {NULL, 0, NULL, 0},
     };
     ckpt_options o = {.out_dir = "ckpt", .insts = UINT64_MAX};
+    uarch_config warm_cfg;
+    const char *warm_path = NULL, *sets[64];
+    int nsets = 0;
+    char err[512];
     const char *simpoints = NULL, *weights = NULL, *run = NULL, *info = NULL;
     uint64_t warmups[64] = {0}, at[4096];
     int nwarmups = 1, nat = 0;
@@ -97,6 +107,11 @@ int main(int argc, char **argv)
         case OPT_PROGRESS: o.progress = true; break;
         case OPT_BBV: o.bbv_prefix = optarg; break;
         case OPT_PROGRAM: o.program = optarg; break;
+        case OPT_WARM: warm_path = optarg; break;
+        case OPT_SET:
+            if (nsets == 64) die("--set: at most 64 overrides");
+            sets[nsets++] = optarg;
+            break;
         case 'v': o.verbose = true; break;
         case 'h': fputs(usage, stdout); return 0;
         case '?':
@@ -121,8 +136,18 @@ int main(int argc, char **argv)
     }
     if (optind >= argc)
         die("no program given (see --help)");
+    if (nsets && !warm_path)
+        die("--set applies to the --warm configuration; give --warm CONFIG");
+    if (warm_path) {
+        uarch_config_defaults(&warm_cfg);
+        if (uarch_config_load(&warm_cfg, warm_path, err, sizeof err)) die("--warm: %s", err);
+        for (int i = 0; i < nsets; i++)
+            if (uarch_config_set(&warm_cfg, sets[i], err, sizeof err)) die("--set: %s", err);
+        if (uarch_config_check(&warm_cfg, err, sizeof err)) die("--warm %s: %s", warm_path, err);
+        o.warm = &warm_cfg;
+    }
     ckpt_plan plan = {0};
-    char err[512];
+
     if (simpoints || weights) {
         if (!simpoints || !weights || !o.interval)
             die("--simpoints needs --weights and --interval");

@@ -17,6 +17,7 @@ typedef struct ckpt_options {
     uint64_t interval;         /* take: simpoint interval; run: BBV interval */
     uint64_t insts;            /* run: instructions to run (UINT64_MAX: to the end) */
     bool json, progress, verbose;
+    const struct uarch_config *warm; /* take: store warm caches/TLBs/predictors of this core */
     guest_args guest;
 } ckpt_options;
 
@@ -26,10 +27,5 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
 int run_checkpoint(const ckpt_options *o, const char *path);
 /* Print what a checkpoint holds. */
 int show_checkpoint(const ckpt_options *o, const char *path);
-
-/* Point the guest's stdout/stderr at FILE ("none": /dev/null); they still look
- * like pipes to it, as at the start, so the instruction stream is unchanged.
- * Returns the host fd to close at the end, or -1 (nothing redirected). */
-int redirect_guest_output(rv_proc *p, const char *target);
 
 #endif

@@ -31,7 +31,7 @@ int run_checkpoint(const ckpt_options *o, const char *path)
         ckpt_meta_free(&meta);
         die("%s", err);
     }
-    int out_fd = redirect_guest_output(&proc, o->guest_output ? o->guest_output : "none");
+    int out_fd = guest_cli_redirect_output(&proc, o->guest_output ? o->guest_output : "none");
     uint64_t begin = proc.cpu.icount;
     uint64_t limit = o->insts == UINT64_MAX ? UINT64_MAX : begin + o->insts;
 

@@ -7,25 +7,12 @@
 #include <unistd.h>
 
 #include "ckpt.h"
+#include "uarch/uarch.h"
 #include "exec.h"
 #include "json_out.h"
 #include "modes.h"
 #include "progress.h"
 #include "util.h"
-
-int redirect_guest_output(rv_proc *p, const char *target)
-{
-    if (!target)
-        return -1;
-    const char *path = strcmp(target, "none") == 0 ? "/dev/null" : target;
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        die("--guest-output %s: cannot open", target);
-    for (int gfd = 1; gfd <= 2; gfd++)
-        if (p->os.files[gfd].host_fd >= 0 && p->os.files[gfd].is_std)
-            p->os.files[gfd].host_fd = fd;
-    return fd;
-}
 
 static int digits(unsigned n)
 {
@@ -42,7 +29,7 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
     rv_proc proc;
     rv_elf_info info;
     guest_cli_start(&proc, &info, &o->guest, argc, argv);
-    int out_fd = redirect_guest_output(&proc, o->guest_output);
+    int out_fd = guest_cli_redirect_output(&proc, o->guest_output);
     plan_sort(plan);
     progress prog;
     progress_init(&prog, "checkpoint", o->progress, plan->points[plan->n - 1].start);
@@ -50,13 +37,18 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
     json_t *files = json_array();
     int width = digits((unsigned)plan->n) < 4 ? 4 : digits((unsigned)plan->n);
     double t0 = now_seconds(), ff_seconds = 0, write_seconds = 0;
+    uarch warm;
+    if (o->warm) uarch_init(&warm, o->warm);
     for (int i = 0; i < plan->n; i++) {
         ckpt_point *pt = &plan->points[i];
         double t = now_seconds();
         /* In chunks, for progress: a run stopped anywhere resumes exactly. */
         while (proc.cpu.icount < pt->start) {
             uint64_t chunk = proc.cpu.icount + (UINT64_C(1) << 26);
-            if (rv_run(&proc, chunk < pt->start ? chunk : pt->start, NULL, NULL) != RV_RUN_LIMIT)
+            uint64_t stop = chunk < pt->start ? chunk : pt->start;
+            /* With --warm, caches, TLBs and predictors follow the whole prefix. */
+            if (o->warm ? (uarch_warm_run(&warm, &proc, stop), proc.cpu.icount != stop)
+                        : rv_run(&proc, stop, NULL, NULL) != RV_RUN_LIMIT)
                 break;
             progress_update(&prog, proc.cpu.icount);
         }
@@ -71,12 +63,20 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
             snprintf(path, sizeof path, "%s/%s", o->out_dir, name) >= (int)sizeof path)
             die("output directory name too long");
         t = now_seconds();
-        ckpt_save(&proc, path, pt->regions, pt->nregions);
+        if (o->warm) {
+            ustate s = {0};
+            uarch_save(&warm, &s);
+            ckpt_save_warm(&proc, path, pt->regions, pt->nregions, s.data, s.len);
+            ustate_free(&s);
+        } else {
+            ckpt_save(&proc, path, pt->regions, pt->nregions);
+        }
         write_seconds += now_seconds() - t;
         json_array_append_new(files, json_pack("{s:s, s:I, s:o}", "file", name, "start", (json_int_t)pt->start,
                                                "regions", ckpt_regions_json(pt->regions, pt->nregions)));
         progress_update(&prog, proc.cpu.icount);
     }
+    if (o->warm) uarch_destroy(&warm);
     double total = now_seconds() - t0;
     progress_finish(&prog, proc.cpu.icount);
     json_t *manifest = json_pack(

@@ -78,16 +78,17 @@ static void append_json_section(outfile *o, uint32_t tag, json_t *j)
 
 /* ---------------------------------------------------------------- save */
 
+json_t *ckpt_region_json(const ckpt_region *r)
+{
+    return json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint, "cluster",
+                     (json_int_t)r->cluster, "weight", r->weight, "interval", (json_int_t)r->interval, "warmup",
+                     (json_int_t)r->warmup, "start", (json_int_t)r->start);
+}
+
 json_t *ckpt_regions_json(const ckpt_region *regions, int nregions)
 {
     json_t *a = json_array();
-    for (int i = 0; i < nregions; i++) {
-        const ckpt_region *r = &regions[i];
-        json_array_append_new(a, json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint,
-                                           "cluster", (json_int_t)r->cluster, "weight", r->weight, "interval",
-                                           (json_int_t)r->interval, "warmup", (json_int_t)r->warmup, "start",
-                                           (json_int_t)r->start));
-    }
+    for (int i = 0; i < nregions; i++) json_array_append_new(a, ckpt_region_json(&regions[i]));
     return a;
 }
 
@@ -203,8 +204,14 @@ static void cpu_words(const rv_cpu *c, uint64_t w[CPU_WORDS])
 
 void ckpt_save(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions)
 {
+    ckpt_save_warm(p, path, regions, nregions, NULL, 0);
+}
+
+void ckpt_save_warm(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
+                    size_t warm_len)
+{
     outfile *o = outfile_open(path);
-    ckpt_write_header(o, 5);
+    ckpt_write_header(o, warm ? 6 : 5);
     append_json_section(o, CKPT_META, meta_json(p, regions, nregions));
     uint64_t w[CPU_WORDS];
     cpu_words(&p->cpu, w);
@@ -215,7 +222,27 @@ void ckpt_save(const rv_proc *p, const char *path, const ckpt_region *regions, i
     unsigned char *pages = pages_blob(&p->mem, &len);
     ckpt_write_section(o, CKPT_PAGES, pages, len);
     free(pages);
+    if (warm) ckpt_write_section(o, CKPT_UARCH, warm, warm_len);
     outfile_commit(o);
+}
+
+int ckpt_read_warm(const char *path, void **data, size_t *len, char *err, size_t errlen)
+{
+    ckpt_section *s;
+    int n;
+    if (ckpt_read(path, &s, &n, err, errlen)) return -1;
+    const ckpt_section *w = ckpt_find(s, n, CKPT_UARCH);
+    if (!w) {
+        snprintf(err, errlen, "%s: no warm micro-architectural state (take it with checkpoint --warm CONFIG)", path);
+        ckpt_sections_free(s, n);
+        return -1;
+    }
+    *data = malloc(w->len ? w->len : 1);
+    if (!*data) die("out of memory");
+    memcpy(*data, w->data, w->len);
+    *len = w->len;
+    ckpt_sections_free(s, n);
+    return 0;
 }
 
 /* ------------------------------------------------------------- restore */

@@ -35,12 +35,20 @@ typedef struct ckpt_meta {
  * --info --json share). */
 struct json_t;
 struct json_t *ckpt_regions_json(const ckpt_region *regions, int nregions);
+struct json_t *ckpt_region_json(const ckpt_region *region);
 
 /* CRC32 and size of a file; false if it cannot be read. */
 bool ckpt_file_crc(const char *path, uint32_t *crc, uint64_t *size);
 
 /* Write the checkpoint atomically (dies with a reason on I/O errors). */
 void ckpt_save(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions);
+
+/* The same with warm micro-architectural state (an opaque blob, see
+ * uarch_save) stored in an extra section. */
+void ckpt_save_warm(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
+                    size_t warm_len);
+/* That blob (malloc'd), or -1 with a reason when absent or damaged. */
+int ckpt_read_warm(const char *path, void **data, size_t *len, char *err, size_t errlen);
 
 /* Read only the metadata (the whole file is verified). 0 or -1 with err. */
 int ckpt_read_meta(const char *path, ckpt_meta *meta, char *err, size_t errlen);

@@ -19,6 +19,7 @@ enum {
     CKPT_OS = CKPT_TAG('O', 'S', ' ', ' '),    /* JSON: brk, mmap, files, clock, ... */
     CKPT_VMAS = CKPT_TAG('V', 'M', 'A', 'S'),  /* JSON: memory map with permissions */
     CKPT_PAGES = CKPT_TAG('P', 'A', 'G', 'E'), /* binary: (address, 4 KiB) for non-zero pages */
+    CKPT_UARCH = CKPT_TAG('U', 'A', 'R', 'C'), /* optional, binary: warm caches, TLBs, predictors */
 };
 
 typedef struct ckpt_section {

@@ -49,6 +49,10 @@ typedef struct rv_dyninst {
 /* Execute the instruction at p->cpu.pc. Returns false when the process
  * stopped instead (exit, or a fault: then the instruction did not retire). */
 bool rv_step(rv_proc *p, rv_dyninst *d);
+/* Up to n instructions into d[0..n); returns how many retired. It stops
+ * early when the process stops (then, after exit(), d[returned] is the
+ * ecall that ended it and p->cpu.icount counts it). */
+size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n);
 
 /* Drop all decoded code (after fence.i or when executable memory changed). */
 void rv_code_flush(rv_proc *p);

@@ -23,17 +23,9 @@ static inline void record_store(rv_proc *p, const rv_insn *in, rv_dyninst *d, ui
 #define SYSCALL() do { p->cpu.icount = d->icount + 1; p->cpu.pc = PC + LEN; rv_syscall(p); } while (0)
 #define FENCE_I() (p->flush_code = true)
 
-bool rv_step(rv_proc *p, rv_dyninst *d)
+/* One instruction; a fault longjmps out through p->trap. */
+static inline void step_one(rv_proc *p, rv_dyninst *d)
 {
-    if (p->stop != RV_RUNNING)
-        return false;
-    jmp_buf trap;
-    jmp_buf *outer = p->trap;
-    p->trap = &trap;
-    if (setjmp(trap)) {
-        p->trap = outer;
-        return false;
-    }
     code_sync(p);
     const rv_insn *in = code_insn(p, p->cpu.pc);
     uint64_t *x = p->cpu.x;
@@ -53,6 +45,31 @@ done:
     d->next_pc = next_pc;
     p->cpu.pc = next_pc;
     p->cpu.icount = d->icount + 1;
+}
+
+size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n)
+{
+    if (p->stop != RV_RUNNING)
+        return 0;
+    /* One trap frame for the whole batch: setjmp is a large part of the
+     * cost of a single step. */
+    jmp_buf trap;
+    jmp_buf *outer = p->trap;
+    p->trap = &trap;
+    volatile size_t done = 0;
+    if (setjmp(trap)) {
+        p->trap = outer;
+        return done;
+    }
+    for (size_t i = 0; i < n && p->stop == RV_RUNNING; i++) {
+        step_one(p, &d[i]);
+        done = i + 1;
+    }
     p->trap = outer;
-    return true;
+    return done;
+}
+
+bool rv_step(rv_proc *p, rv_dyninst *d)
+{
+    return rv_step_many(p, d, 1) == 1;
 }

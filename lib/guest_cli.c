@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 
 #include "util.h"
 
@@ -58,4 +59,18 @@ void guest_cli_free(guest_args *g)
     free(g->env);
     free(g->write_dirs);
     memset(g, 0, sizeof *g);
+}
+
+int guest_cli_redirect_output(rv_proc *p, const char *target)
+{
+    if (!target)
+        return -1;
+    const char *path = strcmp(target, "none") == 0 ? "/dev/null" : target;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        die("--guest-output %s: cannot open", target);
+    for (int gfd = 1; gfd <= 2; gfd++)
+        if (p->os.files[gfd].host_fd >= 0 && p->os.files[gfd].is_std)
+            p->os.files[gfd].host_fd = fd;
+    return fd;
 }

@@ -39,6 +39,11 @@ bool guest_cli_option(guest_args *g, int opt, const char *arg);
 void guest_cli_start(rv_proc *p, rv_elf_info *info, const guest_args *g, int argc, char **argv);
 /* One line on stderr when the guest died by a signal (message and status). */
 void guest_cli_report_stop(const rv_proc *p);
+/* Point the guest's stdout/stderr at FILE ("none": /dev/null); they still
+ * look like pipes to it, as at the start, so the instruction stream is
+ * unchanged. Returns the host fd to close at the end, or -1 when target is
+ * NULL (nothing redirected). */
+int guest_cli_redirect_output(rv_proc *p, const char *target);
 void guest_cli_free(guest_args *g);
 
 #endif

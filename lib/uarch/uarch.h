@@ -1,0 +1,38 @@
+/* The warmable micro-architectural state of one core: caches, TLBs and
+ * branch predictors, built from a configuration. The detailed core times
+ * accesses through it; functional warming (uarch_warm) feeds it from the
+ * stepping path at a fraction of the detailed cost, and a warm checkpoint
+ * stores it. */
+#ifndef RV_UARCH_H
+#define RV_UARCH_H
+
+#include "exec.h"
+#include "uarch/bpred.h"
+#include "uarch/config.h"
+#include "uarch/memsys.h"
+#include "uarch/tlb.h"
+
+typedef struct uarch {
+    uarch_config cfg;
+    memsys *mem;
+    tlbs *tlb;
+    bpred *bp;
+    uint64_t fetch_block; /* last fetch block warmed, so a block costs one I-side access */
+} uarch;
+
+void uarch_init(uarch *u, const uarch_config *c);
+void uarch_destroy(uarch *u);
+
+/* Update caches, TLBs and predictors for one executed instruction. */
+void uarch_warm(uarch *u, const rv_dyninst *d);
+
+/* Step the process to icount == limit (or its end) warming all the way.
+ * Returns the instructions executed. */
+uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
+
+/* Warm state with the configuration digest in front: restore fails (false,
+ * with a reason) when the digest or any geometry differs. */
+void uarch_save(const uarch *u, ustate *s);
+bool uarch_restore(uarch *u, ustate *s, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,230 @@
+/* Commit, flushes, the store drain and the commit-state accounting that
+ * charges every cycle. */
+#include "core.h"
+
+#include <string.h>
+
+static bool ends_block(const rv_insn *in)
+{
+    return rv_ops[in->op].flags & (RVF_CTRL | RVF_ENDS_BLOCK);
+}
+
+/* The dynamic block the next instruction to commit (at pc) belongs to:
+ * blocks start after a control transfer or block-ending instruction, or
+ * after RV_BLOCK_MAX_INSNS instructions, as the fast path forms them. */
+static uint64_t next_block(const sim_core *c, uint64_t pc)
+{
+    return c->block_ended ? pc : c->block_pc;
+}
+
+static void charge(sim_core *c, uint64_t pc, uint64_t block, enum commit_state st, uint64_t units)
+{
+    cost_at(&c->by_pc, pc)->units[st] += units;
+    cost_at(&c->by_block, block)->units[st] += units;
+}
+
+/* The drained component of a cycle: why the front end has nothing. */
+static uint8_t drained_key(const sim_core *c)
+{
+    if (c->stq_blocked) return STK_DRAINED_STORE_QUEUE;
+    if (c->disp < c->fetch) {
+        const uop *u = core_uop(c, c->disp);
+        if (u->fetch_ready >= c->now) return u->fe_key; /* still on its way, or arriving now */
+    }
+    return STK_DRAINED_BUBBLE;
+}
+
+void core_account_cycles(sim_core *c, uint64_t n, int committed, uop **committers)
+{
+    uint64_t units = n * c->units;
+    if (committed) {
+        c->ctr.stack[STK_COMPUTING] += n;
+        for (int i = 0; i < committed; i++) committers[i]->units[ST_COMPUTING] += units / (uint64_t)committed;
+    } else if (c->head < c->disp) {
+        uop *h = core_uop(c, c->head);
+        c->ctr.stack[h->stall_key] += n;
+        h->units[ST_STALLED] += units;
+    } else if (c->flush_key) {
+        c->ctr.stack[c->flush_key] += n;
+        charge(c, c->flush_pc, c->flush_block, ST_FLUSHED, units);
+    } else {
+        c->ctr.stack[drained_key(c)] += n;
+        c->drained_pending += units;
+    }
+}
+
+void core_rob_enter(sim_core *c, uop *u)
+{
+    if (c->disp == c->head) {
+        /* The first instruction into an empty ROB takes the drained cycles
+         * before it: the front end was late with it. */
+        u->units[ST_DRAINED] += c->drained_pending;
+        c->drained_pending = 0;
+    }
+    c->disp++;
+}
+
+static void count_events(sim_core *c, const uop *u)
+{
+    uint64_t *ev = c->ctr.events;
+    unsigned cls = rv_ops[u->d.insn.op].cls;
+    uint16_t f = u->flags;
+    if (rv_ops[u->d.insn.op].flags & RVF_CTRL) {
+        ev[EV_BRANCHES]++;
+        ev[EV_BRANCH_MISPREDICTS] += !!(f & UOP_MISPREDICT);
+        ev[EV_BTB_MISSES] += !!(f & UOP_BTB_MISS);
+        if (cls == CLS_BRANCH) {
+            ev[EV_COND_BRANCHES]++;
+            ev[EV_COND_MISPREDICTS] += !!(f & UOP_MISPREDICT);
+        }
+    }
+    if (u->d.mem_access & RV_MEM_LOAD) {
+        ev[EV_LOADS]++;
+        if (!(f & UOP_FORWARDED)) {
+            ev[EV_L1D_MISSES] += u->mem_level > MEM_L1;
+            ev[EV_L2_MISSES] += u->mem_level > MEM_L2;
+            ev[EV_LLC_MISSES] += u->mem_level > MEM_LLC;
+        }
+    }
+    if (u->d.mem_access & RV_MEM_STORE) ev[EV_STORES]++;
+    ev[EV_L1I_MISSES] += !!(f & UOP_L1I_MISS);
+    ev[EV_ITLB_MISSES] += !!(f & UOP_ITLB_MISS);
+    ev[EV_DTLB_MISSES] += !!(f & UOP_DTLB_MISS);
+    ev[EV_L2TLB_MISSES] += !!(f & UOP_L2TLB_MISS) + !!(f & UOP_ITLB_WALK);
+    ev[EV_FLUSHES_CSR] += !!(f & UOP_FLUSH_CSR);
+    ev[EV_FLUSHES_EXCEPTION] += !!(f & UOP_EXCEPTION);
+    ev[EV_ORDERING_VIOLATIONS] += !!(f & UOP_REPLAYED);
+    ev[EV_STORE_FORWARDS] += !!(f & UOP_FORWARDED);
+}
+
+/* Retire u: its time goes to its pc and block, its resources are freed. */
+static void retire(sim_core *c, uop *u)
+{
+    const rv_insn *in = &u->d.insn;
+    uint64_t block = next_block(c, in->pc);
+    if (block != c->block_pc || c->block_ended) {
+        c->block_pc = block, c->block_len = 0;
+        cost_at(&c->by_block, block)->execs++;
+    }
+    c->block_len++;
+    c->block_ended = ends_block(in) || c->block_len == RV_BLOCK_MAX_INSNS;
+
+    cost *pc_cost = cost_at(&c->by_pc, in->pc);
+    cost *block_cost = cost_at(&c->by_block, block);
+    pc_cost->commits++, block_cost->commits++;
+    pc_cost->bits = in->bits;
+    for (int s = 0; s < ST_COUNT; s++) pc_cost->units[s] += u->units[s], block_cost->units[s] += u->units[s];
+
+    if (u->ops.dst != RV_REG_NONE) {
+        if (u->ops.dst < RV_REG_F0) c->int_regs_used--;
+        else c->fp_regs_used--;
+    }
+    if (u->d.mem_access == RV_MEM_LOAD) c->loads_used--;
+    if (u->d.mem_access == RV_MEM_STORE) c->stq[u->stq_pos % (uint64_t)c->cfg.stq_entries].committed = true;
+    if (u->flags & UOP_SERIAL) c->serial_inflight = false;
+    count_events(c, u);
+    c->ctr.instructions++;
+}
+
+static uint8_t flush_key_of(uint16_t flags)
+{
+    if (flags & UOP_MISPREDICT) return STK_FLUSHED_MISPREDICT;
+    if (flags & UOP_FLUSH_CSR) return STK_FLUSHED_CSR;
+    if (flags & UOP_EXCEPTION) return STK_FLUSHED_EXCEPTION;
+    return 0;
+}
+
+void core_commit_stage(sim_core *c, uint64_t target)
+{
+    uop *committed[8];
+    int n = 0;
+    uint8_t key = 0;
+    uint64_t key_pc = 0, key_block = 0;
+    bool squash = false;
+    while (n < c->cfg.commit_width && c->head < c->disp && c->head < target) {
+        uop *u = core_uop(c, c->head);
+        if (u->complete > c->now) {
+            core_wake_at(c, u->complete);
+            break;
+        }
+        if (u->flags & UOP_ORDERING) {
+            /* BOOM raises the ordering failure when the load reaches the
+             * head: it and everything younger are fetched again. */
+            if (n) break; /* older instructions commit this cycle; the flush comes next cycle */
+            core_account_cycles(c, 1, 0, NULL);
+            u->flags = (uint16_t)((u->flags & ~UOP_ORDERING) | UOP_REPLAYED);
+            c->flush_key = STK_FLUSHED_ORDERING;
+            c->flush_pc = u->d.insn.pc;
+            c->flush_block = next_block(c, u->d.insn.pc);
+            core_squash(c, c->head);
+            c->active = true;
+            return;
+        }
+        committed[n++] = u;
+        uint8_t k = flush_key_of(u->flags);
+        if (k && !key) key = k, key_pc = u->d.insn.pc, key_block = next_block(c, u->d.insn.pc);
+        squash = u->flags & (UOP_FLUSH_CSR | UOP_EXCEPTION);
+        c->head++;
+        if (squash) break;
+    }
+    /* Charge the cycle before retiring, so this cycle's share is included. */
+    core_account_cycles(c, 1, n, committed);
+    if (!n) return;
+    c->active = true;
+    for (int i = 0; i < n; i++) retire(c, committed[i]);
+    c->flush_key = key, c->flush_pc = key_pc, c->flush_block = key_block;
+    if (squash) core_squash(c, c->head);
+}
+
+/* Throw away everything from `from` on (all older instructions have
+ * committed) and fetch it again after the flush penalty. */
+void core_squash(sim_core *c, uint64_t from)
+{
+    for (uint64_t s = from; s < c->disp; s++) {
+        uop *u = core_uop(c, s);
+        issue_slot *slot = &c->iq[u->iq].slots[u->issue % ISSUE_HORIZON];
+        if (u->issue > c->now && slot->cycle == u->issue && slot->used) slot->used--;
+    }
+    /* Everything older has committed, so whatever still holds an issue queue
+     * entry, a register or a divider belongs to the squashed instructions. */
+    for (int i = 0; i < IQ_COUNT; i++) c->iq[i].npending = 0;
+    memset(c->reg_ready, 0, sizeof c->reg_ready);
+    memset(c->div_free, 0, sizeof c->div_free);
+    memset(c->fdiv_free, 0, sizeof c->fdiv_free);
+    c->int_regs_used = c->fp_regs_used = c->loads_used = 0;
+    while (c->stq_tail > c->stq_head && !c->stq[(c->stq_tail - 1) % (uint64_t)c->cfg.stq_entries].committed)
+        c->stq_tail--;
+    c->serial_inflight = false;
+    c->disp = c->fetch = from;
+    c->fetch_wait = UINT64_MAX;
+    c->br_head = c->br_tail = 0;
+    uint64_t refetch = c->now + (uint64_t)c->cfg.flush_penalty;
+    if (refetch > c->fetch_next) c->fetch_next = refetch;
+}
+
+/* Committed stores write the L1D in order, one per cycle; an entry is freed
+ * when its write completes. */
+void core_drain_stores(sim_core *c)
+{
+    uint64_t n = (uint64_t)c->cfg.stq_entries;
+    while (c->stq_head < c->stq_tail) {
+        store_entry *s = &c->stq[c->stq_head % n];
+        if (s->done == UINT64_MAX) break;
+        if (s->done > c->now) {
+            core_wake_at(c, s->done);
+            break;
+        }
+        c->stq_head++;
+        c->active = true;
+    }
+    for (uint64_t i = c->stq_head; i < c->stq_tail; i++) {
+        store_entry *s = &c->stq[i % n];
+        if (!s->committed) break;
+        if (s->done != UINT64_MAX) continue;
+        s->done = memsys_store(c->ua->mem, s->addr, c->now).ready;
+        if (s->done <= c->now) s->done = c->now + 1;
+        core_wake_at(c, s->done);
+        c->active = true;
+        break;
+    }
+}

@@ -1,0 +1,101 @@
+/* The core's construction and its clock: one iteration per cycle, skipping
+ * runs of cycles in which no stage can act. */
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static uint64_t pow2_at_least(uint64_t n)
+{
+    uint64_t p = 1;
+    while (p < n) p *= 2;
+    return p;
+}
+
+static void *zalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) die("out of memory for the detailed core");
+    return p;
+}
+
+sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p)
+{
+    sim_core *c = zalloc(1, sizeof *c);
+    c->cfg = *cfg;
+    c->ua = ua;
+    c->proc = p;
+    c->units = units_per_cycle((unsigned)cfg->commit_width);
+    /* Instructions on their way from the I-cache count against the fetch
+     * buffer too: it holds what the fetch pipeline has in flight. */
+    c->fetch_buffer_cap = cfg->fetch_buffer + cfg->fetch_width * cfg->icache_to_decode;
+    uint64_t size = pow2_at_least((uint64_t)cfg->rob_entries + (uint64_t)c->fetch_buffer_cap + 2u * (uint64_t)cfg->fetch_width);
+    c->win = zalloc(size, sizeof *c->win);
+    c->win_mask = size - 1;
+    c->head = c->disp = c->fetch = c->avail = p->cpu.icount;
+    c->fetch_limit = UINT64_MAX;
+    c->fetch_wait = UINT64_MAX;
+    c->branches = zalloc((size_t)cfg->max_branches, sizeof *c->branches);
+    const int iq_entries[IQ_COUNT] = {cfg->iq_int_entries, cfg->iq_mem_entries, cfg->iq_fp_entries};
+    const int iq_width[IQ_COUNT] = {cfg->iq_int_issue, cfg->iq_mem_issue, cfg->iq_fp_issue};
+    for (int i = 0; i < IQ_COUNT; i++) {
+        c->iq[i].entries = iq_entries[i];
+        c->iq[i].width = iq_width[i];
+        c->iq[i].pending = zalloc((size_t)iq_entries[i], sizeof(uint64_t));
+        for (int s = 0; s < ISSUE_HORIZON; s++) c->iq[i].slots[s].cycle = UINT64_MAX;
+    }
+    c->stq = zalloc((size_t)cfg->stq_entries, sizeof *c->stq);
+    c->block_ended = true;
+    return c;
+}
+
+void core_free(sim_core *c)
+{
+    if (!c) return;
+    for (int i = 0; i < IQ_COUNT; i++) free(c->iq[i].pending);
+    free(c->win);
+    free(c->branches);
+    free(c->stq);
+    cost_table_free(&c->by_pc);
+    cost_table_free(&c->by_block);
+    free(c);
+}
+
+void core_set_fetch_limit(sim_core *c, uint64_t icount) { c->fetch_limit = icount; }
+
+void core_reset_attribution(sim_core *c)
+{
+    cost_table_free(&c->by_pc);
+    cost_table_free(&c->by_block);
+    for (uint64_t s = c->head; s < c->fetch; s++) memset(core_uop(c, s)->units, 0, sizeof core_uop(c, s)->units);
+    c->drained_pending = 0;
+}
+
+uint64_t core_run(sim_core *c, uint64_t target)
+{
+    while (c->head < target && !core_done(c)) {
+        c->wake = UINT64_MAX;
+        c->active = false;
+        core_commit_stage(c, target);
+        core_drain_stores(c);
+        core_dispatch_stage(c);
+        core_fetch_stage(c);
+        c->ctr.cycles++;
+        if (!c->active && c->head < target && !core_done(c)) {
+            if (c->wake == UINT64_MAX)
+                die("detailed core stalled for good at cycle %llu (instruction %llu): a simulator bug",
+                    (unsigned long long)c->now, (unsigned long long)c->head);
+            if (c->wake > c->now + 1) {
+                /* Nothing changes before c->wake: the same commit state holds. */
+                uint64_t idle = c->wake - c->now - 1;
+                core_account_cycles(c, idle, 0, NULL);
+                c->ctr.cycles += idle;
+                c->now += idle;
+            }
+        }
+        c->now++;
+    }
+    return c->head;
+}

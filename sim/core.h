@@ -1,0 +1,167 @@
+/* The detailed out-of-order core. It executes at fetch: the stepping path
+ * supplies the correct-path instruction stream, and the pipeline decides
+ * when each instruction is fetched, dispatched, issued, completed and
+ * committed. A mispredicted branch stops fetch until it resolves; flushes
+ * (CSR writes to the FP status, ecall, memory-ordering violations) squash
+ * the younger instructions, which are fetched again from the window.
+ *
+ * The stages run once per cycle in reverse order (commit, store drain,
+ * dispatch, fetch), so values move one stage per cycle. Issue is scheduled
+ * at dispatch: operands' ready cycles, issue-port slots, unpipelined units
+ * and memory latencies give each instruction its issue and completion cycle
+ * (oldest first, as dispatch is in order). Cycles in which nothing can
+ * happen are skipped in one step: every stage that waits on a future cycle
+ * reports it, and the clock jumps to the earliest. */
+#ifndef SIM_CORE_H
+#define SIM_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "exec.h"
+#include "uarch/uarch.h"
+
+enum uop_flag {
+    UOP_PREDICTED = 1 << 0,    /* branch prediction done (a refetch keeps it) */
+    UOP_MISPREDICT = 1 << 1,
+    UOP_BTB_MISS = 1 << 2,
+    UOP_FLUSH_CSR = 1 << 3,    /* flushes the pipeline after commit */
+    UOP_EXCEPTION = 1 << 4,    /* ecall/ebreak: exception-like flush after commit */
+    UOP_ORDERING = 1 << 5,     /* loaded before an older store's address was known */
+    UOP_REPLAYED = 1 << 6,     /* was flushed and replayed for an ordering violation */
+    UOP_SERIAL = 1 << 7,       /* dispatches alone into an empty ROB */
+    UOP_L1I_MISS = 1 << 8,     /* first instruction of a fetch packet that missed */
+    UOP_ITLB_MISS = 1 << 9,
+    UOP_DTLB_MISS = 1 << 10,
+    UOP_L2TLB_MISS = 1 << 11,  /* a page walk for the data access */
+    UOP_FORWARDED = 1 << 12,   /* load data came from the store queue */
+    UOP_ITLB_WALK = 1 << 13,   /* a page walk for the fetch packet (first instruction) */
+    UOP_TLB_BOUND = 1 << 14,   /* its memory access waited longer for translation than for data */
+    UOP_FRONT_END = UOP_PREDICTED | UOP_MISPREDICT | UOP_BTB_MISS | UOP_L1I_MISS | UOP_ITLB_MISS | UOP_ITLB_WALK,
+};
+
+enum issue_queue { IQ_INT, IQ_MEM, IQ_FP, IQ_COUNT };
+
+/* One dynamic instruction in the window (fetched, not yet committed). */
+typedef struct uop {
+    rv_dyninst d;
+    uint64_t fetch_ready;      /* cycle it leaves decode and may dispatch */
+    uint64_t issue, complete;  /* scheduled at dispatch */
+    uint64_t units[ST_COUNT];  /* attributed time so far, 1/U cycle */
+    uint32_t packet;           /* fetch packet number (FTQ occupancy) */
+    uint16_t flags;
+    uint8_t stall_key;         /* stack component while it stalls at the ROB head */
+    uint8_t fe_key;            /* drained component while the front end brings it */
+    uint8_t mem_level;         /* loads: enum mem_level */
+    uint8_t iq;
+    rv_operands ops;           /* registers read and written (rv_operands numbering) */
+    uint64_t stq_pos;          /* stores: position in the store queue ring */
+} uop;
+
+/* A store from dispatch until its write to the L1D completes. */
+typedef struct store_entry {
+    uint64_t seq, addr;
+    uint64_t addr_ready, data_ready;
+    uint64_t done;             /* write complete (UINT64_MAX until issued) */
+    uint8_t size;
+    bool committed;
+} store_entry;
+
+typedef struct issue_slot {
+    uint64_t cycle;
+    uint32_t used;
+} issue_slot;
+
+enum { ISSUE_HORIZON = 4096 }; /* issue slots are tracked this many cycles ahead */
+
+typedef struct issue_queue_state {
+    int entries, width;
+    uint64_t *pending;         /* issue cycles of dispatched, not yet issued entries */
+    int npending;
+    issue_slot slots[ISSUE_HORIZON];
+} issue_queue_state;
+
+typedef struct sim_core {
+    uarch_config cfg;
+    uarch *ua;
+    rv_proc *proc;
+    uint32_t units;            /* U = lcm(1..commit width) */
+
+    uint64_t now;
+    uint64_t wake;             /* earliest future cycle a waiting stage named */
+    bool active;               /* some stage did something this cycle */
+
+    /* The window: sequence numbers are instruction counts. */
+    uop *win;
+    uint64_t win_mask;
+    uint64_t head, disp, fetch, avail; /* oldest uncommitted / next to dispatch / to fetch / to execute */
+    uint64_t fetch_limit;      /* the functional model stops here */
+    bool program_ended;        /* the functional model stopped (exit or fault) */
+
+    /* Front end. */
+    uint64_t fetch_next;       /* cycle the next packet may be fetched */
+    uint64_t fetch_wait;       /* mispredicted branch fetch waits on, UINT64_MAX if none */
+    uint32_t packet;
+    uint64_t *branches;        /* unresolved branches in fetch order (ring) */
+    uint64_t br_head, br_tail;
+    int fetch_buffer_cap;
+
+    /* Back end. */
+    uint64_t reg_ready[64];
+    int int_regs_used, fp_regs_used, loads_used;
+    bool serial_inflight;
+    issue_queue_state iq[IQ_COUNT];
+    uint64_t div_free[8], fdiv_free[8];
+    store_entry *stq;
+    uint64_t stq_head, stq_tail; /* ring positions */
+    bool stq_blocked;          /* dispatch waits for store-queue space or drain */
+
+    /* Accounting. */
+    counters ctr;
+    uint8_t flush_key;         /* STK_FLUSHED_* of the last commit cycle, 0 if none */
+    uint64_t flush_pc, flush_block;
+    uint64_t drained_pending;  /* Drained units waiting for the next instruction */
+    uint64_t block_pc;         /* entry pc of the block being committed */
+    uint32_t block_len;
+    bool block_ended;          /* the last committed instruction ended its block */
+    cost_table by_pc, by_block;
+} sim_core;
+
+sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p);
+void core_free(sim_core *c);
+
+/* The functional model will not run past this instruction count. */
+void core_set_fetch_limit(sim_core *c, uint64_t icount);
+
+/* Simulate until instruction `target` (an instruction count) has committed
+ * or the program has ended and drained. Commit never retires instructions
+ * on both sides of target in one cycle, so counters read after each call
+ * partition cycles and instructions exactly. Returns the committed count. */
+uint64_t core_run(sim_core *c, uint64_t target);
+
+/* Start a measured region: forget the attribution so far (counters are
+ * differenced by the caller). */
+void core_reset_attribution(sim_core *c);
+
+/* Committed instruction count (the next instruction to commit). */
+static inline uint64_t core_committed(const sim_core *c) { return c->head; }
+static inline bool core_done(const sim_core *c) { return c->program_ended && c->head == c->avail; }
+
+/* Internal: stages and helpers shared by core*.c. */
+static inline uop *core_uop(const sim_core *c, uint64_t seq) { return &c->win[seq & c->win_mask]; }
+static inline void core_wake_at(sim_core *c, uint64_t t)
+{
+    if (t < c->wake) c->wake = t;
+}
+void core_commit_stage(sim_core *c, uint64_t target);
+void core_drain_stores(sim_core *c);
+void core_dispatch_stage(sim_core *c);
+void core_fetch_stage(sim_core *c);
+void core_squash(sim_core *c, uint64_t from);
+void core_schedule(sim_core *c, uop *u);
+/* u (at c->disp) enters the ROB. */
+void core_rob_enter(sim_core *c, uop *u);
+void core_account_cycles(sim_core *c, uint64_t n, int committed, uop **committers);
+
+#endif

@@ -1,0 +1,272 @@
+/* Decode/rename/dispatch, and the issue schedule fixed at dispatch: when
+ * operands are ready, which cycle has a free issue port, how long the
+ * functional unit or the memory hierarchy takes. */
+#include "core.h"
+
+#include "exec_common.h"
+
+enum { CSR_FFLAGS_NUM = 0x001, CSR_FRM_NUM = 0x002, CSR_FCSR_NUM = 0x003 };
+
+static bool is_fp_class(unsigned cls) { return cls >= CLS_FADD && cls <= CLS_FMOVE; }
+
+static enum issue_queue queue_of(unsigned cls)
+{
+    switch (cls) {
+    case CLS_LOAD: case CLS_STORE: case CLS_AMO: case CLS_FLOAD: case CLS_FSTORE: case CLS_FENCE:
+        return IQ_MEM;
+    default:
+        return is_fp_class(cls) ? IQ_FP : IQ_INT;
+    }
+}
+
+static unsigned latency_of(const uarch_config *k, unsigned cls)
+{
+    switch (cls) {
+    case CLS_MUL: return (unsigned)k->lat_mul;
+    case CLS_DIV: return (unsigned)k->lat_div;
+    case CLS_FADD: return (unsigned)k->lat_fadd;
+    case CLS_FMUL: return (unsigned)k->lat_fmul;
+    case CLS_FMA: return (unsigned)k->lat_fma;
+    case CLS_FDIV: return (unsigned)k->lat_fdiv;
+    case CLS_FSQRT: return (unsigned)k->lat_fsqrt;
+    case CLS_FCVT: case CLS_FMOVE: return (unsigned)k->lat_fcvt;
+    case CLS_FMISC: return (unsigned)k->lat_fmisc;
+    case CLS_CSR: return (unsigned)k->lat_csr;
+    default: return (unsigned)k->lat_alu;
+    }
+}
+
+static bool is_fp_csr(const rv_insn *in)
+{
+    int64_t csr = in->imm;
+    return csr == CSR_FFLAGS_NUM || csr == CSR_FRM_NUM || csr == CSR_FCSR_NUM;
+}
+
+/* Flags a dispatched instruction carries because of what it is. */
+static uint16_t static_flags(const rv_insn *in)
+{
+    const rv_op_info *info = &rv_ops[in->op];
+    uint16_t f = 0;
+    if (info->flags & RVF_SERIAL) f |= UOP_SERIAL;
+    /* BOOM does not rename the FP status register: any access to it
+     * flushes after commit (the Imagick/nab case). So does fence.i. */
+    if ((info->cls == CLS_CSR && is_fp_csr(in)) || in->op == RV_OP_fence_i) f |= UOP_FLUSH_CSR;
+    if (info->cls == CLS_SYSTEM) f |= UOP_EXCEPTION;
+    return f;
+}
+
+static uint8_t stall_key_of(const uop *u)
+{
+    unsigned cls = rv_ops[u->d.insn.op].cls;
+    if (u->d.mem_access == RV_MEM_LOAD) {
+        if (u->flags & UOP_TLB_BOUND) return STK_STALLED_TLB;
+        static const uint8_t by_level[MEM_LEVELS] = {STK_STALLED_LOAD_L1, STK_STALLED_LOAD_L2, STK_STALLED_LOAD_LLC,
+                                                     STK_STALLED_LOAD_DRAM};
+        return by_level[u->mem_level];
+    }
+    if (u->flags & UOP_SERIAL || cls == CLS_CSR || cls == CLS_SYSTEM || cls == CLS_FENCE) return STK_STALLED_SERIAL;
+    if (u->d.mem_access & RV_MEM_STORE) return u->flags & UOP_TLB_BOUND ? STK_STALLED_TLB : STK_STALLED_STORE;
+    if (cls == CLS_MUL || cls == CLS_DIV) return STK_STALLED_LONG_ALU;
+    if (is_fp_class(cls)) return STK_STALLED_FP;
+    return STK_STALLED_ALU;
+}
+
+/* The first cycle at or after t with a free issue port in q. */
+static uint64_t reserve_issue(sim_core *c, issue_queue_state *q, uint64_t t)
+{
+    for (;; t++) {
+        if (t >= c->now + ISSUE_HORIZON) return t; /* beyond the horizon ports are assumed free */
+        issue_slot *s = &q->slots[t % ISSUE_HORIZON];
+        if (s->cycle != t) s->cycle = t, s->used = 0;
+        if (s->used < (uint32_t)q->width) {
+            s->used++;
+            return t;
+        }
+    }
+}
+
+/* Entries still waiting to issue; frees those whose issue cycle passed. */
+static int queue_occupancy(sim_core *c, issue_queue_state *q, uint64_t *earliest)
+{
+    int k = 0;
+    *earliest = UINT64_MAX;
+    for (int i = 0; i < q->npending; i++) {
+        if (q->pending[i] <= c->now) continue;
+        if (q->pending[i] < *earliest) *earliest = q->pending[i];
+        q->pending[k++] = q->pending[i];
+    }
+    q->npending = k;
+    return k;
+}
+
+/* An unpipelined unit (divider): the earliest free one from t on. */
+static uint64_t *free_unit(uint64_t *units, int n, uint64_t t, uint64_t *start)
+{
+    uint64_t *best = &units[0];
+    for (int i = 1; i < n; i++)
+        if (units[i] < *best) best = &units[i];
+    *start = *best > t ? *best : t;
+    return best;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static bool overlaps(uint64_t a, unsigned an, uint64_t b, unsigned bn) { return a < b + bn && b < a + an; }
+
+/* The D-TLB lookup of a memory access issued at `issue`. */
+static tlb_result translate_data(sim_core *c, uop *u, uint64_t issue)
+{
+    tlb_result t = tlbs_translate(c->ua->tlb, false, u->d.mem_addr, issue);
+    if (t.l1_miss) u->flags |= UOP_DTLB_MISS;
+    if (t.l2_miss) u->flags |= UOP_L2TLB_MISS;
+    return t;
+}
+
+/* Charge a stall on this access to the TLB when translation took longer
+ * than the data once translated. */
+static uint64_t finish_access(uop *u, uint64_t issue, tlb_result t, uint64_t complete)
+{
+    if (t.ready - issue > complete - t.ready) u->flags |= UOP_TLB_BOUND;
+    return complete;
+}
+
+/* A load: D-TLB, then the youngest older store to the same bytes, else the
+ * L1D. A store whose address is still unknown when the load issues is an
+ * ordering violation, discovered when the load reaches the ROB head. */
+static uint64_t schedule_load(sim_core *c, uop *u, uint64_t issue)
+{
+    tlb_result t = translate_data(c, u, issue);
+    uint64_t n = (uint64_t)c->cfg.stq_entries;
+    for (uint64_t i = c->stq_tail; i-- > c->stq_head;) {
+        const store_entry *s = &c->stq[i % n];
+        if (!overlaps(s->addr, s->size, u->d.mem_addr, u->d.mem_size)) continue;
+        if (s->addr_ready > issue && !s->committed) {
+            u->flags |= UOP_ORDERING;
+            break;
+        }
+        u->mem_level = MEM_L1;
+        uint64_t data = max_u64(t.ready + (uint64_t)c->cfg.l1d_latency, s->data_ready + 1);
+        if (s->addr <= u->d.mem_addr && s->addr + s->size >= u->d.mem_addr + u->d.mem_size) {
+            u->flags |= UOP_FORWARDED;
+            return finish_access(u, issue, t, data);
+        }
+        /* Partly covered: wait for the store to write the cache. */
+        mem_result r = memsys_load(c->ua->mem, u->d.mem_addr, t.ready);
+        u->mem_level = r.level;
+        return finish_access(u, issue, t, max_u64(r.ready, data + (uint64_t)c->cfg.l1d_latency));
+    }
+    mem_result r = memsys_load(c->ua->mem, u->d.mem_addr, t.ready);
+    u->mem_level = r.level;
+    return finish_access(u, issue, t, r.ready);
+}
+
+void core_schedule(sim_core *c, uop *u)
+{
+    const uarch_config *k = &c->cfg;
+    const rv_insn *in = &u->d.insn;
+    unsigned cls = rv_ops[in->op].cls;
+    const rv_operands ops = u->ops;
+    uint64_t ready = c->now + 1;
+    for (int i = 0; i < 3; i++)
+        if (ops.src[i] != RV_REG_NONE) ready = max_u64(ready, c->reg_ready[ops.src[i]]);
+    u->iq = (uint8_t)queue_of(cls);
+    u->flags |= static_flags(in);
+    issue_queue_state *q = &c->iq[u->iq];
+
+    uint64_t complete;
+    if (u->d.mem_access == RV_MEM_STORE) {
+        /* Address generation issues when the base is ready; the data joins
+         * the store queue entry whenever it is produced. */
+        uint64_t base = ops.src[0] != RV_REG_NONE ? c->reg_ready[ops.src[0]] : 0;
+        uint64_t data = ops.src[1] != RV_REG_NONE ? c->reg_ready[ops.src[1]] : 0;
+        u->issue = reserve_issue(c, q, max_u64(c->now + 1, base));
+        tlb_result t = translate_data(c, u, u->issue);
+        store_entry *s = &c->stq[c->stq_tail % (uint64_t)k->stq_entries];
+        *s = (store_entry){.seq = u->d.icount, .addr = u->d.mem_addr, .size = u->d.mem_size,
+                           .addr_ready = t.ready, .data_ready = data, .done = UINT64_MAX};
+        u->stq_pos = c->stq_tail++;
+        complete = finish_access(u, u->issue, t, max_u64(t.ready, data) + 1);
+    } else if (u->d.mem_access == RV_MEM_LOAD) {
+        u->issue = reserve_issue(c, q, ready);
+        complete = schedule_load(c, u, u->issue);
+        c->loads_used++;
+    } else if (u->d.mem_access) {
+        /* AMO: alone in the ROB, it owns the line and updates it. */
+        u->issue = reserve_issue(c, q, ready);
+        tlb_result t = translate_data(c, u, u->issue);
+        mem_result r = memsys_store(c->ua->mem, u->d.mem_addr, t.ready);
+        u->mem_level = r.level;
+        complete = finish_access(u, u->issue, t, r.ready + 1);
+    } else if (cls == CLS_DIV || cls == CLS_FDIV || cls == CLS_FSQRT) {
+        bool fp = cls != CLS_DIV;
+        uint64_t start;
+        uint64_t *unit = free_unit(fp ? c->fdiv_free : c->div_free, fp ? k->fdiv_units : k->div_units, ready, &start);
+        u->issue = reserve_issue(c, q, start);
+        complete = u->issue + latency_of(k, cls);
+        *unit = complete;
+    } else {
+        u->issue = reserve_issue(c, q, ready);
+        complete = u->issue + latency_of(k, cls);
+    }
+    u->complete = complete;
+    if (u->ops.dst != RV_REG_NONE) {
+        c->reg_ready[u->ops.dst] = complete;
+        if (u->ops.dst < RV_REG_F0) c->int_regs_used++;
+        else c->fp_regs_used++;
+    }
+    if (u->issue > c->now) q->pending[q->npending++] = u->issue;
+    if (u->flags & UOP_SERIAL) c->serial_inflight = true;
+    u->stall_key = stall_key_of(u);
+}
+
+/* Whether u can enter the ROB this cycle; if not, why (and until when). */
+static bool can_dispatch(sim_core *c, const uop *u)
+{
+    const uarch_config *k = &c->cfg;
+    if (u->fetch_ready > c->now) {
+        core_wake_at(c, u->fetch_ready);
+        return false;
+    }
+    if (c->serial_inflight || c->disp - c->head >= (uint64_t)k->rob_entries) return false;
+    const rv_op_info *info = &rv_ops[u->d.insn.op];
+    bool store = u->d.mem_access == RV_MEM_STORE;
+    uint64_t stq_used = c->stq_tail - c->stq_head;
+    if (info->flags & RVF_SERIAL) {
+        if (c->disp != c->head) return false;
+        /* Fences, atomics and system calls also wait for older stores. */
+        if (info->cls != CLS_CSR && stq_used) {
+            c->stq_blocked = true;
+            return false;
+        }
+    }
+    if (store && stq_used >= (uint64_t)k->stq_entries) {
+        c->stq_blocked = true;
+        return false;
+    }
+    if (u->d.mem_access == RV_MEM_LOAD && c->loads_used >= k->ldq_entries) return false;
+    if (u->ops.dst != RV_REG_NONE) {
+        bool fp = u->ops.dst >= RV_REG_F0;
+        if ((fp ? c->fp_regs_used : c->int_regs_used) >= (fp ? k->fp_phys_regs : k->int_phys_regs) - 32) return false;
+    }
+    issue_queue_state *q = &c->iq[queue_of(info->cls)];
+    uint64_t earliest;
+    if (queue_occupancy(c, q, &earliest) >= q->entries) {
+        core_wake_at(c, earliest);
+        return false;
+    }
+    return true;
+}
+
+void core_dispatch_stage(sim_core *c)
+{
+    c->stq_blocked = false;
+    for (int i = 0; i < c->cfg.decode_width && c->disp < c->fetch; i++) {
+        uop *u = core_uop(c, c->disp);
+        if (!can_dispatch(c, u)) break;
+        u->flags &= (uint16_t)(UOP_FRONT_END | UOP_REPLAYED);
+        core_schedule(c, u);
+        core_rob_enter(c, u);
+        c->active = true;
+        if (u->flags & UOP_SERIAL) break;
+    }
+}

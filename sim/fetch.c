@@ -1,0 +1,154 @@
+/* The front end: fetch packets through the I-TLB and I-cache, branch
+ * prediction, the fetch buffer, the FTQ and the outstanding-branch limit.
+ * Instructions come from the functional model the first time and from the
+ * window when a flush makes them be fetched again. */
+#include "core.h"
+
+#include "uarch/bpred.h"
+
+/* Make sure instruction seq has been executed by the functional model;
+ * false when the program ended (or the fetch limit was reached) before it.
+ * The model runs ahead in small batches into free window slots. */
+static bool ensure_executed(sim_core *c, uint64_t seq)
+{
+    if (seq < c->avail) return true;
+    if (c->program_ended || c->avail >= c->fetch_limit) {
+        c->program_ended = true;
+        return false;
+    }
+    uint64_t room = c->head + c->win_mask + 1 - c->avail;           /* free slots */
+    uint64_t to_wrap = c->win_mask + 1 - (c->avail & c->win_mask);  /* contiguous ones */
+    uint64_t n = 16;
+    if (n > room) n = room;
+    if (n > to_wrap) n = to_wrap;
+    if (n > c->fetch_limit - c->avail) n = c->fetch_limit - c->avail;
+    rv_dyninst batch[16];
+    rv_proc *p = c->proc;
+    size_t done = rv_step_many(p, batch, n);
+    /* exit(): the ecall retired before the process stopped. */
+    if (done < n && p->stop == RV_STOP_EXIT && p->cpu.icount == batch[done].icount + 1) {
+        batch[done].next_pc = batch[done].insn.pc + batch[done].insn.len;
+        done++;
+    }
+    if (p->stop != RV_RUNNING) c->program_ended = true;
+    for (size_t i = 0; i < done; i++) {
+        uop *u = core_uop(c, c->avail + i);
+        *u = (uop){.d = batch[i]};
+        u->ops = rv_insn_operands(&u->d.insn);
+    }
+    c->avail += done;
+    return seq < c->avail;
+}
+
+static bool is_unresolved_kind(const rv_insn *in)
+{
+    unsigned cls = rv_ops[in->op].cls;
+    return cls == CLS_BRANCH || cls == CLS_JALR;
+}
+
+/* Branches leave the outstanding set when they have executed. */
+static int unresolved_branches(sim_core *c)
+{
+    uint64_t cap = (uint64_t)c->cfg.max_branches;
+    while (c->br_head < c->br_tail) {
+        uint64_t seq = c->branches[c->br_head % cap];
+        if (seq >= c->head) {
+            if (seq >= c->disp) break;
+            const uop *b = core_uop(c, seq);
+            if (b->complete > c->now) {
+                core_wake_at(c, b->complete);
+                break;
+            }
+        }
+        c->br_head++;
+    }
+    return (int)(c->br_tail - c->br_head);
+}
+
+/* May the front end fetch a packet this cycle? */
+static bool fetch_ready(sim_core *c)
+{
+    if (c->fetch_wait != UINT64_MAX) {
+        if (c->fetch_wait >= c->disp) return false; /* the branch resolves once it is scheduled */
+        uint64_t resolved = core_uop(c, c->fetch_wait)->complete + (uint64_t)c->cfg.redirect_penalty;
+        if (resolved > c->fetch_next) c->fetch_next = resolved;
+        c->fetch_wait = UINT64_MAX;
+    }
+    if (c->fetch_next > c->now) {
+        core_wake_at(c, c->fetch_next);
+        return false;
+    }
+    if (c->fetch - c->disp >= (uint64_t)c->fetch_buffer_cap) return false;
+    if (c->head < c->fetch && c->packet - core_uop(c, c->head)->packet >= (uint32_t)c->cfg.ftq_entries) return false;
+    if (unresolved_branches(c) >= c->cfg.max_branches) return false;
+    return ensure_executed(c, c->fetch);
+}
+
+void core_fetch_stage(sim_core *c)
+{
+    if (!fetch_ready(c)) return;
+    const uarch_config *k = &c->cfg;
+    uint64_t pc = core_uop(c, c->fetch)->d.insn.pc;
+    uint64_t packet_bytes = 2u * (uint64_t)k->fetch_width; /* fetch width counts 16-bit parcels */
+    uint64_t packet_end = (pc | (packet_bytes - 1)) + 1;
+
+    tlb_result t = tlbs_translate(c->ua->tlb, true, pc, c->now);
+    mem_result m = memsys_ifetch(c->ua->mem, pc, t.ready);
+    uint64_t hit_time = t.ready + (uint64_t)k->l1i_latency;
+    uint64_t arrive = m.ready > hit_time ? m.ready : hit_time;
+    bool cache_miss = m.ready > hit_time;
+    uint8_t fe_key = STK_DRAINED_BUBBLE;
+    if (t.l1_miss && (t.ready - c->now) >= (m.ready - t.ready)) fe_key = STK_DRAINED_ITLB;
+    else if (cache_miss) fe_key = STK_DRAINED_ICACHE;
+    else if (t.l1_miss) fe_key = STK_DRAINED_ITLB;
+    uint64_t ready = arrive + (uint64_t)k->icache_to_decode;
+    c->packet++;
+    c->active = true;
+    int branches = unresolved_branches(c);
+
+    for (int i = 0; i < k->fetch_width; i++) {
+        if (i && !ensure_executed(c, c->fetch)) break;
+        uop *u = core_uop(c, c->fetch);
+        const rv_insn *in = &u->d.insn;
+        if (i && (in->pc < pc || in->pc >= packet_end)) break;
+        u->fetch_ready = ready;
+        u->fe_key = fe_key;
+        u->packet = c->packet;
+        u->flags &= (uint16_t)(UOP_PREDICTED | UOP_MISPREDICT | UOP_BTB_MISS | UOP_REPLAYED);
+        if (i == 0) {
+            if (cache_miss) u->flags |= UOP_L1I_MISS;
+            if (t.l1_miss) u->flags |= UOP_ITLB_MISS;
+            if (t.l2_miss) u->flags |= UOP_ITLB_WALK;
+        }
+        c->fetch++;
+        bool ctrl = rv_ops[in->op].flags & RVF_CTRL;
+        if (ctrl && !(u->flags & UOP_PREDICTED)) {
+            /* Predicted once per dynamic instruction: a refetch keeps it. */
+            bp_outcome o = bpred_predict_update(c->ua->bp, in, u->d.taken, u->d.next_pc);
+            u->flags |= UOP_PREDICTED;
+            if (o.mispredict) u->flags |= UOP_MISPREDICT;
+            else if (o.btb_miss) u->flags |= UOP_BTB_MISS;
+        }
+        if (ctrl && is_unresolved_kind(in)) {
+            c->branches[c->br_tail++ % (uint64_t)k->max_branches] = u->d.icount;
+            branches++;
+        }
+        if (u->flags & UOP_MISPREDICT) {
+            c->fetch_wait = u->d.icount;
+            break;
+        }
+        if (u->d.taken) {
+            if (u->flags & UOP_BTB_MISS) {
+                uint64_t resume = c->now + (uint64_t)k->btb_miss_penalty;
+                if (resume > c->fetch_next) c->fetch_next = resume;
+            }
+            break;
+        }
+        if (in->pc + in->len > packet_end) break;
+        if (c->fetch - c->disp >= (uint64_t)c->fetch_buffer_cap) break;
+        if (branches >= k->max_branches) break;
+    }
+    /* The I-cache blocks on a miss: the next packet waits for this one. */
+    uint64_t next = cache_miss || t.l1_miss ? arrive : c->now + 1;
+    if (next > c->fetch_next) c->fetch_next = next;
+}

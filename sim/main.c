@@ -1,0 +1,193 @@
+/* sim: the detailed out-of-order core, over a whole program (--full) or the
+ * regions of checkpoints. */
+#include <getopt.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_out.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+static const char usage[] =
+    "Usage: sim --full [options] -- PROGRAM [ARGS...]\n"
+    "       sim [options] CKPT...\n"
+    "Simulate a 4-wide out-of-order RISC-V core (SonicBOOM-like) cycle by cycle and account\n"
+    "for every cycle: CPI, a commit-state cycle stack (computing / stalled / flushed /\n"
+    "drained, with causes) and the exact per-instruction attribution of time (TIP's Oracle).\n"
+    "\n"
+    "Core:\n"
+    "  -c, --config FILE       core configuration, INI (default: the built-in SonicBOOM of\n"
+    "                          the TIP paper, identical to configs/boom-tip.ini)\n"
+    "      --set SEC.KEY=V     override one parameter, e.g. --set rob.entries=192; repeatable\n"
+    "      --list-params       print every parameter, its value and meaning, and exit\n"
+    "Whole program (--full):\n"
+    "      --full              simulate PROGRAM from its first instruction\n"
+    "  -G, --log-interval N    interval-log granularity in instructions (default 1M)\n"
+    "      --interval-log F    per-interval CSV: instructions, cycles, cycle stack, events\n"
+    "      --max-insts N       stop after N instructions (k/M/G suffixes)\n"
+    "      --guest-output F    the guest's stdout/stderr go to F ('none' discards them)\n"
+    "Checkpoint regions (default mode):\n"
+    "      --warmup MODE       none | detailed | functional | checkpoint (default detailed):\n"
+    "                          what happens over each region's warm-up window: skipped cold,\n"
+    "                          simulated in detail, caches/TLBs/predictors warmed by the\n"
+    "                          functional model, or warm state loaded from the checkpoint\n"
+    "                          (checkpoint --warm CONFIG) and then functionally warmed\n"
+    "  -j, --jobs N            regions simulated in parallel (default: all cores)\n"
+    "      --program PATH      use this copy of the program (its CRC must match)\n"
+    "Output:\n"
+    "  -o, --output FILE       JSON results (format: sim/RESULTS.md; '-' = stdout)\n"
+    "      --profile FILE      the complete golden profile as CSV, one row per static pc\n"
+    "                          (--full, or a single region)\n"
+    "      --profile-top N     entries per profile list in the JSON (default 50, 0 = all)\n"
+    "      --bbmap FILE        label blocks with the ids of a bbv .bbmap\n"
+    "  -q, --quiet             no summary on stderr\n"
+    "      --progress          progress on stderr even when it is not a terminal\n"
+    "  -h, --help              this help\n" GUEST_OPTIONS_HELP
+    "\n"
+    "Exit status: --full mirrors the guest's; regions: 0 when every region ran, 1 otherwise;\n"
+    "125 (--full) or 1 for sim's own errors.\n";
+
+enum {
+    OPT_SET = 0x100, OPT_LIST, OPT_FULL, OPT_ILOG, OPT_MAX, OPT_GUEST_OUTPUT, OPT_WARMUP, OPT_PROGRAM, OPT_PROFILE,
+    OPT_TOP, OPT_BBMAP, OPT_PROGRESS,
+};
+
+static enum warmup_mode parse_warmup(const char *s)
+{
+    for (int i = 0; i < WARMUP_MODES; i++)
+        if (!strcmp(s, warmup_mode_names[i])) return (enum warmup_mode)i;
+    die("--warmup: expected none, detailed, functional or checkpoint, got '%s'", s);
+}
+
+static uint64_t count_arg(const char *opt, const char *arg, bool positive)
+{
+    uint64_t v;
+    if (!parse_count(arg, &v) || (positive && !v)) die("%s: expected a %scount (k/M/G suffixes), got '%s'", opt,
+                                                      positive ? "positive " : "", arg);
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    util_progname = "sim";
+    static const struct option longopts[] = {
+        {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, OPT_SET},
+        {"list-params", no_argument, NULL, OPT_LIST}, {"full", no_argument, NULL, OPT_FULL},
+        {"log-interval", required_argument, NULL, 'G'}, {"interval-log", required_argument, NULL, OPT_ILOG},
+        {"max-insts", required_argument, NULL, OPT_MAX}, {"guest-output", required_argument, NULL, OPT_GUEST_OUTPUT},
+        {"warmup", required_argument, NULL, OPT_WARMUP}, {"jobs", required_argument, NULL, 'j'},
+        {"program", required_argument, NULL, OPT_PROGRAM}, {"output", required_argument, NULL, 'o'},
+        {"profile", required_argument, NULL, OPT_PROFILE}, {"profile-top", required_argument, NULL, OPT_TOP},
+        {"bbmap", required_argument, NULL, OPT_BBMAP}, {"quiet", no_argument, NULL, 'q'},
+        {"progress", no_argument, NULL, OPT_PROGRESS}, {"help", no_argument, NULL, 'h'}, GUEST_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    sim_options o = {.warmup = WARMUP_DETAILED, .log_interval = 1000000, .config_source = "built-in"};
+    uarch_config_defaults(&o.cfg);
+    const char *sets[256], *output = NULL, *profile = NULL;
+    int nsets = 0, jobs = 0;
+    bool full = false, quiet = false, list = false;
+    size_t top = 50;
+    char err[512];
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+c:G:j:o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            if (uarch_config_load(&o.cfg, optarg, err, sizeof err)) die("%s", err);
+            o.config_source = optarg;
+            break;
+        case OPT_SET:
+            if (nsets == 256) die("--set: at most 256 overrides");
+            sets[nsets++] = optarg;
+            break;
+        case OPT_LIST: list = true; break;
+        case OPT_FULL: full = true; break;
+        case 'G': o.log_interval = count_arg("--log-interval", optarg, true); break;
+        case OPT_ILOG: o.interval_log = optarg; break;
+        case OPT_MAX: o.max_insts = count_arg("--max-insts", optarg, true); break;
+        case OPT_GUEST_OUTPUT: o.guest_output = optarg; break;
+        case OPT_WARMUP: o.warmup = parse_warmup(optarg); break;
+        case 'j': jobs = (int)count_arg("--jobs", optarg, true); break;
+        case OPT_PROGRAM: o.program = optarg; break;
+        case 'o': output = optarg; break;
+        case OPT_PROFILE: profile = optarg; break;
+        case OPT_TOP: top = (size_t)count_arg("--profile-top", optarg, false); break;
+        case OPT_BBMAP: o.bbmap = optarg; break;
+        case 'q': quiet = true; break;
+        case OPT_PROGRESS: o.progress = true; break;
+        case 'h': fputs(usage, stdout); return 0;
+        case '?':
+            if (optopt) die("option -%c: unknown or missing its argument (see --help)", optopt);
+            die("unknown option '%s' (see --help)", argv[optind - 1]);
+        default:
+            if (!guest_cli_option(&o.guest, c, optarg)) die("unexpected option (see --help)");
+        }
+    }
+    for (int i = 0; i < nsets; i++)
+        if (uarch_config_set(&o.cfg, sets[i], err, sizeof err)) die("--set: %s", err);
+    if (uarch_config_check(&o.cfg, err, sizeof err)) die("%s: %s", o.config_source, err);
+    if (list) {
+        uarch_config_print(&o.cfg, stdout);
+        return 0;
+    }
+    if (optind >= argc) die(full ? "no program given (see --help)" : "no checkpoints given (see --help; --full for a program)");
+    if (full && o.warmup != WARMUP_DETAILED) die("--warmup applies to checkpoint regions, not --full");
+    if (!full && o.interval_log) die("--interval-log needs --full");
+    if (jobs) omp_set_num_threads(jobs);
+
+    rv_symtab syms = {0};
+    block_ids blocks = {0};
+    if (o.bbmap) block_ids_load(&blocks, o.bbmap);
+    sim_result *res;
+    size_t n;
+    int status = 0;
+    if (full) {
+        util_die_status = 125;
+        res = calloc(1, sizeof *res);
+        if (!res) die("out of memory");
+        sim_full(&o, argc - optind, argv + optind, res);
+        n = 1;
+        status = !strcmp(res->stopped_by, "limit") ? 0 : res->exit_status;
+    } else {
+        n = sim_regions(&o, argv + optind, argc - optind, &res);
+        for (size_t i = 0; i < n; i++)
+            if (!res[i].pcs) {
+                warn("%s: %s", res[i].checkpoint, res[i].message ? res[i].message : "failed");
+                status = 1;
+            }
+    }
+    for (size_t i = 0; i < n && !syms.n; i++)
+        if (res[i].program) symtab_load(&syms, res[i].program, 0);
+    report_ctx x = {.syms = &syms, .blocks = &blocks, .top = top};
+    if (profile) {
+        if (n != 1) die("--profile needs --full or a single region (%zu regions given)", n);
+        if (res[0].pcs) profile_csv(profile, &res[0], &x);
+    }
+    if (output) {
+        json_t *results = json_array();
+        for (size_t i = 0; i < n; i++) json_array_append_new(results, result_json(&res[i], &x));
+        char digest[32];
+        snprintf(digest, sizeof digest, "%016llx", (unsigned long long)uarch_config_digest(&o.cfg));
+        json_t *top_json = json_pack("{s:s, s:i, s:s, s:{s:s, s:s, s:o}, s:I, s:o}", "tool", "sim", "version", 1,
+                                     "mode", full ? "full" : "regions", "config", "source", o.config_source, "digest",
+                                     digest, "params", uarch_config_json(&o.cfg), "units_per_cycle",
+                                     (json_int_t)(n ? res[0].units : 0), "results", results);
+        if (full && o.interval_log)
+            json_object_set_new(json_array_get(results, 0), "interval_log",
+                                json_pack("{s:s, s:I}", "path", o.interval_log, "interval", (json_int_t)o.log_interval));
+        json_write_file(output, top_json);
+        json_decref(top_json);
+    }
+    if (!quiet)
+        for (size_t i = 0; i < n; i++) result_summary(stderr, &res[i], &x);
+    for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);
+    free(res);
+    symtab_free(&syms);
+    block_ids_free(&blocks);
+    guest_cli_free(&o.guest);
+    return status;
+}

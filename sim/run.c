@@ -1,0 +1,206 @@
+#include "run.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "exec.h"
+#include "outfile.h"
+#include "progress.h"
+#include "util.h"
+
+const char *const warmup_mode_names[WARMUP_MODES] = {"none", "detailed", "functional", "checkpoint"};
+
+void sim_result_free(sim_result *r)
+{
+    free(r->program);
+    free(r->message);
+    free(r->pcs);
+    free(r->blocks);
+    *r = (sim_result){0};
+}
+
+/* The measured part of a run ends: copy out totals and attribution. */
+static void collect(sim_result *r, sim_core *c, const counters *begin, const rv_proc *p)
+{
+    counters_sub(&r->c, &c->ctr, begin);
+    r->pcs = cost_sorted(&c->by_pc, &r->npcs);
+    r->blocks = cost_sorted(&c->by_block, &r->nblocks);
+    r->units = c->units;
+    r->program = strdup(p->os.exe_path);
+    r->exit_status = p->exit_status;
+    if (p->stop == RV_STOP_EXIT) r->stopped_by = "exit";
+    else if (p->stop == RV_STOP_SIGNAL) r->stopped_by = "fault", r->message = strdup(p->message);
+    else r->stopped_by = "limit";
+}
+
+static void csv_header(outfile *o)
+{
+    outfile_printf(o, "interval,start,instructions,cycles");
+    for (int i = 0; i < STK_COUNT; i++) outfile_printf(o, ",%s", stack_key_names[i]);
+    for (int i = 0; i < EV_COUNT; i++) outfile_printf(o, ",%s", event_key_names[i]);
+    outfile_printf(o, "\n");
+}
+
+static void csv_row(outfile *o, uint64_t index, uint64_t start, const counters *d)
+{
+    outfile_printf(o, "%llu,%llu,%llu,%llu", (unsigned long long)index, (unsigned long long)start,
+                   (unsigned long long)d->instructions, (unsigned long long)d->cycles);
+    for (int i = 0; i < STK_COUNT; i++) outfile_printf(o, ",%llu", (unsigned long long)d->stack[i]);
+    for (int i = 0; i < EV_COUNT; i++) outfile_printf(o, ",%llu", (unsigned long long)d->events[i]);
+    outfile_printf(o, "\n");
+}
+
+void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
+{
+    rv_proc p;
+    rv_elf_info info;
+    guest_cli_start(&p, &info, &o->guest, argc, argv);
+    int out_fd = guest_cli_redirect_output(&p, o->guest_output);
+    uarch ua;
+    uarch_init(&ua, &o->cfg);
+    sim_core *c = core_new(&o->cfg, &ua, &p);
+    uint64_t end = o->max_insts ? p.cpu.icount + o->max_insts : UINT64_MAX;
+    core_set_fetch_limit(c, end);
+    outfile *log = o->interval_log ? outfile_open(o->interval_log) : NULL;
+    if (log) csv_header(log);
+
+    progress prog;
+    progress_init(&prog, "sim --full", o->progress, o->max_insts);
+    counters begin = c->ctr, last = c->ctr;
+    uint64_t G = o->log_interval, index = 0;
+    double t0 = now_seconds();
+    while (!core_done(c) && core_committed(c) < end) {
+        uint64_t target = (core_committed(c) / G + 1) * G;
+        if (target > end) target = end;
+        core_run(c, target);
+        if (core_committed(c) == target || core_done(c)) {
+            counters d;
+            counters_sub(&d, &c->ctr, &last);
+            if (log && d.instructions) csv_row(log, index, last.instructions, &d);
+            if (d.instructions) index++;
+            last = c->ctr;
+        }
+        progress_update(&prog, core_committed(c));
+    }
+    r->seconds = now_seconds() - t0;
+    progress_finish(&prog, core_committed(c));
+    if (log) outfile_commit(log);
+    collect(r, c, &begin, &p);
+    r->start = 0;
+    r->warmup = WARMUP_NONE;
+    guest_cli_report_stop(&p);
+    core_free(c);
+    uarch_destroy(&ua);
+    rv_proc_destroy(&p);
+    if (out_fd >= 0) close(out_fd);
+}
+
+/* Warm state stored by checkpoint --warm. */
+static int restore_warm_state(const char *path, uarch *ua, char *err, size_t errlen)
+{
+    ustate s = {0};
+    if (ckpt_read_warm(path, (void **)&s.data, &s.len, err, errlen)) return -1;
+    char why[256];
+    bool ok = uarch_restore(ua, &s, why, sizeof why);
+    if (!ok) snprintf(err, errlen, "%s: %s", path, why);
+    ustate_free(&s);
+    return ok ? 0 : -1;
+}
+
+/* One region of one checkpoint. Failures become r->message (the other
+ * regions still run); returns false then. */
+static bool run_region(const sim_options *o, const char *path, int region, sim_result *r)
+{
+    rv_proc p;
+    ckpt_meta meta;
+    rv_proc_options po = {.exe = o->program, .write_dirs = o->guest.write_dirs, .nwrite_dirs = o->guest.nwrite_dirs,
+                          .syscall_enosys = o->guest.syscall_enosys};
+    char err[512];
+    r->checkpoint = path;
+    r->warmup = o->warmup;
+    uarch ua = {0};
+    bool ok = false;
+    if (ckpt_restore(&p, path, &po, &meta, err, sizeof err)) goto out;
+    int out_fd = guest_cli_redirect_output(&p, o->guest_output ? o->guest_output : "none");
+    if (out_fd >= 0) close(out_fd); /* the guest keeps its own descriptor */
+    uarch_init(&ua, &o->cfg);
+    const ckpt_region *rg = meta.nregions ? &meta.regions[region] : NULL;
+    r->has_region = rg != NULL;
+    if (rg) r->region = *rg;
+    uint64_t begin = p.cpu.icount + (rg ? rg->warmup : 0);
+    uint64_t end = rg && rg->interval ? begin + rg->interval : (o->max_insts ? begin + o->max_insts : UINT64_MAX);
+    if (o->max_insts && end > begin + o->max_insts) end = begin + o->max_insts;
+    if (o->warmup == WARMUP_CHECKPOINT && restore_warm_state(path, &ua, err, sizeof err)) goto out;
+    if (o->warmup == WARMUP_FUNCTIONAL || o->warmup == WARMUP_CHECKPOINT)
+        r->warmup_insts = uarch_warm_run(&ua, &p, begin);
+    else if (o->warmup == WARMUP_NONE)
+        rv_run(&p, begin, NULL, NULL);
+    sim_core *c = core_new(&o->cfg, &ua, &p);
+    core_set_fetch_limit(c, end);
+    if (o->warmup == WARMUP_DETAILED) {
+        r->warmup_insts = begin - p.cpu.icount;
+        core_run(c, begin);
+        r->warmup_cycles = c->ctr.cycles;
+        core_reset_attribution(c);
+    }
+    if (core_committed(c) < begin) {
+        snprintf(err, sizeof err, "the program ended at instruction %llu, before the region starts at %llu",
+                 (unsigned long long)core_committed(c), (unsigned long long)begin);
+        core_free(c);
+        goto out;
+    }
+    counters start = c->ctr;
+    double t0 = now_seconds();
+    core_run(c, end);
+    r->seconds = now_seconds() - t0;
+    collect(r, c, &start, &p);
+    r->start = begin;
+    core_free(c);
+    ok = true;
+out:
+    if (!ok) r->message = strdup(err), r->stopped_by = "error";
+    if (ua.mem) uarch_destroy(&ua);
+    rv_proc_destroy(&p);
+    ckpt_meta_free(&meta);
+    return ok;
+}
+
+size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **out)
+{
+    /* Jobs: every region of every checkpoint (a checkpoint shared by regions
+     * whose warm-up was clamped carries several). */
+    size_t njobs = 0, cap = (size_t)npaths;
+    struct job { const char *path; int region; } *jobs = malloc(cap * sizeof *jobs);
+    if (!jobs) die("out of memory");
+    for (int i = 0; i < npaths; i++) {
+        ckpt_meta meta;
+        char err[512];
+        if (ckpt_read_meta(paths[i], &meta, err, sizeof err)) die("%s", err);
+        int n = meta.nregions ? meta.nregions : 1;
+        for (int k = 0; k < n; k++) {
+            if (njobs == cap && !(jobs = realloc(jobs, (cap *= 2) * sizeof *jobs))) die("out of memory");
+            jobs[njobs++] = (struct job){paths[i], k};
+        }
+        ckpt_meta_free(&meta);
+    }
+    sim_result *res = calloc(njobs, sizeof *res);
+    if (!res) die("out of memory");
+    progress prog;
+    progress_init(&prog, "sim regions", o->progress, njobs);
+    uint64_t finished = 0;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t j = 0; j < njobs; j++) {
+        run_region(o, jobs[j].path, jobs[j].region, &res[j]);
+#pragma omp atomic
+        finished++;
+        if (omp_get_thread_num() == 0) progress_update(&prog, finished);
+    }
+    progress_finish(&prog, finished);
+    free(jobs);
+    *out = res;
+    return njobs;
+}

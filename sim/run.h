@@ -1,0 +1,60 @@
+/* The two ways sim runs a program: the whole of it in detail (with a
+ * per-interval log), or the regions of checkpoints after a warm-up. */
+#ifndef SIM_RUN_H
+#define SIM_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "ckpt.h"
+#include "guest_cli.h"
+#include "uarch/config.h"
+
+enum warmup_mode { WARMUP_NONE, WARMUP_DETAILED, WARMUP_FUNCTIONAL, WARMUP_CHECKPOINT, WARMUP_MODES };
+extern const char *const warmup_mode_names[WARMUP_MODES];
+
+typedef struct sim_options {
+    uarch_config cfg;
+    const char *config_source;   /* file read, or "built-in" */
+    enum warmup_mode warmup;
+    uint64_t log_interval;       /* G: instructions per interval-log row */
+    const char *interval_log;    /* CSV path, NULL for none */
+    uint64_t max_insts;          /* 0: no limit */
+    const char *guest_output;    /* NULL: the guest's own streams */
+    const char *bbmap;           /* block ids to label blocks with */
+    const char *program;         /* checkpoint mode: the program to use instead of the recorded path */
+    guest_args guest;
+    bool progress;
+} sim_options;
+
+/* One measured run: totals, the golden attribution, how it was warmed. */
+typedef struct sim_result {
+    char *program;
+    const char *checkpoint;      /* NULL for --full */
+    bool has_region;
+    ckpt_region region;
+    enum warmup_mode warmup;
+    uint64_t warmup_insts, warmup_cycles;
+    uint64_t start;              /* instruction count where measurement began */
+    counters c;
+    const char *stopped_by;      /* "limit", "exit", "fault" */
+    int exit_status;
+    char *message;               /* why the guest stopped, when it faulted */
+    cost *pcs, *blocks;          /* sorted by attributed time */
+    size_t npcs, nblocks;
+    uint32_t units;
+    uint64_t elf_bias;
+    double seconds;
+} sim_result;
+
+void sim_result_free(sim_result *r);
+
+/* --full: dies on errors (the guest's own failure is a result). */
+void sim_full(const sim_options *o, int argc, char **argv, sim_result *r);
+
+/* All regions of the checkpoints, in parallel; results in argument order
+ * then region order. Returns the number of results (*out allocated). */
+size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **out);
+
+#endif
