@@ -142,7 +142,7 @@ int main(int argc, char **argv)
         uarch_config_defaults(&warm_cfg);
         if (uarch_config_load(&warm_cfg, warm_path, err, sizeof err)) die("--warm: %s", err);
         for (int i = 0; i < nsets; i++)
-            if (uarch_config_set(&warm_cfg, sets[i], err, sizeof err)) die("--set: %s", err);
+            if (uarch_config_set(&warm_cfg, sets[i], err, sizeof err)) die("%s", err);
         if (uarch_config_check(&warm_cfg, err, sizeof err)) die("--warm %s: %s", warm_path, err);
         o.warm = &warm_cfg;
     }

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
         }
     }
     for (int i = 0; i < nsets; i++)
-        if (uarch_config_set(&o.cfg, sets[i], err, sizeof err)) die("--set: %s", err);
+        if (uarch_config_set(&o.cfg, sets[i], err, sizeof err)) die("%s", err);
     if (uarch_config_check(&o.cfg, err, sizeof err)) die("%s: %s", o.config_source, err);
     if (list) {
         uarch_config_print(&o.cfg, stdout);
@@ -166,6 +166,10 @@ int main(int argc, char **argv)
     if (profile) {
         if (n != 1) die("--profile needs --full or a single region (%zu regions given)", n);
         if (res[0].pcs) profile_csv(profile, &res[0], &x);
+    }
+    if (output && status && !full) {
+        warn("no results written to %s: a region failed", output);
+        output = NULL;
     }
     if (output) {
         json_t *results = json_array();
