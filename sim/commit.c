@@ -34,13 +34,10 @@ static uint8_t drained_key(const sim_core *c)
     return STK_DRAINED_BUBBLE;
 }
 
-void core_account_cycles(sim_core *c, uint64_t n, int committed, uop **committers)
+void core_account_idle(sim_core *c, uint64_t n)
 {
     uint64_t units = n * c->units;
-    if (committed) {
-        c->ctr.stack[STK_COMPUTING] += n;
-        for (int i = 0; i < committed; i++) committers[i]->units[ST_COMPUTING] += units / (uint64_t)committed;
-    } else if (c->head < c->disp) {
+    if (c->head < c->disp) {
         uop *h = core_uop(c, c->head);
         c->ctr.stack[h->stall_key] += n;
         h->units[ST_STALLED] += units;
@@ -97,8 +94,10 @@ static void count_events(sim_core *c, const uop *u)
     ev[EV_STORE_FORWARDS] += !!(f & UOP_FORWARDED);
 }
 
-/* Retire u: its time goes to its pc and block, its resources are freed. */
-static void retire(sim_core *c, uop *u)
+/* Retire u: its time so far goes to its pc and block (the share of the
+ * cycle it commits in follows when the cycle ends), its resources are
+ * freed. Returns its block. */
+static uint64_t retire(sim_core *c, uop *u)
 {
     const rv_insn *in = &u->d.insn;
     uint64_t block = next_block(c, in->pc);
@@ -124,6 +123,7 @@ static void retire(sim_core *c, uop *u)
     if (u->flags & UOP_SERIAL) c->serial_inflight = false;
     count_events(c, u);
     c->ctr.instructions++;
+    return block;
 }
 
 static uint8_t flush_key_of(uint16_t flags)
@@ -134,14 +134,37 @@ static uint8_t flush_key_of(uint16_t flags)
     return 0;
 }
 
-void core_commit_stage(sim_core *c, uint64_t target)
+/* The cycle's commits are over: count it (unless the pause did), split it
+ * among the instructions that committed in it, or charge it to the state the
+ * commit stage is in. */
+static void end_cycle(sim_core *c, bool squash)
 {
-    uop *committed[8];
-    int n = 0;
-    uint8_t key = 0;
-    uint64_t key_pc = 0, key_block = 0;
+    commit_cycle *cc = &c->cc;
+    if (!cc->charged) {
+        c->ctr.cycles++;
+        if (cc->n) c->ctr.stack[STK_COMPUTING]++;
+        else core_account_idle(c, 1);
+    }
+    for (int i = 0; i < cc->n; i++) {
+        uint64_t share = c->units / (uint64_t)cc->n;
+        charge(c, cc->committed[i]->d.insn.pc, cc->blocks[i], ST_COMPUTING, share);
+    }
+    if (cc->n) {
+        c->active = true;
+        c->flush_key = cc->flush_key, c->flush_pc = cc->flush_pc, c->flush_block = cc->flush_block;
+    }
+    bool committed = cc->n;
+    *cc = (commit_cycle){0};
+    if (committed && squash) core_squash(c, c->head);
+}
+
+void core_commit_end(sim_core *c) { end_cycle(c, false); }
+
+bool core_commit_stage(sim_core *c, uint64_t target)
+{
+    commit_cycle *cc = &c->cc;
     bool squash = false;
-    while (n < c->cfg.commit_width && c->head < c->disp && c->head < target) {
+    while (cc->n < c->cfg.commit_width && c->head < c->disp && c->head < target) {
         uop *u = core_uop(c, c->head);
         if (u->complete > c->now) {
             core_wake_at(c, u->complete);
@@ -150,30 +173,32 @@ void core_commit_stage(sim_core *c, uint64_t target)
         if (u->flags & UOP_ORDERING) {
             /* BOOM raises the ordering failure when the load reaches the
              * head: it and everything younger are fetched again. */
-            if (n) break; /* older instructions commit this cycle; the flush comes next cycle */
-            core_account_cycles(c, 1, 0, NULL);
+            if (cc->n) break; /* older instructions commit this cycle; the flush comes next cycle */
+            end_cycle(c, false);
             u->flags = (uint16_t)((u->flags & ~UOP_ORDERING) | UOP_REPLAYED);
             c->flush_key = STK_FLUSHED_ORDERING;
             c->flush_pc = u->d.insn.pc;
             c->flush_block = next_block(c, u->d.insn.pc);
             core_squash(c, c->head);
             c->active = true;
-            return;
+            return false;
         }
-        committed[n++] = u;
         uint8_t k = flush_key_of(u->flags);
-        if (k && !key) key = k, key_pc = u->d.insn.pc, key_block = next_block(c, u->d.insn.pc);
+        if (k && !cc->flush_key) cc->flush_key = k, cc->flush_pc = u->d.insn.pc, cc->flush_block = next_block(c, u->d.insn.pc);
         squash = u->flags & (UOP_FLUSH_CSR | UOP_EXCEPTION);
         c->head++;
+        cc->committed[cc->n] = u;
+        cc->blocks[cc->n++] = retire(c, u);
         if (squash) break;
     }
-    /* Charge the cycle before retiring, so this cycle's share is included. */
-    core_account_cycles(c, 1, n, committed);
-    if (!n) return;
-    c->active = true;
-    for (int i = 0; i < n; i++) retire(c, committed[i]);
-    c->flush_key = key, c->flush_pc = key_pc, c->flush_block = key_block;
-    if (squash) core_squash(c, c->head);
+    if (c->head == target && cc->n && cc->n < c->cfg.commit_width && !squash) {
+        /* Paused at the target: the cycle counts in this run. */
+        if (!cc->charged) c->ctr.cycles++, c->ctr.stack[STK_COMPUTING]++;
+        cc->open = cc->charged = true;
+        return true;
+    }
+    end_cycle(c, squash);
+    return false;
 }
 
 /* Throw away everything from `from` on (all older instructions have

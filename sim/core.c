@@ -73,29 +73,43 @@ void core_reset_attribution(sim_core *c)
     c->drained_pending = 0;
 }
 
+/* The rest of a cycle after its commit stage. */
+static void finish_cycle(sim_core *c, uint64_t target)
+{
+    core_drain_stores(c);
+    core_dispatch_stage(c);
+    core_fetch_stage(c);
+    if (!c->active && c->head < target && !core_done(c)) {
+        if (c->wake == UINT64_MAX)
+            die("detailed core stalled for good at cycle %llu (instruction %llu): a simulator bug",
+                (unsigned long long)c->now, (unsigned long long)c->head);
+        if (c->wake > c->now + 1) {
+            /* Nothing changes before c->wake: the same commit state holds. */
+            uint64_t idle = c->wake - c->now - 1;
+            core_account_idle(c, idle);
+            c->ctr.cycles += idle;
+            c->now += idle;
+        }
+    }
+    c->now++;
+}
+
 uint64_t core_run(sim_core *c, uint64_t target)
 {
     while (c->head < target && !core_done(c)) {
-        c->wake = UINT64_MAX;
-        c->active = false;
-        core_commit_stage(c, target);
-        core_drain_stores(c);
-        core_dispatch_stage(c);
-        core_fetch_stage(c);
-        c->ctr.cycles++;
-        if (!c->active && c->head < target && !core_done(c)) {
-            if (c->wake == UINT64_MAX)
-                die("detailed core stalled for good at cycle %llu (instruction %llu): a simulator bug",
-                    (unsigned long long)c->now, (unsigned long long)c->head);
-            if (c->wake > c->now + 1) {
-                /* Nothing changes before c->wake: the same commit state holds. */
-                uint64_t idle = c->wake - c->now - 1;
-                core_account_cycles(c, idle, 0, NULL);
-                c->ctr.cycles += idle;
-                c->now += idle;
-            }
+        if (!c->cc.open) {
+            c->wake = UINT64_MAX;
+            c->active = false;
         }
-        c->now++;
+        if (core_commit_stage(c, target)) break;
+        finish_cycle(c, target);
     }
     return c->head;
+}
+
+void core_close_cycle(sim_core *c)
+{
+    if (!c->cc.open) return;
+    core_commit_end(c);
+    finish_cycle(c, c->head); /* no idle skipping: nothing is simulated past here */
 }

@@ -82,6 +82,19 @@ typedef struct issue_queue_state {
     issue_slot slots[ISSUE_HORIZON];
 } issue_queue_state;
 
+/* The commit stage of the current cycle. A run that reaches its target
+ * instruction mid-cycle pauses here and the next run resumes the same
+ * cycle, so where runs stop never changes the simulation. */
+typedef struct commit_cycle {
+    bool open;                 /* paused at a target, to be resumed */
+    bool charged;              /* the cycle is already counted (at the pause) */
+    int n;                     /* instructions committed so far this cycle */
+    uop *committed[8];
+    uint64_t blocks[8];        /* their dynamic blocks, for the attribution */
+    uint8_t flush_key;         /* the first flushing committer's cause, pc, block */
+    uint64_t flush_pc, flush_block;
+} commit_cycle;
+
 typedef struct sim_core {
     uarch_config cfg;
     uarch *ua;
@@ -119,6 +132,7 @@ typedef struct sim_core {
 
     /* Accounting. */
     counters ctr;
+    commit_cycle cc;
     uint8_t flush_key;         /* STK_FLUSHED_* of the last commit cycle, 0 if none */
     uint64_t flush_pc, flush_block;
     uint64_t drained_pending;  /* Drained units waiting for the next instruction */
@@ -135,10 +149,17 @@ void core_free(sim_core *c);
 void core_set_fetch_limit(sim_core *c, uint64_t icount);
 
 /* Simulate until instruction `target` (an instruction count) has committed
- * or the program has ended and drained. Commit never retires instructions
- * on both sides of target in one cycle, so counters read after each call
- * partition cycles and instructions exactly. Returns the committed count. */
+ * or the program has ended and drained. When target commits mid-cycle the
+ * run pauses inside that cycle, already counted, and the next call resumes
+ * it: counters read between calls partition instructions exactly, cycles
+ * too (a cycle belongs to the run in which it started committing), and the
+ * simulation does not depend on where the calls stop. Returns the committed
+ * count. */
 uint64_t core_run(sim_core *c, uint64_t target);
+
+/* Finish a cycle paused by core_run without committing more in it: the
+ * attribution of the run so far is then complete. */
+void core_close_cycle(sim_core *c);
 
 /* Start a measured region: forget the attribution so far (counters are
  * differenced by the caller). */
@@ -154,7 +175,11 @@ static inline void core_wake_at(sim_core *c, uint64_t t)
 {
     if (t < c->wake) c->wake = t;
 }
-void core_commit_stage(sim_core *c, uint64_t target);
+/* Commits up to target; returns true if it paused there mid-cycle (the
+ * other stages of the cycle have not run yet). Counts the cycle otherwise. */
+bool core_commit_stage(sim_core *c, uint64_t target);
+/* End a paused commit stage as it stands. */
+void core_commit_end(sim_core *c);
 void core_drain_stores(sim_core *c);
 void core_dispatch_stage(sim_core *c);
 void core_fetch_stage(sim_core *c);
@@ -162,6 +187,7 @@ void core_squash(sim_core *c, uint64_t from);
 void core_schedule(sim_core *c, uop *u);
 /* u (at c->disp) enters the ROB. */
 void core_rob_enter(sim_core *c, uop *u);
-void core_account_cycles(sim_core *c, uint64_t n, int committed, uop **committers);
+/* Charge n cycles in which nothing commits (Stalled, Flushed or Drained). */
+void core_account_idle(sim_core *c, uint64_t n);
 
 #endif

@@ -87,6 +87,7 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
         progress_update(&prog, core_committed(c));
     }
     r->seconds = now_seconds() - t0;
+    core_close_cycle(c);
     progress_finish(&prog, core_committed(c));
     if (log) outfile_commit(log);
     collect(r, c, &begin, &p);
@@ -124,9 +125,9 @@ static bool run_region(const sim_options *o, const char *path, int region, sim_r
     r->warmup = o->warmup;
     uarch ua = {0};
     bool ok = false;
+    int out_fd = -1;
     if (ckpt_restore(&p, path, &po, &meta, err, sizeof err)) goto out;
-    int out_fd = guest_cli_redirect_output(&p, o->guest_output ? o->guest_output : "none");
-    if (out_fd >= 0) close(out_fd); /* the guest keeps its own descriptor */
+    out_fd = guest_cli_redirect_output(&p, o->guest_output ? o->guest_output : "none");
     uarch_init(&ua, &o->cfg);
     const ckpt_region *rg = meta.nregions ? &meta.regions[region] : NULL;
     r->has_region = rg != NULL;
@@ -144,6 +145,7 @@ static bool run_region(const sim_options *o, const char *path, int region, sim_r
     if (o->warmup == WARMUP_DETAILED) {
         r->warmup_insts = begin - p.cpu.icount;
         core_run(c, begin);
+        core_close_cycle(c);
         r->warmup_cycles = c->ctr.cycles;
         core_reset_attribution(c);
     }
@@ -156,6 +158,7 @@ static bool run_region(const sim_options *o, const char *path, int region, sim_r
     counters start = c->ctr;
     double t0 = now_seconds();
     core_run(c, end);
+    core_close_cycle(c);
     r->seconds = now_seconds() - t0;
     collect(r, c, &start, &p);
     r->start = begin;
@@ -165,6 +168,7 @@ out:
     if (!ok) r->message = strdup(err), r->stopped_by = "error";
     if (ua.mem) uarch_destroy(&ua);
     rv_proc_destroy(&p);
+    if (out_fd >= 0) close(out_fd);
     ckpt_meta_free(&meta);
     return ok;
 }

@@ -91,24 +91,41 @@ Test(sim_core, every_cycle_attributed_exactly_3_wide_to_the_end, .timeout = 120)
     stop(&p, &ua, c);
 }
 
-Test(sim_core, intervals_partition_the_run, .timeout = 120)
+Test(sim_core, intervals_partition_the_run_without_changing_it, .timeout = 120)
 {
-    rv_proc p;
-    uarch ua;
-    sim_core *c;
+    rv_proc p, p1;
+    uarch ua, ua1;
+    sim_core *c, *whole;
     start(&p, &ua, &c, 4);
+    start(&p1, &ua1, &whole, 4);
     core_set_fetch_limit(c, 2000000);
+    core_set_fetch_limit(whole, 2000000);
     counters sum = {0}, last = c->ctr;
-    for (uint64_t t = 250000; t <= 2000000; t += 250000) {
-        cr_assert_eq(core_run(c, t), t, "stops exactly at the boundary");
+    for (uint64_t t = 250007; t < 2250000; t += 250007) {
+        uint64_t target = t < 2000000 ? t : 2000000;
+        cr_assert_eq(core_run(c, target), target, "stops exactly at the boundary");
         counters d;
         counters_sub(&d, &c->ctr, &last);
-        cr_assert_eq(d.instructions, 250000);
+        cr_assert_eq(d.instructions, target - last.instructions);
         cr_assert_eq(counters_stack_sum(&d), d.cycles);
         counters_add(&sum, &d);
         last = c->ctr;
     }
+    core_close_cycle(c);
     cr_assert_eq(memcmp(&sum, &c->ctr, sizeof sum), 0);
     check_attribution(c);
+    /* Stopping at the boundaries changed nothing: one uninterrupted run
+     * gives the same counters and the same per-pc attribution. */
+    core_run(whole, 2000000);
+    core_close_cycle(whole);
+    cr_assert_eq(memcmp(&whole->ctr, &c->ctr, sizeof sum), 0, "%llu vs %llu cycles",
+                 (unsigned long long)whole->ctr.cycles, (unsigned long long)c->ctr.cycles);
+    size_t n1, n2;
+    cost *a = cost_sorted(&c->by_pc, &n1), *b = cost_sorted(&whole->by_pc, &n2);
+    cr_assert_eq(n1, n2);
+    cr_assert_eq(memcmp(a, b, n1 * sizeof *a), 0, "per-pc attribution differs");
+    free(a);
+    free(b);
     stop(&p, &ua, c);
+    stop(&p1, &ua1, whole);
 }
