@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# One program through the whole toolkit, into one directory:
+#   bbv -> simpoint -> checkpoint -> sim (regions) -> sim --full -> validate
+# A stage runs only when one of its outputs is missing or older than one of
+# its inputs (programs and tools included), or its command changed; each
+# stage's output goes to DIR/logs/STAGE.log and its time to DIR/pipeline.log.
+# Sourced (by sweep.sh), it only defines the stage helpers.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B=${BIN:-$ROOT/build/bin}
+
+# ------------------------------------------------------------ stage helpers
+# Callers set O (output directory), FORCE (non-empty: redo everything) and
+# STDIN (the guest's standard input).
+
+log() {
+    printf '%s %s%s\n' "$(date +%H:%M:%S)" "${TAG:+$TAG: }" "$*" | tee -a "$O/pipeline.log"
+}
+
+# "1M" -> 1000000, as the tools' k/M/G/T suffixes
+to_count() {
+    local v=$1 m=1
+    case $v in
+    *k | *K) m=1000 ;;
+    *m | *M) m=1000000 ;;
+    *g | *G) m=1000000000 ;;
+    *t | *T) m=1000000000000 ;;
+    esac
+    [ "$m" -eq 1 ] || v=${v%?}
+    [[ $v =~ ^[0-9]+$ ]] || { echo "not a count: $1" >&2; return 1; }
+    echo $((v * m))
+}
+
+# Seconds since START (an $EPOCHREALTIME), to 0.01 s.
+since() {
+    awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'
+}
+
+# Why stage NAME with OUTPUTS and INPUTS (space-separated) and command CMD
+# must run, or nothing when it is up to date.
+stale() {
+    local name=$1 outs=$2 ins=$3 cmd=$4 stamp=$O/.stamps/$1
+    if [ -n "${FORCE:-}" ]; then echo "forced"; return; fi
+    if [ ! -f "$stamp" ]; then echo "never run"; return; fi
+    if [ "$(cat "$stamp")" != "$cmd" ]; then echo "its command changed"; return; fi
+    local out in
+    for out in $outs; do
+        [ -e "$out" ] || { echo "${out#"$O"/} is missing"; return; }
+        for in in $ins; do
+            [ "$in" -nt "$out" ] && { echo "${in#"$O"/} is newer than ${out#"$O"/}"; return; }
+        done
+    done
+    return 0
+}
+
+# run_stage KIND NAME "OUTPUTS" "INPUTS" COMMAND...: KIND 'tool' fails on any
+# non-zero status; 'guest' (a run of the program) only on the tool's own
+# failures (125 and up), as the tools mirror the guest's exit status.
+run_stage() {
+    local kind=$1 name=$2 outs=$3 ins=$4
+    shift 4
+    local why
+    why=$(stale "$name" "$outs" "$ins" "$*")
+    if [ -z "$why" ]; then
+        log "$name: up to date"
+        return 0
+    fi
+    mkdir -p "$O/.stamps" "$O/logs"
+    rm -f "$O/.stamps/$name"
+    log "$name: running ($why)"
+    local start=$EPOCHREALTIME status=0
+    "$@" < "${STDIN:-/dev/null}" > "$O/logs/$name.log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ] && { [ "$kind" == tool ] || [ "$status" -ge 125 ]; }; then
+        log "$name: FAILED with status $status after $(since "$start") s; the end of $O/logs/$name.log:"
+        tail -n 15 "$O/logs/$name.log" | sed 's/^/    /' | tee -a "$O/pipeline.log"
+        exit 1
+    fi
+    [ "$status" -eq 0 ] || log "$name: the program exited with status $status"
+    echo "$*" > "$O/.stamps/$name"
+    log "$name: done in $(since "$start") s"
+}
+
+[[ "${BASH_SOURCE[0]}" != "$0" ]] && return 0
+
+# ------------------------------------------------------------------ options
+usage() {
+    cat << 'EOF'
+Usage: scripts/pipeline.sh [options] [-o DIR] -- PROGRAM [ARGS...]
+
+Run one program through bbv, simpoint, checkpoint, sim (the regions and the
+full run) and validate, into DIR, reusing the results of an earlier run that
+are up to date. Prints the validation summary; the reports are in DIR/validate.
+
+  -o DIR            output directory (default: out/pipeline/NAME)
+  -n NAME           name in the reports (default: the program's file name)
+  -i N              interval size (k/M/G suffixes) [1M]
+  -G N              the full run's log interval; divides N [N/10]
+  -k K              SimPoint's MaxK [30]
+  -w W              warm-up instructions before each region [N]
+  -m MODE           sim's warm-up: none, detailed, functional, checkpoint (warm
+                    checkpoints: caches, TLBs and predictors warmed over the whole prefix) [checkpoint]
+  -c FILE           core configuration for sim and warm checkpoints [sim's built-in]
+  -s SEC.KEY=V      a core parameter (sim --set); repeatable
+  -j N              regions simulated in parallel [sim's default: all cores]
+  --stdin FILE      the program's standard input [/dev/null]
+  --max-error PCT   exit with status 2 when |CPI error| > PCT
+  -f                redo every stage
+  -h                this help
+
+Tools come from build/bin (or $BIN). Exit status: 0, 1 when a stage failed,
+2 over --max-error.
+EOF
+}
+
+O= NAME= INTERVAL=1M G= MAXK=30 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE=
+SETS=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    -o) O=$2; shift 2 ;;
+    -n) NAME=$2; shift 2 ;;
+    -i) INTERVAL=$2; shift 2 ;;
+    -G) G=$2; shift 2 ;;
+    -k) MAXK=$2; shift 2 ;;
+    -w) WARMUP=$2; shift 2 ;;
+    -m) MODE=$2; shift 2 ;;
+    -c) CONFIG=$2; shift 2 ;;
+    -s) SETS+=(--set "$2"); shift 2 ;;
+    -j) JOBS=$2; shift 2 ;;
+    --stdin) STDIN=$2; shift 2 ;;
+    --max-error) MAXERR=$2; shift 2 ;;
+    -f) FORCE=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    --) shift; break ;;
+    *) echo "pipeline.sh: unknown option '$1' (see -h)" >&2; exit 1 ;;
+    esac
+done
+[ $# -ge 1 ] || { echo "pipeline.sh: no program (see -h)" >&2; exit 1; }
+PROG=$1
+shift
+[ -f "$PROG" ] || { echo "pipeline.sh: no program $PROG" >&2; exit 1; }
+NAME=${NAME:-$(basename "$PROG")}
+O=${O:-out/pipeline/$NAME}
+N=$(to_count "$INTERVAL")
+G=$(to_count "${G:-$((N >= 10 && N % 10 == 0 ? N / 10 : N))}")
+W=$(to_count "${WARMUP:-$N}")
+[ $((N % G)) -eq 0 ] || { echo "pipeline.sh: the log interval $G does not divide the interval $N" >&2; exit 1; }
+case $MODE in none | detailed | functional | checkpoint) ;; *) echo "pipeline.sh: -m $MODE?" >&2; exit 1 ;; esac
+for t in bbv simpoint checkpoint sim validate; do
+    [ -x "$B/$t" ] || { echo "pipeline.sh: $B/$t is missing (make build)" >&2; exit 1; }
+done
+mkdir -p "$O"
+O=$(cd "$O" && pwd)
+STDIN=$(cd "$(dirname "$STDIN")" && pwd)/$(basename "$STDIN")
+
+CORE=()
+[ -z "$CONFIG" ] || CORE=(--config "$CONFIG")
+CORE+=("${SETS[@]}")
+CONFIG_DEP=${CONFIG:-}
+P=$O/$NAME
+
+# --------------------------------------------------------------- the stages
+# Stages whose command is more than one tool invocation. Their arguments
+# before "--" are the parameters they depend on, there for the stage's stamp.
+take_checkpoints() {
+    while [ "$1" != -- ]; do shift; done
+    shift
+    rm -rf "$O/ckpt"
+    local warm=()
+    if [ "$MODE" == checkpoint ]; then
+        warm=(--warm "${CONFIG:-$ROOT/configs/boom-tip.ini}")
+        warm+=("${SETS[@]}")
+    fi
+    "$B/checkpoint" -v -o "$O/ckpt" --simpoints "$P.simpoints" --weights "$P.weights" --interval "$N" \
+        --warmup "$W" "${warm[@]}" --guest-output none -- "$@"
+}
+simulate_regions() {
+    local jobs=()
+    [ -z "$JOBS" ] || jobs=(-j "$JOBS")
+    "$B/sim" "${CORE[@]}" --warmup "$MODE" "${jobs[@]}" -o "$O/regions.json" "$O"/ckpt/*.ckpt
+}
+# |CPI error| of the validation, in percent, above PCT ("1%" or "1")?
+over_error() {
+    awk -F, -v max="${1%\%}" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "error_pct") c = i }
+        NR == 2 { e = $c < 0 ? -$c : $c; exit !(e > max) }' "$O/validate/summary.csv"
+}
+
+log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, warm-up $W ($MODE), into $O"
+run_stage guest bbv "$P.$N.bb.gz $P.summary.json" "$PROG $B/bbv" \
+    "$B/bbv" --interval "$N" -o "$P" -- "$PROG" "$@"
+run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simpoint" \
+    "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
+    -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
+run_stage guest checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
+    take_checkpoints "$N" "$W" "$MODE" "${CORE[@]}" -- "$PROG" "$@"
+run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
+    simulate_regions "${CORE[@]}" "$MODE" "$JOBS" --
+run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
+    "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
+    -- "$PROG" "$@"
+run_stage tool validate "$O/validate/report.json" \
+    "$P.simpoints $P.weights $P.labels $P.summary.json $O/full.json $O/full.csv $O/regions.json $B/validate" \
+    "$B/validate" --simpoints "$P.simpoints" --weights "$P.weights" --labels "$P.labels" --interval "$N" \
+    --full "$O/full.json" --regions "$O/regions.json" --profile-summary "$P.summary.json" --name "$NAME" \
+    -o "$O/validate"
+
+sed -n '/^## Summary/,/^## Metrics/p' "$O/validate/report.md" | grep -v '^## Metrics' | tee -a "$O/pipeline.log"
+sed -n '/^## Warnings/,$p' "$O/validate/report.md" | tee -a "$O/pipeline.log"
+log "== reports in $O/validate (report.md, report.json, *.csv, plots/)"
+if [ -n "$MAXERR" ] && over_error "$MAXERR"; then
+    log "the CPI error is over $MAXERR"
+    exit 2
+fi

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# validate refuses malformed and inconsistent inputs: exit status 1, one line
+# "validate: FILE[:LINE]: reason" on stderr, and no output at all.
+source "$(dirname "$0")/lib.sh"
+V=$BIN/validate
+S=$TOP/tests/validate/small
+cp "$S"/* "$T/"
+
+# refuse EXPECTED-MESSAGE-PART validate-arguments...
+refuse() {
+    local want=$1; shift
+    set +e
+    "$V" "$@" -o "$T/out" --json "$T/x.json" 2> "$T/err"
+    local st=$?
+    set -e
+    expect_eq "'$want': exit status" 1 "$st"
+    expect_eq "'$want': one line" 1 "$(wc -l < "$T/err")"
+    grep -qF -- "$want" "$T/err" || fail "message '$(cat "$T/err")' lacks '$want'"
+    [ ! -e "$T/out" ] && [ ! -e "$T/x.json" ] || fail "'$want': output written"
+    ls "$T" | grep -q tmp && fail "'$want': temporary file left"
+    return 0
+}
+base=(--simpoints "$T/small.simpoints" --weights "$T/small.weights" -i 2000 --full "$T/full.json")
+
+# malformed files
+printf '2 0\n1 x\n' > "$T/bad.sp"
+refuse "bad.sp:2: expected '<interval> <cluster>'" --simpoints "$T/bad.sp" --weights "$T/small.weights" -i 2000 \
+    --full "$T/full.json"
+printf '0.6 0\n0.3 1\n' > "$T/bad.w"
+refuse "bad.w: the weights sum to 0.9, not 1" --simpoints "$T/small.simpoints" --weights "$T/bad.w" -i 2000 \
+    --full "$T/full.json"
+sed '4s/,1000,3000,/,1000,3000x,/' "$T/full.csv" > "$T/bad.csv"
+refuse "bad.csv:4: cycles: expected a non-negative number, got '3000x'" "${base[@]}" --log "$T/bad.csv"
+head -c 200 "$T/regions.json" > "$T/cut.json"
+refuse "cut.json:" "${base[@]}" --regions "$T/cut.json"
+refuse "nothere.json: No such file or directory" "${base[@]}" --regions "$T/nothere.json"
+
+# inconsistent inputs
+refuse "the profile has 9501 instructions but the full run" "${base[@]}" --profile-insts 9501
+sed 's/^3,3000,1000,3000,500,2360/3,3000,1000,3001,500,2361/' "$T/full.csv" > "$T/off.csv"
+refuse "off.csv: cycles adds up to 17001 over the log but the full run's result says 17000" "${base[@]}" --log "$T/off.csv"
+refuse "the interval size 2500 is not a multiple of the full run's log interval 1000" \
+    --simpoints "$T/small.simpoints" --weights "$T/small.weights" -i 2500 --full "$T/full.json"
+printf '0\n1\n1\n1\n0\n' > "$T/bad.labels"
+refuse "small.simpoints:1: interval 2 is the simulation point of cluster 0 but" "${base[@]}" --labels "$T/bad.labels"
+printf '0\n1\n0\n' > "$T/few.labels"
+refuse "few.labels: 3 labels, but the full run has 5 intervals of 2000 instructions" "${base[@]}" --labels "$T/few.labels"
+sed 's/"instructions": 2000/"instructions": 1999/' "$T/regions.json" > "$T/short.json"
+refuse "short.json: results[0]: ran 1999 instructions, but interval 1 has 2000" "${base[@]}" --regions "$T/short.json"
+sed 's/"cluster": 1,/"cluster": 0,/' "$T/regions.json" > "$T/clu.json"
+refuse "clu.json: results[0]: simulation point 1 is of cluster 0" "${base[@]}" --regions "$T/clu.json"
+sed 's/00112233aabbccdd/0000000000000000/' "$T/regions.json" > "$T/core.json"
+refuse "core.json: core configuration 0000000000000000, but the full run" "${base[@]}" --regions "$T/core.json"
+refuse "full.json: not region results" "${base[@]}" --regions "$T/full.json"
+refuse "regions.json: not a full run" --simpoints "$T/small.simpoints" --weights "$T/small.weights" -i 2000 \
+    --full "$T/regions.json"
+
+# misuse
+refuse "missing --full" --simpoints "$T/small.simpoints" --weights "$T/small.weights" -i 2000
+refuse "option '--bogus': unknown" "${base[@]}" --bogus
+refuse "--interval: expected a count" --simpoints "$T/small.simpoints" --weights "$T/small.weights" -i two \
+    --full "$T/full.json"
+refuse "--sweep takes its configurations from the manifest" --sweep "$T/m.tsv" --simpoints "$T/small.simpoints"
+
+# --allow-mismatch turns a count or configuration mismatch into a warning
+"$V" "${base[@]}" --profile-insts 9501 --allow-mismatch --regions "$T/core.json" --json "$T/ok.json" 2> "$T/err"
+grep -q "warning: --profile-insts: the profile has 9501" "$T/err" || fail "no mismatch warning: $(cat "$T/err")"
+grep -q "warning: .*core configuration 0000000000000000" "$T/err" || fail "no configuration warning"
+echo "validate_errors: ok"

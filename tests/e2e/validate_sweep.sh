@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# validate --sweep over hand-made configurations of the tests/validate/small
+# run (full CPI 17000/9500 = 1.7895):
+#   interval 1000, MaxK 1: interval 4 (CPI 1.2)            -32.94%, 1000 insts
+#   interval 2000, MaxK 1: interval 1 (CPI 3.0)            +67.65%, 2000 insts
+#   interval 2000, MaxK 2: intervals 2 and 1 (0.6 x 1.1 + 0.4 x 3.0 = 1.86), +3.94%, 4000 insts
+# and a second program, a copy of the first named "twin", for the mean over programs.
+source "$(dirname "$0")/lib.sh"
+V=$BIN/validate
+S=$TOP/tests/validate/small
+mkdir -p "$T/run"
+cp "$S"/* "$T/run/"
+printf '4 0\n' > "$T/run/k1.sp"
+printf '1 0\n' > "$T/run/K1.sp"
+printf '1 0\n' > "$T/run/k1.w"
+{
+    printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\n'
+    for p in small twin; do
+        printf '%s\t1000\t1\t0.9\trun/k1.sp\trun/k1.w\t-\trun/full.json\t-\n' $p
+        printf '%s\t2k\t1\t0.9\trun/K1.sp\trun/k1.w\t-\trun/full.json\t-\n' $p
+        printf '%s\t2k\t2\t0.9\trun/small.simpoints\trun/small.weights\trun/small.labels\trun/full.json\trun/regions.json\n' $p
+    done
+} > "$T/m.tsv"
+
+"$V" -q --sweep "$T/m.tsv" --target 5% --baseline 1,0.9 -o "$T/out"
+for f in sweep.md sweep.json sweep.rows.csv sweep.configs.csv plots/pareto.gp plots/heatmap_mean.dat \
+         plots/heatmap_max.dat plots/cost_by_interval.dat plots/per_program.gp; do
+    [ -s "$T/out/$f" ] || fail "missing output $f"
+done
+grep -q 'Cheapest configuration within the target: interval 2k, MaxK 2, BIC 0.9\*\*: mean |error| 3.94%' \
+    "$T/out/sweep.md" || fail "cheapest: $(grep -i cheapest "$T/out/sweep.md" | head -2)"
+# configs.csv: interval,max_k,bic,programs,k_total,simulated,simulated_with_warmup,speedup,mean,max,rms,complete,pareto,meets
+grep -q '^1000,1,0.9,2,2,2000,2000,9.5,32.94117647,32.94117647,32.94117647,1,1,0,' "$T/out/sweep.configs.csv" ||
+    fail "1000/1: $(grep '^1000,1,' "$T/out/sweep.configs.csv")"
+grep -q '^2000,1,0.9,2,2,4000,4000,4.75,67.64705882,67.64705882,67.64705882,1,0,0,' "$T/out/sweep.configs.csv" ||
+    fail "2000/1 is dominated: $(grep '^2000,1,' "$T/out/sweep.configs.csv")"
+grep -q '^2000,2,0.9,2,4,8000,8000,2.375,3.941176471,3.941176471,3.941176471,1,1,1,2,4.444117647,0.5029411765$' \
+    "$T/out/sweep.configs.csv" || fail "2000/2: $(grep '^2000,2,' "$T/out/sweep.configs.csv")"
+# rows with region results carry the warm-up error
+expect_eq "rows with regions" 2 "$(awk -F, 'NR > 1 && $17 == 1' "$T/out/sweep.rows.csv" | wc -l)"
+grep -q '"best": {' "$T/out/sweep.json" || fail "no best configuration in the JSON"
+
+# with warm-up of one interval per region: interval 4 of 1000 needs 1000 more
+"$V" -q --sweep "$T/m.tsv" --warmup-intervals 1 --csv "$T/w"
+grep -q '^1000,1,0.9,2,2,2000,4000,' "$T/w.configs.csv" || fail "warm-up: $(grep '^1000,1,' "$T/w.configs.csv")"
+
+# a target nobody meets: said so, and --max-error fails
+"$V" -q --sweep "$T/m.tsv" --target 1% --markdown "$T/none.md" --max-error 5%
+grep -q 'No configuration meets the target.\*\* The most accurate is interval 2k, MaxK 2' "$T/none.md" ||
+    fail "unmet target: $(grep -i 'target' "$T/none.md" | head -3)"
+expect_status 2 "$V" -q --sweep "$T/m.tsv" --json /dev/null --max-error 3%
+
+# a bad line is named, and nothing is written
+printf 'small\t2k\t3\t0.9\trun/nothere.sp\trun/k1.w\t-\trun/full.json\t-\n' >> "$T/m.tsv"
+expect_status 1 "$V" -q --sweep "$T/m.tsv" -o "$T/bad" 2> "$T/err"
+grep -q "nothere.sp: No such file or directory (configuration at .*m.tsv:8)" "$T/err" || fail "bad line: $(cat "$T/err")"
+[ ! -e "$T/bad" ] || fail "output written for a bad manifest"
+echo "validate_sweep: ok"

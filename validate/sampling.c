@@ -1,0 +1,186 @@
+#include "sampling.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+/* Rounding of weights printed with 6 significant digits (%g) stays far
+ * below this; anything above it is a different or edited file. */
+#define WEIGHT_ROUNDING 1e-4
+#define WEIGHT_SUM_LIMIT 0.01
+
+static vd_point *find_cluster(vd_point *pts, size_t n, long cluster)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].cluster == cluster)
+            return &pts[i];
+    return NULL;
+}
+
+static bool read_simpoints(vd_sampling *s, vd_diag *d)
+{
+    vd_lines l;
+    if (!vd_lines_open(&l, s->simpoints, d))
+        return false;
+    bool ok = true;
+    char *line, *f[3];
+    while (ok && (line = vd_lines_next(&l))) {
+        if (vd_skippable(line))
+            continue;
+        uint64_t index;
+        long cluster;
+        if (vd_split(line, 0, f, 3) != 2 || !vd_parse_u64(f[0], &index) || !vd_parse_long(f[1], &cluster) ||
+            cluster < 0) {
+            ok = vd_fail(d, "%s:%zu: expected '<interval> <cluster>'", s->simpoints, l.lineno);
+        } else if (find_cluster(s->pts, s->npts, cluster)) {
+            ok = vd_fail(d, "%s:%zu: a second simulation point for cluster %ld", s->simpoints, l.lineno, cluster);
+        } else {
+            for (size_t i = 0; i < s->npts; i++)
+                if (s->pts[i].index == index)
+                    ok = vd_fail(d, "%s:%zu: interval %llu is already the simulation point of cluster %ld",
+                                 s->simpoints, l.lineno, (unsigned long long)index, s->pts[i].cluster);
+            s->pts = vd_realloc(s->pts, (s->npts + 1) * sizeof *s->pts);
+            s->pts[s->npts++] = (vd_point){.index = index, .cluster = cluster, .sp_line = l.lineno};
+        }
+    }
+    vd_lines_close(&l);
+    if (ok && s->npts == 0)
+        ok = vd_fail(d, "%s: no simulation points", s->simpoints);
+    return ok;
+}
+
+static bool read_weights(vd_sampling *s, vd_diag *d)
+{
+    vd_lines l;
+    if (!vd_lines_open(&l, s->weights, d))
+        return false;
+    bool ok = true;
+    char *line, *f[3];
+    while (ok && (line = vd_lines_next(&l))) {
+        if (vd_skippable(line))
+            continue;
+        double w;
+        long cluster;
+        vd_point *p;
+        if (vd_split(line, 0, f, 3) != 2 || !vd_parse_real(f[0], &w) || !vd_parse_long(f[1], &cluster) ||
+            cluster < 0 || w < 0 || w > 1)
+            ok = vd_fail(d, "%s:%zu: expected '<weight> <cluster>' with a weight in [0, 1]", s->weights, l.lineno);
+        else if (!(p = find_cluster(s->pts, s->npts, cluster)))
+            ok = vd_fail(d, "%s:%zu: cluster %ld has a weight but no simulation point in %s", s->weights,
+                         l.lineno, cluster, s->simpoints);
+        else if (p->w_line)
+            ok = vd_fail(d, "%s:%zu: a second weight for cluster %ld (line %zu)", s->weights, l.lineno, cluster,
+                         p->w_line);
+        else {
+            p->raw_weight = w;
+            p->w_line = l.lineno;
+            s->weight_sum += w;
+        }
+    }
+    vd_lines_close(&l);
+    for (size_t i = 0; ok && i < s->npts; i++)
+        if (!s->pts[i].w_line)
+            ok = vd_fail(d, "%s:%zu: cluster %ld has no weight in %s", s->simpoints, s->pts[i].sp_line,
+                         s->pts[i].cluster, s->weights);
+    return ok;
+}
+
+static bool normalise_weights(vd_sampling *s, vd_diag *d)
+{
+    double off = fabs(s->weight_sum - 1);
+    if (off > WEIGHT_SUM_LIMIT)
+        return vd_fail(d, "%s: the weights sum to %.6g, not 1", s->weights, s->weight_sum);
+    if (off > WEIGHT_ROUNDING)
+        vd_warn(d, "%s: the weights sum to %.6g, not 1; renormalised", s->weights, s->weight_sum);
+    for (size_t i = 0; i < s->npts; i++) {
+        s->pts[i].weight = s->pts[i].raw_weight / s->weight_sum;
+        if (s->pts[i].raw_weight == 0)
+            vd_warn(d, "%s:%zu: cluster %ld has weight 0: its region is simulated for nothing", s->weights,
+                    s->pts[i].w_line, s->pts[i].cluster);
+    }
+    return true;
+}
+
+static bool read_labels(vd_sampling *s, vd_diag *d)
+{
+    vd_lines l;
+    if (!vd_lines_open(&l, s->labels, d))
+        return false;
+    bool ok = true;
+    size_t cap = 0;
+    char *line, *f[3];
+    while (ok && (line = vd_lines_next(&l))) {
+        if (vd_skippable(line))
+            continue;
+        size_t n = vd_split(line, 0, f, 3);
+        long cluster;
+        double dist;
+        if (n < 1 || n > 2 || !vd_parse_long(f[0], &cluster) || cluster < 0 || (n == 2 && !vd_parse_real(f[1], &dist))) {
+            ok = vd_fail(d, "%s:%zu: expected '<cluster> <distance>'", s->labels, l.lineno);
+            break;
+        }
+        if (s->nlabels == cap) {
+            cap = cap ? 2 * cap : 1024;
+            s->label = vd_realloc(s->label, cap * sizeof *s->label);
+        }
+        s->label[s->nlabels++] = cluster;
+    }
+    vd_lines_close(&l);
+    if (ok && s->nlabels == 0)
+        ok = vd_fail(d, "%s: no labels", s->labels);
+    for (size_t i = 0; ok && i < s->npts; i++) {
+        const vd_point *p = &s->pts[i];
+        if (p->index < s->nlabels && s->label[p->index] != p->cluster)
+            ok = vd_fail(d, "%s:%zu: interval %llu is the simulation point of cluster %ld but %s labels it %ld",
+                         s->simpoints, p->sp_line, (unsigned long long)p->index, p->cluster, s->labels,
+                         s->label[p->index]);
+    }
+    return ok;
+}
+
+bool vd_sampling_load(vd_sampling *s, const char *simpoints, const char *weights, const char *labels,
+                      uint64_t interval, vd_diag *d)
+{
+    memset(s, 0, sizeof *s);
+    s->simpoints = vd_strdup(simpoints);
+    s->weights = vd_strdup(weights);
+    s->labels = labels ? vd_strdup(labels) : NULL;
+    s->interval = interval;
+    if (interval == 0)
+        return vd_fail(d, "the interval size must be positive");
+    return read_simpoints(s, d) && read_weights(s, d) && normalise_weights(s, d) && (!labels || read_labels(s, d));
+}
+
+void vd_sampling_free(vd_sampling *s)
+{
+    free(s->simpoints);
+    free(s->weights);
+    free(s->labels);
+    free(s->pts);
+    free(s->label);
+    memset(s, 0, sizeof *s);
+}
+
+bool vd_read_profile_total(const char *path, uint64_t *out, vd_diag *d)
+{
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root)
+        return vd_fail(d, "%s:%d: %s", path, je.line, je.text);
+    json_t *v = json_object_get(root, "instructions");
+    json_t *input = json_object_get(root, "input");
+    if (!v && input)
+        v = json_object_get(input, "instructions");
+    bool ok = true;
+    double x = v ? json_number_value(v) : -1;
+    if (!json_is_number(v) || x < 0 || x != floor(x) || x > 9007199254740992.0)
+        ok = vd_fail(d, "%s: no instruction count (\"instructions\" of bbv --summary or \"input.instructions\" "
+                        "of simpoint --json)", path);
+    else
+        *out = json_is_integer(v) ? (uint64_t)json_integer_value(v) : (uint64_t)x;
+    json_decref(root);
+    return ok;
+}

@@ -1,0 +1,77 @@
+/* Sweep mode: many sampling configurations (interval size x MaxK x BIC
+ * threshold) of one or more programs, each validated arithmetically on its
+ * program's full-run log, then aggregated over the programs as Paper C does:
+ * mean and largest |CPI error| against the instructions to simulate, the
+ * Pareto front, and the cheapest configuration within an error target. */
+#ifndef VD_SWEEP_H
+#define VD_SWEEP_H
+
+#include "analysis.h"
+#include "manifest.h"
+
+typedef struct vd_sweep_row {
+    const vd_mrow *m;
+    char *program;
+    size_t k;                 /* simulation points */
+    double insts;             /* of the whole program */
+    uint64_t sim, sim_warm, longest;
+    double speedup, speedup_nowarm, parallel_speedup;
+    double cpi_full, cpi_oracle, err_sampling;
+    double ci_half;           /* 95% half-width / CPI (labels), else NAN */
+    double coverage;
+    bool has_regions;
+    double cpi_est, err, err_warmup; /* with region results, else NAN */
+    size_t nwarnings;
+} vd_sweep_row;
+
+typedef struct vd_sweep_cfg {
+    uint64_t interval;
+    long max_k;
+    double bic;               /* NAN when not given */
+    size_t nprog, k_total;
+    size_t *rows;             /* its rows, one per program */
+    double mean_abs, max_abs, rms; /* of the sampling error over the programs */
+    double sim, sim_warm, insts, speedup;
+    bool complete;            /* every program has this configuration */
+    bool pareto, meets;
+    size_t nregions;          /* rows with region results ... */
+    double mean_abs_est, mean_abs_warmup; /* ... and their errors */
+} vd_sweep_cfg;
+
+typedef struct vd_sweep {
+    const vd_manifest *manifest;
+    vd_params p;
+    vd_sweep_row *rows;
+    size_t n;
+    vd_sweep_cfg *cfgs;
+    size_t ncfg;
+    char **programs;
+    size_t nprog;
+    uint64_t *intervals;      /* distinct, ascending */
+    size_t nintervals;
+    long *maxks;
+    size_t nmaxks;
+    double *bics;             /* distinct; NAN counts as one value */
+    size_t nbics;
+    double target;
+    long best, most_accurate; /* configurations, -1 when none */
+    long *best_by_interval, *baseline_by_interval, *best_by_program;
+    long baseline_maxk;
+    double baseline_bic;
+    vd_diag notes;            /* every configuration's warnings, prefixed by it */
+} vd_sweep;
+
+bool vd_sweep_run(vd_sweep *sw, const vd_manifest *m, const vd_params *p, double target, long baseline_maxk,
+                  double baseline_bic, vd_diag *d);
+void vd_sweep_free(vd_sweep *sw);
+
+/* The Pareto front in ascending cost (a new array of N pointers). */
+const vd_sweep_cfg **vd_sweep_front(const vd_sweep *sw, size_t *n);
+
+/* "10M", "1.5G", "4096": an instruction count for labels. */
+const char *vd_short_count(char *buf, size_t n, uint64_t v);
+/* The configuration's name, e.g. "interval 10M, MaxK 8, BIC 0.9". */
+const char *vd_cfg_name(char *buf, size_t n, const vd_sweep_cfg *c);
+bool vd_same_bic(double a, double b);
+
+#endif

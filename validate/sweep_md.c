@@ -1,0 +1,178 @@
+/* The sweep in Markdown: the answer first (the cheapest configuration within
+ * the target), then the tables behind it. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sink.h"
+#include "sweep_report.h"
+
+enum { MAX_NOTES = 50 };
+
+static const char *name(const vd_sweep_cfg *c)
+{
+    static char buf[4][96];
+    static unsigned next;
+    return vd_cfg_name(buf[next++ % 4], sizeof buf[0], c);
+}
+
+static const char *interval(uint64_t v)
+{
+    static char buf[4][32];
+    static unsigned next;
+    return vd_short_count(buf[next++ % 4], sizeof buf[0], v);
+}
+
+static void answer(vd_sink *o, const vd_sweep *sw)
+{
+    size_t complete = 0;
+    for (size_t c = 0; c < sw->ncfg; c++)
+        complete += sw->cfgs[c].complete;
+    vd_sink_printf(o, "# validate --sweep: %zu program%s, %zu configurations\n\n", sw->nprog, sw->nprog == 1 ? "" : "s",
+                   sw->ncfg);
+    vd_sink_printf(o, "- %zu interval sizes x %zu MaxK values x %zu BIC thresholds (%s); %zu configurations have "
+                      "every program\n",
+                   sw->nintervals, sw->nmaxks, sw->nbics, sw->manifest->path, complete);
+    vd_sink_printf(o, "- error: the sampling error of CPI, (representatives' CPI in the full run - full CPI) / full "
+                      "CPI, from each program's per-interval log; cost: instructions simulated, warm-up included "
+                      "(%s)\n",
+                   sw->p.warmup_intervals ? "warm-up of whole intervals per region" :
+                   sw->p.warmup           ? "fixed warm-up per region" : "no warm-up given: --warmup");
+    vd_sink_printf(o, "- target: mean |error| over the programs <= %s\n\n", vd_upct(sw->target));
+    if (sw->best >= 0) {
+        const vd_sweep_cfg *b = &sw->cfgs[sw->best];
+        vd_sink_printf(o, "**Cheapest configuration within the target: %s**: mean |error| %s, largest %s, %s "
+                          "instructions simulated with warm-up (%zu simulation points), speedup %sx.\n\n",
+                       name(b), vd_upct(b->mean_abs), vd_upct(b->max_abs), vd_count(b->sim_warm), b->k_total,
+                       vd_num(b->speedup, 4));
+    } else {
+        vd_sink_printf(o, "**No configuration meets the target.**");
+        if (sw->most_accurate >= 0)
+            vd_sink_printf(o, " The most accurate is %s: mean |error| %s.",
+                           name(&sw->cfgs[sw->most_accurate]), vd_upct(sw->cfgs[sw->most_accurate].mean_abs));
+        vd_sink_printf(o, "\n\n");
+    }
+}
+
+static void cfg_cells(vd_sink *o, const vd_sweep_cfg *c)
+{
+    vd_sink_printf(o, " %ld | %s | %zu | %s | %s | %sx | %s | %s |", c->max_k, isnan(c->bic) ? "-" : vd_num(c->bic, 3),
+                   c->k_total, vd_count(c->sim), vd_count(c->sim_warm), vd_num(c->speedup, 4), vd_upct(c->mean_abs),
+                   vd_upct(c->max_abs));
+}
+
+static void by_interval(vd_sink *o, const vd_sweep *sw)
+{
+    vd_sink_printf(o, "## Per interval size: baseline (MaxK %ld, BIC %g) and cheapest within the target\n\n",
+                   sw->baseline_maxk, sw->baseline_bic);
+    vd_sink_printf(o, "| interval | configuration | MaxK | BIC | k | simulated | with warm-up | speedup | mean abs. error "
+                      "| max abs. error |\n|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < sw->nintervals; i++) {
+        long which[2] = {sw->baseline_by_interval[i], sw->best_by_interval[i]};
+        const char *what[2] = {"baseline", "cheapest within target"};
+        for (int w = 0; w < 2; w++) {
+            vd_sink_printf(o, "| %s | %s", interval(sw->intervals[i]), what[w]);
+            if (which[w] >= 0) {
+                vd_sink_printf(o, " |");
+                cfg_cells(o, &sw->cfgs[which[w]]);
+                vd_sink_printf(o, "\n");
+            } else {
+                vd_sink_printf(o, ": %s | | | | | | | | |\n", w ? "none" : "not in the sweep");
+            }
+        }
+    }
+    vd_sink_printf(o, "\n");
+}
+
+static void front(vd_sink *o, const vd_sweep *sw)
+{
+    vd_sink_printf(o, "## Pareto front: mean |error| against instructions simulated\n\n");
+    vd_sink_printf(o, "| interval | MaxK | BIC | k | simulated | with warm-up | speedup | mean abs. error | max abs. error | "
+                      "within target |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    size_t n;
+    const vd_sweep_cfg **f = vd_sweep_front(sw, &n);
+    for (size_t i = 0; i < n; i++) {
+        vd_sink_printf(o, "| %s |", interval(f[i]->interval));
+        cfg_cells(o, f[i]);
+        vd_sink_printf(o, " %s |\n", f[i]->meets ? "yes" : "");
+    }
+    free(f);
+    vd_sink_printf(o, "\n");
+}
+
+static void programs(vd_sink *o, const vd_sweep *sw)
+{
+    const vd_sweep_cfg *b = sw->best >= 0 ? &sw->cfgs[sw->best] : NULL;
+    vd_sink_printf(o, "## Per program\n\n");
+    if (b) {
+        vd_sink_printf(o, "At %s:\n\n| program | k | simulated | speedup | CPI | oracle CPI | sampling error | "
+                          "95%% ± | estimate error | warm-up error |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+                       name(b));
+        for (size_t j = 0; j < b->nprog; j++) {
+            const vd_sweep_row *r = &sw->rows[b->rows[j]];
+            vd_sink_printf(o, "| %s | %zu | %s | %sx | %s | %s | %s | %s | %s | %s |\n", r->program, r->k,
+                           vd_count((double)r->sim_warm), vd_num(r->speedup, 4), vd_num(r->cpi_full, 5),
+                           vd_num(r->cpi_oracle, 5), vd_pct(r->err_sampling), vd_upct(r->ci_half), vd_pct(r->err),
+                           vd_pct(r->err_warmup));
+        }
+        vd_sink_printf(o, "\n");
+    }
+    vd_sink_printf(o, "Each program alone, its cheapest configuration within the target:\n\n| program | configuration "
+                      "| k | with warm-up | speedup | sampling error |\n|---|---|--:|--:|--:|--:|\n");
+    for (size_t p = 0; p < sw->nprog; p++) {
+        long i = sw->best_by_program[p];
+        if (i < 0) {
+            vd_sink_printf(o, "| %s | none within the target | | | | |\n", sw->programs[p]);
+            continue;
+        }
+        const vd_sweep_row *r = &sw->rows[i];
+        vd_sweep_cfg c = {.interval = r->m->interval, .max_k = r->m->max_k, .bic = r->m->bic};
+        vd_sink_printf(o, "| %s | %s | %zu | %s | %sx | %s |\n", r->program, name(&c), r->k,
+                       vd_count((double)r->sim_warm), vd_num(r->speedup, 4), vd_pct(r->err_sampling));
+    }
+    vd_sink_printf(o, "\n");
+}
+
+static void simulated(vd_sink *o, const vd_sweep *sw)
+{
+    bool any = false;
+    for (size_t i = 0; i < sw->n && !any; i++)
+        any = sw->rows[i].has_regions;
+    if (!any)
+        return;
+    vd_sink_printf(o, "## Configurations simulated for real\n\n| program | interval | MaxK | BIC | k | CPI | estimate | "
+                      "error | sampling | warm-up |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < sw->n; i++) {
+        const vd_sweep_row *r = &sw->rows[i];
+        if (r->has_regions)
+            vd_sink_printf(o, "| %s | %s | %ld | %s | %zu | %s | %s | %s | %s | %s |\n", r->program,
+                           interval(r->m->interval), r->m->max_k, isnan(r->m->bic) ? "-" : vd_num(r->m->bic, 3), r->k,
+                           vd_num(r->cpi_full, 5), vd_num(r->cpi_est, 5), vd_pct(r->err), vd_pct(r->err_sampling),
+                           vd_pct(r->err_warmup));
+    }
+    vd_sink_printf(o, "\n");
+}
+
+static void notes(vd_sink *o, const vd_sweep *sw)
+{
+    if (!sw->notes.nwarnings)
+        return;
+    vd_sink_printf(o, "## Warnings (%zu)\n\n", sw->notes.nwarnings);
+    for (size_t i = 0; i < sw->notes.nwarnings && i < MAX_NOTES; i++)
+        vd_sink_printf(o, "- %s\n", sw->notes.warnings[i]);
+    if (sw->notes.nwarnings > MAX_NOTES)
+        vd_sink_printf(o, "- ... and %zu more in the JSON report\n", sw->notes.nwarnings - MAX_NOTES);
+    vd_sink_printf(o, "\n");
+}
+
+void vd_sweep_md(const vd_sweep *sw, const char *path)
+{
+    vd_sink o;
+    vd_sink_open(&o, path);
+    answer(&o, sw);
+    by_interval(&o, sw);
+    front(&o, sw);
+    programs(&o, sw);
+    simulated(&o, sw);
+    notes(&o, sw);
+    vd_sink_commit(&o);
+}
