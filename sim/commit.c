@@ -145,17 +145,14 @@ static void end_cycle(sim_core *c, bool squash)
         if (cc->n) c->ctr.stack[STK_COMPUTING]++;
         else core_account_idle(c, 1);
     }
-    for (int i = 0; i < cc->n; i++) {
-        uint64_t share = c->units / (uint64_t)cc->n;
-        charge(c, cc->committed[i]->d.insn.pc, cc->blocks[i], ST_COMPUTING, share);
-    }
     if (cc->n) {
+        uint64_t share = c->units / (uint64_t)cc->n;
+        for (int i = 0; i < cc->n; i++) charge(c, cc->committed[i]->d.insn.pc, cc->blocks[i], ST_COMPUTING, share);
         c->active = true;
         c->flush_key = cc->flush_key, c->flush_pc = cc->flush_pc, c->flush_block = cc->flush_block;
     }
-    bool committed = cc->n;
     *cc = (commit_cycle){0};
-    if (committed && squash) core_squash(c, c->head);
+    if (squash) core_squash(c, c->head);
 }
 
 void core_commit_end(sim_core *c) { end_cycle(c, false); }
