@@ -112,9 +112,21 @@ static int restore_warm_state(const char *path, uarch *ua, char *err, size_t err
     return ok ? 0 : -1;
 }
 
+/* Where region job j's guest output goes: 'none' (the default), the file
+ * given when there is one job, or FILE.j when several run at once. */
+static char *region_output(const sim_options *o, size_t j, size_t njobs)
+{
+    const char *target = o->guest_output ? o->guest_output : "none";
+    char *path;
+    if (strcmp(target, "none") == 0 || njobs == 1) path = strdup(target);
+    else if (asprintf(&path, "%s.%zu", target, j) < 0) path = NULL;
+    if (!path) die("out of memory");
+    return path;
+}
+
 /* One region of one checkpoint. Failures become r->message (the other
  * regions still run); returns false then. */
-static bool run_region(const sim_options *o, const char *path, int region, sim_result *r)
+static bool run_region(const sim_options *o, const char *path, int region, const char *output, sim_result *r)
 {
     rv_proc p;
     ckpt_meta meta;
@@ -127,7 +139,7 @@ static bool run_region(const sim_options *o, const char *path, int region, sim_r
     bool ok = false;
     int out_fd = -1;
     if (ckpt_restore(&p, path, &po, &meta, err, sizeof err)) goto out;
-    out_fd = guest_cli_redirect_output(&p, o->guest_output ? o->guest_output : "none");
+    out_fd = guest_cli_redirect_output(&p, output);
     uarch_init(&ua, &o->cfg);
     const ckpt_region *rg = meta.nregions ? &meta.regions[region] : NULL;
     r->has_region = rg != NULL;
@@ -198,7 +210,9 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
     uint64_t finished = 0;
 #pragma omp parallel for schedule(dynamic, 1)
     for (size_t j = 0; j < njobs; j++) {
-        run_region(o, jobs[j].path, jobs[j].region, &res[j]);
+        char *output = region_output(o, j, njobs);
+        run_region(o, jobs[j].path, jobs[j].region, output, &res[j]);
+        free(output);
 #pragma omp atomic
         finished++;
         if (omp_get_thread_num() == 0) progress_update(&prog, finished);

@@ -39,6 +39,12 @@ for r in json.load(open('j2.json'))['results']:
 raise SystemExit(bad)
 PY
 
+# Several regions at once write their guest output to one file each.
+n=$(python3 -c "import json; print(len(json.load(open('j2.json'))['results']))")
+"$BIN/sim" -q --warmup none -o g.json --guest-output gout ck/*.ckpt
+[ ! -e gout ] || fail "regions shared one guest-output file"
+for ((i = 0; i < n; i++)); do [ -e "gout.$i" ] || fail "no guest output file gout.$i for region $i"; done
+
 first=$(ls ck/*.ckpt | head -1)
 # Warm state from another configuration is refused.
 expect_status 1 "$BIN/sim" -q --warmup checkpoint --set rob.entries=64 -o bad.json "$first" 2> err.txt
