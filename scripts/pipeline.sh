@@ -81,6 +81,19 @@ run_stage() {
     log "$name: done in $(since "$start") s"
 }
 
+# take_checkpoints DIR INTERVAL WARMUP SIMPOINTS WEIGHTS [CHECKPOINT OPTIONS...]
+# -- PROGRAM ARGS: the checkpoints of a sampling, in a directory made afresh.
+take_checkpoints() {
+    local dir=$1 n=$2 w=$3 sp=$4 wt=$5
+    shift 5
+    local opts=()
+    while [ "$1" != -- ]; do opts+=("$1"); shift; done
+    shift
+    rm -rf "$dir"
+    "$B/checkpoint" -o "$dir" --simpoints "$sp" --weights "$wt" --interval "$n" --warmup "$w" \
+        "${opts[@]}" --guest-output none -- "$@"
+}
+
 [[ "${BASH_SOURCE[0]}" != "$0" ]] && return 0
 
 # ------------------------------------------------------------------ options
@@ -157,23 +170,13 @@ CORE=()
 [ -z "$CONFIG" ] || CORE=(--config "$CONFIG")
 CORE+=("${SETS[@]}")
 CONFIG_DEP=${CONFIG:-}
+WARM=()
+[ "$MODE" != checkpoint ] || WARM=(--warm "${CONFIG:-$ROOT/configs/boom-tip.ini}" "${SETS[@]}")
 P=$O/$NAME
 
 # --------------------------------------------------------------- the stages
 # Stages whose command is more than one tool invocation. Their arguments
 # before "--" are the parameters they depend on, there for the stage's stamp.
-take_checkpoints() {
-    while [ "$1" != -- ]; do shift; done
-    shift
-    rm -rf "$O/ckpt"
-    local warm=()
-    if [ "$MODE" == checkpoint ]; then
-        warm=(--warm "${CONFIG:-$ROOT/configs/boom-tip.ini}")
-        warm+=("${SETS[@]}")
-    fi
-    "$B/checkpoint" -v -o "$O/ckpt" --simpoints "$P.simpoints" --weights "$P.weights" --interval "$N" \
-        --warmup "$W" "${warm[@]}" --guest-output none -- "$@"
-}
 simulate_regions() {
     local jobs=()
     [ -z "$JOBS" ] || jobs=(-j "$JOBS")
@@ -192,7 +195,7 @@ run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simp
     "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
     -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 run_stage guest checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
-    take_checkpoints "$N" "$W" "$MODE" "${CORE[@]}" -- "$PROG" "$@"
+    take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" -- "$PROG" "$@"
 run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
     simulate_regions "${CORE[@]}" "$MODE" "$JOBS" --
 run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \

@@ -170,24 +170,12 @@ sweep_program() {
         [ "$MODE" != checkpoint ] || warm=(--warm "$CONFIG" "${SETS[@]}")
         run_stage guest "checkpoint-$tag" "$O/ckpt.$tag/checkpoints.json" \
             "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb $prog $B/checkpoint $CONFIG" \
-            take_sweep_checkpoints "$O/ckpt.$tag" "$rn" "$((rn * WARM_INTERVALS))" \
+            take_checkpoints "$O/ckpt.$tag" "$rn" "$((rn * WARM_INTERVALS))" \
             "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
         run_stage tool "regions-$tag" "$O/regions.$tag.json" "$O/ckpt.$tag/checkpoints.json $B/sim $CONFIG" \
             "$B/sim" -q "${CORE[@]}" --warmup "$MODE" -j 1 -o "$O/regions.$tag.json" "$O/ckpt.$tag"/*.ckpt
     done
     log "== $name: done"
-}
-
-# checkpoint DIR N W SIMPOINTS WEIGHTS [--warm ...] -- PROGRAM ARGS: a fresh directory each time.
-take_sweep_checkpoints() {
-    local dir=$1 n=$2 w=$3 sp=$4 wt=$5
-    shift 5
-    local warm=()
-    while [ "$1" != -- ]; do warm+=("$1"); shift; done
-    shift
-    rm -rf "$dir"
-    "$B/checkpoint" -o "$dir" --simpoints "$sp" --weights "$wt" --interval "$n" --warmup "$w" \
-        "${warm[@]}" --guest-output none -- "$@"
 }
 
 # The manifest rows of one program (after its stages ran).

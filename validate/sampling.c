@@ -20,20 +20,31 @@ static vd_point *find_cluster(vd_point *pts, size_t n, long cluster)
     return NULL;
 }
 
+/* The next "<value> <cluster>" line of a SimPoint file, comments and blank
+ * lines skipped: false at the end; *value NULL when the line is malformed. */
+static bool next_pair(vd_lines *l, char **value, long *cluster)
+{
+    char *line, *f[3];
+    while ((line = vd_lines_next(l)) && vd_skippable(line))
+        ;
+    if (!line)
+        return false;
+    bool well_formed = vd_split(line, 0, f, 3) == 2 && vd_parse_long(f[1], cluster) && *cluster >= 0;
+    *value = well_formed ? f[0] : NULL;
+    return true;
+}
+
 static bool read_simpoints(vd_sampling *s, vd_diag *d)
 {
     vd_lines l;
     if (!vd_lines_open(&l, s->simpoints, d))
         return false;
     bool ok = true;
-    char *line, *f[3];
-    while (ok && (line = vd_lines_next(&l))) {
-        if (vd_skippable(line))
-            continue;
+    char *value;
+    long cluster;
+    while (ok && next_pair(&l, &value, &cluster)) {
         uint64_t index;
-        long cluster;
-        if (vd_split(line, 0, f, 3) != 2 || !vd_parse_u64(f[0], &index) || !vd_parse_long(f[1], &cluster) ||
-            cluster < 0) {
+        if (!value || !vd_parse_u64(value, &index)) {
             ok = vd_fail(d, "%s:%zu: expected '<interval> <cluster>'", s->simpoints, l.lineno);
         } else if (find_cluster(s->pts, s->npts, cluster)) {
             ok = vd_fail(d, "%s:%zu: a second simulation point for cluster %ld", s->simpoints, l.lineno, cluster);
@@ -58,15 +69,12 @@ static bool read_weights(vd_sampling *s, vd_diag *d)
     if (!vd_lines_open(&l, s->weights, d))
         return false;
     bool ok = true;
-    char *line, *f[3];
-    while (ok && (line = vd_lines_next(&l))) {
-        if (vd_skippable(line))
-            continue;
+    char *value;
+    long cluster;
+    while (ok && next_pair(&l, &value, &cluster)) {
         double w;
-        long cluster;
         vd_point *p;
-        if (vd_split(line, 0, f, 3) != 2 || !vd_parse_real(f[0], &w) || !vd_parse_long(f[1], &cluster) ||
-            cluster < 0 || w < 0 || w > 1)
+        if (!value || !vd_parse_real(value, &w) || w < 0 || w > 1)
             ok = vd_fail(d, "%s:%zu: expected '<weight> <cluster>' with a weight in [0, 1]", s->weights, l.lineno);
         else if (!(p = find_cluster(s->pts, s->npts, cluster)))
             ok = vd_fail(d, "%s:%zu: cluster %ld has a weight but no simulation point in %s", s->weights,
