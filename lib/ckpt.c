@@ -289,6 +289,7 @@ int ckpt_read_meta(const char *path, ckpt_meta *meta, char *err, size_t errlen)
 {
     ckpt_section *secs;
     int n;
+    memset(meta, 0, sizeof *meta); /* callers free it whatever the outcome */
     if (ckpt_read(path, &secs, &n, err, errlen))
         return -1;
     json_t *j = parse_json_section(ckpt_find(secs, n, CKPT_META), path, "META", err, errlen);
