@@ -15,7 +15,7 @@
 
 struct outfile {
     char *path;
-    char *tmp;
+    char *tmp;                 /* NULL when writing straight to the target */
     FILE *plain;
     gzFile gz;
     bool failed;
@@ -29,7 +29,8 @@ static volatile sig_atomic_t handlers_installed;
 static void unlink_all_tmp(void)
 {
     for (outfile *o = open_list; o; o = o->next)
-        unlink(o->tmp);
+        if (o->tmp)
+            unlink(o->tmp);
 }
 
 static void on_signal(int sig)
@@ -61,6 +62,18 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* "-", a device, a FIFO or a terminal is written in place: renaming a
+ * temporary over /dev/null would replace the device with a file. */
+static int open_direct(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return dup(STDOUT_FILENO);
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return -2;
+    return open(path, O_WRONLY | O_CLOEXEC);
+}
+
 outfile *outfile_open(const char *path)
 {
     install_handlers();
@@ -68,22 +81,29 @@ outfile *outfile_open(const char *path)
     if (!o)
         die("out of memory");
     o->path = strdup(path);
-    size_t n = strlen(path) + 16;
-    o->tmp = malloc(n);
-    if (!o->path || !o->tmp)
+    if (!o->path)
         die("out of memory");
-    snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(o->tmp);
+    int fd = open_direct(path);
+    if (fd == -2) {
+        size_t n = strlen(path) + 16;
+        o->tmp = malloc(n);
+        if (!o->tmp)
+            die("out of memory");
+        snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+        fd = mkstemp(o->tmp);
+        if (fd >= 0)
+            fchmod(fd, 0644);
+    }
     if (fd < 0)
         die("cannot write %s: %s", path, strerror(errno));
-    fchmod(fd, 0644);
     if (ends_with(path, ".gz"))
         o->gz = gzdopen(fd, "wb6");
     else
         o->plain = fdopen(fd, "w");
     if (!o->gz && !o->plain) {
         close(fd);
-        unlink(o->tmp);
+        if (o->tmp)
+            unlink(o->tmp);
         die("cannot write %s: %s", path, strerror(errno));
     }
     o->next = open_list;
@@ -160,7 +180,7 @@ static bool close_stream(outfile *o)
         o->gz = NULL;
     } else if (o->plain) {
         ok = fflush(o->plain) == 0 && ok;
-        ok = fsync(fileno(o->plain)) == 0 && ok;
+        ok = (!o->tmp || fsync(fileno(o->plain)) == 0) && ok;
         ok = fclose(o->plain) == 0 && ok;
         o->plain = NULL;
     }
@@ -173,12 +193,13 @@ void outfile_commit(outfile *o)
     bool ok = close_stream(o);
     if (!ok)
         saved = errno ? errno : EIO;
-    if (ok && rename(o->tmp, o->path) != 0) {
+    if (ok && o->tmp && rename(o->tmp, o->path) != 0) {
         ok = false;
         saved = errno;
     }
     if (!ok) {
-        unlink(o->tmp);
+        if (o->tmp)
+            unlink(o->tmp);
         char *path = strdup(o->path);
         destroy(o);
         die("cannot write %s: %s", path ? path : "output", strerror(saved));
@@ -189,7 +210,8 @@ void outfile_commit(outfile *o)
 void outfile_abort(outfile *o)
 {
     close_stream(o);
-    unlink(o->tmp);
+    if (o->tmp)
+        unlink(o->tmp);
     destroy(o);
 }
 

@@ -1,6 +1,8 @@
 /* Output files that appear complete or not at all: data goes to a temporary
  * file beside the target, which is renamed over it only by outfile_commit().
- * A failed write, a die() or SIGINT/SIGTERM/SIGHUP removes the temporary. */
+ * A failed write, a die() or SIGINT/SIGTERM/SIGHUP removes the temporary.
+ * "-" (standard output) and targets that are not regular files (/dev/null,
+ * FIFOs, terminals) are written in place. */
 #ifndef RV_OUTFILE_H
 #define RV_OUTFILE_H
 

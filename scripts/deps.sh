@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   make gcc pkg-config
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
-  libelf-dev zlib1g-dev libjansson-dev libinih-dev libcriterion-dev
+  libelf-dev libdw-dev zlib1g-dev libjansson-dev libinih-dev libcriterion-dev
   qemu-user gnuplot-nox
 )
 missing=()
@@ -16,5 +16,5 @@ done
 echo "deps: installing ${missing[*]}" >&2
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
+$SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
