@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum commit_state { ST_COMPUTING, ST_STALLED, ST_FLUSHED, ST_DRAINED, ST_COUNT };
+#include "profile.h"
+
 
 /* Cycle-stack components, in the order of sim/RESULTS.md. */
 #define STACK_KEYS(K) \
@@ -41,7 +42,6 @@ enum stack_key {
 };
 
 extern const char *const stack_key_names[STK_COUNT];
-extern const char *const commit_state_names[ST_COUNT];
 extern const uint8_t stack_key_state[STK_COUNT];
 
 /* Events, counted when the instruction they belong to commits (so that the
@@ -85,29 +85,5 @@ typedef struct counters {
 void counters_sub(counters *out, const counters *a, const counters *b); /* a - b */
 void counters_add(counters *acc, const counters *x);
 uint64_t counters_stack_sum(const counters *c);
-
-/* The golden per-instruction attribution, per static pc and per dynamic
- * basic block (keyed by its entry pc, as bbv forms them). */
-typedef struct cost {
-    uint64_t key;             /* pc, or the block's entry pc */
-    uint64_t commits;         /* dynamic instructions (blocks: instructions too) */
-    uint64_t units[ST_COUNT]; /* attributed time, 1/U cycle */
-    uint64_t execs;           /* blocks: executions */
-    uint32_t bits;            /* pcs: the instruction's encoding, for disassembly */
-} cost;
-
-typedef struct cost_table {
-    cost *slots;
-    size_t cap, n;
-} cost_table;
-
-cost *cost_at(cost_table *t, uint64_t key);
-void cost_table_free(cost_table *t);
-/* Entries in a new array sorted by total units, descending; *n set. */
-cost *cost_sorted(const cost_table *t, size_t *n);
-uint64_t cost_total(const cost *c);
-
-/* lcm(1..w). */
-uint32_t units_per_cycle(unsigned commit_width);
 
 #endif

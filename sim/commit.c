@@ -34,20 +34,23 @@ static uint8_t drained_key(const sim_core *c)
     return STK_DRAINED_BUBBLE;
 }
 
-void core_account_idle(sim_core *c, uint64_t n)
+uint8_t core_account_idle(sim_core *c, uint64_t n)
 {
     uint64_t units = n * c->units;
+    uint8_t key;
     if (c->head < c->disp) {
         uop *h = core_uop(c, c->head);
-        c->ctr.stack[h->stall_key] += n;
+        key = h->stall_key;
         h->units[ST_STALLED] += units;
     } else if (c->flush_key) {
-        c->ctr.stack[c->flush_key] += n;
+        key = c->flush_key;
         charge(c, c->flush_pc, c->flush_block, ST_FLUSHED, units);
     } else {
-        c->ctr.stack[drained_key(c)] += n;
+        key = drained_key(c);
         c->drained_pending += units;
     }
+    c->ctr.stack[key] += n;
+    return key;
 }
 
 void core_rob_enter(sim_core *c, uop *u)
@@ -58,6 +61,7 @@ void core_rob_enter(sim_core *c, uop *u)
         u->units[ST_DRAINED] += c->drained_pending;
         c->drained_pending = 0;
     }
+    probe_note_dispatch(c, u);
     c->disp++;
 }
 
@@ -140,16 +144,19 @@ static uint8_t flush_key_of(uint16_t flags)
 static void end_cycle(sim_core *c, bool squash)
 {
     commit_cycle *cc = &c->cc;
+    uint8_t key = STK_COMPUTING;
     if (!cc->charged) {
         c->ctr.cycles++;
         if (cc->n) c->ctr.stack[STK_COMPUTING]++;
-        else core_account_idle(c, 1);
+        else key = core_account_idle(c, 1);
     }
+    probe_note_commits(c, key);
     if (cc->n) {
         uint64_t share = c->units / (uint64_t)cc->n;
         for (int i = 0; i < cc->n; i++) charge(c, cc->committed[i]->d.insn.pc, cc->blocks[i], ST_COMPUTING, share);
         c->active = true;
         c->flush_key = cc->flush_key, c->flush_pc = cc->flush_pc, c->flush_block = cc->flush_block;
+        c->flush_seq = cc->flush_seq;
     }
     *cc = (commit_cycle){0};
     if (squash) core_squash(c, c->head);
@@ -176,12 +183,16 @@ bool core_commit_stage(sim_core *c, uint64_t target)
             c->flush_key = STK_FLUSHED_ORDERING;
             c->flush_pc = u->d.insn.pc;
             c->flush_block = next_block(c, u->d.insn.pc);
+            c->flush_seq = u->d.icount;
             core_squash(c, c->head);
             c->active = true;
             return false;
         }
         uint8_t k = flush_key_of(u->flags);
-        if (k && !cc->flush_key) cc->flush_key = k, cc->flush_pc = u->d.insn.pc, cc->flush_block = next_block(c, u->d.insn.pc);
+        if (k && !cc->flush_key) {
+            cc->flush_key = k, cc->flush_pc = u->d.insn.pc, cc->flush_block = next_block(c, u->d.insn.pc);
+            cc->flush_seq = u->d.icount;
+        }
         squash = u->flags & (UOP_FLUSH_CSR | UOP_EXCEPTION);
         c->head++;
         cc->committed[cc->n] = u;
@@ -202,6 +213,7 @@ bool core_commit_stage(sim_core *c, uint64_t target)
  * committed) and fetch it again after the flush penalty. */
 void core_squash(sim_core *c, uint64_t from)
 {
+    probe_note_squash(c, from);
     for (uint64_t s = from; s < c->disp; s++) {
         uop *u = core_uop(c, s);
         issue_slot *slot = &c->iq[u->iq].slots[u->issue % ISSUE_HORIZON];

@@ -65,6 +65,13 @@ void core_free(sim_core *c)
 
 void core_set_fetch_limit(sim_core *c, uint64_t icount) { c->fetch_limit = icount; }
 
+void core_add_probe(sim_core *c, probe_fn *fn, void *ctx)
+{
+    if (c->nprobes == (int)(sizeof c->probes / sizeof c->probes[0])) die("too many commit-probe consumers");
+    c->probes[c->nprobes++] = (probe_consumer){fn, ctx};
+    c->view.squash_from = UINT64_MAX;
+}
+
 void core_reset_attribution(sim_core *c)
 {
     cost_table_free(&c->by_pc);
@@ -79,6 +86,7 @@ static void finish_cycle(sim_core *c, uint64_t target)
     core_drain_stores(c);
     core_dispatch_stage(c);
     core_fetch_stage(c);
+    probe_publish(c, c->now, 1);
     if (!c->active && c->head < target && !core_done(c)) {
         if (c->wake == UINT64_MAX)
             die("detailed core stalled for good at cycle %llu (instruction %llu): a simulator bug",
@@ -86,7 +94,8 @@ static void finish_cycle(sim_core *c, uint64_t target)
         if (c->wake > c->now + 1) {
             /* Nothing changes before c->wake: the same commit state holds. */
             uint64_t idle = c->wake - c->now - 1;
-            core_account_idle(c, idle);
+            probe_note_commits(c, core_account_idle(c, idle));
+            probe_publish(c, c->now + 1, idle);
             c->ctr.cycles += idle;
             c->now += idle;
         }

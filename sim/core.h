@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "probe.h"
 #include "exec.h"
 #include "uarch/uarch.h"
 
@@ -92,7 +93,7 @@ typedef struct commit_cycle {
     uop *committed[8];
     uint64_t blocks[8];        /* their dynamic blocks, for the attribution */
     uint8_t flush_key;         /* the first flushing committer's cause, pc, block */
-    uint64_t flush_pc, flush_block;
+    uint64_t flush_pc, flush_block, flush_seq;
 } commit_cycle;
 
 typedef struct sim_core {
@@ -134,12 +135,17 @@ typedef struct sim_core {
     counters ctr;
     commit_cycle cc;
     uint8_t flush_key;         /* STK_FLUSHED_* of the last commit cycle, 0 if none */
-    uint64_t flush_pc, flush_block;
+    uint64_t flush_pc, flush_block, flush_seq;
     uint64_t drained_pending;  /* Drained units waiting for the next instruction */
     uint64_t block_pc;         /* entry pc of the block being committed */
     uint32_t block_len;
     bool block_ended;          /* the last committed instruction ended its block */
     cost_table by_pc, by_block;
+
+    /* The commit probe: consumers, and the view of the cycle in progress. */
+    probe_consumer probes[32];
+    int nprobes;
+    commit_view view;
 } sim_core;
 
 sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p);
@@ -165,6 +171,9 @@ void core_close_cycle(sim_core *c);
  * differenced by the caller). */
 void core_reset_attribution(sim_core *c);
 
+/* Register a consumer of the per-cycle commit view (sim/probe.h). */
+void core_add_probe(sim_core *c, probe_fn *fn, void *ctx);
+
 /* Committed instruction count (the next instruction to commit). */
 static inline uint64_t core_committed(const sim_core *c) { return c->head; }
 static inline bool core_done(const sim_core *c) { return c->program_ended && c->head == c->avail; }
@@ -187,7 +196,15 @@ void core_squash(sim_core *c, uint64_t from);
 void core_schedule(sim_core *c, uop *u);
 /* u (at c->disp) enters the ROB. */
 void core_rob_enter(sim_core *c, uop *u);
-/* Charge n cycles in which nothing commits (Stalled, Flushed or Drained). */
-void core_account_idle(sim_core *c, uint64_t n);
+/* Charge n cycles in which nothing commits (Stalled, Flushed or Drained);
+ * returns the cycle-stack component charged. */
+uint8_t core_account_idle(sim_core *c, uint64_t n);
+/* Probe bookkeeping, cheap no-ops with no consumer. */
+void probe_note_commits(sim_core *c, uint8_t stack_key);
+void probe_note_dispatch(sim_core *c, const uop *u);
+void probe_note_fetch(sim_core *c, const uop *u);
+void probe_note_squash(sim_core *c, uint64_t from);
+/* Publish the view of the cycle that ends (run 1) or of `run` idle cycles. */
+void probe_publish(sim_core *c, uint64_t cycle, uint64_t run);
 
 #endif

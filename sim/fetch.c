@@ -120,6 +120,7 @@ void core_fetch_stage(sim_core *c)
             if (t.l1_miss) u->flags |= UOP_ITLB_MISS;
             if (t.l2_miss) u->flags |= UOP_ITLB_WALK;
         }
+        probe_note_fetch(c, u);
         c->fetch++;
         bool ctrl = rv_ops[in->op].flags & RVF_CTRL;
         if (ctrl && !(u->flags & UOP_PREDICTED)) {

@@ -8,6 +8,7 @@
 
 #include "json_out.h"
 #include "report.h"
+#include "report_sampled.h"
 #include "run.h"
 #include "util.h"
 
@@ -44,6 +45,21 @@ static const char usage[] =
     "                          (--full, or a single region)\n"
     "      --profile-top N     entries per profile list in the JSON (default 50, 0 = all)\n"
     "      --bbmap FILE        label blocks with the ids of a bbv .bbmap\n"
+    "Sampled profiling (the same sample cycles for every profiler, each scored against the\n"
+    "golden attribution; sim/RESULTS.md):\n"
+    "      --sample LIST       profilers, comma-separated, or 'all': tip, tip-ilp, nci, nci-ilp,\n"
+    "                          lci, dispatch, fetch, software (default all when sampling)\n"
+    "      --sample-hz HZ      sampling frequency at the core clock (default 4000 = every\n"
+    "                          800,000 cycles at 3.2 GHz)\n"
+    "      --sample-period N   sampling period in cycles instead\n"
+    "      --sample-random     one uniformly random cycle in each period (default: its end)\n"
+    "      --sample-seed N     seed of --sample-random (default 1)\n"
+    "      --sample-sweep-hz L also sample at each frequency of L (periodic and random) and\n"
+    "                          report the error against frequency\n"
+    "      --samples FILE      every sample record as CSV (--full or a single region)\n"
+    "      --commit-trace FILE the per-cycle commit view, run-length encoded (.gz: compressed;\n"
+    "                          --full or a single region)\n"
+    "      --sampled-csv FILE  profile error per profiler and granularity as CSV\n"
     "  -q, --quiet             no summary on stderr\n"
     "      --progress          progress on stderr even when it is not a terminal\n"
     "  -h, --help              this help\n" GUEST_OPTIONS_HELP
@@ -53,8 +69,50 @@ static const char usage[] =
 
 enum {
     OPT_SET = 0x100, OPT_LIST, OPT_FULL, OPT_ILOG, OPT_MAX, OPT_GUEST_OUTPUT, OPT_WARMUP, OPT_PROGRAM, OPT_PROFILE,
-    OPT_TOP, OPT_BBMAP, OPT_PROGRESS,
+    OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
+    OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV,
 };
+
+/* --sample LIST: names checked against the policies; 'all' for every one. */
+static void parse_profilers(sampling_options *s, char *list)
+{
+    if (!strcmp(list, "all")) {
+        s->nprofilers = (int)nprofiler_policies;
+        s->profilers = malloc(nprofiler_policies * sizeof *s->profilers);
+        if (!s->profilers) die("out of memory");
+        for (size_t i = 0; i < nprofiler_policies; i++) s->profilers[i] = profiler_policies[i]->name;
+        return;
+    }
+    s->nprofilers = 0;
+    free(s->profilers);
+    s->profilers = malloc((strlen(list) / 2 + 1) * sizeof *s->profilers);
+    if (!s->profilers) die("out of memory");
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        if (!profiler_policy_find(name)) die("--sample: unknown profiler '%s' (see --help)", name);
+        for (int i = 0; i < s->nprofilers; i++)
+            if (!strcmp(s->profilers[i], name)) die("--sample: '%s' given twice", name);
+        s->profilers[s->nprofilers++] = name;
+    }
+    if (!s->nprofilers) die("--sample: expected a list of profilers or 'all'");
+}
+
+static double hz_arg(const char *opt, const char *arg)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v > 0) || v > 1e9) die("%s: expected a frequency in Hz, got '%s'", opt, arg);
+    return v;
+}
+
+static void parse_sweep(sampling_options *s, char *list)
+{
+    s->sweep_hz = malloc((strlen(list) / 2 + 1) * sizeof *s->sweep_hz);
+    if (!s->sweep_hz) die("out of memory");
+    s->nsweep = 0;
+    for (char *save = NULL, *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save))
+        s->sweep_hz[s->nsweep++] = hz_arg("--sample-sweep-hz", f);
+    if (!s->nsweep) die("--sample-sweep-hz: expected a list of frequencies");
+}
 
 static enum warmup_mode parse_warmup(const char *s)
 {
@@ -83,12 +141,22 @@ int main(int argc, char **argv)
         {"program", required_argument, NULL, OPT_PROGRAM}, {"output", required_argument, NULL, 'o'},
         {"profile", required_argument, NULL, OPT_PROFILE}, {"profile-top", required_argument, NULL, OPT_TOP},
         {"bbmap", required_argument, NULL, OPT_BBMAP}, {"quiet", no_argument, NULL, 'q'},
-        {"progress", no_argument, NULL, OPT_PROGRESS}, {"help", no_argument, NULL, 'h'}, GUEST_LONG_OPTIONS,
+        {"progress", no_argument, NULL, OPT_PROGRESS}, {"help", no_argument, NULL, 'h'},
+        {"sample", required_argument, NULL, OPT_SAMPLE}, {"sample-hz", required_argument, NULL, OPT_SAMPLE_HZ},
+        {"sample-period", required_argument, NULL, OPT_SAMPLE_PERIOD},
+        {"sample-random", no_argument, NULL, OPT_SAMPLE_RANDOM}, {"sample-seed", required_argument, NULL, OPT_SAMPLE_SEED},
+        {"sample-sweep-hz", required_argument, NULL, OPT_SAMPLE_SWEEP}, {"samples", required_argument, NULL, OPT_SAMPLES},
+        {"commit-trace", required_argument, NULL, OPT_COMMIT_TRACE},
+        {"sampled-csv", required_argument, NULL, OPT_SAMPLED_CSV}, GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     sim_options o = {.warmup = WARMUP_DETAILED, .log_interval = 1000000, .config_source = "built-in"};
     uarch_config_defaults(&o.cfg);
-    const char *sets[256], *output = NULL, *profile = NULL;
+    const char *sets[256], *output = NULL, *profile = NULL, *sampled_csv = NULL;
+    sampling_options *smp = &o.sampling;
+    smp->cfg.seed = 1;
+    double hz = 0;
+    bool sampling = false;
     int nsets = 0, jobs = 0;
     bool full = false, quiet = false, list = false;
     size_t top = 50;
@@ -120,6 +188,15 @@ int main(int argc, char **argv)
         case OPT_BBMAP: o.bbmap = optarg; break;
         case 'q': quiet = true; break;
         case OPT_PROGRESS: o.progress = true; break;
+        case OPT_SAMPLE: parse_profilers(smp, optarg), sampling = true; break;
+        case OPT_SAMPLE_HZ: hz = hz_arg("--sample-hz", optarg), sampling = true; break;
+        case OPT_SAMPLE_PERIOD: smp->cfg.period = count_arg("--sample-period", optarg, true), sampling = true; break;
+        case OPT_SAMPLE_RANDOM: smp->cfg.random = sampling = true; break;
+        case OPT_SAMPLE_SEED: smp->cfg.seed = count_arg("--sample-seed", optarg, false), sampling = true; break;
+        case OPT_SAMPLE_SWEEP: parse_sweep(smp, optarg), sampling = true; break;
+        case OPT_SAMPLES: smp->records = optarg, sampling = true; break;
+        case OPT_COMMIT_TRACE: smp->commit_trace = optarg; break;
+        case OPT_SAMPLED_CSV: sampled_csv = optarg, sampling = true; break;
         case 'h': fputs(usage, stdout); return 0;
         case '?':
             if (optopt) die("option -%c: unknown or missing its argument (see --help)", optopt);
@@ -139,6 +216,11 @@ int main(int argc, char **argv)
     if (full && o.warmup != WARMUP_DETAILED) die("--warmup applies to checkpoint regions, not --full");
     if (!full && o.interval_log) die("--interval-log needs --full");
     if (jobs) omp_set_num_threads(jobs);
+    if (hz && smp->cfg.period) die("--sample-hz and --sample-period: give one of them");
+    if (sampling) {
+        if (!smp->nprofilers) parse_profilers(smp, (char[]){"all"});
+        if (!smp->cfg.period) smp->cfg.hz = hz ? hz : 4000, smp->cfg.period = sampling_period(smp->cfg.hz, o.cfg.freq_mhz);
+    }
 
     rv_symtab syms = {0};
     block_ids blocks = {0};
@@ -187,12 +269,33 @@ int main(int argc, char **argv)
         json_write_file(output, top_json);
         json_decref(top_json);
     }
+    if (sampled_csv) {
+        outfile *csv = outfile_open(sampled_csv);
+        sampled_csv_header(csv);
+        for (size_t i = 0; i < n; i++) {
+            if (!res[i].pcs) continue;
+            symbolizer sym;
+            symbolizer_init(&sym, &syms, res[i].blocks, res[i].nblocks);
+            sampled_csv_rows(csv, &res[i], i, &sym);
+            symbolizer_free(&sym);
+        }
+        outfile_commit(csv);
+    }
     if (!quiet)
-        for (size_t i = 0; i < n; i++) result_summary(stderr, &res[i], &x);
+        for (size_t i = 0; i < n; i++) {
+            result_summary(stderr, &res[i], &x);
+            if (!res[i].pcs || !res[i].nsampled) continue;
+            symbolizer sym;
+            symbolizer_init(&sym, &syms, res[i].blocks, res[i].nblocks);
+            sampled_summary(stderr, &res[i], &sym);
+            symbolizer_free(&sym);
+        }
     for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);
     free(res);
     symtab_free(&syms);
     block_ids_free(&blocks);
     guest_cli_free(&o.guest);
+    free(smp->profilers);
+    free(smp->sweep_hz);
     return status;
 }

@@ -6,6 +6,7 @@
 
 #include "decode.h"
 #include "outfile.h"
+#include "report_sampled.h"
 #include "util.h"
 
 static int by_pc(const void *a, const void *b)
@@ -57,7 +58,7 @@ static long long block_id(const block_ids *b, uint64_t pc)
 }
 
 /* Exact units printed as cycles. */
-static json_t *cycles_json(uint64_t units, uint32_t per_cycle)
+json_t *cycles_json(uint64_t units, uint32_t per_cycle)
 {
     if (units % per_cycle == 0) return json_integer((json_int_t)(units / per_cycle));
     return json_real((double)units / per_cycle);
@@ -84,61 +85,62 @@ static void disasm_cost(const cost *c, char *buf, size_t size)
     rv_disasm(&in, buf, size);
 }
 
-static json_t *pcs_json(const sim_result *r, const report_ctx *x)
+json_t *pcs_list_json(const cost *pcs, size_t npcs, uint32_t units, const report_ctx *x)
 {
     json_t *a = json_array();
-    size_t n = x->top && x->top < r->npcs ? x->top : r->npcs;
+    size_t n = x->top && x->top < npcs ? x->top : npcs;
     for (size_t i = 0; i < n; i++) {
-        const cost *c = &r->pcs[i];
+        const cost *c = &pcs[i];
         char sym[256], dis[96];
         symtab_describe(x->syms, c->key, sym, sizeof sym);
         disasm_cost(c, dis, sizeof dis);
         json_t *o = json_pack("{s:o, s:s, s:s}", "pc", hex(c->key), "symbol", sym, "disasm", dis);
-        add_cost_fields(o, c, r->units);
+        add_cost_fields(o, c, units);
         json_array_append_new(a, o);
     }
     return a;
 }
 
-static json_t *blocks_json(const sim_result *r, const report_ctx *x)
+json_t *blocks_list_json(const cost *blocks, size_t nblocks, uint32_t units, const report_ctx *x)
 {
     json_t *a = json_array();
-    size_t n = x->top && x->top < r->nblocks ? x->top : r->nblocks;
+    size_t n = x->top && x->top < nblocks ? x->top : nblocks;
     for (size_t i = 0; i < n; i++) {
-        const cost *c = &r->blocks[i];
+        const cost *c = &blocks[i];
         char sym[256];
         symtab_describe(x->syms, c->key, sym, sizeof sym);
         long long id = block_id(x->blocks, c->key);
-        json_t *o = json_pack("{s:o, s:o, s:s, s:I}", "pc", hex(c->key), "bbv_id",
-                              id < 0 ? json_null() : json_integer(id), "symbol", sym, "executions",
-                              (json_int_t)c->execs);
-        add_cost_fields(o, c, r->units);
+        json_t *o = json_pack("{s:o, s:o, s:s}", "pc", hex(c->key), "bbv_id", id < 0 ? json_null() : json_integer(id),
+                              "symbol", sym);
+        add_cost_fields(o, c, units);
         json_array_append_new(a, o);
     }
+    return a;
+}
+
+/* The golden blocks: dynamic blocks as bbv forms them, with executions. */
+static json_t *blocks_json(const sim_result *r, const report_ctx *x)
+{
+    json_t *a = blocks_list_json(r->blocks, r->nblocks, r->units, x);
+    for (size_t i = 0; i < json_array_size(a); i++)
+        json_object_set_new(json_array_get(a, i), "executions", json_integer((json_int_t)r->blocks[i].execs));
     return a;
 }
 
 /* Functions: the pc costs summed by containing symbol. */
-static json_t *functions_json(const sim_result *r, const report_ctx *x)
+json_t *functions_list_json(const cost *pcs, size_t npcs, uint32_t units, const report_ctx *x)
 {
-    cost_table by_fn = {0};
-    for (size_t i = 0; i < r->npcs; i++) {
-        const rv_symbol *s = symtab_find(x->syms, r->pcs[i].key);
-        cost *f = cost_at(&by_fn, s ? s->addr ? s->addr : 1 : 1);
-        f->commits += r->pcs[i].commits;
-        for (int k = 0; k < ST_COUNT; k++) f->units[k] += r->pcs[i].units[k];
-    }
+    symbolizer sym = {.syms = x->syms};
     size_t n;
-    cost *sorted = cost_sorted(&by_fn, &n);
+    cost *sorted = profile_rollup(&sym, GRAN_FUNCTION, pcs, npcs, &n);
     json_t *a = json_array();
     for (size_t i = 0; i < n && (!x->top || i < x->top); i++) {
         const rv_symbol *s = sorted[i].key == 1 ? NULL : symtab_find(x->syms, sorted[i].key);
         json_t *o = json_pack("{s:s}", "name", s ? s->name : "[unknown]");
-        add_cost_fields(o, &sorted[i], r->units);
+        add_cost_fields(o, &sorted[i], units);
         json_array_append_new(a, o);
     }
     free(sorted);
-    cost_table_free(&by_fn);
     return a;
 }
 
@@ -188,8 +190,17 @@ json_t *result_json(const sim_result *r, const report_ctx *x)
     if (r->message) json_object_set_new(o, "message", json_string(r->message));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     json_object_set_new(o, "mips", json_real(r->seconds > 0 ? (double)c->instructions / r->seconds / 1e6 : 0));
-    json_object_set_new(o, "profile", json_pack("{s:o, s:o, s:o}", "instructions", pcs_json(r, x), "blocks",
-                                                blocks_json(r, x), "functions", functions_json(r, x)));
+    json_object_set_new(o, "profile", json_pack("{s:o, s:o, s:o}", "instructions",
+                                                pcs_list_json(r->pcs, r->npcs, r->units, x), "blocks",
+                                                blocks_json(r, x), "functions",
+                                                functions_list_json(r->pcs, r->npcs, r->units, x)));
+    if (r->nsampled) {
+        symbolizer sym;
+        symbolizer_init(&sym, x->syms, r->blocks, r->nblocks);
+        json_object_set_new(o, "sampled", sampled_json(r, x, &sym));
+        if (r->nsampled > 1) json_object_set_new(o, "sample_sweep", sample_sweep_json(r, &sym));
+        symbolizer_free(&sym);
+    }
     return o;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "run.h"
+#include "profile.h"
 #include "symbols.h"
 
 /* bbv's block ids by entry pc (from a .bbmap). */
@@ -26,6 +27,12 @@ typedef struct report_ctx {
 } report_ctx;
 
 json_t *result_json(const sim_result *r, const report_ctx *x);
+/* Profile lists as in the result JSON (the first x->top entries). */
+json_t *pcs_list_json(const cost *pcs, size_t npcs, uint32_t units, const report_ctx *x);
+json_t *functions_list_json(const cost *pcs, size_t npcs, uint32_t units, const report_ctx *x);
+/* A block list rolled up from a pc profile (static blocks of sym). */
+json_t *blocks_list_json(const cost *blocks, size_t n, uint32_t units, const report_ctx *x);
+json_t *cycles_json(uint64_t units, uint32_t per_cycle);
 void result_summary(FILE *f, const sim_result *r, const report_ctx *x);
 /* Every static instruction: pc, symbol, disassembly, commits, cycles per state. */
 void profile_csv(const char *path, const sim_result *r, const report_ctx *x);

@@ -20,6 +20,8 @@ void sim_result_free(sim_result *r)
     free(r->message);
     free(r->pcs);
     free(r->blocks);
+    for (int i = 0; i < r->nsampled; i++) sampled_run_free(&r->sampled[i]);
+    free(r->sampled);
     *r = (sim_result){0};
 }
 
@@ -67,6 +69,9 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
     core_set_fetch_limit(c, end);
     outfile *log = o->interval_log ? outfile_open(o->interval_log) : NULL;
     if (log) csv_header(log);
+    profiling prof;
+    profiling_attach(&prof, &o->sampling, c);
+    profiling_begin(&prof, c->now);
 
     progress prog;
     progress_init(&prog, "sim --full", o->progress, o->max_insts);
@@ -89,6 +94,7 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
     r->seconds = now_seconds() - t0;
     core_close_cycle(c);
     progress_finish(&prog, core_committed(c));
+    profiling_finish(&prof, &r->sampled, &r->nsampled);
     if (log) outfile_commit(log);
     collect(r, c, &begin, &p);
     r->start = 0;
@@ -154,6 +160,8 @@ static bool run_region(const sim_options *o, const char *path, int region, const
         rv_run(&p, begin, NULL, NULL);
     sim_core *c = core_new(&o->cfg, &ua, &p);
     core_set_fetch_limit(c, end);
+    profiling prof;
+    profiling_attach(&prof, &o->sampling, c);
     if (o->warmup == WARMUP_DETAILED) {
         r->warmup_insts = begin - p.cpu.icount;
         core_run(c, begin);
@@ -164,14 +172,17 @@ static bool run_region(const sim_options *o, const char *path, int region, const
     if (core_committed(c) < begin) {
         snprintf(err, sizeof err, "the program ended at instruction %llu, before the region starts at %llu",
                  (unsigned long long)core_committed(c), (unsigned long long)begin);
+        profiling_finish(&prof, &r->sampled, &r->nsampled);
         core_free(c);
         goto out;
     }
     counters start = c->ctr;
+    profiling_begin(&prof, c->now);
     double t0 = now_seconds();
     core_run(c, end);
     core_close_cycle(c);
     r->seconds = now_seconds() - t0;
+    profiling_finish(&prof, &r->sampled, &r->nsampled);
     collect(r, c, &start, &p);
     r->start = begin;
     core_free(c);
@@ -203,6 +214,8 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
         }
         ckpt_meta_free(&meta);
     }
+    if (njobs > 1 && (o->sampling.records || o->sampling.commit_trace))
+        die("--samples and --commit-trace need --full or a single region (%zu regions given)", njobs);
     sim_result *res = calloc(njobs, sizeof *res);
     if (!res) die("out of memory");
     progress prog;

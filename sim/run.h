@@ -9,6 +9,7 @@
 #include "account.h"
 #include "ckpt.h"
 #include "guest_cli.h"
+#include "profiling.h"
 #include "uarch/config.h"
 
 enum warmup_mode { WARMUP_NONE, WARMUP_DETAILED, WARMUP_FUNCTIONAL, WARMUP_CHECKPOINT, WARMUP_MODES };
@@ -26,6 +27,7 @@ typedef struct sim_options {
     const char *program;         /* checkpoint mode: the program to use instead of the recorded path */
     guest_args guest;
     bool progress;
+    sampling_options sampling;
 } sim_options;
 
 /* One measured run: totals, the golden attribution, how it was warmed. */
@@ -44,6 +46,8 @@ typedef struct sim_result {
     cost *pcs, *blocks;          /* sorted by attributed time */
     size_t npcs, nblocks;
     uint32_t units;
+    sampled_run *sampled;        /* the main sampler, then the sweep's */
+    int nsampled;
     uint64_t elf_bias;
     double seconds;
 } sim_result;

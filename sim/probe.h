@@ -1,0 +1,49 @@
+/* The commit probe: what the core publishes about each cycle, for the
+ * consumers that explain where time goes (the sampler and its profilers, the
+ * --commit-trace writer). One view covers one cycle, or a run of identical
+ * cycles the core skips over (nothing commits, dispatches or is fetched in
+ * them). With no consumer registered the core builds no views. */
+#ifndef SIM_PROBE_H
+#define SIM_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+enum { PROBE_MAX_WIDTH = 8 };
+
+/* One dynamic instruction as the probe shows it. Sequence numbers are the
+ * instruction counts of the correct path: a squashed and refetched
+ * instruction keeps its number. */
+typedef struct probe_insn {
+    uint64_t seq, pc;
+    uint16_t flags;            /* UOP_* of sim/core.h at the time of the view */
+} probe_insn;
+
+typedef struct commit_view {
+    uint64_t cycle, run;       /* cycles [cycle, cycle + run) */
+    uint8_t state;             /* enum commit_state */
+    uint8_t stack_key;         /* enum stack_key of the cycle-stack component */
+    uint8_t ncommit;           /* instructions committed in the cycle, oldest first */
+    probe_insn commit[PROBE_MAX_WIDTH];
+    uint8_t nhead;             /* the oldest ROB entries when commit ended */
+    probe_insn head[PROBE_MAX_WIDTH];
+    bool has_flusher;          /* Flushed: the instruction whose flush emptied the ROB */
+    probe_insn flusher;
+    uint8_t ndispatch;         /* instructions that entered the ROB this cycle */
+    probe_insn dispatch_first, dispatch_last;
+    uint8_t nfetch;            /* instructions fetched this cycle */
+    probe_insn fetch_first;
+    uint64_t fetch_next;       /* the next instruction to fetch: older ones are in flight */
+    uint64_t squash_from;      /* instructions from here on were squashed this cycle; UINT64_MAX if none */
+} commit_view;
+
+typedef void probe_fn(void *ctx, const commit_view *v);
+
+typedef struct probe_consumer {
+    probe_fn *fn;
+    void *ctx;
+} probe_consumer;
+
+#endif

@@ -1,0 +1,66 @@
+#include "profiling.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+uint64_t sampling_period(double hz, int freq_mhz)
+{
+    double p = llround((double)freq_mhz * 1e6 / hz);
+    return p < 1 ? 1 : (uint64_t)p;
+}
+
+static void add_sampler(profiling *p, sim_core *c, const sampler_config *cfg, const sampling_options *o,
+                        outfile *records)
+{
+    p->samplers = realloc(p->samplers, (size_t)(p->nsamplers + 1) * sizeof *p->samplers);
+    if (!p->samplers) die("out of memory");
+    sampler *s = sampler_new(cfg, c->units, o->profilers, o->nprofilers, records);
+    p->samplers[p->nsamplers++] = s;
+    core_add_probe(c, sampler_view, s);
+}
+
+void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
+{
+    *p = (profiling){0};
+    if (o->nprofilers) {
+        if (o->records) {
+            p->records = outfile_open(o->records);
+            sample_records_header(p->records, PROBE_MAX_WIDTH);
+        }
+        add_sampler(p, c, &o->cfg, o, p->records);
+        for (int i = 0; i < o->nsweep; i++)
+            for (int random = 0; random < 2; random++) {
+                sampler_config cfg = {.period = sampling_period(o->sweep_hz[i], c->cfg.freq_mhz), .random = random,
+                                      .seed = o->cfg.seed, .hz = o->sweep_hz[i]};
+                add_sampler(p, c, &cfg, o, NULL);
+            }
+    }
+    if (o->commit_trace) {
+        trace_open(&p->trace, o->commit_trace, c->units, c->cfg.commit_width);
+        core_add_probe(c, trace_view, &p->trace);
+    }
+}
+
+void profiling_begin(profiling *p, uint64_t origin)
+{
+    for (int i = 0; i < p->nsamplers; i++) sampler_begin(p->samplers[i], origin);
+    if (p->trace.out) trace_begin(&p->trace, origin);
+}
+
+void profiling_finish(profiling *p, sampled_run **out, int *n)
+{
+    *out = p->nsamplers ? calloc((size_t)p->nsamplers, sizeof **out) : NULL;
+    if (p->nsamplers && !*out) die("out of memory");
+    for (int i = 0; i < p->nsamplers; i++) {
+        sampler_end(p->samplers[i]);
+        sampler_collect(p->samplers[i], &(*out)[i]);
+        sampler_free(p->samplers[i]);
+    }
+    *n = p->nsamplers;
+    free(p->samplers);
+    if (p->records) outfile_commit(p->records);
+    trace_commit(&p->trace);
+    *p = (profiling){0};
+}

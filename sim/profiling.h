@@ -1,0 +1,38 @@
+/* The profiling consumers of one measured run: the main sampler (--sample),
+ * the frequency sweep (--sample-sweep-hz: periodic and random at each
+ * frequency), the --samples record file and the --commit-trace writer.
+ * They attach to the core before the run, start at the first measured
+ * cycle, and leave their results in the run's sim_result. */
+#ifndef SIM_PROFILING_H
+#define SIM_PROFILING_H
+
+#include "core.h"
+#include "sampler.h"
+#include "trace.h"
+
+typedef struct sampling_options {
+    const char **profilers;    /* policy names; none: no sampling */
+    int nprofilers;
+    sampler_config cfg;        /* the main sampler */
+    double *sweep_hz;          /* frequencies of the sweep */
+    int nsweep;
+    const char *records;       /* --samples FILE */
+    const char *commit_trace;  /* --commit-trace FILE */
+} sampling_options;
+
+typedef struct profiling {
+    sampler **samplers;        /* main first, then the sweep */
+    int nsamplers;
+    outfile *records;
+    trace_writer trace;
+} profiling;
+
+/* Period in cycles for a frequency on a core clocked at freq_mhz. */
+uint64_t sampling_period(double hz, int freq_mhz);
+
+void profiling_attach(profiling *p, const sampling_options *o, sim_core *c);
+void profiling_begin(profiling *p, uint64_t origin);
+/* End every sampler, move the results into *out (count *n), write files. */
+void profiling_finish(profiling *p, sampled_run **out, int *n);
+
+#endif
