@@ -6,7 +6,7 @@ packages=(
   make gcc pkg-config
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
   libelf-dev libdw-dev zlib1g-dev libjansson-dev libinih-dev libcriterion-dev
-  qemu-user gnuplot-nox
+  qemu-user gnuplot-nox python3
 )
 missing=()
 for p in "${packages[@]}"; do

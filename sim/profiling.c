@@ -16,7 +16,7 @@ static void add_sampler(profiling *p, sim_core *c, const sampler_config *cfg, co
 {
     p->samplers = realloc(p->samplers, (size_t)(p->nsamplers + 1) * sizeof *p->samplers);
     if (!p->samplers) die("out of memory");
-    sampler *s = sampler_new(cfg, c->units, o->profilers, o->nprofilers, records);
+    sampler *s = sampler_new(cfg, c->units, o->profilers, o->nprofilers, records, (unsigned)c->cfg.commit_width);
     p->samplers[p->nsamplers++] = s;
     core_add_probe(c, sampler_view, s);
 }
@@ -27,7 +27,7 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
     if (o->nprofilers) {
         if (o->records) {
             p->records = outfile_open(o->records);
-            sample_records_header(p->records, PROBE_MAX_WIDTH);
+            sample_records_header(p->records, (unsigned)c->cfg.commit_width);
         }
         add_sampler(p, c, &o->cfg, o, p->records);
         for (int i = 0; i < o->nsweep; i++)

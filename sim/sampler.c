@@ -55,7 +55,7 @@ void profiler_emit(profiler *p, sample_record *r)
     r->weight += p->carry;
     p->carry = 0;
     p->samples++;
-    if (s->records) write_record(s->records, p->policy->name, r, PROBE_MAX_WIDTH);
+    if (s->records) write_record(s->records, p->policy->name, r, s->record_width);
     uint64_t units = r->weight * s->units;
     if (r->flags & REC_STALLED) {
         cost *c = cost_at(&p->profile, r->pc[r->oldest]);
@@ -120,13 +120,15 @@ void profiler_settle_tags(profiler *p, const commit_view *v, bool drop_squashed)
     p->npending = k;
 }
 
-sampler *sampler_new(const sampler_config *cfg, uint32_t units, const char *const *names, int nnames, outfile *records)
+sampler *sampler_new(const sampler_config *cfg, uint32_t units, const char *const *names, int nnames, outfile *records,
+                     unsigned width)
 {
     sampler *s = calloc(1, sizeof *s);
     if (!s || !(s->profs = calloc((size_t)(nnames ? nnames : 1), sizeof *s->profs))) die("out of memory");
     s->cfg = *cfg;
     s->units = units;
     s->records = records;
+    s->record_width = width;
     for (int i = 0; i < nnames; i++) {
         const profiler_policy *pol = profiler_policy_find(names[i]);
         if (!pol) die("unknown profiler '%s'", names[i]);
@@ -146,17 +148,19 @@ void sampler_free(sampler *s)
     free(s);
 }
 
-/* The sample cycle of period `index` (0-based). */
+/* The sample cycle of period `index` (0-based): period k covers cycles
+ * [origin + kP, origin + (k+1)P); its sample is its last cycle, or a
+ * uniformly random one. */
 static uint64_t sample_cycle(sampler *s, uint64_t index)
 {
-    uint64_t offset = s->cfg.random ? 1 + next_random(&s->rng) % s->cfg.period : s->cfg.period;
+    uint64_t offset = s->cfg.random ? next_random(&s->rng) % s->cfg.period : s->cfg.period - 1;
     return s->origin + index * s->cfg.period + offset;
 }
 
 void sampler_begin(sampler *s, uint64_t origin)
 {
     s->started = true;
-    s->origin = s->prev = origin;
+    s->origin = s->unsampled = origin;
     s->index = 0;
     s->rng = s->cfg.seed;
     s->next = sample_cycle(s, 0);
@@ -174,8 +178,9 @@ void sampler_view(void *ctx, const commit_view *v)
         uint64_t t = s->next;
         if (t < v->cycle) die("sampler: view at cycle %" PRIu64 " skips sample cycle %" PRIu64 " (a simulator bug)",
                               v->cycle, t);
-        for (int i = 0; i < s->nprofs; i++) s->profs[i].policy->on_sample(&s->profs[i], v, t, t - s->prev);
-        s->prev = t;
+        /* The sample stands for every cycle since the previous one. */
+        for (int i = 0; i < s->nprofs; i++) s->profs[i].policy->on_sample(&s->profs[i], v, t, t + 1 - s->unsampled);
+        s->unsampled = t + 1;
         s->next = sample_cycle(s, ++s->index);
     }
 }

@@ -87,7 +87,7 @@ void profiler_settle_tags(profiler *p, const commit_view *v, bool drop_squashed)
 
 typedef struct sampler_config {
     uint64_t period;           /* cycles */
-    bool random;               /* one random cycle in each period instead of its end */
+    bool random;               /* one random cycle in each period instead of its last */
     uint64_t seed;
     double hz;                 /* the frequency the period came from, 0 if given in cycles */
 } sampler_config;
@@ -96,14 +96,18 @@ typedef struct sampler {
     sampler_config cfg;
     uint32_t units;            /* 1/U cycle of the profiles */
     bool started;
-    uint64_t origin, next, prev, index, rng;
+    uint64_t origin, next, index, rng;
+    uint64_t unsampled;        /* the first cycle no sample stands for yet */
     profiler *profs;
     int nprofs;
     outfile *records;          /* --samples, or NULL */
+    unsigned record_width;     /* entries per record in that file (the commit width) */
 } sampler;
 
-/* Profilers by policy name; records (optional) receives every sample. */
-sampler *sampler_new(const sampler_config *cfg, uint32_t units, const char *const *names, int nnames, outfile *records);
+/* Profilers by policy name; records (optional) receives every sample, with
+ * `width` entries per record. */
+sampler *sampler_new(const sampler_config *cfg, uint32_t units, const char *const *names, int nnames, outfile *records,
+                     unsigned width);
 void sampler_free(sampler *s);
 /* Sampling starts at cycle origin (views before it only update state). */
 void sampler_begin(sampler *s, uint64_t origin);

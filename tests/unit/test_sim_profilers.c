@@ -14,9 +14,9 @@ static void setup_sampled(void)
     const char *names[16];
     for (size_t i = 0; i < nprofiler_policies; i++) names[i] = profiler_policies[i]->name;
     sampler_config cfg = {.period = 1};
-    smp = sampler_new(&cfg, core->units, names, (int)nprofiler_policies, NULL);
+    smp = sampler_new(&cfg, core->units, names, (int)nprofiler_policies, NULL, 2);
     core_add_probe(core, sampler_view, smp);
-    sampler_begin(smp, 0); /* samples at cycles 1, 2, 3, ... */
+    sampler_begin(smp, 1); /* a sample in every cycle from 1 on, standing for that cycle */
 }
 
 static void teardown_sampled(void)
