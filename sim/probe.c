@@ -29,9 +29,12 @@ void probe_note_commits(sim_core *c, uint8_t stack_key)
     v->ncommit = (uint8_t)c->cc.n;
     for (int i = 0; i < c->cc.n; i++) v->commit[i] = insn_of(c->cc.committed[i]);
     /* The head as commit left it (a flush later in the cycle empties the ROB). */
-    uint64_t in_rob = c->disp - c->head;
-    v->nhead = (uint8_t)(in_rob < (uint64_t)c->cfg.commit_width ? in_rob : (uint64_t)c->cfg.commit_width);
-    for (int i = 0; i < v->nhead; i++) v->head[i] = insn_of(core_uop(c, c->head + (uint64_t)i));
+    v->nhead = 0;
+    if (v->state == ST_STALLED) {
+        uint64_t in_rob = c->disp - c->head;
+        v->nhead = (uint8_t)(in_rob < (uint64_t)c->cfg.commit_width ? in_rob : (uint64_t)c->cfg.commit_width);
+        for (int i = 0; i < v->nhead; i++) v->head[i] = insn_of(core_uop(c, c->head + (uint64_t)i));
+    }
     v->has_flusher = v->state == ST_FLUSHED;
     if (v->has_flusher)
         v->flusher = (probe_insn){.seq = c->flush_seq, .pc = c->flush_pc, .flags = flusher_flags(c->flush_key)};
@@ -67,6 +70,7 @@ void probe_publish(sim_core *c, uint64_t cycle, uint64_t run)
     v->fetch_next = c->fetch;
     for (int i = 0; i < c->nprobes; i++) c->probes[i].fn(c->probes[i].ctx, v);
     /* The next view starts empty; an idle run repeats the state it notes. */
+    if (v->ncommit) v->last_committed = v->commit[v->ncommit - 1], v->has_last_committed = true;
     v->ncommit = v->ndispatch = v->nfetch = 0;
     v->squash_from = UINT64_MAX;
 }

@@ -27,8 +27,10 @@ typedef struct commit_view {
     uint8_t stack_key;         /* enum stack_key of the cycle-stack component */
     uint8_t ncommit;           /* instructions committed in the cycle, oldest first */
     probe_insn commit[PROBE_MAX_WIDTH];
-    uint8_t nhead;             /* the oldest ROB entries when commit ended */
+    uint8_t nhead;             /* Stalled: the oldest ROB entries when commit ended */
     probe_insn head[PROBE_MAX_WIDTH];
+    bool has_last_committed;   /* the youngest instruction of the latest earlier cycle that committed */
+    probe_insn last_committed;
     bool has_flusher;          /* Flushed: the instruction whose flush emptied the ROB */
     probe_insn flusher;
     uint8_t ndispatch;         /* instructions that entered the ROB this cycle */

@@ -6,16 +6,9 @@
  * cycle 42; in Fig. A.4d the empty cycles go to I2. */
 #include "sampler.h"
 
-static void lci_view(profiler *p, const commit_view *v)
-{
-    if (!v->ncommit) return;
-    p->last = v->commit[v->ncommit - 1];
-    p->has_last = true;
-}
-
 static void lci_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w)
 {
-    const probe_insn *at = v->ncommit ? &v->commit[0] : p->has_last ? &p->last : NULL;
+    const probe_insn *at = v->ncommit ? &v->commit[0] : v->has_last_committed ? &v->last_committed : NULL;
     if (!at) {
         profiler_drop(p, w); /* nothing has committed yet */
         return;
@@ -24,4 +17,4 @@ static void lci_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w
     profiler_emit(p, &r);
 }
 
-const profiler_policy prof_lci = {"lci", "last-committed instruction (Arm CoreSight)", lci_view, true, lci_sample};
+const profiler_policy prof_lci = {"lci", "last-committed instruction (Arm CoreSight)", NULL, lci_sample};

@@ -44,6 +44,6 @@ static void sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w, bo
 static void nci_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w) { sample(p, v, t, w, false); }
 static void nci_ilp_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w) { sample(p, v, t, w, true); }
 
-const profiler_policy prof_nci = {"nci", "next-committing instruction (Intel PEBS)", nci_view, false, nci_sample};
-const profiler_policy prof_nci_ilp = {"nci-ilp", "NCI split among the co-committing instructions", nci_ilp_view, false,
+const profiler_policy prof_nci = {"nci", "next-committing instruction (Intel PEBS)", nci_view, nci_sample};
+const profiler_policy prof_nci_ilp = {"nci-ilp", "NCI split among the co-committing instructions", nci_ilp_view,
                                       nci_ilp_sample};

@@ -53,8 +53,8 @@ static void software_sample(profiler *p, const commit_view *v, uint64_t t, uint6
     tag(p, t, w, v->state, true, v->fetch_next);
 }
 
-const profiler_policy prof_dispatch = {"dispatch", "dispatch tagging (AMD IBS, Arm SPE, ProfileMe)", dispatch_view, false,
+const profiler_policy prof_dispatch = {"dispatch", "dispatch tagging (AMD IBS, Arm SPE, ProfileMe)", dispatch_view,
                                        dispatch_sample};
-const profiler_policy prof_fetch = {"fetch", "fetch tagging (IBM RIS)", fetch_view, false, fetch_sample};
+const profiler_policy prof_fetch = {"fetch", "fetch tagging (IBM RIS)", fetch_view, fetch_sample};
 const profiler_policy prof_software = {"software", "software timer interrupt with skid (perf default)",
-                                       software_view, false, software_sample};
+                                       software_view, software_sample};

@@ -169,12 +169,13 @@ void sampler_begin(sampler *s, uint64_t origin)
 void sampler_view(void *ctx, const commit_view *v)
 {
     sampler *s = ctx;
+    bool sampling = s->started && s->next < v->cycle + v->run;
+    if (!s->waiting && !sampling) return; /* most cycles */
     for (int i = 0; i < s->nprofs; i++) {
         profiler *p = &s->profs[i];
-        if (p->npending || p->policy->every_view) p->policy->on_view(p, v);
+        if (p->npending) p->policy->on_view(p, v);
     }
-    if (!s->started) return;
-    while (s->next < v->cycle + v->run) {
+    while (sampling && s->next < v->cycle + v->run) {
         uint64_t t = s->next;
         if (t < v->cycle) die("sampler: view at cycle %" PRIu64 " skips sample cycle %" PRIu64 " (a simulator bug)",
                               v->cycle, t);
@@ -183,6 +184,8 @@ void sampler_view(void *ctx, const commit_view *v)
         s->unsampled = t + 1;
         s->next = sample_cycle(s, ++s->index);
     }
+    s->waiting = 0;
+    for (int i = 0; i < s->nprofs; i++) s->waiting += s->profs[i].npending;
 }
 
 void sampler_end(sampler *s)
@@ -192,6 +195,7 @@ void sampler_end(sampler *s)
         for (size_t k = 0; k < p->npending; k++) profiler_drop(p, p->pending[k].weight);
         p->npending = 0;
     }
+    s->waiting = 0;
 }
 
 void sampler_collect(sampler *s, sampled_run *out)

@@ -49,10 +49,9 @@ typedef struct profiler profiler;
 typedef struct profiler_policy {
     const char *name;
     const char *hardware;      /* what it models, for --help and reports */
-    /* Views before the samples that land in them: every view when
-     * every_view is set, otherwise only while samples are pending. */
+    /* Views before the samples that land in them, while samples are
+     * pending (NULL: the policy never defers). */
     void (*on_view)(profiler *p, const commit_view *v);
-    bool every_view;
     /* A sample at cycle t of view v, standing for `weight` cycles. */
     void (*on_sample)(profiler *p, const commit_view *v, uint64_t t, uint64_t weight);
 } profiler_policy;
@@ -62,8 +61,6 @@ struct profiler {
     struct sampler *sampler;
     pending_sample *pending;
     size_t npending, cap;
-    probe_insn last;           /* LCI: the youngest of the latest commit cycle */
-    bool has_last;
     cost_table profile;        /* pc -> units by the state of the sample cycle */
     uint64_t samples, dropped, carry;
 };
@@ -98,6 +95,7 @@ typedef struct sampler {
     bool started;
     uint64_t origin, next, index, rng;
     uint64_t unsampled;        /* the first cycle no sample stands for yet */
+    size_t waiting;            /* samples pending in all profilers */
     profiler *profs;
     int nprofs;
     outfile *records;          /* --samples, or NULL */
