@@ -7,7 +7,7 @@
 #include "util.h"
 
 const char *const commit_state_names[ST_COUNT] = {"computing", "stalled", "flushed", "drained"};
-const char *const granularity_names[GRAN_COUNT] = {"instruction", "block", "function"};
+const char *const granularity_names[GRAN_COUNT] = {"instruction", "block", "function", "application"};
 
 static size_t hash_key(uint64_t key, size_t cap)
 {
@@ -134,6 +134,7 @@ uint64_t symbolizer_key(const symbolizer *s, enum granularity g, uint64_t pc)
 {
     if (g == GRAN_INSTRUCTION) return pc;
     if (g == GRAN_FUNCTION) return function_key(s, pc);
+    if (g == GRAN_APPLICATION) return 1;
     /* The nearest leader at or below pc, unless a function starts between. */
     size_t lo = 0, hi = s->nleaders;
     while (lo < hi) {
@@ -144,6 +145,11 @@ uint64_t symbolizer_key(const symbolizer *s, enum granularity g, uint64_t pc)
     if (!lo) return pc;
     uint64_t leader = s->leaders[lo - 1];
     return function_key(s, leader) == function_key(s, pc) ? leader : pc;
+}
+
+uint64_t symbolizer_category_key(const symbolizer *s, enum granularity g, uint64_t key, uint16_t mask)
+{
+    return pics_key(symbolizer_key(s, g, pics_pc(key)), pics_category(key) & mask);
 }
 
 cost *profile_rollup(const symbolizer *s, enum granularity g, const cost *pcs, size_t npcs, size_t *n)
@@ -167,11 +173,14 @@ static double table_total(const cost_table *t)
     return s;
 }
 
-double profile_error(const symbolizer *s, enum granularity g, const cost *ref, size_t nref, const cost *p, size_t np)
+double profile_error(const symbolizer *s, enum granularity g, uint16_t mask, const cost *ref, size_t nref, const cost *p,
+                     size_t np)
 {
     cost_table o = {0}, q = {0};
-    for (size_t i = 0; i < nref; i++) cost_at(&o, symbolizer_key(s, g, ref[i].key))->units[0] += cost_total(&ref[i]);
-    for (size_t i = 0; i < np; i++) cost_at(&q, symbolizer_key(s, g, p[i].key))->units[0] += cost_total(&p[i]);
+    for (size_t i = 0; i < nref; i++)
+        cost_at(&o, symbolizer_category_key(s, g, ref[i].key, mask))->units[0] += cost_total(&ref[i]);
+    for (size_t i = 0; i < np; i++)
+        cost_at(&q, symbolizer_category_key(s, g, p[i].key, mask))->units[0] += cost_total(&p[i]);
     double total = table_total(&o), ptotal = table_total(&q);
     double correct = 0;
     if (total > 0 && ptotal > 0) {

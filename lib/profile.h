@@ -17,8 +17,14 @@
 enum commit_state { ST_COMPUTING, ST_STALLED, ST_FLUSHED, ST_DRAINED, ST_COUNT };
 extern const char *const commit_state_names[ST_COUNT];
 
+/* A key is a pc (or a block's entry pc, a function's address), optionally
+ * with a 16-bit category above bit 48: TEA's (pc, PSV) pairs. */
+static inline uint64_t pics_key(uint64_t pc, uint16_t category) { return pc | (uint64_t)category << 48; }
+static inline uint64_t pics_pc(uint64_t key) { return key & ((1ull << 48) - 1); }
+static inline uint16_t pics_category(uint64_t key) { return (uint16_t)(key >> 48); }
+
 typedef struct cost {
-    uint64_t key;             /* pc, or the block's entry pc, or the function's address */
+    uint64_t key;             /* pc, or the block's entry pc, or the function's address (and a category) */
     uint64_t commits;         /* dynamic instructions (sampled profiles: samples) */
     uint64_t units[ST_COUNT]; /* attributed time, 1/U cycle */
     uint64_t execs;           /* blocks: executions */
@@ -44,7 +50,7 @@ void cost_accumulate(cost_table *t, const cost *src, size_t n, double scale);
 uint32_t units_per_cycle(unsigned commit_width);
 
 /* Granularities of the error metric. */
-enum granularity { GRAN_INSTRUCTION, GRAN_BLOCK, GRAN_FUNCTION, GRAN_COUNT };
+enum granularity { GRAN_INSTRUCTION, GRAN_BLOCK, GRAN_FUNCTION, GRAN_APPLICATION, GRAN_COUNT };
 extern const char *const granularity_names[GRAN_COUNT];
 
 /* Maps a pc to the key of its block and of its function. Blocks are the
@@ -61,13 +67,17 @@ typedef struct symbolizer {
 void symbolizer_init(symbolizer *s, const rv_symtab *syms, const cost *blocks, size_t nblocks);
 void symbolizer_free(symbolizer *s);
 uint64_t symbolizer_key(const symbolizer *s, enum granularity g, uint64_t pc);
+/* The key of (unit of pc at granularity g, category & mask). */
+uint64_t symbolizer_category_key(const symbolizer *s, enum granularity g, uint64_t key, uint16_t mask);
 /* A pc profile rolled up to granularity g: a new sorted array, *n set. */
 cost *profile_rollup(const symbolizer *s, enum granularity g, const cost *pcs, size_t npcs, size_t *n);
 
-/* The profile error of notes/tip.md §4 at granularity g:
- * E = 1 - sum_s min(P(s), O(s)) / T, with the profile P scaled to the
- * reference's total T. 0 for identical profiles, 1 for disjoint ones; 1 when
- * P is empty and T is not. */
-double profile_error(const symbolizer *s, enum granularity g, const cost *ref, size_t nref, const cost *p, size_t np);
+/* The profile error of notes/tip.md §4 (and notes/tea.md §3 for cycle
+ * stacks) at granularity g: E = 1 - sum_s min(P(s), O(s)) / T over symbols
+ * s = (unit, category & mask), with the profile P scaled to the reference's
+ * total T. 0 for identical profiles, 1 for disjoint ones; 1 when P is empty
+ * and T is not. mask 0 compares plain time profiles. */
+double profile_error(const symbolizer *s, enum granularity g, uint16_t mask, const cost *ref, size_t nref, const cost *p,
+                     size_t np);
 
 #endif

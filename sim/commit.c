@@ -156,7 +156,7 @@ static void end_cycle(sim_core *c, bool squash)
         for (int i = 0; i < cc->n; i++) charge(c, cc->committed[i]->d.insn.pc, cc->blocks[i], ST_COMPUTING, share);
         c->active = true;
         c->flush_key = cc->flush_key, c->flush_pc = cc->flush_pc, c->flush_block = cc->flush_block;
-        c->flush_seq = cc->flush_seq;
+        c->flush_seq = cc->flush_seq, c->flush_psv = cc->flush_psv;
     }
     *cc = (commit_cycle){0};
     if (squash) core_squash(c, c->head);
@@ -184,6 +184,7 @@ bool core_commit_stage(sim_core *c, uint64_t target)
             c->flush_pc = u->d.insn.pc;
             c->flush_block = next_block(c, u->d.insn.pc);
             c->flush_seq = u->d.icount;
+            c->flush_psv = core_psv(u);
             core_squash(c, c->head);
             c->active = true;
             return false;
@@ -191,7 +192,7 @@ bool core_commit_stage(sim_core *c, uint64_t target)
         uint8_t k = flush_key_of(u->flags);
         if (k && !cc->flush_key) {
             cc->flush_key = k, cc->flush_pc = u->d.insn.pc, cc->flush_block = next_block(c, u->d.insn.pc);
-            cc->flush_seq = u->d.icount;
+            cc->flush_seq = u->d.icount, cc->flush_psv = core_psv(u);
         }
         squash = u->flags & (UOP_FLUSH_CSR | UOP_EXCEPTION);
         c->head++;

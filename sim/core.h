@@ -20,6 +20,7 @@
 
 #include "account.h"
 #include "probe.h"
+#include "psv.h"
 #include "exec.h"
 #include "uarch/uarch.h"
 
@@ -39,6 +40,7 @@ enum uop_flag {
     UOP_FORWARDED = 1 << 12,   /* load data came from the store queue */
     UOP_ITLB_WALK = 1 << 13,   /* a page walk for the fetch packet (first instruction) */
     UOP_TLB_BOUND = 1 << 14,   /* its memory access waited longer for translation than for data */
+    UOP_SQ_FULL = 1 << 15,     /* a store that found the store queue full at dispatch */
     UOP_FRONT_END = UOP_PREDICTED | UOP_MISPREDICT | UOP_BTB_MISS | UOP_L1I_MISS | UOP_ITLB_MISS | UOP_ITLB_WALK,
 };
 
@@ -94,6 +96,7 @@ typedef struct commit_cycle {
     uint64_t blocks[8];        /* their dynamic blocks, for the attribution */
     uint8_t flush_key;         /* the first flushing committer's cause, pc, block */
     uint64_t flush_pc, flush_block, flush_seq;
+    uint16_t flush_psv;
 } commit_cycle;
 
 typedef struct sim_core {
@@ -136,6 +139,7 @@ typedef struct sim_core {
     commit_cycle cc;
     uint8_t flush_key;         /* STK_FLUSHED_* of the last commit cycle, 0 if none */
     uint64_t flush_pc, flush_block, flush_seq;
+    uint16_t flush_psv;
     uint64_t drained_pending;  /* Drained units waiting for the next instruction */
     uint64_t block_pc;         /* entry pc of the block being committed */
     uint32_t block_len;
@@ -199,6 +203,8 @@ void core_rob_enter(sim_core *c, uop *u);
 /* Charge n cycles in which nothing commits (Stalled, Flushed or Drained);
  * returns the cycle-stack component charged. */
 uint8_t core_account_idle(sim_core *c, uint64_t n);
+/* The PSV of u as it stands (sim/psv.h). */
+uint16_t core_psv(const uop *u);
 /* Probe bookkeeping, cheap no-ops with no consumer. */
 void probe_note_commits(sim_core *c, uint8_t stack_key);
 void probe_note_dispatch(sim_core *c, const uop *u);

@@ -220,7 +220,7 @@ void core_schedule(sim_core *c, uop *u)
 }
 
 /* Whether u can enter the ROB this cycle; if not, why (and until when). */
-static bool can_dispatch(sim_core *c, const uop *u)
+static bool can_dispatch(sim_core *c, uop *u)
 {
     const uarch_config *k = &c->cfg;
     if (u->fetch_ready > c->now) {
@@ -241,6 +241,7 @@ static bool can_dispatch(sim_core *c, const uop *u)
     }
     if (store && stq_used >= (uint64_t)k->stq_entries) {
         c->stq_blocked = true;
+        u->flags |= UOP_SQ_FULL;
         return false;
     }
     if (u->d.mem_access == RV_MEM_LOAD && c->loads_used >= k->ldq_entries) return false;
@@ -263,7 +264,7 @@ void core_dispatch_stage(sim_core *c)
     for (int i = 0; i < c->cfg.decode_width && c->disp < c->fetch; i++) {
         uop *u = core_uop(c, c->disp);
         if (!can_dispatch(c, u)) break;
-        u->flags &= (uint16_t)(UOP_FRONT_END | UOP_REPLAYED);
+        u->flags &= (uint16_t)(UOP_FRONT_END | UOP_REPLAYED | UOP_SQ_FULL);
         core_schedule(c, u);
         core_rob_enter(c, u);
         c->active = true;

@@ -8,6 +8,7 @@
 
 #include "json_out.h"
 #include "report.h"
+#include "report_pics.h"
 #include "report_sampled.h"
 #include "run.h"
 #include "util.h"
@@ -48,7 +49,11 @@ static const char usage[] =
     "Sampled profiling (the same sample cycles for every profiler, each scored against the\n"
     "golden attribution; sim/RESULTS.md):\n"
     "      --sample LIST       profilers, comma-separated, or 'all': tip, tip-ilp, nci, nci-ilp,\n"
-    "                          lci, dispatch, fetch, software (default all when sampling)\n"
+    "                          lci, dispatch, fetch, software; with events (TEA's cycle stacks):\n"
+    "                          tea, nci-tea, tea-dispatch, ibs, spe, ris (default all when sampling)\n"
+    "      --psv-extra LIST    extra PSV bits for tea, nci-tea and tea-dispatch, or 'all': FL-CSR,\n"
+    "                          ST-LAT, ST-L2, ST-WALK, DR-BTB (default: the paper's nine events)\n"
+    "      --pics              the golden per-instruction cycle stacks even without an event scheme\n"
     "      --sample-hz HZ      sampling frequency at the core clock (default 4000 = every\n"
     "                          800,000 cycles at 3.2 GHz)\n"
     "      --sample-period N   sampling period in cycles instead\n"
@@ -70,7 +75,7 @@ static const char usage[] =
 enum {
     OPT_SET = 0x100, OPT_LIST, OPT_FULL, OPT_ILOG, OPT_MAX, OPT_GUEST_OUTPUT, OPT_WARMUP, OPT_PROGRAM, OPT_PROFILE,
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
-    OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV,
+    OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS,
 };
 
 /* --sample LIST: names checked against the policies; 'all' for every one. */
@@ -147,7 +152,8 @@ int main(int argc, char **argv)
         {"sample-random", no_argument, NULL, OPT_SAMPLE_RANDOM}, {"sample-seed", required_argument, NULL, OPT_SAMPLE_SEED},
         {"sample-sweep-hz", required_argument, NULL, OPT_SAMPLE_SWEEP}, {"samples", required_argument, NULL, OPT_SAMPLES},
         {"commit-trace", required_argument, NULL, OPT_COMMIT_TRACE},
-        {"sampled-csv", required_argument, NULL, OPT_SAMPLED_CSV}, GUEST_LONG_OPTIONS,
+        {"sampled-csv", required_argument, NULL, OPT_SAMPLED_CSV}, {"psv-extra", required_argument, NULL, OPT_PSV_EXTRA},
+        {"pics", no_argument, NULL, OPT_PICS}, GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     sim_options o = {.warmup = WARMUP_DETAILED, .log_interval = 1000000, .config_source = "built-in"};
@@ -197,6 +203,12 @@ int main(int argc, char **argv)
         case OPT_SAMPLES: smp->records = optarg, sampling = true; break;
         case OPT_COMMIT_TRACE: smp->commit_trace = optarg; break;
         case OPT_SAMPLED_CSV: sampled_csv = optarg, sampling = true; break;
+        case OPT_PSV_EXTRA:
+            if (psv_parse(optarg, &smp->cfg.psv_extra) || (smp->cfg.psv_extra & ~PSV_EXTRA))
+                die("--psv-extra: expected 'all' or a list of FL-CSR, ST-LAT, ST-L2, ST-WALK, DR-BTB, got '%s'", optarg);
+            if (!strcmp(optarg, "all")) smp->cfg.psv_extra = PSV_EXTRA;
+            break;
+        case OPT_PICS: smp->pics = true; break;
         case 'h': fputs(usage, stdout); return 0;
         case '?':
             if (optopt) die("option -%c: unknown or missing its argument (see --help)", optopt);
@@ -284,10 +296,11 @@ int main(int argc, char **argv)
     if (!quiet)
         for (size_t i = 0; i < n; i++) {
             result_summary(stderr, &res[i], &x);
-            if (!res[i].pcs || !res[i].nsampled) continue;
+            if (!res[i].pcs || (!res[i].nsampled && !res[i].pics)) continue;
             symbolizer sym;
             symbolizer_init(&sym, &syms, res[i].blocks, res[i].nblocks);
             sampled_summary(stderr, &res[i], &sym);
+            if (res[i].pics) pics_summary(stderr, &res[i], &sym);
             symbolizer_free(&sym);
         }
     for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);

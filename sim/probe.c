@@ -5,6 +5,34 @@
 
 #include <string.h>
 
+static bool is_long_latency(unsigned cls) { return cls == CLS_DIV || cls == CLS_FDIV || cls == CLS_FSQRT; }
+
+/* Where each bit comes from (notes/tea.md §1.2): the front-end bits were
+ * set at fetch on the first instruction of the packet, DR-SQ at dispatch,
+ * the memory bits when the access was scheduled, the flush bits by the ROB.
+ * ST-L1 without ST-LLC is a hit in the L2 or the LLC (ST-L2 tells which). */
+uint16_t core_psv(const uop *u)
+{
+    uint16_t f = u->flags, psv = 0;
+    if (f & UOP_L1I_MISS) psv |= PSV(DR_L1);
+    if (f & UOP_ITLB_MISS) psv |= PSV(DR_TLB);
+    if (f & UOP_SQ_FULL) psv |= PSV(DR_SQ);
+    if (f & UOP_MISPREDICT) psv |= PSV(FL_MB);
+    if (f & UOP_EXCEPTION) psv |= PSV(FL_EX);
+    if (f & UOP_REPLAYED) psv |= PSV(FL_MO);
+    if (f & UOP_FLUSH_CSR) psv |= PSV(FL_CSR);
+    if (f & UOP_DTLB_MISS) psv |= PSV(ST_TLB);
+    if (f & UOP_L2TLB_MISS) psv |= PSV(ST_WALK);
+    if ((f & UOP_BTB_MISS) && u->d.taken) psv |= PSV(DR_BTB);
+    if ((u->d.mem_access & RV_MEM_LOAD) && !(f & UOP_FORWARDED)) {
+        if (u->mem_level > MEM_L1) psv |= PSV(ST_L1);
+        if (u->mem_level == MEM_L2) psv |= PSV(ST_L2);
+        if (u->mem_level > MEM_LLC) psv |= PSV(ST_LLC);
+    }
+    if (is_long_latency(rv_ops[u->d.insn.op].cls)) psv |= PSV(ST_LAT);
+    return psv;
+}
+
 static probe_insn insn_of(const uop *u)
 {
     return (probe_insn){.seq = u->d.icount, .pc = u->d.insn.pc, .flags = u->flags};
@@ -27,7 +55,10 @@ void probe_note_commits(sim_core *c, uint8_t stack_key)
     v->stack_key = stack_key;
     v->state = stack_key_state[stack_key];
     v->ncommit = (uint8_t)c->cc.n;
-    for (int i = 0; i < c->cc.n; i++) v->commit[i] = insn_of(c->cc.committed[i]);
+    for (int i = 0; i < c->cc.n; i++) {
+        v->commit[i] = insn_of(c->cc.committed[i]);
+        v->commit[i].psv = core_psv(c->cc.committed[i]);
+    }
     /* The head as commit left it (a flush later in the cycle empties the ROB). */
     v->nhead = 0;
     if (v->state == ST_STALLED) {
@@ -37,7 +68,8 @@ void probe_note_commits(sim_core *c, uint8_t stack_key)
     }
     v->has_flusher = v->state == ST_FLUSHED;
     if (v->has_flusher)
-        v->flusher = (probe_insn){.seq = c->flush_seq, .pc = c->flush_pc, .flags = flusher_flags(c->flush_key)};
+        v->flusher = (probe_insn){.seq = c->flush_seq, .pc = c->flush_pc, .flags = flusher_flags(c->flush_key),
+                                  .psv = c->flush_psv};
 }
 
 void probe_note_dispatch(sim_core *c, const uop *u)

@@ -19,6 +19,7 @@ enum { PROBE_MAX_WIDTH = 8 };
 typedef struct probe_insn {
     uint64_t seq, pc;
     uint16_t flags;            /* UOP_* of sim/core.h at the time of the view */
+    uint16_t psv;              /* sim/psv.h: committed instructions and the flusher only (final then) */
 } probe_insn;
 
 typedef struct commit_view {

@@ -17,4 +17,4 @@ static void lci_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w
     profiler_emit(p, &r);
 }
 
-const profiler_policy prof_lci = {"lci", "last-committed instruction (Arm CoreSight)", NULL, lci_sample};
+const profiler_policy prof_lci = {"lci", "last-committed instruction (Arm CoreSight)", 0, NULL, lci_sample};

@@ -4,10 +4,12 @@
  * in that cycle. */
 #include "sampler.h"
 
+#include "psv.h"
+
 static sample_record commit_record(uint64_t t, uint64_t w, uint8_t state, const commit_view *v, bool ilp)
 {
     sample_record r = {.cycle = t, .weight = w, .state = state, .n = v->ncommit};
-    for (int i = 0; i < v->ncommit; i++) r.pc[i] = v->commit[i].pc, r.valid[i] = ilp || i == 0;
+    for (int i = 0; i < v->ncommit; i++) r.pc[i] = v->commit[i].pc, r.psv[i] = v->commit[i].psv, r.valid[i] = ilp || i == 0;
     return r;
 }
 
@@ -44,6 +46,9 @@ static void sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w, bo
 static void nci_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w) { sample(p, v, t, w, false); }
 static void nci_ilp_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w) { sample(p, v, t, w, true); }
 
-const profiler_policy prof_nci = {"nci", "next-committing instruction (Intel PEBS)", nci_view, nci_sample};
-const profiler_policy prof_nci_ilp = {"nci-ilp", "NCI split among the co-committing instructions", nci_ilp_view,
+const profiler_policy prof_nci = {"nci", "next-committing instruction (Intel PEBS)", 0, nci_view, nci_sample};
+const profiler_policy prof_nci_ilp = {"nci-ilp", "NCI split among the co-committing instructions", 0, nci_ilp_view,
                                       nci_ilp_sample};
+/* NCI-TEA (notes/tea.md §2): TEA's events under the NCI policy. */
+const profiler_policy prof_nci_tea = {"nci-tea", "TEA's events, next-committing instruction", PSV_TEA, nci_view,
+                                      nci_sample};

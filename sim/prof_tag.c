@@ -12,22 +12,17 @@
  * over); the software resume point is an instruction, not an instance. */
 #include "sampler.h"
 
+#include "psv.h"
+
 static void tag(profiler *p, uint64_t t, uint64_t w, uint8_t state, bool tagged, uint64_t seq)
 {
     profiler_defer(p, (pending_sample){.cycle = t, .weight = w, .state = state, .tagged = tagged, .seq = seq});
 }
 
-/* Samples waiting for a dispatch or fetch take this one's instruction. */
-static void tag_waiting(profiler *p, uint64_t seq)
-{
-    for (size_t i = 0; i < p->npending; i++)
-        if (!p->pending[i].tagged) p->pending[i].tagged = true, p->pending[i].seq = seq;
-}
-
 static void dispatch_view(profiler *p, const commit_view *v)
 {
     profiler_settle_tags(p, v, true);
-    if (v->ndispatch) tag_waiting(p, v->dispatch_last.seq);
+    if (v->ndispatch) profiler_tag_waiting(p, v->dispatch_last.seq);
 }
 
 static void dispatch_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w)
@@ -38,7 +33,7 @@ static void dispatch_sample(profiler *p, const commit_view *v, uint64_t t, uint6
 static void fetch_view(profiler *p, const commit_view *v)
 {
     profiler_settle_tags(p, v, true);
-    if (v->nfetch) tag_waiting(p, v->fetch_first.seq);
+    if (v->nfetch) profiler_tag_waiting(p, v->fetch_first.seq);
 }
 
 static void fetch_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w)
@@ -53,8 +48,16 @@ static void software_sample(profiler *p, const commit_view *v, uint64_t t, uint6
     tag(p, t, w, v->state, true, v->fetch_next);
 }
 
-const profiler_policy prof_dispatch = {"dispatch", "dispatch tagging (AMD IBS, Arm SPE, ProfileMe)", dispatch_view,
+const profiler_policy prof_dispatch = {"dispatch", "dispatch tagging (AMD IBS, Arm SPE, ProfileMe)", 0, dispatch_view,
                                        dispatch_sample};
-const profiler_policy prof_fetch = {"fetch", "fetch tagging (IBM RIS)", fetch_view, fetch_sample};
-const profiler_policy prof_software = {"software", "software timer interrupt with skid (perf default)",
+const profiler_policy prof_fetch = {"fetch", "fetch tagging (IBM RIS)", 0, fetch_view, fetch_sample};
+const profiler_policy prof_software = {"software", "software timer interrupt with skid (perf default)", 0,
                                        software_view, software_sample};
+
+/* The event-based schemes that tag at dispatch or fetch (notes/tea.md §2):
+ * the tagged instruction's PSV, masked to the events the hardware records. */
+const profiler_policy prof_ibs = {"ibs", "AMD IBS: dispatch tagging, 6 events", PSV_IBS, dispatch_view, dispatch_sample};
+const profiler_policy prof_spe = {"spe", "Arm SPE: dispatch tagging, 5 events", PSV_SPE, dispatch_view, dispatch_sample};
+const profiler_policy prof_ris = {"ris", "IBM RIS: fetch tagging, 7 events", PSV_RIS, fetch_view, fetch_sample};
+const profiler_policy prof_tea_dispatch = {"tea-dispatch", "TEA's events with dispatch tagging", PSV_TEA,
+                                           dispatch_view, dispatch_sample};

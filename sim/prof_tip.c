@@ -61,5 +61,5 @@ static void sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w, bo
 static void tip_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w) { sample(p, v, t, w, true); }
 static void tip_ilp_sample(profiler *p, const commit_view *v, uint64_t t, uint64_t w) { sample(p, v, t, w, false); }
 
-const profiler_policy prof_tip = {"tip", "TIP (time-proportional)", tip_view, tip_sample};
-const profiler_policy prof_tip_ilp = {"tip-ilp", "TIP without ILP accounting", tip_view, tip_ilp_sample};
+const profiler_policy prof_tip = {"tip", "TIP (time-proportional)", 0, tip_view, tip_sample};
+const profiler_policy prof_tip_ilp = {"tip-ilp", "TIP without ILP accounting", 0, tip_view, tip_ilp_sample};

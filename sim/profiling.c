@@ -2,6 +2,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
 
 #include "util.h"
 
@@ -37,6 +40,13 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
                 add_sampler(p, c, &cfg, o, NULL);
             }
     }
+    bool events = o->pics;
+    for (int i = 0; i < o->nprofilers; i++) events |= profiler_policy_find(o->profilers[i])->events != 0;
+    if (events) {
+        if (!(p->pics = malloc(sizeof *p->pics))) die("out of memory");
+        pics_init(p->pics, c->units);
+        core_add_probe(c, pics_view, p->pics);
+    }
     if (o->commit_trace) {
         trace_open(&p->trace, o->commit_trace, c->units, c->cfg.commit_width);
         core_add_probe(c, trace_view, &p->trace);
@@ -47,18 +57,27 @@ void profiling_begin(profiling *p, uint64_t origin)
 {
     for (int i = 0; i < p->nsamplers; i++) sampler_begin(p->samplers[i], origin);
     if (p->trace.out) trace_begin(&p->trace, origin);
+    if (p->pics) pics_begin(p->pics, origin);
 }
 
-void profiling_finish(profiling *p, sampled_run **out, int *n)
+void profiling_finish(profiling *p, sim_result *r)
 {
-    *out = p->nsamplers ? calloc((size_t)p->nsamplers, sizeof **out) : NULL;
-    if (p->nsamplers && !*out) die("out of memory");
+    r->sampled = p->nsamplers ? calloc((size_t)p->nsamplers, sizeof *r->sampled) : NULL;
+    if (p->nsamplers && !r->sampled) die("out of memory");
     for (int i = 0; i < p->nsamplers; i++) {
         sampler_end(p->samplers[i]);
-        sampler_collect(p->samplers[i], &(*out)[i]);
+        sampler_collect(p->samplers[i], &r->sampled[i]);
         sampler_free(p->samplers[i]);
     }
-    *n = p->nsamplers;
+    r->nsampled = p->nsamplers;
+    if (p->pics) {
+        r->pics = cost_sorted(&p->pics->table, &r->npics);
+        r->no_event_stalls = malloc(sizeof p->pics->no_event_stalls);
+        if (!r->no_event_stalls) die("out of memory");
+        memcpy(r->no_event_stalls, p->pics->no_event_stalls, sizeof p->pics->no_event_stalls);
+        pics_free(p->pics);
+        free(p->pics);
+    }
     free(p->samplers);
     if (p->records) outfile_commit(p->records);
     trace_commit(&p->trace);

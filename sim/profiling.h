@@ -7,6 +7,7 @@
 #define SIM_PROFILING_H
 
 #include "core.h"
+#include "pics.h"
 #include "sampler.h"
 #include "trace.h"
 
@@ -18,6 +19,7 @@ typedef struct sampling_options {
     int nsweep;
     const char *records;       /* --samples FILE */
     const char *commit_trace;  /* --commit-trace FILE */
+    bool pics;                 /* the golden PICS even without an event-based profiler */
 } sampling_options;
 
 typedef struct profiling {
@@ -25,6 +27,7 @@ typedef struct profiling {
     int nsamplers;
     outfile *records;
     trace_writer trace;
+    pics_golden *pics;         /* when asked for, or an event-based profiler runs */
 } profiling;
 
 /* Period in cycles for a frequency on a core clocked at freq_mhz. */
@@ -32,7 +35,8 @@ uint64_t sampling_period(double hz, int freq_mhz);
 
 void profiling_attach(profiling *p, const sampling_options *o, sim_core *c);
 void profiling_begin(profiling *p, uint64_t origin);
-/* End every sampler, move the results into *out (count *n), write files. */
-void profiling_finish(profiling *p, sampled_run **out, int *n);
+struct sim_result;
+/* End every sampler, move the results into r, write files. */
+void profiling_finish(profiling *p, struct sim_result *r);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "report_pics.h"
 #include "util.h"
 
 const char *const category_names[CAT_COUNT] = {
@@ -19,8 +20,7 @@ static int by_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The golden profile sorted by pc, for the encodings of sampled pcs. */
-static cost *golden_by_pc(const cost *golden, size_t n)
+cost *golden_by_pc(const cost *golden, size_t n)
 {
     cost *g = malloc((n ? n : 1) * sizeof *g);
     if (!g) die("out of memory");
@@ -29,7 +29,7 @@ static cost *golden_by_pc(const cost *golden, size_t n)
     return g;
 }
 
-static uint32_t bits_of(const cost *by_pc, size_t n, uint64_t pc)
+uint32_t bits_of(const cost *by_pc, size_t n, uint64_t pc)
 {
     cost k = {.key = pc};
     const cost *hit = n ? bsearch(&k, by_pc, n, sizeof k, by_key) : NULL;
@@ -56,16 +56,21 @@ void profile_categories(const cost *pcs, size_t n, const cost *golden, size_t ng
     memset(out, 0, CAT_COUNT * sizeof *out);
     cost *g = golden_by_pc(golden, ngolden);
     for (size_t i = 0; i < n; i++) {
-        uint32_t bits = pcs[i].bits ? pcs[i].bits : bits_of(g, ngolden, pcs[i].key);
+        uint64_t pc = pics_pc(pcs[i].key);
+        uint32_t bits = pcs[i].bits ? pcs[i].bits : bits_of(g, ngolden, pc);
         for (int s = 0; s < ST_COUNT; s++)
-            if (pcs[i].units[s]) out[category_of(s, pcs[i].key, bits)] += pcs[i].units[s];
+            if (pcs[i].units[s]) out[category_of(s, pc, bits)] += pcs[i].units[s];
     }
     free(g);
 }
 
 void sampled_errors(const sim_result *r, const symbolizer *sym, const sampled_profile *p, double err[GRAN_COUNT])
 {
-    for (int g = 0; g < GRAN_COUNT; g++) err[g] = profile_error(sym, (enum granularity)g, r->pcs, r->npcs, p->pcs, p->npcs);
+    /* Event-based schemes against the golden PICS projected on their events. */
+    const cost *ref = p->events ? r->pics : r->pcs;
+    size_t nref = p->events ? r->npics : r->npcs;
+    for (int g = 0; g < GRAN_COUNT; g++)
+        err[g] = profile_error(sym, (enum granularity)g, p->events, ref, nref, p->pcs, p->npcs);
 }
 
 static uint64_t profile_units(const cost *pcs, size_t n)
@@ -84,11 +89,31 @@ static json_t *categories_json(const cost *pcs, size_t n, const sim_result *r)
     return o;
 }
 
-static json_t *errors_json(const double err[GRAN_COUNT])
+/* Time profiles at instruction, block and function level; cycle stacks
+ * also at application level. */
+static json_t *errors_json(const double err[GRAN_COUNT], bool stacks)
 {
     json_t *o = json_object();
-    for (int g = 0; g < GRAN_COUNT; g++) json_object_set_new(o, granularity_names[g], json_real(err[g]));
+    for (int g = 0; g < (stacks ? GRAN_COUNT : GRAN_APPLICATION); g++)
+        json_object_set_new(o, granularity_names[g], json_real(err[g]));
     return o;
+}
+
+static json_t *events_json(uint16_t mask)
+{
+    json_t *a = json_array();
+    for (int e = 0; e < PSV_NEVENTS; e++)
+        if (mask & (1u << e)) json_array_append_new(a, json_string(psv_event_names[e]));
+    return a;
+}
+
+/* An event-based scheme's profile: its stacks per instruction and function. */
+static json_t *stacks_profile_json(const sampled_profile *p, const sim_result *r, const report_ctx *x,
+                                   const symbolizer *sym)
+{
+    return json_pack("{s:o, s:o, s:o}", "events", events_json(p->events), "instructions",
+                     pics_stacks_json(p->pcs, p->npcs, p->events, GRAN_INSTRUCTION, sym, r, x), "functions",
+                     pics_stacks_json(p->pcs, p->npcs, p->events, GRAN_FUNCTION, sym, r, x));
 }
 
 static json_t *config_json(const sampler_config *c)
@@ -103,10 +128,20 @@ json_t *sampled_json(const sim_result *r, const report_ctx *x, const symbolizer 
     json_t *o = config_json(&run->cfg);
     json_object_set_new(o, "golden", json_pack("{s:o}", "categories", categories_json(r->pcs, r->npcs, r)));
     cost *g = golden_by_pc(r->pcs, r->npcs);
+    if (r->pics) json_object_set_new(o, "golden_pics", golden_pics_json(r, x, sym));
     for (int i = 0; i < run->nprofs; i++) {
         const sampled_profile *p = &run->profs[i];
         double err[GRAN_COUNT];
         sampled_errors(r, sym, p, err);
+        if (p->events) {
+            json_object_set_new(o, p->name,
+                                json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}", "samples", (json_int_t)p->samples, "dropped",
+                                          (json_int_t)p->dropped, "sampled_cycles",
+                                          cycles_json(profile_units(p->pcs, p->npcs), r->units), "error",
+                                          errors_json(err, true), "categories", categories_json(p->pcs, p->npcs, r),
+                                          "profile", stacks_profile_json(p, r, x, sym)));
+            continue;
+        }
         cost *pcs = malloc((p->npcs ? p->npcs : 1) * sizeof *pcs);
         if (!pcs) die("out of memory");
         memcpy(pcs, p->pcs, p->npcs * sizeof *pcs);
@@ -119,7 +154,7 @@ json_t *sampled_json(const sim_result *r, const report_ctx *x, const symbolizer 
         json_object_set_new(o, p->name,
                             json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}", "samples", (json_int_t)p->samples, "dropped",
                                       (json_int_t)p->dropped, "sampled_cycles",
-                                      cycles_json(profile_units(p->pcs, p->npcs), r->units), "error", errors_json(err),
+                                      cycles_json(profile_units(p->pcs, p->npcs), r->units), "error", errors_json(err, false),
                                       "categories", categories_json(pcs, p->npcs, r), "profile", prof));
         free(blocks);
         free(pcs);
@@ -139,7 +174,8 @@ json_t *sample_sweep_json(const sim_result *r, const symbolizer *sym)
             sampled_errors(r, sym, &run->profs[i], err);
             json_object_set_new(o, run->profs[i].name,
                                 json_pack("{s:I, s:I, s:o}", "samples", (json_int_t)run->profs[i].samples, "dropped",
-                                          (json_int_t)run->profs[i].dropped, "error", errors_json(err)));
+                                          (json_int_t)run->profs[i].dropped, "error",
+                                          errors_json(err, run->profs[i].events)));
         }
         json_array_append_new(a, o);
     }
@@ -148,24 +184,26 @@ json_t *sample_sweep_json(const sim_result *r, const symbolizer *sym)
 
 void sampled_summary(FILE *f, const sim_result *r, const symbolizer *sym)
 {
+    if (!r->nsampled) return;
     const sampled_run *run = &r->sampled[0];
-    fprintf(f, "\n Sampled profiles (every %" PRIu64 " cycles, %s), error against the golden attribution:\n",
+    fprintf(f, "\n Sampled profiles (every %" PRIu64 " cycles, %s), error against the golden attribution\n"
+               " (cycle stacks for the event-based schemes: tea, nci-tea, tea-dispatch, ibs, spe, ris):\n",
             run->cfg.period, run->cfg.random ? "random in each period" : "periodic");
-    fprintf(f, " %-10s %8s %8s  %11s %8s %9s\n", "profiler", "samples", "dropped", "instruction", "block", "function");
+    fprintf(f, " %-12s %8s %8s  %11s %8s %9s\n", "profiler", "samples", "dropped", "instruction", "block", "function");
     for (int i = 0; i < run->nprofs; i++) {
         double err[GRAN_COUNT];
         sampled_errors(r, sym, &run->profs[i], err);
-        fprintf(f, " %-10s %8" PRIu64 " %8" PRIu64 "  %10.2f%% %7.2f%% %8.2f%%\n", run->profs[i].name,
+        fprintf(f, " %-12s %8" PRIu64 " %8" PRIu64 "  %10.2f%% %7.2f%% %8.2f%%\n", run->profs[i].name,
                 run->profs[i].samples, run->profs[i].dropped, 100 * err[GRAN_INSTRUCTION], 100 * err[GRAN_BLOCK],
                 100 * err[GRAN_FUNCTION]);
     }
     if (r->nsampled > 1) {
-        fprintf(f, "\n Instruction-level error against sampling frequency:\n %-10s", "profiler");
+        fprintf(f, "\n Instruction-level error against sampling frequency:\n %-12s", "profiler");
         for (int k = 1; k < r->nsampled; k++)
             fprintf(f, " %7.0fHz%c", r->sampled[k].cfg.hz, r->sampled[k].cfg.random ? 'r' : 'p');
         fprintf(f, "\n");
         for (int i = 0; i < run->nprofs; i++) {
-            fprintf(f, " %-10s", run->profs[i].name);
+            fprintf(f, " %-12s", run->profs[i].name);
             for (int k = 1; k < r->nsampled; k++) {
                 double err[GRAN_COUNT];
                 sampled_errors(r, sym, &r->sampled[k].profs[i], err);

@@ -11,6 +11,11 @@
 #include "outfile.h"
 #include "report.h"
 
+/* The golden profile sorted by pc, and the encoding of a pc in it (0 if
+ * the pc never committed), for disassembling sampled pcs. */
+cost *golden_by_pc(const cost *golden, size_t n);
+uint32_t bits_of(const cost *by_pc, size_t n, uint64_t pc);
+
 /* Fig. A.7 categories of a pc x state profile. */
 #define CATEGORY_KEYS(C) \
     C(EXECUTION, execution) C(FRONT_END, front_end) C(STALL_ALU, stall_alu) C(STALL_LOAD, stall_load) \

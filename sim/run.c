@@ -22,6 +22,8 @@ void sim_result_free(sim_result *r)
     free(r->blocks);
     for (int i = 0; i < r->nsampled; i++) sampled_run_free(&r->sampled[i]);
     free(r->sampled);
+    free(r->pics);
+    free(r->no_event_stalls);
     *r = (sim_result){0};
 }
 
@@ -94,7 +96,7 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
     r->seconds = now_seconds() - t0;
     core_close_cycle(c);
     progress_finish(&prog, core_committed(c));
-    profiling_finish(&prof, &r->sampled, &r->nsampled);
+    profiling_finish(&prof, r);
     if (log) outfile_commit(log);
     collect(r, c, &begin, &p);
     r->start = 0;
@@ -172,7 +174,7 @@ static bool run_region(const sim_options *o, const char *path, int region, const
     if (core_committed(c) < begin) {
         snprintf(err, sizeof err, "the program ended at instruction %llu, before the region starts at %llu",
                  (unsigned long long)core_committed(c), (unsigned long long)begin);
-        profiling_finish(&prof, &r->sampled, &r->nsampled);
+        profiling_finish(&prof, r);
         core_free(c);
         goto out;
     }
@@ -182,7 +184,7 @@ static bool run_region(const sim_options *o, const char *path, int region, const
     core_run(c, end);
     core_close_cycle(c);
     r->seconds = now_seconds() - t0;
-    profiling_finish(&prof, &r->sampled, &r->nsampled);
+    profiling_finish(&prof, r);
     collect(r, c, &start, &p);
     r->start = begin;
     core_free(c);

@@ -48,6 +48,9 @@ typedef struct sim_result {
     uint32_t units;
     sampled_run *sampled;        /* the main sampler, then the sweep's */
     int nsampled;
+    cost *pics;                  /* the golden PICS (pics_key(pc, PSV)), when asked for */
+    size_t npics;
+    uint64_t *no_event_stalls;   /* PICS_STALL_BUCKETS + 1 counts */
     uint64_t elf_bias;
     double seconds;
 } sim_result;

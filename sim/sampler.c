@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "psv.h"
 #include "util.h"
 
 /* splitmix64: a seeded stream, the same on every host. */
@@ -58,7 +59,7 @@ void profiler_emit(profiler *p, sample_record *r)
     if (s->records) write_record(s->records, p->policy->name, r, s->record_width);
     uint64_t units = r->weight * s->units;
     if (r->flags & REC_STALLED) {
-        cost *c = cost_at(&p->profile, r->pc[r->oldest]);
+        cost *c = cost_at(&p->profile, pics_key(r->pc[r->oldest], r->psv[r->oldest] & p->events));
         c->units[r->state] += units, c->commits++;
         return;
     }
@@ -66,7 +67,7 @@ void profiler_emit(profiler *p, sample_record *r)
     for (unsigned i = 0; i < r->n; i++) n += r->valid[i];
     for (unsigned i = 0; i < r->n; i++)
         if (r->valid[i]) {
-            cost *c = cost_at(&p->profile, r->pc[i]);
+            cost *c = cost_at(&p->profile, pics_key(r->pc[i], r->psv[i] & p->events));
             c->units[r->state] += units / n, c->commits++;
         }
 }
@@ -115,9 +116,16 @@ void profiler_settle_tags(profiler *p, const commit_view *v, bool drop_squashed)
             continue;
         }
         sample_record r = record_one(s->cycle, s->weight, s->state, 0, hit->pc);
+        r.psv[0] = hit->psv;
         profiler_emit(p, &r);
     }
     p->npending = k;
+}
+
+void profiler_tag_waiting(profiler *p, uint64_t seq)
+{
+    for (size_t i = 0; i < p->npending; i++)
+        if (!p->pending[i].tagged) p->pending[i].tagged = true, p->pending[i].seq = seq;
 }
 
 sampler *sampler_new(const sampler_config *cfg, uint32_t units, const char *const *names, int nnames, outfile *records,
@@ -132,7 +140,8 @@ sampler *sampler_new(const sampler_config *cfg, uint32_t units, const char *cons
     for (int i = 0; i < nnames; i++) {
         const profiler_policy *pol = profiler_policy_find(names[i]);
         if (!pol) die("unknown profiler '%s'", names[i]);
-        s->profs[s->nprofs++] = (profiler){.policy = pol, .sampler = s};
+        uint16_t events = pol->events == PSV_TEA ? pol->events | cfg->psv_extra : pol->events;
+        s->profs[s->nprofs++] = (profiler){.policy = pol, .sampler = s, .events = events};
     }
     return s;
 }
@@ -207,6 +216,7 @@ void sampler_collect(sampler *s, sampled_run *out)
     for (int i = 0; i < s->nprofs; i++) {
         sampled_profile *d = &out->profs[i];
         d->name = s->profs[i].policy->name;
+        d->events = s->profs[i].events;
         d->samples = s->profs[i].samples;
         d->dropped = s->profs[i].dropped;
         d->pcs = cost_sorted(&s->profs[i].profile, &d->npcs);
@@ -221,7 +231,9 @@ void sampled_run_free(sampled_run *r)
 }
 
 extern const profiler_policy prof_tip, prof_tip_ilp, prof_nci, prof_nci_ilp, prof_lci, prof_dispatch, prof_fetch,
-    prof_software;
-const profiler_policy *const profiler_policies[] = {&prof_tip, &prof_tip_ilp, &prof_nci, &prof_nci_ilp,
-                                                    &prof_lci, &prof_dispatch, &prof_fetch, &prof_software};
+    prof_software, prof_tea, prof_nci_tea, prof_tea_dispatch, prof_ibs, prof_spe, prof_ris;
+const profiler_policy *const profiler_policies[] = {
+    &prof_tip, &prof_tip_ilp, &prof_nci, &prof_nci_ilp, &prof_lci, &prof_dispatch, &prof_fetch, &prof_software,
+    &prof_tea, &prof_nci_tea, &prof_tea_dispatch, &prof_ibs, &prof_spe, &prof_ris,
+};
 const size_t nprofiler_policies = sizeof profiler_policies / sizeof profiler_policies[0];

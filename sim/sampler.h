@@ -34,6 +34,7 @@ typedef struct sample_record {
     uint8_t n, oldest;         /* entries used; index of the oldest */
     uint64_t pc[PROBE_MAX_WIDTH];
     bool valid[PROBE_MAX_WIDTH];
+    uint16_t psv[PROBE_MAX_WIDTH]; /* TEA and the event-based schemes: each entry's PSV */
 } sample_record;
 
 /* A sample a profiler has not resolved yet. */
@@ -49,6 +50,7 @@ typedef struct profiler profiler;
 typedef struct profiler_policy {
     const char *name;
     const char *hardware;      /* what it models, for --help and reports */
+    uint16_t events;           /* PSV events it records (sim/psv.h); 0: a time profile only */
     /* Views before the samples that land in them, while samples are
      * pending (NULL: the policy never defers). */
     void (*on_view)(profiler *p, const commit_view *v);
@@ -59,6 +61,7 @@ typedef struct profiler_policy {
 struct profiler {
     const profiler_policy *policy;
     struct sampler *sampler;
+    uint16_t events;           /* the policy's, plus the selected extra bits for TEA's own sets */
     pending_sample *pending;
     size_t npending, cap;
     cost_table profile;        /* pc -> units by the state of the sample cycle */
@@ -78,15 +81,19 @@ sample_record record_one(uint64_t cycle, uint64_t weight, uint8_t state, uint8_t
 /* Resolve every pending sample that is not tagged with the record
  * make(p, sample, arg) builds; keep the rest. */
 void profiler_resolve_waiting(profiler *p, sample_record (*make)(const pending_sample *, const void *), const void *arg);
-/* Tagged samples: emit those whose instruction commits in v; drop those
- * squashed in v when the tag names an instance (not a resume point). */
+/* Tagged samples: emit those whose instruction commits in v (with its final
+ * PSV); drop those squashed in v when the tag names an instance (not a
+ * resume point). */
 void profiler_settle_tags(profiler *p, const commit_view *v, bool drop_squashed);
+/* Samples waiting for an instruction to tag take seq. */
+void profiler_tag_waiting(profiler *p, uint64_t seq);
 
 typedef struct sampler_config {
     uint64_t period;           /* cycles */
     bool random;               /* one random cycle in each period instead of its last */
     uint64_t seed;
     double hz;                 /* the frequency the period came from, 0 if given in cycles */
+    uint16_t psv_extra;        /* extra PSV bits (beyond the paper's nine) for TEA's event sets */
 } sampler_config;
 
 typedef struct sampler {
@@ -117,6 +124,7 @@ void sampler_end(sampler *s);
 /* A profiler's result, detached from the sampler. */
 typedef struct sampled_profile {
     const char *name;
+    uint16_t events;           /* 0: a time profile keyed by pc; else keyed by pics_key(pc, PSV) */
     uint64_t samples, dropped;
     cost *pcs;                 /* sorted by units */
     size_t npcs;

@@ -17,9 +17,9 @@ Test(profile, error_of_identical_and_disjoint_profiles)
     cost o[] = {entry(0x100, 30), entry(0x104, 10)};
     cost same[] = {entry(0x100, 3), entry(0x104, 1)}; /* same shares, other scale */
     cost other[] = {entry(0x200, 5)};
-    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, o, 2, same, 2), 0.0, 1e-12);
-    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, o, 2, other, 1), 1.0, 1e-12);
-    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, o, 2, NULL, 0), 1.0, 1e-12, "an empty profile is all wrong");
+    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, 0, o, 2, same, 2), 0.0, 1e-12);
+    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, 0, o, 2, other, 1), 1.0, 1e-12);
+    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, 0, o, 2, NULL, 0), 1.0, 1e-12, "an empty profile is all wrong");
 }
 
 Test(profile, error_is_the_share_of_time_on_the_wrong_symbols)
@@ -27,7 +27,7 @@ Test(profile, error_is_the_share_of_time_on_the_wrong_symbols)
     symbolizer s = {0};
     cost o[] = {entry(0x100, 3), entry(0x104, 1)};
     cost p[] = {entry(0x100, 5), entry(0x104, 5)}; /* scaled to 2 and 2: min(2,3) + min(2,1) = 3 of 4 */
-    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, o, 2, p, 2), 0.25, 1e-12);
+    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, 0, o, 2, p, 2), 0.25, 1e-12);
 }
 
 Test(profile, blocks_are_the_nearest_leader_at_or_below)
@@ -42,8 +42,8 @@ Test(profile, blocks_are_the_nearest_leader_at_or_below)
     /* Misattribution inside a block is no error at block granularity. */
     cost o[] = {entry(0x100, 4), entry(0x110, 4)};
     cost p[] = {entry(0x108, 4), entry(0x114, 4)};
-    cr_assert_float_eq(profile_error(&s, GRAN_BLOCK, o, 2, p, 2), 0.0, 1e-12);
-    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, o, 2, p, 2), 1.0, 1e-12);
+    cr_assert_float_eq(profile_error(&s, GRAN_BLOCK, 0, o, 2, p, 2), 0.0, 1e-12);
+    cr_assert_float_eq(profile_error(&s, GRAN_INSTRUCTION, 0, o, 2, p, 2), 1.0, 1e-12);
     size_t n;
     cost *b = profile_rollup(&s, GRAN_BLOCK, p, 2, &n);
     cr_assert_eq(n, 2);
