@@ -33,16 +33,16 @@ enum rv_run_result { RV_RUN_STOPPED, RV_RUN_LIMIT };
  * instructions have retired in total (p->cpu.icount == limit). */
 enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx);
 
-enum { RV_MEM_LOAD = 1, RV_MEM_STORE = 2 };
+enum { RV_MEM_LOAD = 1, RV_MEM_STORE = 2, RV_MEM_PREFETCH = 4 /* a hint: never faults, never blocks */ };
 
 /* One dynamic instruction as the stepping path saw it. */
 typedef struct rv_dyninst {
     rv_insn insn;         /* decoded static instruction (pc, op, registers...) */
     uint64_t icount;      /* instructions retired before this one */
     uint64_t next_pc;     /* the pc after it (branch/jump target if taken) */
-    uint64_t mem_addr;    /* for loads, stores and atomics */
+    uint64_t mem_addr;    /* for loads, stores, atomics and prefetch hints */
     uint8_t mem_size;
-    uint8_t mem_access;   /* RV_MEM_LOAD | RV_MEM_STORE */
+    uint8_t mem_access;   /* RV_MEM_LOAD | RV_MEM_STORE, or RV_MEM_PREFETCH */
     bool taken;           /* control transfer taken */
 } rv_dyninst;
 

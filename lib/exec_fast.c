@@ -9,6 +9,7 @@
 
 #define LOAD(bits, addr) guest_load(p, in, (addr), (bits) / 8)
 #define STORE(bits, addr, v) guest_store(p, in, (addr), (bits) / 8, (v))
+#define PREFETCH(addr) ((void)(addr))
 #define JUMP(target) do { next_pc = (target); goto block_end; } while (0)
 #define BRANCH(cond) JUMP((cond) ? PC + IMM : PC + LEN)
 #define SYSCALL() do { p->cpu.icount = start + in->idx + 1; p->cpu.pc = PC + LEN; rv_syscall(p); \

@@ -22,6 +22,7 @@ static inline void record_store(rv_proc *p, const rv_insn *in, rv_dyninst *d, ui
 #define BRANCH(cond) do { if (cond) JUMP(PC + IMM); } while (0)
 #define SYSCALL() do { p->cpu.icount = d->icount + 1; p->cpu.pc = PC + LEN; rv_syscall(p); } while (0)
 #define FENCE_I() (p->flush_code = true)
+#define PREFETCH(addr) (d->mem_addr = (addr), d->mem_access = RV_MEM_PREFETCH)
 
 /* One instruction; a fault longjmps out through p->trap. */
 static inline void step_one(rv_proc *p, rv_dyninst *d)

@@ -190,6 +190,13 @@ void core_schedule(sim_core *c, uop *u)
         u->issue = reserve_issue(c, q, ready);
         complete = schedule_load(c, u, u->issue);
         c->loads_used++;
+    } else if (u->d.mem_access == RV_MEM_PREFETCH) {
+        /* A prefetch hint starts the fill and completes at once: it never
+         * waits for the data, so it never blocks commit. */
+        u->issue = reserve_issue(c, q, ready);
+        tlb_result t = tlbs_translate(c->ua->tlb, false, u->d.mem_addr, u->issue);
+        memsys_load(c->ua->mem, u->d.mem_addr, t.ready);
+        complete = u->issue + latency_of(k, cls);
     } else if (u->d.mem_access) {
         /* AMO: alone in the ROB, it owns the line and updates it. */
         u->issue = reserve_issue(c, q, ready);

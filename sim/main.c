@@ -204,9 +204,10 @@ int main(int argc, char **argv)
         case OPT_COMMIT_TRACE: smp->commit_trace = optarg; break;
         case OPT_SAMPLED_CSV: sampled_csv = optarg, sampling = true; break;
         case OPT_PSV_EXTRA:
-            if (psv_parse(optarg, &smp->cfg.psv_extra) || (smp->cfg.psv_extra & ~PSV_EXTRA))
-                die("--psv-extra: expected 'all' or a list of FL-CSR, ST-LAT, ST-L2, ST-WALK, DR-BTB, got '%s'", optarg);
+            if (psv_parse(optarg, &smp->cfg.psv_extra)) smp->cfg.psv_extra = UINT16_MAX;
             if (!strcmp(optarg, "all")) smp->cfg.psv_extra = PSV_EXTRA;
+            if (smp->cfg.psv_extra & ~PSV_EXTRA)
+                die("--psv-extra: expected 'all' or a list of FL-CSR, ST-LAT, ST-L2, ST-WALK, DR-BTB, got '%s'", optarg);
             break;
         case OPT_PICS: smp->pics = true; break;
         case 'h': fputs(usage, stdout); return 0;
