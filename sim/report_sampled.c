@@ -128,7 +128,6 @@ json_t *sampled_json(const sim_result *r, const report_ctx *x, const symbolizer 
     json_t *o = config_json(&run->cfg);
     json_object_set_new(o, "golden", json_pack("{s:o}", "categories", categories_json(r->pcs, r->npcs, r)));
     cost *g = golden_by_pc(r->pcs, r->npcs);
-    if (r->pics) json_object_set_new(o, "golden_pics", golden_pics_json(r, x, sym));
     for (int i = 0; i < run->nprofs; i++) {
         const sampled_profile *p = &run->profs[i];
         double err[GRAN_COUNT];
@@ -218,7 +217,7 @@ void sampled_summary(FILE *f, const sim_result *r, const symbolizer *sym)
 void sampled_csv_header(outfile *o)
 {
     outfile_printf(o, "result,checkpoint,hz,period,random,seed,profiler,samples,dropped,error_instruction,"
-                      "error_block,error_function\n");
+                      "error_block,error_function,error_application\n");
 }
 
 void sampled_csv_rows(outfile *o, const sim_result *r, size_t index, const symbolizer *sym)
@@ -228,10 +227,10 @@ void sampled_csv_rows(outfile *o, const sim_result *r, size_t index, const symbo
         for (int i = 0; i < run->nprofs; i++) {
             double err[GRAN_COUNT];
             sampled_errors(r, sym, &run->profs[i], err);
-            outfile_printf(o, "%zu,%s,%g,%" PRIu64 ",%d,%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f\n", index,
-                           r->checkpoint ? r->checkpoint : "", run->cfg.hz, run->cfg.period, run->cfg.random,
+            outfile_printf(o, "%zu,%s,%g,%" PRIu64 ",%d,%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f\n",
+                           index, r->checkpoint ? r->checkpoint : "", run->cfg.hz, run->cfg.period, run->cfg.random,
                            run->cfg.seed, run->profs[i].name, run->profs[i].samples, run->profs[i].dropped,
-                           err[GRAN_INSTRUCTION], err[GRAN_BLOCK], err[GRAN_FUNCTION]);
+                           err[GRAN_INSTRUCTION], err[GRAN_BLOCK], err[GRAN_FUNCTION], err[GRAN_APPLICATION]);
         }
     }
 }
