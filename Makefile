@@ -12,10 +12,10 @@ WARN     := -Wall -Wextra -Werror
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -g $(WARN) -frounding-math -ffp-contract=off \
                  -fopenmp -Ilib -I$(B)/gen -MMD -MP
 CFLAGS   ?= -O2
-LDLIBS   := -lelf -lz -ljansson -linih -lm -fopenmp
+LDLIBS   := -ldw -lelf -lz -ljansson -linih -lm -fopenmp
 SANFLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-RVCFLAGS := -static -O2 -march=rv64gc -mabi=lp64d
+RVCFLAGS := -static -O2 -g -march=rv64gc -mabi=lp64d
 RVASFLAGS := -static -nostdlib -march=rv64gc -mabi=lp64d
 
 .DEFAULT_GOAL := all

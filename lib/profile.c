@@ -156,7 +156,7 @@ cost *profile_rollup(const symbolizer *s, enum granularity g, const cost *pcs, s
 {
     cost_table t = {0};
     for (size_t i = 0; i < npcs; i++) {
-        cost *d = cost_at(&t, symbolizer_key(s, g, pcs[i].key));
+        cost *d = cost_at(&t, symbolizer_key(s, g, pics_pc(pcs[i].key)));
         d->commits += pcs[i].commits;
         for (int k = 0; k < ST_COUNT; k++) d->units[k] += pcs[i].units[k];
     }

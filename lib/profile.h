@@ -69,7 +69,8 @@ void symbolizer_free(symbolizer *s);
 uint64_t symbolizer_key(const symbolizer *s, enum granularity g, uint64_t pc);
 /* The key of (unit of pc at granularity g, category & mask). */
 uint64_t symbolizer_category_key(const symbolizer *s, enum granularity g, uint64_t key, uint16_t mask);
-/* A pc profile rolled up to granularity g: a new sorted array, *n set. */
+/* A pc profile rolled up to granularity g (categories dropped): a new
+ * sorted array, *n set. */
 cost *profile_rollup(const symbolizer *s, enum granularity g, const cost *pcs, size_t npcs, size_t *n);
 
 /* The profile error of notes/tip.md §4 (and notes/tea.md §3 for cycle

@@ -8,6 +8,7 @@
 
 #include "json_out.h"
 #include "report.h"
+#include "report_md.h"
 #include "report_pics.h"
 #include "report_sampled.h"
 #include "run.h"
@@ -65,6 +66,11 @@ static const char usage[] =
     "      --commit-trace FILE the per-cycle commit view, run-length encoded (.gz: compressed;\n"
     "                          --full or a single region)\n"
     "      --sampled-csv FILE  profile error per profiler and granularity as CSV\n"
+    "      --report FILE.md    where the time goes, for people: profile errors, cycle categories,\n"
+    "                          perf-report-style tables and perf-annotate-style listings with\n"
+    "                          source lines (DWARF), for every result\n"
+    "      --annotate-profiler P  the profiler annotated beside the golden attribution (default tip)\n"
+    "      --annotate-functions N hottest functions annotated (default 3)\n"
     "  -q, --quiet             no summary on stderr\n"
     "      --progress          progress on stderr even when it is not a terminal\n"
     "  -h, --help              this help\n" GUEST_OPTIONS_HELP
@@ -75,7 +81,8 @@ static const char usage[] =
 enum {
     OPT_SET = 0x100, OPT_LIST, OPT_FULL, OPT_ILOG, OPT_MAX, OPT_GUEST_OUTPUT, OPT_WARMUP, OPT_PROGRAM, OPT_PROFILE,
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
-    OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS,
+    OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
+    OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS,
 };
 
 /* --sample LIST: names checked against the policies; 'all' for every one. */
@@ -153,12 +160,15 @@ int main(int argc, char **argv)
         {"sample-sweep-hz", required_argument, NULL, OPT_SAMPLE_SWEEP}, {"samples", required_argument, NULL, OPT_SAMPLES},
         {"commit-trace", required_argument, NULL, OPT_COMMIT_TRACE},
         {"sampled-csv", required_argument, NULL, OPT_SAMPLED_CSV}, {"psv-extra", required_argument, NULL, OPT_PSV_EXTRA},
-        {"pics", no_argument, NULL, OPT_PICS}, GUEST_LONG_OPTIONS,
+        {"pics", no_argument, NULL, OPT_PICS}, {"report", required_argument, NULL, OPT_REPORT},
+        {"annotate-profiler", required_argument, NULL, OPT_ANNOTATE_PROFILER},
+        {"annotate-functions", required_argument, NULL, OPT_ANNOTATE_FUNCTIONS}, GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     sim_options o = {.warmup = WARMUP_DETAILED, .log_interval = 1000000, .config_source = "built-in"};
     uarch_config_defaults(&o.cfg);
-    const char *sets[256], *output = NULL, *profile = NULL, *sampled_csv = NULL;
+    const char *sets[256], *output = NULL, *profile = NULL, *sampled_csv = NULL, *report = NULL;
+    report_md_options md = {.annotate = "tip", .functions = 3, .rows = 20};
     sampling_options *smp = &o.sampling;
     smp->cfg.seed = 1;
     double hz = 0;
@@ -210,6 +220,12 @@ int main(int argc, char **argv)
                 die("--psv-extra: expected 'all' or a list of FL-CSR, ST-LAT, ST-L2, ST-WALK, DR-BTB, got '%s'", optarg);
             break;
         case OPT_PICS: smp->pics = true; break;
+        case OPT_REPORT: report = optarg; break;
+        case OPT_ANNOTATE_PROFILER:
+            if (!profiler_policy_find(optarg)) die("--annotate-profiler: unknown profiler '%s' (see --help)", optarg);
+            md.annotate = optarg;
+            break;
+        case OPT_ANNOTATE_FUNCTIONS: md.functions = (size_t)count_arg("--annotate-functions", optarg, false); break;
         case 'h': fputs(usage, stdout); return 0;
         case '?':
             if (optopt) die("option -%c: unknown or missing its argument (see --help)", optopt);
@@ -282,6 +298,7 @@ int main(int argc, char **argv)
         json_write_file(output, top_json);
         json_decref(top_json);
     }
+    if (report) report_markdown(report, res, n, &x, &md);
     if (sampled_csv) {
         outfile *csv = outfile_open(sampled_csv);
         sampled_csv_header(csv);

@@ -1,0 +1,246 @@
+#include "report_md.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "outfile.h"
+#include "report_pics.h"
+#include "report_sampled.h"
+#include "srcline.h"
+#include "util.h"
+
+/* A profile rolled up to one granularity, for lookups by unit. */
+typedef struct rolled {
+    const char *name;
+    cost_table by_unit;
+    uint64_t total;
+} rolled;
+
+static void roll(rolled *d, const char *name, const symbolizer *sym, enum granularity g, const cost *pcs, size_t n)
+{
+    size_t m;
+    cost *units = profile_rollup(sym, g, pcs, n, &m);
+    *d = (rolled){.name = name};
+    for (size_t i = 0; i < m; i++) {
+        *cost_at(&d->by_unit, units[i].key) = units[i];
+        d->total += cost_total(&units[i]);
+    }
+    free(units);
+}
+
+static double share_of(rolled *d, uint64_t unit)
+{
+    return d->total ? 100.0 * (double)cost_total(cost_at(&d->by_unit, unit)) / (double)d->total : 0;
+}
+
+/* The golden attribution and every time profile of r at granularity g:
+ * the golden one first. Returns the count. */
+static int roll_all(rolled *out, const sim_result *r, const symbolizer *sym, enum granularity g)
+{
+    int n = 0;
+    roll(&out[n++], "golden", sym, g, r->pcs, r->npcs);
+    for (int i = 0; r->nsampled && i < r->sampled[0].nprofs; i++) {
+        const sampled_profile *p = &r->sampled[0].profs[i];
+        roll(&out[n++], p->name, sym, g, p->pcs, p->npcs);
+    }
+    return n;
+}
+
+static void free_rolled(rolled *d, int n)
+{
+    for (int i = 0; i < n; i++) cost_table_free(&d[i].by_unit);
+}
+
+static void disasm_at(const cost *by_pc, size_t n, uint64_t pc, char *buf, size_t size)
+{
+    uint32_t bits = bits_of(by_pc, n, pc);
+    rv_insn in;
+    rv_decode(&in, pc, (uint16_t)bits, (uint16_t)(bits >> 16));
+    rv_disasm(&in, buf, size);
+}
+
+static void unit_name(const symbolizer *sym, enum granularity g, uint64_t unit, char *buf, size_t size)
+{
+    if (g == GRAN_FUNCTION) {
+        const rv_symbol *s = unit == 1 || !sym->syms ? NULL : symtab_find(sym->syms, unit);
+        snprintf(buf, size, "%s", s ? s->name : "[unknown]");
+    } else {
+        symtab_describe(sym->syms, unit, buf, size);
+    }
+}
+
+static void state_split(outfile *o, const cost *c)
+{
+    uint64_t t = cost_total(c);
+    for (int s = 0; s < ST_COUNT; s++) outfile_printf(o, " %.0f |", t ? 100.0 * (double)c->units[s] / (double)t : 0.0);
+}
+
+/* perf report: the hottest units by golden time, every profile's share. */
+static void hottest(outfile *o, const sim_result *r, const symbolizer *sym, enum granularity g, size_t rows,
+                    const cost *by_pc)
+{
+    rolled d[32];
+    int n = roll_all(d, r, sym, g);
+    size_t m;
+    cost *units = profile_rollup(sym, g, r->pcs, r->npcs, &m);
+    outfile_printf(o, "\n### Hottest %s\n\n| %s | golden %% | C %% | S %% | F %% | D %% |",
+                   g == GRAN_FUNCTION ? "functions" : "instructions", g == GRAN_FUNCTION ? "function" : "instruction");
+    for (int i = 1; i < n; i++) outfile_printf(o, " %s %% |", d[i].name);
+    outfile_printf(o, "\n|---|---:|---:|---:|---:|---:|");
+    for (int i = 1; i < n; i++) outfile_printf(o, "---:|");
+    outfile_printf(o, "\n");
+    for (size_t k = 0; k < m && k < rows; k++) {
+        char name[256], dis[96] = "";
+        unit_name(sym, g, units[k].key, name, sizeof name);
+        if (g == GRAN_INSTRUCTION) disasm_at(by_pc, r->npcs, units[k].key, dis, sizeof dis);
+        outfile_printf(o, "| `%s`%s%s%s | %.2f |", name, *dis ? " `" : "", dis, *dis ? "`" : "", share_of(&d[0], units[k].key));
+        state_split(o, &units[k]);
+        for (int i = 1; i < n; i++) outfile_printf(o, " %.2f |", share_of(&d[i], units[k].key));
+        outfile_printf(o, "\n");
+    }
+    outfile_printf(o, "\nC/S/F/D: the golden time's split into computing, stalled, flushed and drained cycles.\n");
+    free(units);
+    free_rolled(d, n);
+}
+
+static void errors_table(outfile *o, const sim_result *r, const symbolizer *sym)
+{
+    const sampled_run *run = &r->sampled[0];
+    outfile_printf(o, "\n### Profile error against the golden attribution\n\nA sample every %" PRIu64
+                      " cycles (%s); cycle-stack error for the event-based schemes.\n\n"
+                      "| profiler | models | samples | dropped | instruction | block | function |\n"
+                      "|---|---|---:|---:|---:|---:|---:|\n",
+                   run->cfg.period, run->cfg.random ? "one random cycle per period" : "periodic");
+    for (int i = 0; i < run->nprofs; i++) {
+        double err[GRAN_COUNT];
+        sampled_errors(r, sym, &run->profs[i], err);
+        outfile_printf(o, "| %s | %s | %" PRIu64 " | %" PRIu64 " | %.2f%% | %.2f%% | %.2f%% |\n", run->profs[i].name,
+                       profiler_policy_find(run->profs[i].name)->hardware, run->profs[i].samples,
+                       run->profs[i].dropped, 100 * err[GRAN_INSTRUCTION], 100 * err[GRAN_BLOCK],
+                       100 * err[GRAN_FUNCTION]);
+    }
+}
+
+static void categories_table(outfile *o, const sim_result *r)
+{
+    outfile_printf(o, "\n### Cycle categories (the TIP paper's Fig. A.7)\n\n| profile |");
+    for (int c = 0; c < CAT_COUNT; c++) outfile_printf(o, " %s %% |", category_names[c]);
+    outfile_printf(o, "\n|---|");
+    for (int c = 0; c < CAT_COUNT; c++) outfile_printf(o, "---:|");
+    outfile_printf(o, "\n");
+    for (int i = -1; i < r->sampled[0].nprofs; i++) {
+        const cost *pcs = i < 0 ? r->pcs : r->sampled[0].profs[i].pcs;
+        size_t n = i < 0 ? r->npcs : r->sampled[0].profs[i].npcs;
+        uint64_t cat[CAT_COUNT], total = 0;
+        profile_categories(pcs, n, r->pcs, r->npcs, cat);
+        for (int c = 0; c < CAT_COUNT; c++) total += cat[c];
+        outfile_printf(o, "| %s |", i < 0 ? "golden" : r->sampled[0].profs[i].name);
+        for (int c = 0; c < CAT_COUNT; c++) outfile_printf(o, " %.1f |", total ? 100.0 * (double)cat[c] / (double)total : 0);
+        outfile_printf(o, "\n");
+    }
+}
+
+/* The two largest components of pc's golden cycle stack. */
+static void stack_of(const sim_result *r, uint64_t pc, char *buf, size_t size)
+{
+    uint64_t best[2] = {0}, total = 0;
+    uint16_t psv[2] = {0};
+    for (size_t i = 0; i < r->npics; i++) {
+        if (pics_pc(r->pics[i].key) != pc) continue;
+        uint64_t u = cost_total(&r->pics[i]);
+        total += u;
+        if (u > best[0]) best[1] = best[0], psv[1] = psv[0], best[0] = u, psv[0] = pics_category(r->pics[i].key);
+        else if (u > best[1]) best[1] = u, psv[1] = pics_category(r->pics[i].key);
+    }
+    size_t k = 0;
+    buf[0] = 0;
+    for (int j = 0; j < 2 && best[j] && k < size; j++) {
+        char name[160];
+        k += (size_t)snprintf(buf + k, size - k, "%s%.0f%% %s", j ? ", " : "", 100.0 * (double)best[j] / (double)total,
+                              psv_describe(psv[j], name, sizeof name));
+    }
+}
+
+/* perf annotate: the executed instructions of the hottest functions. */
+static void annotate(outfile *o, const sim_result *r, const symbolizer *sym, const report_md_options *opt,
+                     const cost *by_pc, srclines *lines)
+{
+    const sampled_profile *p = NULL;
+    for (int i = 0; r->nsampled && i < r->sampled[0].nprofs; i++)
+        if (!strcmp(r->sampled[0].profs[i].name, opt->annotate)) p = &r->sampled[0].profs[i];
+    rolled prof;
+    if (p) roll(&prof, p->name, sym, GRAN_INSTRUCTION, p->pcs, p->npcs);
+    rolled golden;
+    roll(&golden, "golden", sym, GRAN_INSTRUCTION, r->pcs, r->npcs);
+    size_t nfn;
+    cost *fns = profile_rollup(sym, GRAN_FUNCTION, r->pcs, r->npcs, &nfn);
+    for (size_t f = 0; f < nfn && f < opt->functions; f++) {
+        char name[256];
+        unit_name(sym, GRAN_FUNCTION, fns[f].key, name, sizeof name);
+        double fn_share = 100.0 * (double)cost_total(&fns[f]) / (double)(golden.total ? golden.total : 1);
+        outfile_printf(o, "\n### Annotated: `%s` (%.2f%% of the cycles)\n\n"
+                          "| source | pc | instruction | golden %% | C %% | S %% | F %% | D %% |",
+                       name, fn_share);
+        if (p) outfile_printf(o, " %s %% |", p->name);
+        if (r->pics) outfile_printf(o, " golden cycle stack |");
+        outfile_printf(o, "\n|---|---|---|---:|---:|---:|---:|---:|%s%s\n", p ? "---:|" : "", r->pics ? "---|" : "");
+        for (size_t i = 0; i < r->npcs; i++) {
+            const cost *c = &by_pc[i];
+            if (symbolizer_key(sym, GRAN_FUNCTION, c->key) != fns[f].key) continue;
+            char src[256] = "", dis[96], stack[400] = "";
+            srclines_lookup(lines, c->key, src, sizeof src);
+            disasm_at(by_pc, r->npcs, c->key, dis, sizeof dis);
+            outfile_printf(o, "| %s | `0x%" PRIx64 "` | `%s` | %.2f |", src, c->key, dis, share_of(&golden, c->key));
+            state_split(o, c);
+            if (p) outfile_printf(o, " %.2f |", share_of(&prof, c->key));
+            if (r->pics) {
+                stack_of(r, c->key, stack, sizeof stack);
+                outfile_printf(o, " %s |", stack);
+            }
+            outfile_printf(o, "\n");
+        }
+    }
+    free(fns);
+    cost_table_free(&golden.by_unit);
+    if (p) cost_table_free(&prof.by_unit);
+}
+
+static void md_result(outfile *o, const sim_result *r, const report_ctx *x, const report_md_options *opt)
+{
+    const counters *c = &r->c;
+    if (r->checkpoint) outfile_printf(o, "\n## Region of `%s`\n\n", r->checkpoint);
+    else outfile_printf(o, "\n## Full run of `%s`\n\n", r->program ? r->program : "?");
+    if (!r->pcs) {
+        outfile_printf(o, "Failed: %s\n", r->message ? r->message : "?");
+        return;
+    }
+    outfile_printf(o, "%" PRIu64 " instructions, %" PRIu64 " cycles, CPI %.4f.\n", c->instructions, c->cycles,
+                   c->instructions ? (double)c->cycles / (double)c->instructions : 0);
+    symbolizer sym;
+    symbolizer_init(&sym, x->syms, r->blocks, r->nblocks);
+    cost *by_pc = golden_by_pc(r->pcs, r->npcs);
+    if (r->nsampled) {
+        errors_table(o, r, &sym);
+        categories_table(o, r);
+    }
+    hottest(o, r, &sym, GRAN_FUNCTION, opt->rows, by_pc);
+    hottest(o, r, &sym, GRAN_INSTRUCTION, opt->rows, by_pc);
+    srclines *lines = r->program ? srclines_open(r->program) : NULL;
+    if (!lines) outfile_printf(o, "\n(The program has no DWARF line information: no source lines.)\n");
+    annotate(o, r, &sym, opt, by_pc, lines);
+    srclines_close(lines);
+    free(by_pc);
+    symbolizer_free(&sym);
+}
+
+void report_markdown(const char *path, const sim_result *res, size_t n, const report_ctx *x,
+                     const report_md_options *opt)
+{
+    outfile *o = outfile_open(path);
+    outfile_printf(o, "# Where the time goes\n\nThe golden attribution is exact: every cycle, every instruction "
+                      "(sim/RESULTS.md). Shares are of each profile's own total.\n");
+    for (size_t i = 0; i < n; i++) md_result(o, &res[i], x, opt);
+    outfile_commit(o);
+}
