@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_out.h"
+#include "plots.h"
 #include "report.h"
 #include "report_md.h"
 #include "report_pics.h"
@@ -71,6 +72,8 @@ static const char usage[] =
     "                          source lines (DWARF), for every result\n"
     "      --annotate-profiler P  the profiler annotated beside the golden attribution (default tip)\n"
     "      --annotate-functions N hottest functions annotated (default 3)\n"
+    "      --plots DIR         gnuplot SVG/PNG: error per profiler and granularity, error against\n"
+    "                          frequency, the hottest function's per-instruction time and stacks\n"
     "  -q, --quiet             no summary on stderr\n"
     "      --progress          progress on stderr even when it is not a terminal\n"
     "  -h, --help              this help\n" GUEST_OPTIONS_HELP
@@ -82,7 +85,7 @@ enum {
     OPT_SET = 0x100, OPT_LIST, OPT_FULL, OPT_ILOG, OPT_MAX, OPT_GUEST_OUTPUT, OPT_WARMUP, OPT_PROGRAM, OPT_PROFILE,
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
-    OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS,
+    OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS,
 };
 
 /* --sample LIST: names checked against the policies; 'all' for every one. */
@@ -162,12 +165,13 @@ int main(int argc, char **argv)
         {"sampled-csv", required_argument, NULL, OPT_SAMPLED_CSV}, {"psv-extra", required_argument, NULL, OPT_PSV_EXTRA},
         {"pics", no_argument, NULL, OPT_PICS}, {"report", required_argument, NULL, OPT_REPORT},
         {"annotate-profiler", required_argument, NULL, OPT_ANNOTATE_PROFILER},
-        {"annotate-functions", required_argument, NULL, OPT_ANNOTATE_FUNCTIONS}, GUEST_LONG_OPTIONS,
+        {"annotate-functions", required_argument, NULL, OPT_ANNOTATE_FUNCTIONS},
+        {"plots", required_argument, NULL, OPT_PLOTS}, GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     sim_options o = {.warmup = WARMUP_DETAILED, .log_interval = 1000000, .config_source = "built-in"};
     uarch_config_defaults(&o.cfg);
-    const char *sets[256], *output = NULL, *profile = NULL, *sampled_csv = NULL, *report = NULL;
+    const char *sets[256], *output = NULL, *profile = NULL, *sampled_csv = NULL, *report = NULL, *plots = NULL;
     report_md_options md = {.annotate = "tip", .functions = 3, .rows = 20};
     sampling_options *smp = &o.sampling;
     smp->cfg.seed = 1;
@@ -221,6 +225,7 @@ int main(int argc, char **argv)
             break;
         case OPT_PICS: smp->pics = true; break;
         case OPT_REPORT: report = optarg; break;
+        case OPT_PLOTS: plots = optarg; break;
         case OPT_ANNOTATE_PROFILER:
             if (!profiler_policy_find(optarg)) die("--annotate-profiler: unknown profiler '%s' (see --help)", optarg);
             md.annotate = optarg;
@@ -299,6 +304,7 @@ int main(int argc, char **argv)
         json_decref(top_json);
     }
     if (report) report_markdown(report, res, n, &x, &md);
+    if (plots) sim_plots(plots, res, n, &x);
     if (sampled_csv) {
         outfile *csv = outfile_open(sampled_csv);
         sampled_csv_header(csv);

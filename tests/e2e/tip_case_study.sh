@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T"
 "$BIN/sim" --full -q --sample tip,nci --sample-period 997 --sample-random --max-insts 5M --profile-top 0 \
-    --pics --report report.md -o r.json -- "$RV/workloads/rounding" > /dev/null
+    --pics --report report.md --plots plots -o r.json -- "$RV/workloads/rounding" > /dev/null
 python3 - <<'PY' || fail "the CSR flushes are not where TIP and the golden attribution put them"
 import json
 r = json.load(open('r.json'))['results'][0]
@@ -44,5 +44,18 @@ rows = [l for l in open('report.md') if l.startswith('| `') and top['disasm'] in
 got = float(rows[0].split('|')[2])
 print(f"hottest instruction {top['symbol']}: JSON {want:.2f}%, report {got:.2f}%")
 assert abs(got - want) < 0.006
+PY
+# The plots: drawn, and drawn from the numbers in the JSON.
+for p in profile_error hottest_function hottest_function_pics; do
+    for f in svg png; do [ -s plots/$p.$f ] || fail "plots/$p.$f was not drawn"; done
+done
+python3 - <<'PY' || fail "plots/profile_error.dat disagrees with the JSON"
+import json
+s = json.load(open('r.json'))['results'][0]['sampled']
+for line in open('plots/profile_error.dat'):
+    if line.startswith('#'): continue
+    name, *errs = line.split()
+    want = s[name.strip('"')]['error']
+    assert all(abs(float(e) - 100 * want[k]) < 1e-3 for e, k in zip(errs, ('instruction', 'block', 'function'))), name
 PY
 echo "TIP case study: ok"

@@ -1,0 +1,162 @@
+#include "gnuplot.h"
+
+#include <stdarg.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "outfile.h"
+#include "util.h"
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s;
+    if (vasprintf(&s, fmt, ap) < 0) die("out of memory");
+    va_end(ap);
+    return s;
+}
+
+static void say(gnuplot *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(gnuplot *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s;
+    if (vasprintf(&s, fmt, ap) < 0) die("out of memory");
+    va_end(ap);
+    if (g->warn) g->warn(g->ctx, s);
+    else warn("%s", s);
+    free(s);
+}
+
+static bool has_terminal(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(list, name); p; p = strstr(p + 1, name))
+        if ((p == list || p[-1] == ' ' || p[-1] == '\n') && (p[n] == ' ' || p[n] == '\t'))
+            return true;
+    return false;
+}
+
+void gnuplot_probe(gnuplot *g)
+{
+    if (g->probed)
+        return;
+    g->probed = true;
+    FILE *p = popen("gnuplot -e 'set terminal' 2>&1 </dev/null", "r");
+    char *list = NULL;
+    size_t cap = 0;
+    if (p) {
+        ssize_t n = getdelim(&list, &cap, '\0', p);
+        int status = pclose(p);
+        g->found = n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    if (g->found) {
+        g->svg = has_terminal(list, "svg");
+        g->png = has_terminal(list, "pngcairo") ? "pngcairo" : has_terminal(list, "png") ? "png" : NULL;
+    }
+    free(list);
+    if (!g->found)
+        say(g, "gnuplot not found (Debian: gnuplot-nox): plots are written as .gp scripts and .dat data only");
+    else if (!g->svg || !g->png)
+        say(g, "gnuplot has no %s terminal: %s plots are not drawn", g->svg ? "png" : "svg",
+                g->svg ? "PNG" : "SVG");
+}
+
+static void write_file(const char *path, const char *text)
+{
+    outfile *o = outfile_open(path);
+    outfile_write(o, text, strlen(text));
+    outfile_commit(o);
+}
+
+static char *script(const gnuplot *g, const char *name, const char *body)
+{
+    const char *png = g->png ? g->png : "pngcairo";
+    return format(
+        "# %s.gp: `gnuplot %s.gp` in this directory draws %s.svg and %s.png.\n"
+        "if (!exists(\"out\")) out = \"%s\"\n"
+        "if (!exists(\"formats\")) formats = \"svg png\"\n"
+        "do for [fmt in formats] {\n"
+        "if (fmt eq \"svg\") { set terminal svg size 960,540 dynamic noenhanced background rgb \"white\" "
+        "font \"sans,11\" }\n"
+        "if (fmt eq \"png\") { set terminal %s size 960,540 noenhanced background rgb \"white\" }\n"
+        "set output out.\".\".fmt\n"
+        "%s"
+        "set output\n"
+        "}\n",
+        name, name, name, name, name, png, body);
+}
+
+/* gnuplot SCRIPT in DIR, drawing OUT.<fmt> for FORMATS; its output in LOG. */
+static bool run_gnuplot(const char *dir, const char *script_name, const char *out, const char *formats,
+                        const char *log)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (chdir(dir) != 0 || fd < 0)
+            _exit(126);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        char *vars = format("out=\"%s\"; formats=\"%s\"", out, formats);
+        execlp("gnuplot", "gnuplot", "-e", vars, script_name, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+void gnuplot_plot(gnuplot *g, const char *dir, const char *name, const char *data, const char *body)
+{
+    gnuplot_probe(g);
+    char *dat = format("%s/%s.dat", dir, name), *gp = format("%s/%s.gp", dir, name);
+    char *text = script(g, name, body);
+    write_file(dat, data);
+    write_file(gp, text);
+    if (g->found && (g->svg || g->png)) {
+        const char *fmts[] = {g->svg ? "svg" : NULL, g->png ? "png" : NULL};
+        char *log = format("%s/%s.log", dir, name), *tmp = format("%s.tmp%d", name, (int)getpid());
+        char *formats = format("%s %s", fmts[0] ? fmts[0] : "", fmts[1] ? fmts[1] : "");
+        char *gp_name = format("%s.gp", name);
+        bool ok = run_gnuplot(dir, gp_name, tmp, formats, log);
+        for (int i = 0; i < 2; i++) {
+            if (!fmts[i])
+                continue;
+            char *from = format("%s/%s.%s", dir, tmp, fmts[i]), *to = format("%s/%s.%s", dir, name, fmts[i]);
+            struct stat st;
+            if (ok && stat(from, &st) == 0 && st.st_size > 0)
+                ok = rename(from, to) == 0;
+            else
+                ok = false;
+            unlink(from);
+            free(from);
+            free(to);
+        }
+        if (ok)
+            unlink(log);
+        else
+            say(g, "gnuplot could not draw %s/%s (see %s)", dir, name, log);
+        free(log);
+        free(tmp);
+        free(formats);
+        free(gp_name);
+    }
+    free(dat);
+    free(gp);
+    free(text);
+}
