@@ -165,6 +165,21 @@ cost *profile_rollup(const symbolizer *s, enum granularity g, const cost *pcs, s
     return out;
 }
 
+cost *profile_combine(const region_profile *regions, size_t nregions, double total, size_t *n)
+{
+    double time = 0;
+    for (size_t r = 0; r < nregions; r++) time += regions[r].weight * regions[r].cpi;
+    cost_table t = {0};
+    for (size_t r = 0; r < nregions && time > 0; r++) {
+        uint64_t units = 0;
+        for (size_t i = 0; i < regions[r].n; i++) units += cost_total(&regions[r].pcs[i]);
+        if (units) cost_accumulate(&t, regions[r].pcs, regions[r].n, total * regions[r].weight * regions[r].cpi / time / (double)units);
+    }
+    cost *out = cost_sorted(&t, n);
+    cost_table_free(&t);
+    return out;
+}
+
 static double table_total(const cost_table *t)
 {
     double s = 0;

@@ -81,4 +81,18 @@ cost *profile_rollup(const symbolizer *s, enum granularity g, const cost *pcs, s
 double profile_error(const symbolizer *s, enum granularity g, uint16_t mask, const cost *ref, size_t nref, const cost *p,
                      size_t np);
 
+/* One region's profile for the whole-program combination. */
+typedef struct region_profile {
+    const cost *pcs;
+    size_t n;
+    double weight;             /* the cluster's share of the instructions */
+    double cpi;                /* the region's */
+} region_profile;
+
+/* The whole-program profile from sampled regions: each region stands for
+ * its cluster's share of *time*, weight x CPI (not weight alone): its
+ * profile, normalised to its own total, is scaled by w_r CPI_r / sum w CPI,
+ * and the result expressed in `total` units. A new sorted array, *n set. */
+cost *profile_combine(const region_profile *regions, size_t nregions, double total, size_t *n);
+
 #endif

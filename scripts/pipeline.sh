@@ -116,6 +116,9 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   -c FILE           core configuration for sim and warm checkpoints [sim's built-in]
   -s SEC.KEY=V      a core parameter (sim --set); repeatable
   -j N              regions simulated in parallel [sim's default: all cores]
+  --sample LIST     sampled profilers in the regions and the full run (sim --sample),
+                    scored by validate against the full run's golden profile [none]
+  --sample-hz HZ    their sampling frequency [4000]
   --stdin FILE      the program's standard input [/dev/null]
   --max-error PCT   exit with status 2 when |CPI error| > PCT
   -f                redo every stage
@@ -127,7 +130,7 @@ EOF
 }
 
 O= NAME= INTERVAL=1M G= MAXK=30 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE=
-SETS=()
+SETS=() SAMPLE=() SAMPLE_HZ=4000
 while [ $# -gt 0 ]; do
     case $1 in
     -o) O=$2; shift 2 ;;
@@ -140,6 +143,8 @@ while [ $# -gt 0 ]; do
     -c) CONFIG=$2; shift 2 ;;
     -s) SETS+=(--set "$2"); shift 2 ;;
     -j) JOBS=$2; shift 2 ;;
+    --sample) SAMPLE=(--sample "$2"); shift 2 ;;
+    --sample-hz) SAMPLE_HZ=$2; shift 2 ;;
     --stdin) STDIN=$2; shift 2 ;;
     --max-error) MAXERR=$2; shift 2 ;;
     -f) FORCE=1; shift ;;
@@ -169,6 +174,9 @@ STDIN=$(cd "$(dirname "$STDIN")" && pwd)/$(basename "$STDIN")
 CORE=()
 [ -z "$CONFIG" ] || CORE=(--config "$CONFIG")
 CORE+=("${SETS[@]}")
+# Complete profiles, so that validate can score the rebuilt one.
+PROFILE=(--profile-top 0)
+[ ${#SAMPLE[@]} -eq 0 ] || PROFILE+=("${SAMPLE[@]}" --sample-hz "$SAMPLE_HZ")
 CONFIG_DEP=${CONFIG:-}
 WARM=()
 [ "$MODE" != checkpoint ] || WARM=(--warm "${CONFIG:-$ROOT/configs/boom-tip.ini}" "${SETS[@]}")
@@ -180,7 +188,7 @@ P=$O/$NAME
 simulate_regions() {
     local jobs=()
     [ -z "$JOBS" ] || jobs=(-j "$JOBS")
-    "$B/sim" "${CORE[@]}" --warmup "$MODE" "${jobs[@]}" -o "$O/regions.json" "$O"/ckpt/*.ckpt
+    "$B/sim" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${jobs[@]}" -o "$O/regions.json" "$O"/ckpt/*.ckpt
 }
 # |CPI error| of the validation, in percent, above PCT ("1%" or "1")?
 over_error() {
@@ -197,9 +205,9 @@ run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simp
 run_stage guest checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" -- "$PROG" "$@"
 run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
-    simulate_regions "${CORE[@]}" "$MODE" "$JOBS" --
+    simulate_regions "${CORE[@]}" "${PROFILE[@]}" "$MODE" "$JOBS" --
 run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
-    "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
+    "$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
     -- "$PROG" "$@"
 run_stage tool validate "$O/validate/report.json" \
     "$P.simpoints $P.weights $P.labels $P.summary.json $O/full.json $O/full.csv $O/regions.json $B/validate" \

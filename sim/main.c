@@ -8,6 +8,7 @@
 
 #include "json_out.h"
 #include "plots.h"
+#include "combine.h"
 #include "report.h"
 #include "report_md.h"
 #include "report_pics.h"
@@ -297,6 +298,8 @@ int main(int argc, char **argv)
                                      "mode", full ? "full" : "regions", "config", "source", o.config_source, "digest",
                                      digest, "params", uarch_config_json(&o.cfg), "units_per_cycle",
                                      (json_int_t)(n ? res[0].units : 0), "results", results);
+        json_t *combined = full ? NULL : combined_json(res, n, &x);
+        if (combined) json_object_set_new(top_json, "combined", combined);
         if (full && o.interval_log)
             json_object_set_new(json_array_get(results, 0), "interval_log",
                                 json_pack("{s:s, s:I}", "path", o.interval_log, "interval", (json_int_t)o.log_interval));
@@ -327,6 +330,7 @@ int main(int argc, char **argv)
             if (res[i].pics) pics_summary(stderr, &res[i], &sym);
             symbolizer_free(&sym);
         }
+    if (!quiet) combined_summary(stderr, res, n);
     for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);
     free(res);
     symtab_free(&syms);

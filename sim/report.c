@@ -191,7 +191,7 @@ json_t *result_json(const sim_result *r, const report_ctx *x)
     if (r->message) json_object_set_new(o, "message", json_string(r->message));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     json_object_set_new(o, "mips", json_real(r->seconds > 0 ? (double)c->instructions / r->seconds / 1e6 : 0));
-    json_object_set_new(o, "profile", json_pack("{s:o, s:o, s:o}", "instructions",
+    json_object_set_new(o, "profile", json_pack("{s:b, s:o, s:o, s:o}", "complete", !x->top || x->top >= r->npcs, "instructions",
                                                 pcs_list_json(r->pcs, r->npcs, r->units, x), "blocks",
                                                 blocks_json(r, x), "functions",
                                                 functions_list_json(r->pcs, r->npcs, r->units, x)));

@@ -147,7 +147,8 @@ json_t *sampled_json(const sim_result *r, const report_ctx *x, const symbolizer 
         for (size_t k = 0; k < p->npcs; k++) pcs[k].bits = bits_of(g, r->npcs, pcs[k].key);
         size_t nblocks;
         cost *blocks = profile_rollup(sym, GRAN_BLOCK, pcs, p->npcs, &nblocks);
-        json_t *prof = json_pack("{s:o, s:o, s:o}", "instructions", pcs_list_json(pcs, p->npcs, r->units, x), "blocks",
+        json_t *prof = json_pack("{s:b, s:o, s:o, s:o}", "complete", !x->top || x->top >= p->npcs, "instructions",
+                                 pcs_list_json(pcs, p->npcs, r->units, x), "blocks",
                                  blocks_list_json(blocks, nblocks, r->units, x), "functions",
                                  functions_list_json(pcs, p->npcs, r->units, x));
         json_object_set_new(o, p->name,

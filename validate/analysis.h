@@ -88,6 +88,9 @@ typedef struct vd_analysis {
     double speedup, speedup_nowarm, parallel_speedup, coverage;
     double projected_cycles;
 
+    /* the whole program's profile rebuilt from the regions (run.c fills it) */
+    const struct vd_profiles *profiles;
+
     /* confidence (labels needed) */
     double se, ci_lo, ci_hi;
     bool ci_covers_full;

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "report.h"
+
+#include "profiles.h"
 #include "sink.h"
 
 static const char *pct(double fraction)
@@ -109,4 +111,9 @@ void vd_report_csv(const vd_analysis *a, const char *prefix)
     regions(a, prefix);
     if (a->has_labels)
         clusters(a, prefix);
+    if (a->profiles && a->profiles->present) {
+        vd_sink o = open_table(prefix, "profile");
+        vd_profiles_csv(&o, a->profiles);
+        vd_sink_commit(&o);
+    }
 }

@@ -2,6 +2,8 @@
 #include <math.h>
 
 #include "report.h"
+
+#include "profiles.h"
 #include "text.h"
 
 /* jansson cannot encode NaN or infinities: they become null. */
@@ -179,6 +181,7 @@ json_t *vd_report_json(const vd_analysis *a, const vd_diag *d)
     json_object_set_new(root, "regions", regions(a));
     json_object_set_new(root, "clusters", a->has_labels ? clusters(a) : json_null());
     json_object_set_new(root, "confidence", confidence(a));
+    json_object_set_new(root, "profile", a->profiles ? vd_profiles_json(a->profiles) : json_null());
     for (size_t i = 0; i < d->nwarnings; i++)
         json_array_append_new(warnings, json_string(d->warnings[i]));
     json_object_set_new(root, "warnings", warnings);

@@ -2,6 +2,8 @@
 #include <math.h>
 
 #include "report.h"
+
+#include "profiles.h"
 #include "sink.h"
 #include "text.h"
 
@@ -155,6 +157,7 @@ void vd_report_md(const vd_analysis *a, const vd_diag *d, const char *path)
     metrics(&o, a);
     regions(&o, a);
     clusters(&o, a);
+    if (a->profiles) vd_profiles_md(&o, a->profiles);
     checks(&o, a, d);
     vd_sink_commit(&o);
 }

@@ -1,5 +1,7 @@
 #include "run.h"
 
+#include "profiles.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -97,6 +99,10 @@ int vd_run_single(const vd_options *o)
     vd_analysis a;
     if (!ok || !vd_analyze(&a, &full, &s, regions, o->nregions, &p, &d))
         die("%s", d.error);
+    vd_profiles prof = {0};
+    if (o->nregions && !vd_profiles_compare(&prof, o->full, o->regions, o->nregions, &d))
+        die("%s", d.error);
+    a.profiles = &prof;
 
     make_dirs(o, &out);
     if (out.plots) {
@@ -115,6 +121,7 @@ int vd_run_single(const vd_options *o)
 
     int status = !isnan(o->max_error) && !(fabs(vd_err(&a, 0)) <= o->max_error) ? 2 : 0;
     vd_outputs_free(&out);
+    vd_profiles_free(&prof);
     vd_analysis_free(&a);
     for (size_t i = 0; i < o->nregions; i++)
         vd_result_free(&regions[i]);

@@ -93,3 +93,20 @@ Test(profile, periodic_and_random_schedules)
     cr_assert_eq(a, b, "the same seed gives the same sample cycles");
     cr_assert(a <= 9, "the first sample falls in the first period");
 }
+
+Test(profile, regions_stand_for_their_share_of_time)
+{
+    /* Two regions of equal weight; the second runs at twice the CPI, so it
+     * stands for two thirds of the time. */
+    cost a[] = {entry(0x100, 30)}, b[] = {entry(0x200, 5), entry(0x100, 5)};
+    region_profile r[] = {{a, 1, 0.5, 1.0}, {b, 2, 0.5, 2.0}};
+    size_t n;
+    cost *c = profile_combine(r, 2, 3000, &n);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(c[0].key, 0x100);
+    cr_assert_eq(cost_total(&c[0]), 1000 + 1000); /* 1/3 + 2/3 x 1/2 */
+    cr_assert_eq(c[1].key, 0x200);
+    cr_assert_eq(cost_total(&c[1]), 1000);
+    free(c);
+    /* Weight alone would give 0x200 a quarter, not a third. */
+}
