@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_pics.h"
 #include "util.h"
 
 static bool combinable(const sim_result *res, size_t n)
@@ -33,8 +34,10 @@ static double projected_cpi(const sim_result *res, size_t n)
  * instructions: small shares must not round away. */
 enum { RESOLUTION = 100000 };
 
-/* Profile `which` (-1: golden; else the main sampler's k-th profiler) of
- * every region, combined. */
+enum { GOLDEN = -1, GOLDEN_PICS = -2 };
+
+/* Profile `which` (GOLDEN, GOLDEN_PICS, or the main sampler's k-th
+ * profiler) of every region, combined. */
 static cost *combine(const sim_result *res, size_t n, int which, size_t *out_n)
 {
     region_profile *rp = calloc(n, sizeof *rp);
@@ -44,7 +47,8 @@ static cost *combine(const sim_result *res, size_t n, int which, size_t *out_n)
         const sim_result *r = &res[i];
         rp[i].weight = r->region.weight / w;
         rp[i].cpi = (double)r->c.cycles / (double)r->c.instructions;
-        if (which < 0) rp[i].pcs = r->pcs, rp[i].n = r->npcs;
+        if (which == GOLDEN) rp[i].pcs = r->pcs, rp[i].n = r->npcs;
+        else if (which == GOLDEN_PICS) rp[i].pcs = r->pics, rp[i].n = r->npics;
         else if (r->nsampled && which < r->sampled[0].nprofs)
             rp[i].pcs = r->sampled[0].profs[which].pcs, rp[i].n = r->sampled[0].profs[which].npcs;
     }
@@ -69,7 +73,7 @@ json_t *combined_json(const sim_result *res, size_t n, const report_ctx *x)
     json_object_set_new(o, "cpi", json_real(projected_cpi(res, n)));
     json_object_set_new(o, "ipc", json_real(1 / projected_cpi(res, n)));
     size_t m;
-    cost *g = combine(res, n, -1, &m);
+    cost *g = combine(res, n, GOLDEN, &m);
     /* The golden pcs carry their encodings; the sampled ones take them from it. */
     json_object_set_new(o, "profile", lists(g, m, &res[0], x));
     json_t *sampled = json_object();
@@ -84,6 +88,19 @@ json_t *combined_json(const sim_result *res, size_t n, const report_ctx *x)
         free(s);
     }
     json_object_set_new(o, "sampled", sampled);
+    bool pics = true;
+    for (size_t i = 0; i < n; i++) pics &= res[i].pics != NULL;
+    if (pics) {
+        size_t mp;
+        cost *c = combine(res, n, GOLDEN_PICS, &mp);
+        symbolizer sym;
+        symbolizer_init(&sym, x->syms, res[0].blocks, res[0].nblocks);
+        json_object_set_new(o, "pics", json_pack("{s:o}", "instructions",
+                                                  pics_stacks_json(c, mp, UINT16_MAX, GRAN_INSTRUCTION, &sym, &res[0],
+                                                                   res[0].units * RESOLUTION, x)));
+        symbolizer_free(&sym);
+        free(c);
+    }
     free(g);
     return o;
 }

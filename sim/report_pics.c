@@ -40,7 +40,7 @@ static int by_key(const void *a, const void *b)
 }
 
 json_t *pics_stacks_json(const cost *pics, size_t n, uint16_t mask, enum granularity g, const symbolizer *sym,
-                         const sim_result *r, const report_ctx *x)
+                         const sim_result *r, uint32_t per_cycle, const report_ctx *x)
 {
     cost_table parts = {0}, totals = {0};
     for (size_t i = 0; i < n; i++) {
@@ -59,13 +59,13 @@ json_t *pics_stacks_json(const cost *pics, size_t n, uint16_t mask, enum granula
     for (size_t i = 0; i < top; i++) {
         json_t *o = json_object();
         unit_fields(o, g, units[i].key, sym, by_pc, r->npcs);
-        json_object_set_new(o, "cycles", cycles_json(units[i].units[0], r->units));
+        json_object_set_new(o, "cycles", cycles_json(units[i].units[0], per_cycle));
         json_t *stack = json_object();
         for (size_t k = 0; k < nparts; k++) {
             if (pics_pc(sorted_parts[k].key) != units[i].key) continue;
             char name[160];
             psv_describe(pics_category(sorted_parts[k].key), name, sizeof name);
-            json_object_set_new(stack, name, cycles_json(sorted_parts[k].units[0], r->units));
+            json_object_set_new(stack, name, cycles_json(sorted_parts[k].units[0], per_cycle));
         }
         json_object_set_new(o, "stack", stack);
         json_array_append_new(a, o);
@@ -124,8 +124,9 @@ json_t *golden_pics_json(const sim_result *r, const report_ctx *x, const symboli
     json_object_set_new(o, "combined_event_share", json_real(pics_combined_share(r->pics, r->npics, PSV_TEA)));
     json_object_set_new(o, "no_event_stall_p99", json_real(pics_no_event_stall_percentile(r->no_event_stalls, 0.99)));
     json_object_set_new(o, "correlation", corr);
-    json_object_set_new(o, "instructions", pics_stacks_json(r->pics, r->npics, all, GRAN_INSTRUCTION, sym, r, x));
-    json_object_set_new(o, "functions", pics_stacks_json(r->pics, r->npics, all, GRAN_FUNCTION, sym, r, x));
+    json_object_set_new(o, "complete", json_boolean(!x->top || x->top >= r->npics));
+    json_object_set_new(o, "instructions", pics_stacks_json(r->pics, r->npics, all, GRAN_INSTRUCTION, sym, r, r->units, x));
+    json_object_set_new(o, "functions", pics_stacks_json(r->pics, r->npics, all, GRAN_FUNCTION, sym, r, r->units, x));
     return o;
 }
 
@@ -142,7 +143,7 @@ void pics_summary(FILE *f, const sim_result *r, const symbolizer *sym)
 {
     report_ctx x = {.syms = sym->syms, .top = 5};
     uint16_t all = (uint16_t)((1u << PSV_NEVENTS) - 1);
-    json_t *top = pics_stacks_json(r->pics, r->npics, all, GRAN_INSTRUCTION, sym, r, &x);
+    json_t *top = pics_stacks_json(r->pics, r->npics, all, GRAN_INSTRUCTION, sym, r, r->units, &x);
     double cycles = (double)r->c.cycles;
     fprintf(f, "\n Per-instruction cycle stacks (golden), hottest instructions:\n");
     size_t i;

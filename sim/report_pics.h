@@ -13,9 +13,10 @@
 #include "report.h"
 
 /* Units of pics grouped at granularity g, categories masked: the first
- * x->top units by time, each {"pc"/"name", ..., "cycles", "stack": {...}}. */
+ * x->top units by time, each {"pc"/"name", ..., "cycles", "stack": {...}},
+ * cycles in 1/units (r supplies the encodings for disassembly). */
 json_t *pics_stacks_json(const cost *pics, size_t n, uint16_t mask, enum granularity g, const symbolizer *sym,
-                         const sim_result *r, const report_ctx *x);
+                         const sim_result *r, uint32_t units, const report_ctx *x);
 /* The share of event-carrying dynamic instructions that carry several of the
  * events in mask (the paper: 30%). */
 double pics_combined_share(const cost *pics, size_t n, uint16_t mask);

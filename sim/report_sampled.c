@@ -111,9 +111,9 @@ static json_t *events_json(uint16_t mask)
 static json_t *stacks_profile_json(const sampled_profile *p, const sim_result *r, const report_ctx *x,
                                    const symbolizer *sym)
 {
-    return json_pack("{s:o, s:o, s:o}", "events", events_json(p->events), "instructions",
-                     pics_stacks_json(p->pcs, p->npcs, p->events, GRAN_INSTRUCTION, sym, r, x), "functions",
-                     pics_stacks_json(p->pcs, p->npcs, p->events, GRAN_FUNCTION, sym, r, x));
+    return json_pack("{s:b, s:o, s:o, s:o}", "complete", !x->top || x->top >= p->npcs, "events", events_json(p->events),
+                     "instructions", pics_stacks_json(p->pcs, p->npcs, p->events, GRAN_INSTRUCTION, sym, r, r->units, x),
+                     "functions", pics_stacks_json(p->pcs, p->npcs, p->events, GRAN_FUNCTION, sym, r, r->units, x));
 }
 
 static json_t *config_json(const sampler_config *c)

@@ -32,6 +32,78 @@ static bool read_list(plist *l, json_t *profile, double units, const char *path,
     return true;
 }
 
+/* Cycle-stack categories ("Base", "ST-L1, ST-TLB") interned to 16-bit
+ * keys, after projection onto a scheme's events. */
+typedef struct interner {
+    char **names;
+    size_t n;
+} interner;
+
+static uint16_t intern(interner *in, const char *name)
+{
+    for (size_t i = 0; i < in->n; i++)
+        if (!strcmp(in->names[i], name)) return (uint16_t)i;
+    in->names = vd_realloc(in->names, (in->n + 1) * sizeof *in->names);
+    in->names[in->n] = vd_strdup(name);
+    return (uint16_t)in->n++;
+}
+
+static void free_interner(interner *in)
+{
+    for (size_t i = 0; i < in->n; i++) free(in->names[i]);
+    free(in->names);
+}
+
+static bool has_event(json_t *events, const char *e)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(events, i, v) if (!strcmp(json_string_value(v), e)) return true;
+    return false;
+}
+
+/* NAME without the events EVENTS lacks (NULL: all kept), "Base" if none. */
+static void project(const char *name, json_t *events, char *out, size_t size)
+{
+    char *copy = vd_strdup(name);
+    size_t k = 0;
+    out[0] = 0;
+    for (char *save = NULL, *e = strtok_r(copy, ", ", &save); e; e = strtok_r(NULL, ", ", &save))
+        if (strcmp(e, "Base") && (!events || has_event(events, e)) && k < size)
+            k += (size_t)snprintf(out + k, size - k, "%s%s", k ? ", " : "", e);
+    if (!k) snprintf(out, size, "Base");
+    free(copy);
+}
+
+/* A list of cycle stacks ({"pc", "stack": {category: cycles}}) as a cost
+ * array keyed by (pc, interned projected category). */
+static bool read_stacks(plist *l, json_t *list_owner, json_t *events, double units, interner *in, const char *path,
+                        vd_diag *d)
+{
+    json_t *a = json_object_get(list_owner, "instructions");
+    if (!json_is_array(a)) return vd_fail(d, "%s: cycle stacks without an instruction list", path);
+    l->complete = json_is_true(json_object_get(list_owner, "complete"));
+    size_t cap = 16, i;
+    l->pcs = vd_calloc(cap, sizeof *l->pcs);
+    l->n = 0;
+    json_t *e;
+    json_array_foreach(a, i, e) {
+        const char *pc = json_string_value(json_object_get(e, "pc"));
+        json_t *stack = json_object_get(e, "stack");
+        if (!pc || !json_is_object(stack)) return vd_fail(d, "%s: stack entry %zu: expected a pc and a stack", path, i);
+        const char *cat;
+        json_t *v;
+        json_object_foreach(stack, cat, v) {
+            char name[512];
+            project(cat, events, name, sizeof name);
+            if (l->n == cap) l->pcs = vd_realloc(l->pcs, (cap *= 2) * sizeof *l->pcs);
+            l->pcs[l->n++] = (cost){.key = pics_key(strtoull(pc, NULL, 16), intern(in, name)),
+                                    .units = {(uint64_t)llround(json_number_value(v) * units)}};
+        }
+    }
+    return true;
+}
+
 /* Functions from the full run's "name+0xoffset" symbols, blocks from its
  * golden block list: the symbolizer of lib/profile.h without the ELF. */
 typedef struct jsyms {
@@ -141,6 +213,60 @@ static void compare(vd_profile_cmp *c, const char *name, const symbolizer *sym, 
 
 static json_t *first_result(json_t *root) { return json_array_get(json_object_get(root, "results"), 0); }
 
+/* Cycle stacks: the regions' golden PICS, and every event-based scheme they
+ * sampled, rebuilt and scored against the full run's golden PICS projected
+ * on the same events (notes/tea.md §3). */
+static void compare_stacks(vd_profiles *p, json_t *full, json_t **results, size_t k, const region_profile *rp,
+                           double units, const symbolizer *sym, vd_diag *d)
+{
+    json_t *fpics = json_object_get(first_result(full), "pics");
+    if (!fpics || !k) return;
+    const char *names[16] = {NULL};
+    json_t *events[16] = {NULL};
+    size_t nnames = 0;
+    bool golden = true;
+    for (size_t i = 0; i < k; i++) golden &= json_object_get(results[i], "pics") != NULL;
+    if (golden) nnames = 1;
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(results[0], "sampled"), key, v) {
+        json_t *ev = json_object_get(json_object_get(v, "profile"), "events");
+        if (nnames < 16 && ev) names[nnames] = key, events[nnames++] = ev;
+    }
+    for (size_t s = 0; s < nnames; s++) {
+        interner in = {0};
+        plist ref = {0};
+        region_profile *use = vd_calloc(k + 1, sizeof *use);
+        plist *sl = vd_calloc(k + 1, sizeof *sl);
+        bool ok = read_stacks(&ref, fpics, events[s], units, &in, "full run", d);
+        for (size_t i = 0; ok && i < k; i++) {
+            json_t *owner = names[s] ? json_object_get(json_object_get(json_object_get(results[i], "sampled"), names[s]),
+                                                       "profile")
+                                     : json_object_get(results[i], "pics");
+            ok = owner && read_stacks(&sl[i], owner, events[s], units, &in, "regions", d);
+            use[i] = rp[i];
+            use[i].pcs = sl[i].pcs, use[i].n = sl[i].n;
+            p->complete &= sl[i].complete;
+        }
+        p->complete &= ref.complete;
+        if (ok) {
+            size_t n;
+            cost *c = profile_combine(use, k, 1e9, &n);
+            char label[64];
+            snprintf(label, sizeof label, "%s (cycle stacks)", names[s] ? names[s] : "golden");
+            vd_profile_cmp *cmp = &p->cmp[p->n++];
+            cmp->name = vd_strdup(label);
+            for (int g = 0; g < 3; g++) cmp->err[g] = profile_error(sym, (enum granularity)g, UINT16_MAX, ref.pcs, ref.n, c, n);
+            free(c);
+        }
+        for (size_t i = 0; i < k; i++) free(sl[i].pcs);
+        free(sl);
+        free(use);
+        free(ref.pcs);
+        free_interner(&in);
+    }
+}
+
 bool vd_profiles_compare(vd_profiles *p, const char *full_path, const char **region_paths, size_t nregions, vd_diag *d)
 {
     *p = (vd_profiles){.complete = true};
@@ -191,7 +317,7 @@ bool vd_profiles_compare(vd_profiles *p, const char *full_path, const char **reg
         if (nnames < 16 && json_is_object(v) && json_object_get(v, "profile") &&
             json_object_get(json_object_get(v, "profile"), "blocks"))
             names[nnames++] = key;
-    p->cmp = vd_calloc(nnames, sizeof *p->cmp);
+    p->cmp = vd_calloc(nnames + 16, sizeof *p->cmp); /* time profiles, then up to 16 stacks */
     for (size_t s = 0; s < nnames; s++) {
         region_profile *use = vd_calloc(k + 1, sizeof *use);
         plist *sl = vd_calloc(k + 1, sizeof *sl);
@@ -215,6 +341,7 @@ bool vd_profiles_compare(vd_profiles *p, const char *full_path, const char **reg
         free(sl);
         free(use);
     }
+    compare_stacks(p, full, results, k, rp, units, &sym, d);
     p->present = p->n > 0;
     symbolizer_free(&sym);
     free_symbols(&js);
@@ -261,7 +388,8 @@ void vd_profiles_md(vd_sink *o, const vd_profiles *p)
                    p->complete ? "" : " **Some profile lists were truncated (sim --profile-top): the errors are "
                                       "approximate.**");
     for (size_t i = 0; i < p->n; i++)
-        vd_sink_printf(o, "| %s%s | %.2f%% | %.2f%% | %.2f%% |\n", p->cmp[i].name, i ? " (sampled in the regions)" : "",
+        vd_sink_printf(o, "| %s%s | %.2f%% | %.2f%% | %.2f%% |\n", p->cmp[i].name,
+                       i && !strstr(p->cmp[i].name, "stacks") ? " (sampled in the regions)" : "",
                        100 * p->cmp[i].err[0], 100 * p->cmp[i].err[1], 100 * p->cmp[i].err[2]);
     vd_sink_printf(o, "\nWhere the regions' golden profile differs most from the full run's:\n");
     diffs_md(o, "function", p->cmp[0].functions, p->cmp[0].nfunctions);

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T"
 cp "$RV/workloads/phases" .
-BIN=$BIN "$TOP/scripts/pipeline.sh" -o out -i 500k -k 10 --sample tip,nci --sample-hz 400000 -- ./phases > log.txt 2>&1 \
+BIN=$BIN "$TOP/scripts/pipeline.sh" -o out -i 500k -k 10 --sample tip,nci,tea,ibs --sample-hz 400000 -- ./phases > log.txt 2>&1 \
     || { cat log.txt; fail "pipeline.sh failed"; }
 python3 - out/full.json out/regions.json out/validate/report.json <<'PY' || fail "validate's profile section is wrong"
 import json, sys
@@ -50,6 +50,12 @@ for name, get in (('golden', lambda r: profile(r['profile']['instructions'])),
     assert abs(ei - vi) < 1e-4 and abs(ef - vf) < 1e-4, name
 assert got['golden']['error']['function'] < 0.10, 'the rebuilt golden profile is far from the full run'
 assert got['tip']['error']['instruction'] < got['nci']['error']['instruction']
+# Cycle stacks: the rebuilt golden PICS are scored too (categories make them no better than time alone),
+# and TEA's rebuilt stacks beat IBS's.
+gs = got['golden (cycle stacks)']['error']
+assert all(gs[k] >= got['golden']['error'][k] - 1e-9 for k in gs), gs
+assert got['tea (cycle stacks)']['error']['instruction'] < got['ibs (cycle stacks)']['error']['instruction']
+print('cycle stacks:', {k: v['error']['instruction'] for k, v in got.items() if 'stacks' in k})
 PY
 # sim's regions-only estimate: the weighted mean of the regions' CPI.
 python3 - out/regions.json <<'PY' || fail "sim's combined CPI"
