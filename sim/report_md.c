@@ -142,17 +142,17 @@ static void categories_table(outfile *o, const sim_result *r)
     }
 }
 
-/* The two largest components of pc's golden cycle stack. */
-static void stack_of(const sim_result *r, uint64_t pc, char *buf, size_t size)
+/* The two largest components of pc's cycle stack in pics. */
+static void stack_of(const cost *pics, size_t n, uint64_t pc, char *buf, size_t size)
 {
     uint64_t best[2] = {0}, total = 0;
     uint16_t psv[2] = {0};
-    for (size_t i = 0; i < r->npics; i++) {
-        if (pics_pc(r->pics[i].key) != pc) continue;
-        uint64_t u = cost_total(&r->pics[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (pics_pc(pics[i].key) != pc) continue;
+        uint64_t u = cost_total(&pics[i]);
         total += u;
-        if (u > best[0]) best[1] = best[0], psv[1] = psv[0], best[0] = u, psv[0] = pics_category(r->pics[i].key);
-        else if (u > best[1]) best[1] = u, psv[1] = pics_category(r->pics[i].key);
+        if (u > best[0]) best[1] = best[0], psv[1] = psv[0], best[0] = u, psv[0] = pics_category(pics[i].key);
+        else if (u > best[1]) best[1] = u, psv[1] = pics_category(pics[i].key);
     }
     size_t k = 0;
     buf[0] = 0;
@@ -196,7 +196,7 @@ static void annotate(outfile *o, const sim_result *r, const symbolizer *sym, con
             state_split(o, c);
             if (p) outfile_printf(o, " %.2f |", share_of(&prof, c->key));
             if (r->pics) {
-                stack_of(r, c->key, stack, sizeof stack);
+                stack_of(r->pics, r->npics, c->key, stack, sizeof stack);
                 outfile_printf(o, " %s |", stack);
             }
             outfile_printf(o, "\n");
@@ -205,6 +205,37 @@ static void annotate(outfile *o, const sim_result *r, const symbolizer *sym, con
     free(fns);
     cost_table_free(&golden.by_unit);
     if (p) cost_table_free(&prof.by_unit);
+}
+
+/* TEA's view of the hottest instructions: each one's golden stack beside
+ * the stacks the event-based schemes sampled. */
+static void hottest_stacks(outfile *o, const sim_result *r, const rv_symtab *syms, size_t rows, const cost *by_pc)
+{
+    const sampled_profile *schemes[16];
+    int n = 0;
+    for (int i = 0; r->nsampled && i < r->sampled[0].nprofs && n < 16; i++)
+        if (r->sampled[0].profs[i].events) schemes[n++] = &r->sampled[0].profs[i];
+    outfile_printf(o, "\n### Hottest instructions' cycle stacks (the two largest components)\n\n"
+                      "| instruction | golden %% | golden stack |");
+    for (int i = 0; i < n; i++) outfile_printf(o, " %s stack |", schemes[i]->name);
+    outfile_printf(o, "\n|---|---:|---|");
+    for (int i = 0; i < n; i++) outfile_printf(o, "---|");
+    outfile_printf(o, "\n");
+    uint64_t total = 0;
+    for (size_t i = 0; i < r->npcs; i++) total += cost_total(&r->pcs[i]);
+    for (size_t k = 0; k < r->npcs && k < rows; k++) {
+        char dis[96], sym[256], stack[400];
+        disasm_at(by_pc, r->npcs, r->pcs[k].key, dis, sizeof dis);
+        symtab_describe(syms, r->pcs[k].key, sym, sizeof sym);
+        stack_of(r->pics, r->npics, r->pcs[k].key, stack, sizeof stack);
+        outfile_printf(o, "| `%s` `%s` | %.2f | %s |", sym, dis,
+                       total ? 100.0 * (double)cost_total(&r->pcs[k]) / (double)total : 0, stack);
+        for (int i = 0; i < n; i++) {
+            stack_of(schemes[i]->pcs, schemes[i]->npcs, r->pcs[k].key, stack, sizeof stack);
+            outfile_printf(o, " %s |", stack);
+        }
+        outfile_printf(o, "\n");
+    }
 }
 
 static void md_result(outfile *o, const sim_result *r, const report_ctx *x, const report_md_options *opt)
@@ -227,6 +258,7 @@ static void md_result(outfile *o, const sim_result *r, const report_ctx *x, cons
     }
     hottest(o, r, &sym, GRAN_FUNCTION, opt->rows, by_pc);
     hottest(o, r, &sym, GRAN_INSTRUCTION, opt->rows, by_pc);
+    if (r->pics) hottest_stacks(o, r, x->syms, opt->rows, by_pc);
     srclines *lines = r->program ? srclines_open(r->program) : NULL;
     if (!lines) outfile_printf(o, "\n(The program has no DWARF line information: no source lines.)\n");
     annotate(o, r, &sym, opt, by_pc, lines);
