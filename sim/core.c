@@ -65,8 +65,9 @@ void core_free(sim_core *c)
 
 void core_set_fetch_limit(sim_core *c, uint64_t icount) { c->fetch_limit = icount; }
 
-void core_add_probe(sim_core *c, probe_fn *fn, void *ctx)
+void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv)
 {
+    c->probe_psv |= psv;
     if (c->nprobes == (int)(sizeof c->probes / sizeof c->probes[0])) die("too many commit-probe consumers");
     c->probes[c->nprobes++] = (probe_consumer){fn, ctx};
     c->view.squash_from = UINT64_MAX;

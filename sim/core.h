@@ -149,6 +149,7 @@ typedef struct sim_core {
     /* The commit probe: consumers, and the view of the cycle in progress. */
     probe_consumer probes[32];
     int nprobes;
+    bool probe_psv;            /* some consumer reads PSVs */
     commit_view view;
 } sim_core;
 
@@ -175,8 +176,9 @@ void core_close_cycle(sim_core *c);
  * differenced by the caller). */
 void core_reset_attribution(sim_core *c);
 
-/* Register a consumer of the per-cycle commit view (sim/probe.h). */
-void core_add_probe(sim_core *c, probe_fn *fn, void *ctx);
+/* Register a consumer of the per-cycle commit view (sim/probe.h); psv:
+ * it reads the PSVs of committed instructions and flushers. */
+void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv);
 
 /* Committed instruction count (the next instruction to commit). */
 static inline uint64_t core_committed(const sim_core *c) { return c->head; }

@@ -57,7 +57,7 @@ void probe_note_commits(sim_core *c, uint8_t stack_key)
     v->ncommit = (uint8_t)c->cc.n;
     for (int i = 0; i < c->cc.n; i++) {
         v->commit[i] = insn_of(c->cc.committed[i]);
-        v->commit[i].psv = core_psv(c->cc.committed[i]);
+        if (c->probe_psv) v->commit[i].psv = core_psv(c->cc.committed[i]);
     }
     /* The head as commit left it (a flush later in the cycle empties the ROB). */
     v->nhead = 0;

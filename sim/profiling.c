@@ -21,7 +21,9 @@ static void add_sampler(profiling *p, sim_core *c, const sampler_config *cfg, co
     if (!p->samplers) die("out of memory");
     sampler *s = sampler_new(cfg, c->units, o->profilers, o->nprofilers, records, (unsigned)c->cfg.commit_width);
     p->samplers[p->nsamplers++] = s;
-    core_add_probe(c, sampler_view, s);
+    bool psv = false;
+    for (int i = 0; i < s->nprofs; i++) psv |= s->profs[i].events != 0;
+    core_add_probe(c, sampler_view, s, psv);
 }
 
 void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
@@ -45,11 +47,11 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
     if (events) {
         if (!(p->pics = malloc(sizeof *p->pics))) die("out of memory");
         pics_init(p->pics, c->units);
-        core_add_probe(c, pics_view, p->pics);
+        core_add_probe(c, pics_view, p->pics, true);
     }
     if (o->commit_trace) {
         trace_open(&p->trace, o->commit_trace, c->units, c->cfg.commit_width);
-        core_add_probe(c, trace_view, &p->trace);
+        core_add_probe(c, trace_view, &p->trace, false);
     }
 }
 

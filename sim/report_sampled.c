@@ -182,6 +182,37 @@ json_t *sample_sweep_json(const sim_result *r, const symbolizer *sym)
     return a;
 }
 
+static double share_at(const cost *pcs, size_t n, uint64_t pc)
+{
+    uint64_t at = 0, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += cost_total(&pcs[i]);
+        if (pics_pc(pcs[i].key) == pc) at += cost_total(&pcs[i]);
+    }
+    return total ? 100.0 * (double)at / (double)total : 0;
+}
+
+/* perf report in a few lines: the hottest instructions by golden time,
+ * beside the first few profilers' shares. */
+static void hottest_summary(FILE *f, const sim_result *r, const symbolizer *sym)
+{
+    const sampled_run *run = &r->sampled[0];
+    int shown = run->nprofs < 3 ? run->nprofs : 3;
+    fprintf(f, "\n Hottest instructions (share of the time):\n %7s", "golden");
+    for (int i = 0; i < shown; i++) fprintf(f, " %7s", run->profs[i].name);
+    fprintf(f, "  instruction\n");
+    for (size_t k = 0; k < r->npcs && k < 10; k++) {
+        char name[256], dis[96];
+        rv_insn in;
+        uint32_t bits = r->pcs[k].bits;
+        rv_decode(&in, r->pcs[k].key, (uint16_t)bits, (uint16_t)(bits >> 16));
+        rv_disasm(&in, dis, sizeof dis);
+        fprintf(f, " %6.2f%%", share_at(r->pcs, r->npcs, r->pcs[k].key));
+        for (int i = 0; i < shown; i++) fprintf(f, " %6.2f%%", share_at(run->profs[i].pcs, run->profs[i].npcs, r->pcs[k].key));
+        fprintf(f, "  %s  %s\n", symtab_describe(sym->syms, r->pcs[k].key, name, sizeof name), dis);
+    }
+}
+
 void sampled_summary(FILE *f, const sim_result *r, const symbolizer *sym)
 {
     if (!r->nsampled) return;
@@ -213,6 +244,7 @@ void sampled_summary(FILE *f, const sim_result *r, const symbolizer *sym)
         }
         fprintf(f, " (p: periodic, r: random within each period)\n");
     }
+    hottest_summary(f, r, sym);
 }
 
 void sampled_csv_header(outfile *o)

@@ -15,7 +15,7 @@ static void setup_sampled(void)
     for (size_t i = 0; i < nprofiler_policies; i++) names[i] = profiler_policies[i]->name;
     sampler_config cfg = {.period = 1};
     smp = sampler_new(&cfg, core->units, names, (int)nprofiler_policies, NULL, 2);
-    core_add_probe(core, sampler_view, smp);
+    core_add_probe(core, sampler_view, smp, true);
     sampler_begin(smp, 1); /* a sample in every cycle from 1 on, standing for that cycle */
 }
 
@@ -174,4 +174,20 @@ Test(sim_profilers, software_blames_the_instruction_after_everything_in_flight)
     cycles(2, 4);
     for (int i = 0; i < 3; i++) cr_assert_eq(given("software", i), 0);
     cr_assert_eq(given("software", 3), 2);
+}
+
+Test(sim_profilers, fetch_tags_the_first_instruction_fetched_at_or_after_the_sample)
+{
+    add(3, 0);
+    enter_rob(1);
+    uop *i1 = add(5, 0);
+    cycles(1, 1);                     /* sample 1: nothing fetched yet, it waits */
+    probe_note_fetch(core, i1);       /* I1 fetched in cycle 2 */
+    cycles(2, 2);                     /* samples 1 and 2 tag I1 */
+    enter_rob(1);
+    cycles(3, 5);                     /* I0 commits in 3, I1 in 5; samples 3-5 wait for a fetch */
+    sampler_end(smp);
+    cr_assert_eq(given("fetch", 1), 2 * 2);
+    cr_assert_eq(given("fetch", 0), 0, "I0 was fetched before the first sample");
+    cr_assert_eq(prof("fetch")->dropped, 3);
 }
