@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "ckpt_file.h"
+#include "ckpt_task.h"
 #include "code.h"
 #include "sys/sys_internal.h"
 #include "util.h"
@@ -40,14 +41,14 @@ bool ckpt_file_crc(const char *path, uint32_t *crc_out, uint64_t *size)
 }
 
 /* 64-bit values that may not fit jansson's signed integers travel as hex strings. */
-static json_t *json_u64(uint64_t v)
+json_t *json_u64(uint64_t v)
 {
     char buf[24];
     snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
     return json_string(buf);
 }
 
-static uint64_t get_u64(json_t *obj, const char *key, bool *ok)
+uint64_t get_u64(json_t *obj, const char *key, bool *ok)
 {
     json_t *v = json_object_get(obj, key);
     if (json_is_integer(v))
@@ -122,20 +123,11 @@ static json_t *os_json(const rv_proc *p)
             json_object_set_new(e, "path", json_string(f->path));
         json_array_append_new(files, e);
     }
-    json_t *sig = json_object();
-    for (int s = 1; s <= 64; s++)
-        if (os->sigactions[s][0] || os->sigactions[s][1] || os->sigactions[s][2] || os->sigactions[s][3]) {
-            char key[16];
-            snprintf(key, sizeof key, "%d", s);
-            json_object_set_new(sig, key,
-                                json_pack("[o,o,o,o]", json_u64(os->sigactions[s][0]), json_u64(os->sigactions[s][1]),
-                                          json_u64(os->sigactions[s][2]), json_u64(os->sigactions[s][3])));
-        }
     return json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "brk_start",
                      (json_int_t)os->brk_start, "brk", (json_int_t)os->brk, "mmap_top", (json_int_t)os->mmap_top,
                      "stack_top", (json_int_t)os->stack_top, "cwd", os->cwd, "umask", (int)os->umask, "rng_state",
                      json_u64(os->rng_state), "slept_ns", json_u64(os->slept_ns), "tid_address",
-                     json_u64(os->tid_address), "sigactions", sig, "files", files);
+                     json_u64(os->tid_address), "task", ckpt_task_json(p), "files", files);
 }
 
 static json_t *vmas_json(const rv_mem *m)
@@ -419,14 +411,8 @@ static int restore_os(rv_proc *p, json_t *os, char *err, size_t errlen)
         snprintf(err, errlen, "corrupted checkpoint: incomplete OS state");
         return -1;
     }
-    const char *key;
-    json_t *v;
-    json_object_foreach(json_object_get(os, "sigactions"), key, v) {
-        int sig = atoi(key);
-        for (size_t k = 0; sig >= 1 && sig <= 64 && k < 4; k++)
-            if (json_is_string(json_array_get(v, k)))
-                s->sigactions[sig][k] = strtoull(json_string_value(json_array_get(v, k)), NULL, 0);
-    }
+    if (ckpt_task_restore(p, json_object_get(os, "task"), json_object_get(os, "sigactions"), err, errlen))
+        return -1;
     const char *cwd = json_string_value(json_object_get(os, "cwd"));
     int cwd_fd = cwd ? open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
     if (cwd_fd < 0) {

@@ -157,8 +157,10 @@ _Noreturn static void fetch_fault(rv_proc *p, uint64_t pc)
     rv_insn dummy;
     memset(&dummy, 0, sizeof dummy);
     dummy.pc = pc;
-    rv_trap(p, &dummy, SIGSEGV, "segmentation fault: instruction fetch from %s address 0x%llx",
-            mem_find_vma(&p->mem, pc) ? "non-executable" : "unmapped", (unsigned long long)pc);
+    bool mapped = mem_find_vma(&p->mem, pc) != NULL;
+    rv_trap(p, &dummy, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, pc,
+            "segmentation fault: instruction fetch from %s address 0x%llx", mapped ? "non-executable" : "unmapped",
+            (unsigned long long)pc);
 }
 
 /* Decode one instruction at pc; false if its bytes are not executable. */

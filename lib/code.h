@@ -10,6 +10,11 @@ void code_free(rv_code *c);
 rv_block *code_block(rv_proc *p, uint64_t pc);
 /* The single instruction at pc (idx 0), for the stepping path. */
 const rv_insn *code_insn(rv_proc *p, uint64_t pc);
+/* Up to n instructions on the stepping path, without signal delivery: it
+ * stops before an instruction when signal work is due (a fault went to a
+ * handler, a timer expired) and when the process stops. Returns how many
+ * retired. */
+size_t code_step(rv_proc *p, rv_dyninst *d, size_t n);
 /* Block counting (see rv_count_blocks): true when it is on. */
 bool code_counting(const rv_proc *p);
 /* Remember b as executed since the last drain. */

@@ -46,12 +46,14 @@ typedef struct rv_dyninst {
     bool taken;           /* control transfer taken */
 } rv_dyninst;
 
-/* Execute the instruction at p->cpu.pc. Returns false when the process
- * stopped instead (exit, or a fault: then the instruction did not retire). */
+/* Execute the instruction at p->cpu.pc (after delivering the signals due
+ * before it: the next instruction may then be a handler's). Returns false
+ * when the process stopped instead (exit, or a fault that ends it: then the
+ * instruction did not retire). */
 bool rv_step(rv_proc *p, rv_dyninst *d);
 /* Up to n instructions into d[0..n); returns how many retired. It stops
- * early when the process stops (then, after exit(), d[returned] is the
- * ecall that ended it and p->cpu.icount counts it). */
+ * early only when the process stops. A fault that a handler takes retires
+ * nothing: the next record is the handler's first instruction. */
 size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n);
 
 /* Drop all decoded code (after fence.i or when executable memory changed). */

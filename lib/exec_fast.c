@@ -13,7 +13,7 @@
 #define JUMP(target) do { next_pc = (target); goto block_end; } while (0)
 #define BRANCH(cond) JUMP((cond) ? PC + IMM : PC + LEN)
 #define SYSCALL() do { p->cpu.icount = start + in->idx + 1; p->cpu.pc = PC + LEN; rv_syscall(p); \
-                       JUMP(PC + LEN); } while (0)
+                       JUMP(p->cpu.pc); } while (0)
 #define FENCE_I() do { p->flush_code = true; JUMP(PC + LEN); } while (0)
 
 /* Run the first `count` instructions of b from position `from`, one at a
@@ -23,7 +23,7 @@ static void step_partial(rv_proc *p, rv_block *b, uint32_t from, uint64_t count,
     uint64_t start = p->cpu.icount;
     rv_dyninst d;
     uint32_t done = 0;
-    while (done < count && rv_step(p, &d))
+    while (done < count && code_step(p, &d, 1) == 1)
         done++;
     if (hook && done)
         hook(ctx, b, start, done);
@@ -40,7 +40,9 @@ static int position_in(const rv_block *b, uint64_t pc)
     return -1;
 }
 
-enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx)
+/* Run whole blocks up to exactly `limit` instructions; a fault returns early
+ * (stopped, or with the fault pending for the program's handler). */
+static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx)
 {
     jmp_buf trap;
     jmp_buf *outer = p->trap;
@@ -55,7 +57,7 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
             hook(ctx, current, block_start + from_at_trap, done - from_at_trap);
         p->cpu.icount = block_start + done;
         p->trap = outer;
-        return RV_RUN_STOPPED;
+        return;
     }
     static const void *const handlers[RV_OP_COUNT] = {
 #define SEM(name, ...) [RV_OP_##name] = &&op_##name,
@@ -65,7 +67,6 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
     uint64_t *x = p->cpu.x;
     uint64_t pc = p->cpu.pc;
     const bool counting = code_counting(p);
-    enum rv_run_result result = RV_RUN_STOPPED;
     rv_block *b = NULL; /* the block at pc, when already known */
     uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */
     if (p->cpu.block_pc != pc && p->stop == RV_RUNNING) {
@@ -91,10 +92,8 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
                 step_partial(p, b, from, limit - p->cpu.icount, hook, ctx);
             else if (from == 0)
                 p->cpu.block_pc = pc; /* stopped at a block boundary */
-            result = p->stop == RV_RUNNING ? RV_RUN_LIMIT : RV_RUN_STOPPED;
-            pc = p->cpu.pc;
             p->trap = outer;
-            return result;
+            return;
         }
         current = b;
         from_at_trap = from;
@@ -113,14 +112,35 @@ enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *
             hook(ctx, b, start + from, b->n - from);
         from = 0;
         pc = next_pc;
-        /* Only a system instruction can stop the process or change its code. */
-        if (__builtin_expect(b->ends_in_system, 0) &&
-            (p->stop != RV_RUNNING || p->flush_code || p->mem.code_changes != p->code_changes_seen))
-            b = NULL;
-        else
-            b = code_next_block(p, b, pc);
+        /* Only a system instruction can stop the process, change its code,
+         * or arm a timer. */
+        if (__builtin_expect(b->ends_in_system, 0)) {
+            if (p->os.sig.next_event < limit)
+                break; /* rv_run comes back with the earlier limit */
+            if (p->stop != RV_RUNNING || p->flush_code || p->mem.code_changes != p->code_changes_seen) {
+                b = NULL;
+                continue;
+            }
+        }
+        b = code_next_block(p, b, pc);
     }
     p->cpu.pc = p->cpu.block_pc = pc;
     p->trap = outer;
-    return result;
+}
+
+enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx)
+{
+    while (p->stop == RV_RUNNING) {
+        if (p->cpu.icount < limit && signal_due(p)) {
+            uint64_t pc = p->cpu.pc;
+            sig_deliver(p);
+            if (p->cpu.pc != pc) /* a handler starts a block */
+                p->cpu.block_pc = p->cpu.pc;
+            continue;
+        }
+        run_blocks(p, limit < p->os.sig.next_event ? limit : p->os.sig.next_event, hook, ctx);
+        if (p->cpu.icount >= limit)
+            break;
+    }
+    return p->stop == RV_RUNNING ? RV_RUN_LIMIT : RV_RUN_STOPPED;
 }

@@ -20,7 +20,8 @@ static inline void record_store(rv_proc *p, const rv_insn *in, rv_dyninst *d, ui
 #define STORE(bits, addr, v) record_store(p, in, d, (addr), (bits) / 8, (v))
 #define JUMP(target) do { next_pc = (target); d->taken = true; goto done; } while (0)
 #define BRANCH(cond) do { if (cond) JUMP(PC + IMM); } while (0)
-#define SYSCALL() do { p->cpu.icount = d->icount + 1; p->cpu.pc = PC + LEN; rv_syscall(p); } while (0)
+#define SYSCALL() do { p->cpu.icount = d->icount + 1; p->cpu.pc = PC + LEN; rv_syscall(p); \
+                       next_pc = p->cpu.pc; } while (0)
 #define FENCE_I() (p->flush_code = true)
 #define PREFETCH(addr) (d->mem_addr = (addr), d->mem_access = RV_MEM_PREFETCH)
 
@@ -48,7 +49,7 @@ done:
     p->cpu.icount = d->icount + 1;
 }
 
-size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n)
+size_t code_step(rv_proc *p, rv_dyninst *d, size_t n)
 {
     if (p->stop != RV_RUNNING)
         return 0;
@@ -62,11 +63,23 @@ size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n)
         p->trap = outer;
         return done;
     }
-    for (size_t i = 0; i < n && p->stop == RV_RUNNING; i++) {
+    for (size_t i = 0; i < n && p->stop == RV_RUNNING && !signal_due(p); i++) {
         step_one(p, &d[i]);
         done = i + 1;
     }
     p->trap = outer;
+    return done;
+}
+
+size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n)
+{
+    size_t done = 0;
+    while (done < n && p->stop == RV_RUNNING) {
+        if (signal_due(p))
+            sig_deliver(p);
+        else
+            done += code_step(p, d + done, n - done);
+    }
     return done;
 }
 

@@ -21,6 +21,9 @@ typedef struct rv_elf_info {
 #define RV_STACK_SIZE (UINT64_C(8) << 20)
 #define RV_MMAP_TOP (RV_STACK_TOP - (UINT64_C(256) << 20))
 #define RV_STACK_SIZE_LIMIT RV_STACK_SIZE
+/* The page above the stack holds the signal-return trampoline ("[vdso]"),
+ * mapped when a handler first runs. */
+#define RV_SIGRETURN_PAGE RV_STACK_TOP
 
 /* Map the executable's PT_LOAD segments. Returns 0, or -1 with a one-line
  * reason in err ("dynamically linked: rebuild with -static", ...). */

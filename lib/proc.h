@@ -9,6 +9,7 @@
 
 #include "decode.h"
 #include "mem.h"
+#include "sig.h"
 
 typedef struct rv_cpu {
     uint64_t x[33];   /* x[32] absorbs writes to x0 (RV_X_SINK) */
@@ -25,6 +26,10 @@ typedef struct rv_cpu {
 } rv_cpu;
 
 enum { RV_MAX_FDS = 256 };
+
+/* The guest's identity: its pid (a session and process group of their
+ * own are made by setsid/setpgid), its parent's, and its uid and gid. */
+enum { GUEST_PID = 1000, GUEST_PPID = 999, GUEST_UID = 1000 };
 
 typedef struct rv_file {
     int host_fd;  /* -1 when the guest descriptor is closed */
@@ -46,8 +51,9 @@ typedef struct rv_os {
     char *cmdline, *environ; /* NUL-separated, as /proc/self/cmdline and environ show them */
     size_t cmdline_len, environ_len;
     uint64_t rng_state;    /* deterministic getrandom/AT_RANDOM stream */
-    uint64_t sigactions[65][4]; /* recorded only: signals are never delivered */
+    rv_sigstate sig;       /* actions, masks, pending signals, timers */
     uint64_t tid_address;
+    int32_t pgid, sid;     /* process group and session: the parent's until setpgid/setsid */
     uint64_t slept_ns;     /* sleeping advances the clock by the time asked for */
     bool syscall_enosys;   /* unknown system calls return -ENOSYS instead of stopping */
     unsigned umask;
@@ -82,10 +88,11 @@ typedef struct rv_proc {
 #define RV_CLOCK_EPOCH_SEC INT64_C(1704067200) /* 2024-01-01T00:00:00Z */
 #define RV_TIMEBASE_HZ 10000000                /* rdtime ticks per second */
 
-/* A fault inside instruction in (which does not retire): record the signal
- * and the reason, then unwind to the run loop. */
-_Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* A fault inside instruction in (which does not retire), with its si_code
+ * and address: unwind to the run loop, which runs the program's handler for
+ * the signal, or stops the process with the signal and the reason. */
+_Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, int code, uint64_t addr, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 /* Terminate the process by a signal from outside an instruction's semantics
  * (abort(), an unsupported system call): the current instruction retires. */
 void rv_kill(rv_proc *p, int signal, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

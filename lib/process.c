@@ -72,6 +72,7 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
     os->environ = join_nul(o->envc, o->envp, &os->environ_len);
     os->rng_state = RV_RANDOM_SEED;
     os->umask = 022;
+    os->pgid = os->sid = GUEST_PPID;
     os->syscall_enosys = o->syscall_enosys;
     os->mmap_top = RV_MMAP_TOP;
     return 0;
@@ -80,6 +81,7 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
 void rv_proc_clear(rv_proc *p)
 {
     memset(p, 0, sizeof *p);
+    sig_init(&p->os.sig);
     p->os.cwd_fd = -1;
     for (int fd = 0; fd < RV_MAX_FDS; fd++)
         p->os.files[fd].host_fd = -1;

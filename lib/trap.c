@@ -13,8 +13,12 @@ static void describe(rv_proc *p, int signal, const char *fmt, va_list ap)
     vsnprintf(p->message, sizeof p->message, fmt, ap);
 }
 
-_Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, const char *fmt, ...)
+_Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, int code, uint64_t addr, const char *fmt, ...)
 {
+    p->cpu.pc = in->pc;
+    p->trap_idx = in->idx;
+    if (sig_take_fault(p, signal, code, addr))
+        longjmp(*p->trap, 1);
     va_list ap;
     va_start(ap, fmt);
     describe(p, signal, fmt, ap);
@@ -25,8 +29,6 @@ _Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, const char *fm
     snprintf(where, sizeof where, " at pc 0x%llx%s%s%s", (unsigned long long)in->pc, *dis ? " (" : "", dis,
              *dis ? ")" : "");
     strncat(p->message, where, sizeof p->message - strlen(p->message) - 1);
-    p->cpu.pc = in->pc;
-    p->trap_idx = in->idx;
     longjmp(*p->trap, 1);
 }
 

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -93,22 +94,61 @@ static ssize_t io_write(int fd, void *buf, size_t len, off_t off) { (void)off; r
 static ssize_t io_pread(int fd, void *buf, size_t len, off_t off) { return pread(fd, buf, len, off); }
 static ssize_t io_pwrite(int fd, void *buf, size_t len, off_t off) { return pwrite(fd, buf, len, off); }
 
+/* What a data call does besides the transfer: block on the program's own
+ * pipe (wait: POLLIN or POLLOUT; 0 for the positional calls, which pipes
+ * refuse), and raise SIGPIPE when it writes to a pipe nobody reads. */
+typedef struct io_kind {
+    unsigned prot; /* the guest buffer is read (GP_R) or written (GP_W) */
+    short wait;
+    const char *name;
+} io_kind;
+
+static int64_t transfer(rv_proc *p, rv_file *f, const io_kind *k, ssize_t (*io)(void *ctx), void *ctx)
+{
+    int64_t r = k->wait ? sys_wait_ready(p, f, k->wait, k->name) : 0;
+    if (r)
+        return r;
+    if (k->prot == GP_W)
+        return sys_ret(io(ctx));
+    sigset_t old;
+    sys_pipe_guard_begin(&old);
+    return sys_pipe_guard_end(p, &old, sys_ret(io(ctx)));
+}
+
+typedef struct data_args {
+    data_io io;
+    int fd;
+    void *buf;
+    size_t len;
+    off_t off;
+} data_args;
+
+static ssize_t do_data(void *ctx)
+{
+    data_args *d = ctx;
+    return d->io(d->fd, d->buf, d->len, d->off);
+}
+
 /* fd = a[0], buffer (a[1], a[2]), offset a[3] for the positional calls; the
- * guest buffer must be accessible as a whole (GP_W to read into it). */
-static int64_t data_call(rv_proc *p, const uint64_t *a, unsigned prot, data_io io)
+ * guest buffer must be accessible as a whole. */
+static int64_t data_call(rv_proc *p, const uint64_t *a, const io_kind *k, data_io io)
 {
     rv_file *f = sys_file(p, a[0]);
     if (!f)
         return -EBADF;
-    if (!buffer_ok(p, a[1], a[2], prot))
+    if (!buffer_ok(p, a[1], a[2], k->prot))
         return -EFAULT;
-    return sys_ret(io(f->host_fd, mem_host(&p->mem, a[1]), a[2], (off_t)a[3]));
+    data_args d = {io, f->host_fd, mem_host(&p->mem, a[1]), a[2], (off_t)a[3]};
+    return transfer(p, f, k, do_data, &d);
 }
 
-SYS(read) { return data_call(p, a, GP_W, io_read); }
-SYS(write) { return data_call(p, a, GP_R, io_write); }
-SYS(pread64) { return data_call(p, a, GP_W, io_pread); }
-SYS(pwrite64) { return data_call(p, a, GP_R, io_pwrite); }
+static const io_kind reading = {GP_W, POLLIN, "read"}, writing = {GP_R, POLLOUT, "write"},
+                     preading = {GP_W, 0, "pread64"}, pwriting = {GP_R, 0, "pwrite64"};
+
+SYS(read) { return data_call(p, a, &reading, io_read); }
+SYS(write) { return data_call(p, a, &writing, io_write); }
+SYS(pread64) { return data_call(p, a, &preading, io_pread); }
+SYS(pwrite64) { return data_call(p, a, &pwriting, io_pwrite); }
 
 /* Translate a guest iovec array to host iovecs; count or -errno. */
 static int64_t iovecs_in(rv_proc *p, uint64_t addr, uint64_t count, unsigned prot, struct iovec *out)
@@ -125,20 +165,46 @@ static int64_t iovecs_in(rv_proc *p, uint64_t addr, uint64_t count, unsigned pro
     return (int64_t)count;
 }
 
-/* readv/writev: the iovec array is checked as a whole first, like data_call. */
-static int64_t vector_call(rv_proc *p, const uint64_t *a, unsigned prot,
-                           ssize_t (*io)(int fd, const struct iovec *iov, int count))
+typedef struct vector_args {
+    int fd, count, flags;
+    struct iovec *iov;
+    off_t off; /* -1: the file position */
+    bool out;
+} vector_args;
+
+static ssize_t do_vector(void *ctx)
+{
+    vector_args *v = ctx;
+    if (v->out)
+        return pwritev2(v->fd, v->iov, v->count, v->off, v->flags);
+    return preadv2(v->fd, v->iov, v->count, v->off, v->flags);
+}
+
+/* readv/writev and the positional preadv/pwritev(2): fd a[0], iovecs (a[1],
+ * a[2]), checked as a whole first like data_call. */
+static int64_t vector_call(rv_proc *p, const uint64_t *a, const io_kind *k, off_t off, int flags)
 {
     rv_file *f = sys_file(p, a[0]);
     struct iovec iov[IOV_MAX];
     if (!f)
         return -EBADF;
-    int64_t n = iovecs_in(p, a[1], a[2], prot, iov);
-    return n < 0 ? n : sys_ret(io(f->host_fd, iov, (int)n));
+    int64_t n = iovecs_in(p, a[1], a[2], k->prot, iov);
+    if (n < 0)
+        return n;
+    vector_args v = {f->host_fd, (int)n, flags, iov, off, k->prot == GP_R};
+    return transfer(p, f, k, do_vector, &v);
 }
 
-SYS(readv) { return vector_call(p, a, GP_W, readv); }
-SYS(writev) { return vector_call(p, a, GP_R, writev); }
+static const io_kind vreading = {GP_W, POLLIN, "readv"}, vwriting = {GP_R, POLLOUT, "writev"},
+                     pvreading = {GP_W, 0, "preadv"}, pvwriting = {GP_R, 0, "pwritev"};
+
+SYS(readv) { return vector_call(p, a, &vreading, -1, 0); }
+SYS(writev) { return vector_call(p, a, &vwriting, -1, 0); }
+SYS(preadv) { return (int64_t)a[3] < 0 ? -EINVAL : vector_call(p, a, &pvreading, (off_t)a[3], 0); }
+SYS(pwritev) { return (int64_t)a[3] < 0 ? -EINVAL : vector_call(p, a, &pvwriting, (off_t)a[3], 0); }
+/* Offset -1: at the file position, blocking on a pipe as readv/writev do. */
+SYS(preadv2) { return vector_call(p, a, (int64_t)a[3] == -1 ? &vreading : &pvreading, (off_t)a[3], (int)a[5]); }
+SYS(pwritev2) { return vector_call(p, a, (int64_t)a[3] == -1 ? &vwriting : &pvwriting, (off_t)a[3], (int)a[5]); }
 
 SYS(lseek)
 {

@@ -5,6 +5,7 @@
 #define RV_SYS_INTERNAL_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "../proc.h"
@@ -46,6 +47,25 @@ bool sys_fd_path(int host_fd, char *buf, size_t size);
 
 /* The deterministic clock, in nanoseconds since boot. */
 static inline uint64_t sys_now_ns(const rv_proc *p) { return p->cpu.icount + p->os.slept_ns; }
+
+/* A guest struct timespec as nanoseconds: 0, -EFAULT or -EINVAL. */
+int64_t sys_timespec_in(rv_proc *p, uint64_t addr, uint64_t *ns);
+/* Write nanoseconds as a struct timespec: 0 or -EFAULT. */
+int64_t sys_timespec_out(rv_proc *p, uint64_t addr, uint64_t ns);
+/* The wall-clock deadline a relative timeout at addr sets: 0 or -errno. */
+int64_t sys_deadline(rv_proc *p, uint64_t addr, uint64_t *deadline);
+/* Wait until a signal arrives or the deadline, under mask (NULL: the
+ * current one) for the wait and its handlers: 0 at the deadline, or
+ * -RV_ERESTARTNOHAND when a signal ended it. */
+int64_t sys_wait_with_mask(rv_proc *p, const uint64_t *mask, uint64_t deadline, const char *call);
+/* Before a read (POLLIN) or write (POLLOUT) on a pipe the program created:
+ * when it would block, only a signal can end the wait (nobody else holds the
+ * pipe). 0 to go ahead, or the call's result (-RV_ERESTARTSYS). */
+int64_t sys_wait_ready(rv_proc *p, rv_file *f, short events, const char *call);
+/* A host call that may write to a pipe or socket: EPIPE raises SIGPIPE in
+ * the guest, never in the emulator. */
+void sys_pipe_guard_begin(sigset_t *old);
+int64_t sys_pipe_guard_end(rv_proc *p, const sigset_t *old, int64_t result);
 
 #define SYS(name) int64_t sys_##name(rv_proc *p, const uint64_t *a)
 

@@ -5,8 +5,6 @@
 
 #include "sys_internal.h"
 
-enum { GUEST_PID = 1000, GUEST_PPID = 999, GUEST_UID = 1000 };
-
 uint64_t rv_random_u64(rv_os *os)
 {
     /* splitmix64: a fixed stream for getrandom and AT_RANDOM */
@@ -120,66 +118,6 @@ SYS(futex)
     }
     default: return -ENOSYS;
     }
-}
-
-SYS(rt_sigaction)
-{
-    uint64_t sig = a[0];
-    if (sig == 0 || sig > 64 || sig == SIGKILL || sig == SIGSTOP)
-        return -EINVAL;
-    if (a[2] && !mem_write(&p->mem, a[2], p->os.sigactions[sig], sizeof p->os.sigactions[sig]))
-        return -EFAULT;
-    if (a[1] && !mem_read(&p->mem, p->os.sigactions[sig], a[1], sizeof p->os.sigactions[sig]))
-        return -EFAULT;
-    return 0;
-}
-
-SYS(rt_sigprocmask)
-{
-    static const uint64_t empty = 0;
-    if (a[2] && !mem_write(&p->mem, a[2], &empty, 8))
-        return -EFAULT;
-    return 0; /* no signal is ever delivered, so the mask has no effect */
-}
-
-SYS(sigaltstack)
-{
-    uint64_t old[3] = {0, 2 /* SS_DISABLE */, 0};
-    if (a[1] && !mem_write(&p->mem, a[1], old, sizeof old))
-        return -EFAULT;
-    return 0;
-}
-
-/* A signal sent to ourselves: ignored or, with the default action, the end
- * of the process, as a shell would see it (abort() -> 134). Handlers are
- * never run. */
-static int64_t signal_self(rv_proc *p, uint64_t sig)
-{
-    if (sig == 0)
-        return 0;
-    if (sig > 64)
-        return -EINVAL;
-    uint64_t handler = p->os.sigactions[sig][0];
-    bool ignored_by_default = sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT;
-    if (handler == 1 /* SIG_IGN */ || (handler == 0 && ignored_by_default))
-        return 0;
-    rv_kill(p, (int)sig, "terminated by signal %d (%s)", (int)sig, strsignal((int)sig));
-    return 0;
-}
-
-SYS(kill)
-{
-    return (a[0] == GUEST_PID || a[0] == 0) ? signal_self(p, a[1]) : -ESRCH;
-}
-
-SYS(tkill)
-{
-    return a[0] == GUEST_PID ? signal_self(p, a[1]) : -ESRCH;
-}
-
-SYS(tgkill)
-{
-    return a[0] == GUEST_PID && a[1] == GUEST_PID ? signal_self(p, a[2]) : -ESRCH;
 }
 
 SYS(clone)

@@ -22,13 +22,19 @@ enum { NAMES = sizeof names / sizeof names[0] };
     X(fstat) X(newfstatat) X(statx) X(faccessat) X(faccessat2) X(readlinkat) X(getdents64) X(ioctl) X(dup)   \
     X(dup3) X(fcntl) X(ftruncate) X(fsync) X(fdatasync) X(fchmod) X(umask) X(pipe2) X(mkdirat) X(unlinkat)    \
     X(renameat2) X(linkat) X(symlinkat) X(fchmodat) X(utimensat) X(getcwd) X(chdir) X(fchdir)                 \
+    X(preadv) X(pwritev) X(preadv2) X(pwritev2) X(sendfile) X(copy_file_range) X(fadvise64) X(readahead)     \
+    X(fallocate) X(sync_file_range) X(sync) X(syncfs) X(ppoll) X(pselect6)                                   \
     /* memory */ X(brk) X(mmap) X(munmap) X(mprotect) X(mremap) X(madvise) X(msync)                          \
     /* time */ X(clock_gettime) X(clock_getres) X(gettimeofday) X(nanosleep) X(clock_nanosleep) X(times)     \
     X(getrusage)                                                                                              \
     /* process */ X(exit) X(exit_group) X(getpid) X(gettid) X(getppid) X(getuid) X(geteuid) X(getgid)        \
     X(getegid) X(getpgid) X(getsid) X(sched_yield) X(set_robust_list) X(set_tid_address) X(getrandom)        \
-    X(uname) X(prlimit64) X(sysinfo) X(sched_getaffinity) X(futex) X(rt_sigaction) X(rt_sigprocmask)         \
-    X(sigaltstack) X(kill) X(tkill) X(tgkill) X(clone) X(clone3) X(execve) X(riscv_flush_icache) X(rseq)
+    X(uname) X(prlimit64) X(sysinfo) X(sched_getaffinity) X(futex) X(clone) X(clone3) X(execve)              \
+    X(riscv_flush_icache) X(rseq)                                                                             \
+    /* signals */ X(rt_sigaction) X(rt_sigprocmask) X(rt_sigpending) X(rt_sigsuspend) X(rt_sigtimedwait)     \
+    X(rt_sigqueueinfo) X(rt_tgsigqueueinfo) X(rt_sigreturn) X(sigaltstack) X(kill) X(tkill) X(tgkill)        \
+    /* timers */ X(getitimer) X(setitimer) X(timer_create) X(timer_settime) X(timer_gettime)                  \
+    X(timer_getoverrun) X(timer_delete)
 
 #define DECLARE(name) SYS(name);
 IMPLEMENTED(DECLARE)
@@ -51,13 +57,20 @@ void rv_syscall(rv_proc *p)
     uint64_t nr = x[17], args[6] = {x[10], x[11], x[12], x[13], x[14], x[15]};
     if (nr < NAMES && handlers[nr]) {
         x[10] = (uint64_t)handlers[nr](p, args);
-        return;
-    }
-    if (p->os.syscall_enosys) {
+    } else if (p->os.syscall_enosys) {
         x[10] = (uint64_t)-ENOSYS;
-        return;
+    } else {
+        const char *name = rv_syscall_name(nr);
+        rv_kill(p, SIGSYS,
+                "unsupported system call %llu (%s) at pc 0x%llx; --syscall-enosys makes it fail with ENOSYS instead",
+                (unsigned long long)nr, name ? name : "unknown", (unsigned long long)(p->cpu.pc - 4));
     }
-    const char *name = rv_syscall_name(nr);
-    rv_kill(p, SIGSYS, "unsupported system call %llu (%s); --syscall-enosys makes it fail with ENOSYS instead",
-            (unsigned long long)nr, name ? name : "unknown");
+    if (p->stop != RV_RUNNING)
+        return;
+    /* Signals raised, unblocked or due by now arrive as the call returns;
+     * rt_sigreturn's a0 is the interrupted code's, never a call to restart. */
+    if (nr == RV_NR_rt_sigreturn)
+        sig_deliver(p);
+    else
+        sig_deliver_at_syscall(p, args[0]);
 }

@@ -1,7 +1,10 @@
 /* Time, from the deterministic clock: one retired instruction = 1 ns. */
 #include "sys_internal.h"
 
-enum { G_CLOCK_REALTIME = 0, G_CLOCK_REALTIME_COARSE = 5, G_CLOCK_REALTIME_ALARM = 8, G_CLOCK_TAI = 11 };
+enum {
+    G_CLOCK_REALTIME = 0, G_CLOCK_PROCESS_CPUTIME_ID = 2, G_CLOCK_THREAD_CPUTIME_ID = 3, G_CLOCK_REALTIME_COARSE = 5,
+    G_CLOCK_REALTIME_ALARM = 8, G_CLOCK_TAI = 11,
+};
 
 static bool is_wall_clock(uint64_t clk)
 {
@@ -9,26 +12,64 @@ static bool is_wall_clock(uint64_t clk)
            clk == G_CLOCK_TAI;
 }
 
-static int64_t write_timespec(rv_proc *p, uint64_t addr, int64_t sec, int64_t nsec)
+/* CPU-time clocks, the process's own included (negative ids name a
+ * process's or thread's CPU clock: there is only this one). */
+static bool is_cpu_clock(uint64_t clk)
 {
-    int64_t ts[2] = {sec, nsec};
+    return clk == G_CLOCK_PROCESS_CPUTIME_ID || clk == G_CLOCK_THREAD_CPUTIME_ID || (int64_t)clk < 0;
+}
+
+/* The value of a clock in nanoseconds: CPU time counts instructions only,
+ * the others the sleeps too; wall clocks start at the epoch. */
+static bool clock_value(const rv_proc *p, uint64_t clk, uint64_t *ns)
+{
+    if (is_cpu_clock(clk)) {
+        *ns = sig_clock_now(p, RV_CLOCK_CPU);
+        return true;
+    }
+    if (clk > 11)
+        return false;
+    *ns = sys_now_ns(p) + (is_wall_clock(clk) ? (uint64_t)RV_CLOCK_EPOCH_SEC * 1000000000 : 0);
+    return true;
+}
+
+int64_t sys_timespec_out(rv_proc *p, uint64_t addr, uint64_t ns)
+{
+    int64_t ts[2] = {(int64_t)(ns / 1000000000), (int64_t)(ns % 1000000000)};
     return mem_write(&p->mem, addr, ts, sizeof ts) ? 0 : -EFAULT;
+}
+
+int64_t sys_timespec_in(rv_proc *p, uint64_t addr, uint64_t *ns)
+{
+    int64_t ts[2];
+    if (!mem_read(&p->mem, ts, addr, sizeof ts))
+        return -EFAULT;
+    if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+        return -EINVAL;
+    *ns = ts[0] > INT64_MAX / 1000000000 - 1 ? UINT64_MAX / 2 : (uint64_t)ts[0] * 1000000000 + (uint64_t)ts[1];
+    return 0;
+}
+
+int64_t sys_deadline(rv_proc *p, uint64_t addr, uint64_t *deadline)
+{
+    uint64_t ns = 0;
+    int64_t r = sys_timespec_in(p, addr, &ns);
+    *deadline = sys_now_ns(p) + ns;
+    return r;
 }
 
 SYS(clock_gettime)
 {
-    if (a[0] > 11)
-        return -EINVAL;
-    uint64_t ns = sys_now_ns(p);
-    int64_t sec = (int64_t)(ns / 1000000000) + (is_wall_clock(a[0]) ? RV_CLOCK_EPOCH_SEC : 0);
-    return write_timespec(p, a[1], sec, (int64_t)(ns % 1000000000));
+    uint64_t ns;
+    return clock_value(p, a[0], &ns) ? sys_timespec_out(p, a[1], ns) : -EINVAL;
 }
 
 SYS(clock_getres)
 {
-    if (a[0] > 11)
+    uint64_t ns;
+    if (!clock_value(p, a[0], &ns))
         return -EINVAL;
-    return a[1] ? write_timespec(p, a[1], 0, 1) : 0;
+    return a[1] ? sys_timespec_out(p, a[1], 1) : 0;
 }
 
 SYS(gettimeofday)
@@ -44,31 +85,37 @@ SYS(gettimeofday)
 }
 
 /* Sleeping returns at once and moves the guest's clock forward by the time
- * asked for, so the program sees it pass and the run stays deterministic. */
-static int64_t sleep_for(rv_proc *p, uint64_t ts_addr, bool absolute, uint64_t clk)
+ * asked for, so the program sees it pass and the run stays deterministic; a
+ * timer whose signal has a handler cuts it short, as on Linux. */
+static int64_t sleep_until(rv_proc *p, uint64_t deadline, uint64_t rem_addr, const char *call)
 {
-    int64_t ts[2];
-    if (!mem_read(&p->mem, ts, ts_addr, sizeof ts))
+    if (sig_wait(p, 0, deadline, call) != SIG_WAIT_SIGNAL)
+        return 0;
+    if (rem_addr && sys_timespec_out(p, rem_addr, deadline - sys_now_ns(p)))
         return -EFAULT;
-    if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
-        return -EINVAL;
-    int64_t ns = ts[0] * 1000000000 + ts[1];
-    if (absolute) /* until a point on that clock */
-        ns -= (int64_t)sys_now_ns(p) + (is_wall_clock(clk) ? RV_CLOCK_EPOCH_SEC * 1000000000 : 0);
-    if (ns > 0)
-        p->os.slept_ns += (uint64_t)ns;
-    return 0;
+    return -RV_ERESTART_RESTARTBLOCK;
 }
 
 SYS(nanosleep)
 {
-    return sleep_for(p, a[0], false, 1);
+    uint64_t deadline;
+    int64_t r = sys_deadline(p, a[0], &deadline);
+    return r ? r : sleep_until(p, deadline, a[1], "nanosleep");
 }
 
 SYS(clock_nanosleep)
 {
     enum { TIMER_ABSTIME_ = 1 };
-    return sleep_for(p, a[2], (a[1] & TIMER_ABSTIME_) != 0, a[0]);
+    uint64_t ns, now;
+    if (!clock_value(p, a[0], &now) || is_cpu_clock(a[0]))
+        return -EINVAL; /* a sleeping process uses no CPU time: it would never wake */
+    int64_t r = sys_timespec_in(p, a[2], &ns);
+    if (r)
+        return r;
+    if (!(a[1] & TIMER_ABSTIME_))
+        return sleep_until(p, sys_now_ns(p) + ns, a[3], "clock_nanosleep");
+    /* Until a point on that clock; interrupted, it leaves rem alone. */
+    return sleep_until(p, ns > now ? sys_now_ns(p) + (ns - now) : sys_now_ns(p), 0, "clock_nanosleep");
 }
 
 SYS(times)

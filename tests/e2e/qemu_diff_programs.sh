@@ -49,6 +49,14 @@ argv_env_none    | progs/argv_env     | -                 |
 stdin_count      | progs/stdin_count  | stdin.txt         |
 stdin_count_big  | progs/stdin_count  | stdin_noline.txt  |
 stdin_count_nul  | progs/stdin_count  | empty.txt         |
+sig_alarm        | progs/sig_default  | -                 | alarm
+sig_term         | progs/sig_default  | -                 | raise 15
+sig_quit_core    | progs/sig_default  | -                 | raise 3
+sig_usr1         | progs/sig_default  | -                 | raise 10
+sig_urg_ignored  | progs/sig_default  | -                 | raise 23
+sig_pipe         | progs/sig_default  | -                 | pipe
+sig_pipe_ignored | progs/sig_default  | -                 | pipe-ignored
+sig_blocked_segv | progs/sig_default  | -                 | blocked-segv
 '
 
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
