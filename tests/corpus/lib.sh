@@ -90,8 +90,13 @@ corpus_run() {
     fi
     echo $? > "$out.status"
     set -e
-    (cd "$dir" && find . -mindepth 1 -type p -printf '%p fifo\n' &&
-        find . -mindepth 1 -type f -exec sha256sum {} + | awk '{ print $2, $1 }') | sort > "$out.files"
+    corpus_files "$dir" > "$out.files"
+}
+
+# corpus_files DIR: every file in DIR with its SHA-256 (FIFOs by name), sorted.
+corpus_files() {
+    (cd "$1" && find . -mindepth 1 -type p -printf '%p fifo\n' &&
+        find . -mindepth 1 -type f -exec sha256sum {} + | awk '{ print $2, $1 }') | sort
 }
 
 # corpus_total LABEL DIR: the run's instruction count (bbv, in DIR afresh).
@@ -103,24 +108,26 @@ corpus_total() {
         < "$(corpus_stdin_file "$1")" 2>&1 > /dev/null | tail -n 1)
 }
 
-# corpus_interval TOTAL: the pipeline's interval for a run of TOTAL
-# instructions: about 40 intervals, a multiple of 100k.
+# corpus_interval TOTAL: the interval for a run of TOTAL instructions: about
+# 50 intervals (a multiple of 100k), so that short programs have enough.
 corpus_interval() {
-    local n=$(($1 / 40 / 100000 * 100000))
+    local n=$(($1 / 50 / 100000 * 100000))
     echo $((n < 100000 ? 100000 : n))
 }
 
-# corpus_pipeline LABEL DIR OUT: scripts/pipeline.sh on the run (MaxK 10,
-# stdin from its file), the program in DIR (a fresh copy of the inputs), the
-# results in OUT; prints the CPI error in percent. Fails when a stage fails.
+# corpus_pipeline LABEL DIR OUT: scripts/pipeline.sh on the run, at its
+# defaults (MaxK 30, warm checkpoints, the default core) but for the interval
+# (corpus_interval), stdin from its file, the program in DIR (a fresh copy of
+# the inputs), the results in OUT; prints the interval and the CPI error in
+# percent. Fails when a stage fails.
 corpus_pipeline() {
-    local label=$1 dir=$2 out=$3 ARGV total
+    local label=$1 dir=$2 out=$3 ARGV interval
     corpus_argv "$label"
-    total=$(corpus_total "$label" "$dir")
+    interval=$(corpus_interval "$(corpus_total "$label" "$dir")")
     corpus_fresh "$dir"
-    (cd "$dir" && BIN=$BIN "$TOP/scripts/pipeline.sh" -o "$out" -n "$label" -i "$(corpus_interval "$total")" \
-        -k 10 --stdin "$(corpus_stdin_file "$label")" -- "$CORPUS_BIN/${PROG[$label]}" "${ARGV[@]}") \
+    (cd "$dir" && BIN=$BIN "$TOP/scripts/pipeline.sh" -o "$out" -n "$label" -i "$interval" \
+        --stdin "$(corpus_stdin_file "$label")" -- "$CORPUS_BIN/${PROG[$label]}" "${ARGV[@]}") \
         > "$out.log" 2>&1 || { sed 's/^/    /' "$out.log" | tail -n 25 >&2; return 1; }
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "error_pct") c = i }
-        NR == 2 { printf "%.2f\n", $c }' "$out/validate/summary.csv"
+    awk -F, -v n="$interval" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "error_pct") c = i }
+        NR == 2 { printf "%d %.2f\n", n, $c }' "$out/validate/summary.csv"
 }

@@ -5,10 +5,11 @@ Everything comes from fixed seeds, so every machine gets the same bytes:
   text.txt    English-like text (compressors, awk); short.txt, its first 400 lines (sed)
   model.lp    a mixed-integer linear program in lp_solve's LP format
   doc.yaml    a nested YAML document; bad.yaml is malformed
-  unit.c      a self-contained C translation unit for tcc
+  unit.c      a self-contained C translation unit for tcc (unit.o, empty, its output)
   log.csv     comma-separated records (awk)
   text.txt.gz, text.txt.bz2, text.txt.xz   compressed text (decompressors)
-  sql_MODE.sql  a fresh database in journal mode MODE, then workload.sql
+  sql_MODE.sql  a fresh database in journal mode MODE, then workload.sql;
+                sql_inmem.sql the same in an in-memory database
   fifo        a named pipe nobody writes to (bash's read -t times out on it)
 and copies the static inputs (scripts) from tests/corpus/inputs/.
 """
@@ -118,6 +119,11 @@ text_bytes = (out / "text.txt").read_bytes()
 for mode in ("delete", "truncate", "persist", "memory", "off", "wal"):
     (out / f"sql_{mode}.sql").write_text(
         f".open --new {mode}.db\n.echo off\nPRAGMA journal_mode={mode};\n.read workload.sql\n")
+(out / "sql_inmem.sql").write_text(".echo off\n.read workload.sql\n")  # the default :memory: database
+# tcc unlinks its output before writing it: with unit.o there from the
+# start, every run of the pipeline (which reruns the program in the same
+# directory) takes the same path.
+(out / "unit.o").write_bytes(b"")
 if not (out / "fifo").exists():
     os.mkfifo(out / "fifo")
 for f in (Path(__file__).parent / "inputs").iterdir():

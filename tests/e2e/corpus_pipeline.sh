@@ -16,7 +16,7 @@ for label in "${LABELS[@]}"; do
     [ "${PIPELINE[$label]}" = yes ] || continue
     [ -n "${ONLY:-}" ] && ! [[ $label =~ $ONLY ]] && continue
     out=$T/pl.$label
-    err=$(corpus_pipeline "$label" "$T/run" "$out") || fail "$label: the pipeline failed"
+    read -r interval err < <(corpus_pipeline "$label" "$T/run" "$out") || fail "$label: the pipeline failed"
     for s in bbv simpoint checkpoint regions full validate; do
         grep -q "$s: done in" "$out/pipeline.log" || fail "$label: stage $s did not run"
     done
@@ -31,9 +31,9 @@ for r in regions["results"]:  # a whole interval, or up to the end (the last, pa
     assert r["instructions"] == g["interval"] or end == total, f"region {g} ran short: {r['instructions']}"
 PY
     awk -v e="$err" 'BEGIN { exit !(e <= 10 && e >= -10) }' || fail "$label: CPI error $err% is over 10%"
-    printf 'ok   %-14s %9s instructions, %2d regions, CPI error %6s%%\n' "$label" \
+    printf 'ok   %-14s %9s instructions, intervals of %7s, %2d regions, CPI error %6s%%\n' "$label" \
         "$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$out/$label.summary.json" | head -n 1)" \
-        "$(grep -c '^[0-9]' "$out/$label.simpoints")" "$err"
+        "$interval" "$(grep -c '^[0-9]' "$out/$label.simpoints")" "$err"
     n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no corpus run went through the pipeline"
