@@ -7,6 +7,7 @@ packages=(
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
   libelf-dev libdw-dev zlib1g-dev libjansson-dev libinih-dev libcriterion-dev
   qemu-user gnuplot-nox python3
+  g++-riscv64-linux-gnu dpkg-dev tcl file
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Cross-build the corpus of real programs: each recipe in tests/corpus/recipes/
+# names a Debian source package, fetches it with `apt-get source` and builds
+# the programs it lists, static, for riscv64, into
+#     $CORPUS_CACHE/<package>-<version>/
+# (default ~/.cache/rvsample-corpus). A directory whose stamp matches the
+# recipe and the cross compiler is reused, so a warm machine builds nothing.
+# build/corpus/bin/<program> links to the cached binaries and
+# build/corpus/versions.txt lists the packages and versions built.
+#
+# Usage: tests/corpus/build.sh [RECIPE...]   (default: every recipe)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+RECIPES=$ROOT/tests/corpus/recipes
+CACHE=${CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rvsample-corpus}
+OUTDIR=$ROOT/build/corpus
+JOBS=${CORPUS_JOBS:-2}
+export TRIPLE=riscv64-linux-gnu
+export CC=$TRIPLE-gcc CXX=$TRIPLE-g++ AR=$TRIPLE-ar RANLIB=$TRIPLE-ranlib STRIP=$TRIPLE-strip
+export CFLAGS="-O2 -march=rv64gc -mabi=lp64d" CXXFLAGS="-O2 -march=rv64gc -mabi=lp64d" LDFLAGS=-static
+export CONFIG_SITE=/dev/null
+
+say() { echo "corpus: $*" >&2; }
+
+# The source packages need deb-src entries for the configured Debian mirror:
+# a copy of the binary entries as Types: deb-src, added once.
+ensure_deb_src() {
+    local probe=$1
+    apt-cache showsrc --only-source "$probe" 2>/dev/null | grep -q '^Version:' && return 0
+    local list=/etc/apt/sources.list.d/rvsample-deb-src f
+    say "adding deb-src entries ($list.*) and updating the package lists"
+    local sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ "$f" = "$list.sources" ] || sed -n '/^Types:.*\bdeb\b/,/^$/p' "$f" | grep -v '^#' |
+            sed 's/^Types:.*/Types: deb-src/'
+        echo
+    done | cat -s > "$T/src.sources"
+    cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+        sed -n 's/^deb \(.*\)/deb-src \1/p' > "$T/src.list" || true
+    [ -s "$T/src.list" ] || grep -q deb-src "$T/src.sources" ||
+        { say "no Debian entries in /etc/apt to derive deb-src entries from"; exit 1; }
+    grep -q deb-src "$T/src.sources" && $sudo cp "$T/src.sources" "$list.sources"
+    [ -s "$T/src.list" ] && $sudo cp "$T/src.list" "$list.list"
+    $sudo apt-get -o DPkg::Lock::Timeout=900 update -qq
+    apt-cache showsrc --only-source "$probe" 2>/dev/null | grep -q '^Version:' ||
+        { say "source package $probe not found after apt-get update"; exit 1; }
+}
+
+# Newest version of a source package that apt knows.
+src_version() {
+    local best= v
+    for v in $(apt-cache showsrc --only-source "$1" | sed -n 's/^Version: //p'); do
+        if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then best=$v; fi
+    done
+    [ -n "$best" ] || { say "no source package $1"; return 1; }
+    echo "$best"
+}
+
+# build_one RECIPE: fetch, build and cache one source package (no-op when cached).
+build_one() {
+    local recipe=$1 SRCPKG= PROGRAMS=
+    # shellcheck disable=SC1090
+    source "$RECIPES/$recipe.sh"
+    local version dir stamp
+    version=$(src_version "$SRCPKG")
+    dir=$CACHE/$SRCPKG-$version
+    stamp="$(sha256sum "$RECIPES/$recipe.sh" | cut -c1-16) $($CC -dumpfullversion) $($CXX -dumpfullversion)"
+    if [ -f "$dir/.stamp" ] && [ "$(cat "$dir/.stamp")" = "$stamp" ]; then
+        echo "$recipe $SRCPKG $version cached"
+        return 0
+    fi
+    say "building $SRCPKG $version ($PROGRAMS)"
+    local work start=$SECONDS
+    work=$(mktemp -d "$CACHE/.build-$SRCPKG.XXXXXX")
+    (
+        cd "$work"
+        apt-get source -qq --only-source "$SRCPKG=$version" > fetch.log 2>&1 ||
+            { cat fetch.log >&2; exit 1; }
+        cd "$(find . -mindepth 1 -maxdepth 1 -type d | head -n 1)"
+        mkdir -p "$work/out"
+        OUT=$work/out build > "$work/build.log" 2>&1 ||
+            { say "$SRCPKG failed; the end of its log:"; tail -n 30 "$work/build.log" >&2; exit 1; }
+        for p in $PROGRAMS; do
+            [ -x "$work/out/$p" ] || { say "$SRCPKG: $p was not built"; exit 1; }
+            file -b "$work/out/$p" | grep -q 'RISC-V.*statically linked' ||
+                { say "$SRCPKG: $p is not a static RISC-V executable: $(file -b "$work/out/$p")"; exit 1; }
+        done
+    ) || { rm -rf "$work"; return 1; }
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    mv "$work"/out/* "$dir"/
+    echo "$stamp" > "$dir/.stamp"
+    rm -rf "$work"
+    echo "$recipe $SRCPKG $version built in $((SECONDS - start)) s"
+}
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$CACHE" "$OUTDIR/bin"
+if [ $# -eq 0 ]; then
+    set -- $(cd "$RECIPES" && ls *.sh | sed 's/\.sh$//')
+fi
+for r in "$@"; do [ -f "$RECIPES/$r.sh" ] || { say "no recipe $r"; exit 1; }; done
+ensure_deb_src "$(. "$RECIPES/$1.sh"; echo "$SRCPKG")"
+
+export -f build_one src_version say
+export RECIPES CACHE
+# Two packages at a time: configure scripts are serial, so this keeps both cores busy.
+printf '%s\n' "$@" | xargs -P "$JOBS" -I{} bash -c 'build_one {}' > "$T/done.txt" || {
+    cat "$T/done.txt"; say "some packages failed to build"; exit 1; }
+sort "$T/done.txt" | tee "$OUTDIR/versions.txt.new"
+for r in "$@"; do
+    (
+        source "$RECIPES/$r.sh"
+        dir=$CACHE/$SRCPKG-$(src_version "$SRCPKG")
+        for p in $PROGRAMS; do ln -sfn "$dir/$p" "$OUTDIR/bin/$p"; done
+    )
+done
+mv "$OUTDIR/versions.txt.new" "$OUTDIR/versions.txt"
