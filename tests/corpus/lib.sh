@@ -131,3 +131,25 @@ corpus_pipeline() {
     awk -F, -v n="$interval" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "error_pct") c = i }
         NR == 2 { printf "%d %.2f\n", n, $c }' "$out/validate/summary.csv"
 }
+
+# corpus_compare LABEL: the run under qemu and under bbv, each in a fresh copy
+# of the inputs; prints what differs (status, out, err, files: a short diff
+# each) and fails, or prints nothing. Leaves $T/qemu.* and $T/bbv.* (and
+# bbv's $T/prof.summary.json).
+corpus_compare() {
+    local label=$1 what ok=0
+    rm -f "$T/prof.summary.json"
+    corpus_fresh "$T/q"
+    corpus_run "$label" "$T/q" "$T/qemu" "$QEMU"
+    corpus_fresh "$T/b"
+    corpus_run "$label" "$T/b" "$T/bbv" "$BIN/bbv" -o "$T/prof" --interval 10M "${GUEST_ENV_OPTS[@]}" --
+    [ "$(cat "$T/qemu.status")" != 124 ] || { echo "timed out under qemu"; return 1; }
+    for what in status out err files; do
+        if ! cmp -s "$T/qemu.$what" "$T/bbv.$what"; then
+            echo "$what differs (qemu < > bbv):"
+            { diff "$T/qemu.$what" "$T/bbv.$what" || true; } | head -n 8 | cut -c1-200 | sed 's/^/    /'
+            ok=1
+        fi
+    done
+    return $ok
+}

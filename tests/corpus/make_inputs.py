@@ -7,6 +7,7 @@ Everything comes from fixed seeds, so every machine gets the same bytes:
   doc.yaml    a nested YAML document; bad.yaml is malformed
   unit.c      a self-contained C translation unit for tcc (unit.o, empty, its output)
   log.csv     comma-separated records (awk)
+  kernels.asm x86-64 assembly with macros, loops and a data table (nasm)
   text.txt.gz, text.txt.bz2, text.txt.xz   compressed text (decompressors)
   sql_MODE.sql  a fresh database in journal mode MODE, then workload.sql;
                 sql_inmem.sql the same in an in-memory database
@@ -95,6 +96,24 @@ static long f{i}(long x, const long *v, int n)
             f"    for (int i = 0; i < 8; i++) z = cmul(z, z);\n    return {calls} + (long)(z.re * 1e6);\n}}\n")
 
 
+def x86_asm(n):
+    """Functions built from a macro, %rep blocks and a data table: nasm's
+    preprocessor, its expression evaluator and its multi-pass jump sizing."""
+    lines = ["; generated", "bits 64", "%macro SCALE 3", "    imul %1, %2, %3", "%endmacro",
+             "section .text"]
+    for i in range(n):
+        a, b = rng.randint(2, 900), rng.randint(1, 60)
+        lines += [f"global fn{i}", f"fn{i}:", "    xor eax, eax", f"    mov ecx, {b}", f".loop{i}:",
+                  f"    SCALE edx, ecx, {a}", "    add eax, edx", f"    %rep {1 + i % 4}",
+                  "        rol eax, 3", "        xor eax, ecx", "    %endrep", "    dec ecx",
+                  f"    jnz .loop{i}", f"    cmp eax, {rng.randint(0, 1 << 20)}",
+                  f"    jb near fn{(i + 7) % n}", "    ret"]
+    lines += ["section .data", "table:"]
+    lines += [f"    dq {rng.randint(0, 1 << 40)}, fn{i}, {rng.random():.6f}" for i in range(n)]
+    lines.append(f"table_end: times 64 - ($ - table) % 64 db 0x{rng.randint(0, 255):02x}")
+    return "\n".join(lines) + "\n"
+
+
 def csv(n):
     rows = ["id,region,program,instructions,cycles"]
     for i in range(n):
@@ -111,6 +130,7 @@ def csv(n):
 (out / "bad.yaml").write_text("a: [1, 2\nb: {c: d\n- e\n")
 (out / "unit.c").write_text(c_unit(120))
 (out / "log.csv").write_text(csv(3000))
+(out / "kernels.asm").write_text(x86_asm(60))
 
 text_bytes = (out / "text.txt").read_bytes()
 (out / "text.txt.gz").write_bytes(gzip.compress(text_bytes, compresslevel=6, mtime=0))

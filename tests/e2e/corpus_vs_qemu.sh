@@ -14,23 +14,11 @@ corpus_left_out
 failures=()
 for label in "${LABELS[@]}"; do
     [ -n "${ONLY:-}" ] && ! [[ $label =~ $ONLY ]] && continue
-    corpus_fresh "$T/q"
-    corpus_run "$label" "$T/q" "$T/qemu" "$QEMU"
-    corpus_fresh "$T/b"
-    corpus_run "$label" "$T/b" "$T/bbv" "$BIN/bbv" -o "$T/prof" --interval 10M "${GUEST_ENV_OPTS[@]}" --
-    [ "$(cat "$T/qemu.status")" != 124 ] || fail "$label timed out under qemu"
-    ok=1
-    for what in status out err files; do
-        if ! cmp -s "$T/qemu.$what" "$T/bbv.$what"; then
-            echo "$label: $what differs (qemu < > bbv):"
-            { diff "$T/qemu.$what" "$T/bbv.$what" || true; } | head -n 8 | cut -c1-200 | sed 's/^/    /'
-            ok=0
-        fi
-    done
-    insts=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/prof.summary.json" 2>/dev/null || true)
-    if [ $ok = 1 ]; then
-        printf 'ok   %-16s status %3s, %s instructions\n' "$label" "$(cat "$T/qemu.status")" "$insts"
+    if corpus_compare "$label" > "$T/diff.txt"; then
+        printf 'ok   %-16s status %3s, %s instructions\n' "$label" "$(cat "$T/qemu.status")" \
+            "$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/prof.summary.json")"
     else
+        sed "s/^/$label: /" "$T/diff.txt"
         failures+=("$label")
     fi
 done
