@@ -70,15 +70,24 @@ static void parse_options(bbv_options *o, int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+o:i:vh", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': o->prefix = optarg; break;
+        case 'o':
+            /* "" or "dir/" would name hidden files (".100000000.bb.gz"). */
+            if (!*optarg || optarg[strlen(optarg) - 1] == '/')
+                die("--output: expected a file name prefix, got '%s'", optarg);
+            o->prefix = optarg;
+            break;
         case 'i':
             o->nsizes = parse_count_list(optarg, o->sizes, BBV_MAX_SIZES);
             if (o->nsizes == 0)
                 die("--interval: expected N[,N...] with N > 0 (k/M/G suffixes), at most %d sizes; got '%s'",
                     BBV_MAX_SIZES, optarg);
-            for (int i = 0; i < o->nsizes; i++)
+            for (int i = 0; i < o->nsizes; i++) {
                 if (o->sizes[i] == 0)
                     die("--interval: interval sizes must be positive");
+                for (int j = 0; j < i; j++)
+                    if (o->sizes[j] == o->sizes[i]) /* both would write one file */
+                        die("--interval: %llu is given twice", (unsigned long long)o->sizes[i]);
+            }
             break;
         case OPT_NO_GZIP: o->gzip = false; break;
         case OPT_DROP_PARTIAL: o->drop_partial = true; break;

@@ -1,5 +1,8 @@
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +10,7 @@
 #include <unistd.h>
 
 #include "ckpt.h"
+#include "ckpt_fds.h"
 #include "uarch/uarch.h"
 #include "exec.h"
 #include "json_out.h"
@@ -22,13 +26,79 @@ static int digits(unsigned n)
     return d;
 }
 
+/* The checkpoints are written to a hidden directory beside the output one
+ * and moved into it together at the end, so that a run that fails (the
+ * program ends before a checkpoint, a descriptor cannot be saved, the disk
+ * fills) leaves nothing that looks like a result. */
+static char staging[2048];
+
+static void remove_staging(void)
+{
+    DIR *d = *staging ? opendir(staging) : NULL;
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.')
+            unlinkat(dirfd(d), e->d_name, 0);
+    closedir(d);
+    rmdir(staging);
+    *staging = 0;
+}
+
+static void open_staging(const char *out_dir)
+{
+    struct stat st;
+    if (stat(out_dir, &st) == 0 && (!S_ISDIR(st.st_mode) || access(out_dir, W_OK) != 0))
+        die("cannot create or write the output directory %s", out_dir);
+    char copy[4096], base[4096];
+    snprintf(copy, sizeof copy, "%s", out_dir);
+    snprintf(base, sizeof base, "%s", basename(copy));
+    snprintf(copy, sizeof copy, "%s", out_dir);
+    if (snprintf(staging, sizeof staging, "%s/.%s.tmpXXXXXX", dirname(copy), base) >= (int)sizeof staging ||
+        !mkdtemp(staging)) {
+        *staging = 0;
+        die("cannot create or write the output directory %s", out_dir);
+    }
+    atexit(remove_staging);
+}
+
+/* Move everything staged into out_dir, checkpoints.json last. */
+static void publish_staging(const char *out_dir)
+{
+    if (rename(staging, out_dir) == 0) { /* out_dir did not exist, or was empty */
+        *staging = 0;
+        return;
+    }
+    DIR *d = opendir(staging);
+    if (!d)
+        die("cannot read %s: %s", staging, strerror(errno));
+    char from[8192], to[8192];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "checkpoints.json") == 0)
+            continue;
+        snprintf(from, sizeof from, "%s/%s", staging, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", out_dir, e->d_name);
+        if (rename(from, to) != 0)
+            die("cannot move %s into %s: %s", e->d_name, out_dir, strerror(errno));
+    }
+    closedir(d);
+    snprintf(from, sizeof from, "%s/checkpoints.json", staging);
+    snprintf(to, sizeof to, "%s/checkpoints.json", out_dir);
+    if (rename(from, to) != 0)
+        die("cannot move checkpoints.json into %s: %s", out_dir, strerror(errno));
+    remove_staging();
+}
+
 int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **argv)
 {
-    if (mkdir(o->out_dir, 0755) != 0 && access(o->out_dir, W_OK) != 0)
-        die("cannot create or write the output directory %s", o->out_dir);
     rv_proc proc;
     rv_elf_info info;
     guest_cli_start(&proc, &info, &o->guest, argc, argv);
+    char err[512];
+    /* A piped stdin is read ahead so that every checkpoint can carry what is left of it. */
+    if (ckpt_fds_spool_stdin(&proc, err, sizeof err))
+        die("%s", err);
+    open_staging(o->out_dir);
     int out_fd = guest_cli_redirect_output(&proc, o->guest_output);
     plan_sort(plan);
     progress prog;
@@ -60,7 +130,7 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         }
         char name[64], path[4096];
         if (snprintf(name, sizeof name, "%0*d-at-%llu.ckpt", width & 15, i + 1, (unsigned long long)pt->start) < 0 ||
-            snprintf(path, sizeof path, "%s/%s", o->out_dir, name) >= (int)sizeof path)
+            snprintf(path, sizeof path, "%s/%s", staging, name) >= (int)sizeof path)
             die("output directory name too long");
         t = now_seconds();
         if (o->warm) {
@@ -85,8 +155,9 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         "seconds", ff_seconds, "mips", ff_seconds > 0 ? (double)proc.cpu.icount / ff_seconds / 1e6 : 0.0, "writing",
         "checkpoints", plan->n, "seconds", write_seconds);
     char path[4096];
-    snprintf(path, sizeof path, "%s/checkpoints.json", o->out_dir);
+    snprintf(path, sizeof path, "%s/checkpoints.json", staging);
     json_write_file(path, manifest);
+    publish_staging(o->out_dir);
     if (o->summary)
         json_write_file(o->summary, manifest);
     if (o->verbose || prog.tty)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "ckpt_fds.h"
 #include "ckpt_file.h"
 #include "ckpt_task.h"
 #include "code.h"
@@ -22,22 +23,28 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the CPU section is wr
 
 bool ckpt_file_crc(const char *path, uint32_t *crc_out, uint64_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Only a regular file has an end to read to: a FIFO or /dev/zero would hang. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
         return false;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return false;
+    }
     unsigned char buf[1 << 16];
     uLong c = crc32(0L, Z_NULL, 0);
     uint64_t total = 0;
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
         c = crc32(c, buf, (uInt)n);
-        total += n;
+        total += (uint64_t)n;
     }
-    bool ok = !ferror(f);
-    fclose(f);
+    close(fd);
     *crc_out = (uint32_t)c;
     *size = total;
-    return ok;
+    return n == 0;
 }
 
 /* 64-bit values that may not fit jansson's signed integers travel as hex strings. */
@@ -106,23 +113,14 @@ static json_t *meta_json(const rv_proc *p, const ckpt_region *regions, int nregi
                      "icount", (json_int_t)p->cpu.icount, "pc", (json_int_t)p->cpu.pc, "regions", rs);
 }
 
-static json_t *os_json(const rv_proc *p)
+/* The OS section; NULL with the reason when a descriptor could not be
+ * restored (the checkpoint is refused when taken, not when used). */
+static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, char *err, size_t errlen)
 {
     const rv_os *os = &p->os;
-    json_t *files = json_array();
-    for (int fd = 0; fd < RV_MAX_FDS; fd++) {
-        const rv_file *f = &os->files[fd];
-        if (f->host_fd < 0)
-            continue;
-        struct stat st;
-        bool regular = fstat(f->host_fd, &st) == 0 && S_ISREG(st.st_mode);
-        off_t off = regular ? lseek(f->host_fd, 0, SEEK_CUR) : 0;
-        json_t *e = json_pack("{s:i, s:i, s:b, s:b, s:I}", "fd", fd, "flags", f->flags, "std", f->is_std, "regular",
-                              regular, "offset", (json_int_t)(off < 0 ? 0 : off));
-        if (f->path)
-            json_object_set_new(e, "path", json_string(f->path));
-        json_array_append_new(files, e);
-    }
+    json_t *files = ckpt_fds_save(p, fd_data, err, errlen);
+    if (!files)
+        return NULL;
     return json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "brk_start",
                      (json_int_t)os->brk_start, "brk", (json_int_t)os->brk, "mmap_top", (json_int_t)os->mmap_top,
                      "stack_top", (json_int_t)os->stack_top, "cwd", os->cwd, "umask", (int)os->umask, "rng_state",
@@ -202,13 +200,20 @@ void ckpt_save(const rv_proc *p, const char *path, const ckpt_region *regions, i
 void ckpt_save_warm(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
                     size_t warm_len)
 {
+    char err[512];
+    ckpt_blob fd_data = {0};
+    json_t *os = os_json(p, &fd_data, err, sizeof err);
+    if (!os)
+        die("no checkpoint can be taken at instruction %llu: %s", (unsigned long long)p->cpu.icount, err);
     outfile *o = outfile_open(path);
-    ckpt_write_header(o, warm ? 6 : 5);
+    ckpt_write_header(o, warm ? 7 : 6);
     append_json_section(o, CKPT_META, meta_json(p, regions, nregions));
     uint64_t w[CPU_WORDS];
     cpu_words(&p->cpu, w);
     ckpt_write_section(o, CKPT_CPU, w, sizeof w);
-    append_json_section(o, CKPT_OS, os_json(p));
+    append_json_section(o, CKPT_OS, os);
+    ckpt_write_section(o, CKPT_FDATA, fd_data.data, fd_data.len);
+    ckpt_blob_free(&fd_data);
     append_json_section(o, CKPT_VMAS, vmas_json(&p->mem));
     size_t len;
     unsigned char *pages = pages_blob(&p->mem, &len);
@@ -277,6 +282,43 @@ static int meta_from_json(json_t *j, ckpt_meta *m, const char *path, char *err, 
     return 0;
 }
 
+static bool all_strings(json_t *a)
+{
+    size_t i;
+    json_t *v;
+    if (!json_is_array(a))
+        return false;
+    json_array_foreach(a, i, v) if (!json_is_string(v)) return false;
+    return true;
+}
+
+/* Everything restoring relies on that can be checked without the host:
+ * --info accepts exactly the checkpoints --run can use (short of the host's
+ * files). META, OS and VMAS are parsed already. 0, or -1 with err. */
+static int check_structure(const ckpt_section *secs, int n, json_t *mj, json_t *osj, json_t *vj, const char *path,
+                           char *err, size_t errlen)
+{
+    const ckpt_section *cpu = ckpt_find(secs, n, CKPT_CPU), *pages = ckpt_find(secs, n, CKPT_PAGES);
+    const ckpt_section *fd_data = ckpt_find(secs, n, CKPT_FDATA);
+    char why[256];
+    if (!cpu || cpu->len != CPU_WORDS * 8)
+        snprintf(err, errlen, "%s: checkpoint has no valid CPU section", path);
+    else if (pages && pages->len % (8 + GUEST_PAGE_SIZE))
+        snprintf(err, errlen, "%s: corrupted checkpoint: the PAGE section is not whole pages", path);
+    else if (!all_strings(json_object_get(mj, "argv")) || !json_array_size(json_object_get(mj, "argv")) ||
+             !all_strings(json_object_get(mj, "env")))
+        snprintf(err, errlen, "%s: corrupted checkpoint: argv (not empty) and env must be lists of strings", path);
+    else if (!json_is_array(vj))
+        snprintf(err, errlen, "%s: corrupted checkpoint: the memory map is not a list", path);
+    else if (!json_is_object(osj) || !json_is_string(json_object_get(osj, "cwd")))
+        snprintf(err, errlen, "%s: corrupted checkpoint: incomplete OS state", path);
+    else if (ckpt_fds_check(json_object_get(osj, "files"), fd_data ? fd_data->len : 0, why, sizeof why))
+        snprintf(err, errlen, "%s: %s", path, why);
+    else
+        return 0;
+    return -1;
+}
+
 int ckpt_read_meta(const char *path, ckpt_meta *meta, char *err, size_t errlen)
 {
     ckpt_section *secs;
@@ -285,17 +327,17 @@ int ckpt_read_meta(const char *path, ckpt_meta *meta, char *err, size_t errlen)
     if (ckpt_read(path, &secs, &n, err, errlen))
         return -1;
     json_t *j = parse_json_section(ckpt_find(secs, n, CKPT_META), path, "META", err, errlen);
-    int rc = j ? meta_from_json(j, meta, path, err, errlen) : -1;
+    json_t *os = j ? parse_json_section(ckpt_find(secs, n, CKPT_OS), path, "OS", err, errlen) : NULL;
+    json_t *vmas = os ? parse_json_section(ckpt_find(secs, n, CKPT_VMAS), path, "VMAS", err, errlen) : NULL;
+    int rc = vmas && meta_from_json(j, meta, path, err, errlen) == 0 ? check_structure(secs, n, j, os, vmas, path, err, errlen) : -1;
     if (rc == 0) {
         const ckpt_section *pages = ckpt_find(secs, n, CKPT_PAGES);
-        json_t *vmas = parse_json_section(ckpt_find(secs, n, CKPT_VMAS), path, "VMAS", err, errlen);
-        json_t *os = parse_json_section(ckpt_find(secs, n, CKPT_OS), path, "OS", err, errlen);
         meta->pages = pages ? pages->len / (8 + GUEST_PAGE_SIZE) : 0;
-        meta->vmas = vmas ? json_array_size(vmas) : 0;
-        meta->files = os ? json_array_size(json_object_get(os, "files")) : 0;
-        json_decref(vmas);
-        json_decref(os);
+        meta->vmas = json_array_size(vmas);
+        meta->files = json_array_size(json_object_get(os, "files"));
     }
+    json_decref(vmas);
+    json_decref(os);
     json_decref(j);
     ckpt_sections_free(secs, n);
     return rc;
@@ -306,6 +348,31 @@ void ckpt_meta_free(ckpt_meta *meta)
     free(meta->program);
     free(meta->regions);
     memset(meta, 0, sizeof *meta);
+}
+
+/* The file of a shared mapping: a path from a checkpoint is untrusted, so
+ * it must be a regular file, and writable only where the program may write. */
+static int reopen_shared(rv_proc *p, const char *path, unsigned prot, char *err, size_t errlen)
+{
+    if (!path) {
+        snprintf(err, errlen, "corrupted checkpoint: a shared mapping without its file");
+        return -1;
+    }
+    if ((prot & GP_W) && sys_check_writable(p, p->os.cwd_fd, path)) {
+        snprintf(err, errlen, "guest file %s (a shared mapping) is outside the directories it may write (see "
+                 "--allow-write)", path);
+        return -1;
+    }
+    int fd = open(path, ((prot & GP_W) ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1, errno = EINVAL;
+    }
+    if (fd < 0)
+        snprintf(err, errlen, "cannot map %s again (shared mapping): %s", path,
+                 errno == EINVAL ? "not a regular file" : strerror(errno));
+    return fd;
 }
 
 static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, char *err, size_t errlen)
@@ -323,13 +390,8 @@ static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, c
             return -1;
         }
         int fd = -1;
-        if (kind == VMA_FILE_SHARED) {
-            fd = path ? open(path, ((prot & GP_W) ? O_RDWR : O_RDONLY) | O_CLOEXEC) : -1;
-            if (fd < 0) {
-                snprintf(err, errlen, "cannot map %s again (shared mapping): %s", path ? path : "?", strerror(errno));
-                return -1;
-            }
-        }
+        if (kind == VMA_FILE_SHARED && (fd = reopen_shared(p, path, prot, err, errlen)) < 0)
+            return -1;
         int r = mem_map(&p->mem, start, end - start, prot, kind, fd, off, path, label);
         if (fd >= 0)
             close(fd);
@@ -351,51 +413,7 @@ static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, c
     return 0;
 }
 
-static int restore_files(rv_proc *p, json_t *files, char *err, size_t errlen)
-{
-    size_t i;
-    json_t *e;
-    json_array_foreach(files, i, e) {
-        bool ok = true;
-        int fd = (int)get_u64(e, "fd", &ok), flags = (int)get_u64(e, "flags", &ok);
-        off_t off = (off_t)get_u64(e, "offset", &ok);
-        bool is_std = json_is_true(json_object_get(e, "std")), regular = json_is_true(json_object_get(e, "regular"));
-        const char *path = json_string_value(json_object_get(e, "path"));
-        if (!ok || fd < 0 || fd >= RV_MAX_FDS) {
-            snprintf(err, errlen, "corrupted checkpoint: bad file entry %zu", i);
-            return -1;
-        }
-        if (is_std) {
-            /* The standard streams are this run's; a file on stdin resumes where it was. */
-            struct stat st;
-            if (fd == 0 && regular && fstat(0, &st) == 0 && S_ISREG(st.st_mode))
-                lseek(0, off, SEEK_SET);
-            continue;
-        }
-        if (!path || !regular) {
-            snprintf(err, errlen, "guest fd %d (%s) cannot be restored: only regular files can", fd,
-                     path ? path : "pipe");
-            return -1;
-        }
-        int acc = flags & O_ACCMODE;
-        if (acc != O_RDONLY && sys_check_writable(p, p->os.cwd_fd, path)) {
-            snprintf(err, errlen, "guest file %s is outside the directories it may write (see --allow-write)", path);
-            return -1;
-        }
-        int host = open(path, (flags & ~(O_CREAT | O_TRUNC | O_EXCL)) | O_CLOEXEC);
-        if (host < 0) {
-            snprintf(err, errlen, "cannot reopen the guest's file %s: %s", path, strerror(errno));
-            return -1;
-        }
-        lseek(host, off, SEEK_SET);
-        if (p->os.files[fd].host_fd >= 0 && !p->os.files[fd].is_std)
-            close(p->os.files[fd].host_fd);
-        p->os.files[fd] = (rv_file){host, flags, false, strdup(path)};
-    }
-    return 0;
-}
-
-static int restore_os(rv_proc *p, json_t *os, char *err, size_t errlen)
+static int restore_os(rv_proc *p, json_t *os, const ckpt_section *fd_data, char *err, size_t errlen)
 {
     bool ok = true;
     rv_os *s = &p->os;
@@ -423,16 +441,23 @@ static int restore_os(rv_proc *p, json_t *os, char *err, size_t errlen)
     free(s->cwd);
     s->cwd_fd = cwd_fd;
     s->cwd = strdup(cwd);
-    return restore_files(p, json_object_get(os, "files"), err, errlen);
+    return ckpt_fds_restore(p, json_object_get(os, "files"), fd_data ? fd_data->data : NULL,
+                            fd_data ? fd_data->len : 0, err, errlen);
 }
 
-/* argv/env strings from the META section, for rv_proc_prepare. */
+/* argv/env strings from the META section, for rv_proc_prepare; NULL when
+ * the list holds anything but strings. */
 static char **string_list(json_t *a, int *n)
 {
     *n = (int)json_array_size(a);
     char **v = calloc((size_t)*n + 1, sizeof *v);
+    if (!v)
+        die("out of memory");
     for (int i = 0; i < *n; i++)
-        v[i] = (char *)json_string_value(json_array_get(a, (size_t)i));
+        if (!(v[i] = (char *)json_string_value(json_array_get(a, (size_t)i)))) {
+            free(v);
+            return NULL;
+        }
     return v;
 }
 
@@ -449,12 +474,9 @@ int ckpt_restore(rv_proc *p, const char *path, const rv_proc_options *o, ckpt_me
     json_t *vj = parse_json_section(ckpt_find(secs, n, CKPT_VMAS), path, "VMAS", err, errlen);
     const ckpt_section *cpu = ckpt_find(secs, n, CKPT_CPU);
     char **argv = NULL, **envp = NULL;
-    if (!mj || !osj || !vj || meta_from_json(mj, meta, path, err, errlen))
+    if (!mj || !osj || !vj || meta_from_json(mj, meta, path, err, errlen) ||
+        check_structure(secs, n, mj, osj, vj, path, err, errlen))
         goto out;
-    if (!cpu || cpu->len != CPU_WORDS * 8) {
-        snprintf(err, errlen, "%s: checkpoint has no valid CPU section", path);
-        goto out;
-    }
     const char *exe = o->exe ? o->exe : meta->program;
     uint32_t crc;
     uint64_t size;
@@ -471,6 +493,10 @@ int ckpt_restore(rv_proc *p, const char *path, const rv_proc_options *o, ckpt_me
     int argc, envc;
     argv = string_list(json_object_get(mj, "argv"), &argc);
     envp = string_list(json_object_get(mj, "env"), &envc);
+    if (!argv || !envp) {
+        snprintf(err, errlen, "%s: corrupted checkpoint: argv and env must be lists of strings", path);
+        goto out;
+    }
     rv_proc_options po = *o;
     po.exe = exe, po.argc = argc, po.argv = argv, po.envc = envc, po.envp = envp;
     if (argc < 1) {
@@ -478,7 +504,7 @@ int ckpt_restore(rv_proc *p, const char *path, const rv_proc_options *o, ckpt_me
         goto out;
     }
     if (rv_proc_prepare(p, &po, err, errlen) || restore_memory(p, vj, ckpt_find(secs, n, CKPT_PAGES), err, errlen) ||
-        restore_os(p, osj, err, errlen))
+        restore_os(p, osj, ckpt_find(secs, n, CKPT_FDATA), err, errlen))
         goto out;
     uint64_t w[CPU_WORDS];
     memcpy(w, cpu->data, sizeof w);

@@ -20,6 +20,7 @@ enum {
     CKPT_VMAS = CKPT_TAG('V', 'M', 'A', 'S'),  /* JSON: memory map with permissions */
     CKPT_PAGES = CKPT_TAG('P', 'A', 'G', 'E'), /* binary: (address, 4 KiB) for non-zero pages */
     CKPT_UARCH = CKPT_TAG('U', 'A', 'R', 'C'), /* optional, binary: warm caches, TLBs, predictors */
+    CKPT_FDATA = CKPT_TAG('F', 'D', 'A', 'T'), /* binary: bytes the open files hold (pipes, unread stdin) */
 };
 
 typedef struct ckpt_section {

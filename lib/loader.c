@@ -61,6 +61,27 @@ static unsigned segment_prot(const GElf_Phdr *ph)
     return (ph->p_flags & PF_R ? GP_R : 0) | (ph->p_flags & PF_W ? GP_W : 0) | (ph->p_flags & PF_X ? GP_X : 0);
 }
 
+/* Map [lo, hi) read-write where no earlier segment did: one mapping per gap,
+ * not one per page (a huge .bss must not take minutes). */
+static int map_gaps(rv_proc *p, uint64_t lo, uint64_t hi, const char *path)
+{
+    for (uint64_t a = lo; a < hi;) {
+        const rv_vma *next = NULL; /* the first mapping that ends above a */
+        for (size_t i = 0; i < p->mem.nvmas && !next; i++)
+            if (p->mem.vmas[i].end > a)
+                next = &p->mem.vmas[i];
+        if (next && next->start <= a) {
+            a = next->end;
+            continue;
+        }
+        uint64_t end = next && next->start < hi ? next->start : hi;
+        if (mem_map(&p->mem, a, end - a, GP_R | GP_W, VMA_ANON, -1, 0, NULL, path))
+            return -1;
+        a = end;
+    }
+    return 0;
+}
+
 /* Map one PT_LOAD segment read-write (pages a previous segment already
  * created are kept) and copy its file bytes; permissions come afterwards. */
 static int map_segment(rv_proc *p, int fd, const GElf_Phdr *ph, uint64_t bias, const char *path, off_t fsize,
@@ -71,10 +92,13 @@ static int map_segment(rv_proc *p, int fd, const GElf_Phdr *ph, uint64_t bias, c
         return fail(err, errlen, "%s: malformed ELF: segment extends beyond the end of the file", path);
     if (vaddr >= GUEST_VA_SIZE || ph->p_memsz > GUEST_VA_SIZE - vaddr || vaddr < GUEST_PAGE_SIZE)
         return fail(err, errlen, "%s: malformed ELF: segment outside the user address space", path);
-    uint64_t lo = PAGE_DOWN(vaddr), hi = PAGE_UP(vaddr + ph->p_memsz);
-    for (uint64_t a = lo; a < hi; a += GUEST_PAGE_SIZE)
-        if (!mem_find_vma(&p->mem, a) && mem_map(&p->mem, a, GUEST_PAGE_SIZE, GP_R | GP_W, VMA_ANON, -1, 0, NULL, path))
-            return fail(err, errlen, "%s: cannot map segment", path);
+    if (ph->p_memsz > RV_MAX_IMAGE) {
+        snprintf(err, errlen, "%s: a segment of %.1f GiB: larger than the %llu GiB a program image may take", path,
+                 (double)ph->p_memsz / (1 << 30), (unsigned long long)(RV_MAX_IMAGE >> 30));
+        return -1;
+    }
+    if (map_gaps(p, PAGE_DOWN(vaddr), PAGE_UP(vaddr + ph->p_memsz), path))
+        return fail(err, errlen, "%s: cannot map segment", path);
     if (ph->p_filesz && pread(fd, mem_host(&p->mem, vaddr), ph->p_filesz, (off_t)ph->p_offset) != (ssize_t)ph->p_filesz)
         return fail(err, errlen, "%s: cannot read segment", path);
     return 0;
@@ -106,7 +130,7 @@ int elf_load(rv_proc *p, const char *path, rv_elf_info *info, char *err, size_t 
     memset(info, 0, sizeof *info);
     if (elf_version(EV_CURRENT) == EV_NONE)
         return fail(err, errlen, "%s: libelf initialisation failed", path);
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not block */
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;

@@ -24,6 +24,9 @@ typedef struct rv_elf_info {
 /* The page above the stack holds the signal-return trampoline ("[vdso]"),
  * mapped when a handler first runs. */
 #define RV_SIGRETURN_PAGE RV_STACK_TOP
+/* Largest PT_LOAD segment accepted: more is a damaged or hostile file (it
+ * would fill the address space and every checkpoint would scan it). */
+#define RV_MAX_IMAGE (UINT64_C(32) << 30)
 
 /* Map the executable's PT_LOAD segments. Returns 0, or -1 with a one-line
  * reason in err ("dynamically linked: rebuild with -static", ...). */

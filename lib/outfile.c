@@ -45,6 +45,9 @@ static void install_handlers(void)
     if (handlers_installed)
         return;
     handlers_installed = 1;
+    /* Past a file-size limit (ulimit -f), write fails with EFBIG and the
+     * usual error path removes the temporaries, instead of a core dump. */
+    signal(SIGXFSZ, SIG_IGN);
     int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old, sa;
@@ -77,6 +80,8 @@ static int open_direct(const char *path)
 outfile *outfile_open(const char *path)
 {
     install_handlers();
+    if (!*path)
+        die("empty output file name");
     outfile *o = calloc(1, sizeof *o);
     if (!o)
         die("out of memory");

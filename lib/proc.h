@@ -36,6 +36,8 @@ typedef struct rv_file {
     int flags;    /* guest open flags */
     bool is_std;  /* one of the emulator's own stdin/stdout/stderr */
     char *path;   /* host path as opened (absolute), NULL for std streams */
+    bool spooled; /* a piped stdin read ahead into a private file (ckpt_fds.h):
+                     it still reads as a pipe, and is closed with the process */
 } rv_file;
 
 typedef struct rv_os {

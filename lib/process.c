@@ -51,7 +51,7 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
     rv_os *os = &p->os;
     for (int fd = 0; fd < 3; fd++)
         if (fcntl(fd, F_GETFD) >= 0)
-            os->files[fd] = (rv_file){fd, fd == 0 ? O_RDONLY : O_WRONLY, true, NULL};
+            os->files[fd] = (rv_file){.host_fd = fd, .flags = fd == 0 ? O_RDONLY : O_WRONLY, .is_std = true};
     os->cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
     os->cwd = getcwd(NULL, 0);
     if (os->cwd_fd < 0 || !os->cwd) {
@@ -115,7 +115,7 @@ void rv_proc_destroy(rv_proc *p)
 {
     for (int fd = 0; fd < RV_MAX_FDS; fd++) {
         rv_file *f = &p->os.files[fd];
-        if (f->host_fd >= 0 && !f->is_std)
+        if (f->host_fd >= 0 && (!f->is_std || f->spooled))
             close(f->host_fd);
         free(f->path);
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int by_addr(const void *a, const void *b)
@@ -20,9 +21,14 @@ int symtab_load(rv_symtab *st, const char *path, uint64_t bias)
     memset(st, 0, sizeof *st);
     if (elf_version(EV_CURRENT) == EV_NONE)
         return -1;
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not block */
+    struct stat sb;
     if (fd < 0)
         return -1;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return -1;
+    }
     Elf *e = elf_begin(fd, ELF_C_READ, NULL);
     if (!e) {
         close(fd);
@@ -57,7 +63,8 @@ int symtab_load(rv_symtab *st, const char *path, uint64_t bias)
     }
     elf_end(e);
     close(fd);
-    qsort(st->syms, st->n, sizeof *st->syms, by_addr);
+    if (st->n > 1) /* no symbols: syms is NULL, which qsort must not get */
+        qsort(st->syms, st->n, sizeof *st->syms, by_addr);
     return 0;
 }
 

@@ -145,6 +145,16 @@ static uint64_t count_arg(const char *opt, const char *arg, bool positive)
     return v;
 }
 
+/* As simpoint's --threads: OpenMP runtimes overflow their stacks or wrap
+ * far beyond this, and a region per thread needs its own memory anyway. */
+enum { MAX_JOBS = 4096 };
+static int jobs_arg(const char *arg)
+{
+    uint64_t v;
+    if (!parse_count(arg, &v) || v < 1 || v > MAX_JOBS) die("--jobs: expected 1 to %d, got '%s'", MAX_JOBS, arg);
+    return (int)v;
+}
+
 int main(int argc, char **argv)
 {
     util_progname = "sim";
@@ -201,7 +211,7 @@ int main(int argc, char **argv)
         case OPT_MAX: o.max_insts = count_arg("--max-insts", optarg, true); break;
         case OPT_GUEST_OUTPUT: o.guest_output = optarg; break;
         case OPT_WARMUP: o.warmup = parse_warmup(optarg); break;
-        case 'j': jobs = (int)count_arg("--jobs", optarg, true); break;
+        case 'j': jobs = jobs_arg(optarg); break;
         case OPT_PROGRAM: o.program = optarg; break;
         case 'o': output = optarg; break;
         case OPT_PROFILE: profile = optarg; break;

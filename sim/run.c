@@ -223,7 +223,9 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
     progress prog;
     progress_init(&prog, "sim regions", o->progress, njobs);
     uint64_t finished = 0;
-#pragma omp parallel for schedule(dynamic, 1)
+    /* No more threads than regions: each thread holds a whole guest and core. */
+    int threads = omp_get_max_threads() < (int)njobs ? omp_get_max_threads() : (int)njobs;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
     for (size_t j = 0; j < njobs; j++) {
         char *output = region_output(o, j, njobs);
         run_region(o, jobs[j].path, jobs[j].region, output, &res[j]);

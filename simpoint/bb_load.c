@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "bb_source.h"
 #include "progress.h"
 #include "util.h"
 #include "sp_alloc.h"
@@ -17,8 +17,7 @@
 /* ------------------------------------------------------- batches of lines */
 
 typedef struct reader {
-    const char *path;
-    gzFile gz;
+    bb_source src;
     char *buf;
     size_t cap, len, used; /* buf[used..len) not yet handed out */
     bool eof;
@@ -28,42 +27,20 @@ typedef struct reader {
 static void reader_open(reader *r, const char *path)
 {
     memset(r, 0, sizeof *r);
-    r->path = path;
-    r->gz = strcmp(path, "-") == 0 ? gzdopen(0, "rb") : gzopen(path, "rb");
-    if (!r->gz)
-        die("cannot open %s: %s", path, errno ? strerror(errno) : "out of memory");
-    gzbuffer(r->gz, 1u << 20);
+    bb_source_open(&r->src, path);
     r->cap = BATCH_BYTES + READ_CHUNK;
     r->buf = sp_malloc(r->cap);
-}
-
-/* zlib's message for the last error, without the path it puts in front. */
-static const char *gz_message(const reader *r, int *code)
-{
-    const char *msg = gzerror(r->gz, code);
-    size_t plen = strlen(r->path);
-    if (strncmp(msg, r->path, plen) == 0 && strncmp(msg + plen, ": ", 2) == 0)
-        msg += plen + 2;
-    return *code == Z_ERRNO ? strerror(errno) : msg;
 }
 
 static void reader_read_more(reader *r)
 {
     if (r->cap - r->len < READ_CHUNK)
         r->buf = sp_realloc_array(r->buf, r->cap *= 2, 1);
-    int n = gzread(r->gz, r->buf + r->len, READ_CHUNK);
-    int code;
-    if (n < 0)
-        die("%s: read error: %s", r->path, gz_message(r, &code));
-    if (n == 0) {
-        /* zlib reports a gzip stream cut short only through gzerror. */
-        const char *msg = gz_message(r, &code);
-        if (code != Z_OK)
-            die("%s: truncated or corrupt gzip data: %s", r->path, msg);
+    size_t n = bb_source_read(&r->src, r->buf + r->len, READ_CHUNK);
+    if (n == 0)
         r->eof = true;
-    }
-    r->len += (size_t)n;
-    r->bytes += (size_t)n;
+    r->len += n;
+    r->bytes += n;
 }
 
 /* Next run of complete lines; the last line of the file may lack '\n'.
@@ -101,7 +78,7 @@ static bool reader_next(reader *r, const char **data, size_t *len)
 
 static void reader_close(reader *r)
 {
-    gzclose(r->gz);
+    bb_source_close(&r->src);
     free(r->buf);
 }
 

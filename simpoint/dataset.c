@@ -1,6 +1,7 @@
 #include "dataset.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,30 @@ double dataset_weight_sum(const dataset *ds)
     for (size_t i = 0; i < ds->n; i++)
         s += ds->w ? ds->w[i] : 1.0;
     return s;
+}
+
+/* Loaded values stay within this magnitude, so that no sum of weights and
+ * no squared distance overflows (inf or NaN would reach the outputs). */
+#define MAX_MAGNITUDE 1e15
+
+static bool plausible(double v)
+{
+    return fabs(v) <= MAX_MAGNITUDE; /* false for NaN too */
+}
+
+/* Every value and weight of a loaded dataset, checked as it arrives. */
+static void check_rows(const char *path, const dataset *ds)
+{
+    for (size_t i = 0; i < ds->n; i++) {
+        if (ds->w && !plausible(ds->w[i]))
+            die("%s: row %zu: weight %g is out of range (finite, at most %g in magnitude)", path, i + 1, ds->w[i],
+                MAX_MAGNITUDE);
+        const double *r = dataset_row(ds, i);
+        for (size_t j = 0; j < ds->d; j++)
+            if (!plausible(r[j]))
+                die("%s: row %zu: value %g is out of range (finite, at most %g in magnitude)", path, i + 1, r[j],
+                    MAX_MAGNITUDE);
+    }
 }
 
 /* ------------------------------------------------------------------ text */
@@ -126,8 +151,10 @@ static double next_number(tokens *t, const char *what)
     char *end;
     errno = 0;
     double v = strtod(t->p, &end);
-    if (end == t->p || errno == ERANGE || v != v)
+    if (end == t->p || errno == ERANGE)
         die("%s:%ld: expected %s", t->path, t->line, what);
+    if (!plausible(v))
+        die("%s:%ld: %s out of range (finite, at most %g in magnitude)", t->path, t->line, what, MAX_MAGNITUDE);
     t->p = end;
     return v;
 }
@@ -268,4 +295,5 @@ void dataset_read_bin(const char *path, dataset *ds)
     if (fgetc(f) != EOF)
         die("%s: unexpected data after %u rows", path, head[0]);
     fclose(f);
+    check_rows(path, ds);
 }

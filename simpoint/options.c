@@ -315,7 +315,7 @@ static void check(sp_options *o, const bool *seen)
         die("-numFVs and -FVDim go together");
     if (given(seen, "numFVs") && (o->num_fvs < 1 || o->fv_dim < 1))
         die("-numFVs and -FVDim must be positive");
-    if (o->threads < 0 || o->threads > 4096)
+    if ((given(seen, "threads") && o->threads < 1) || o->threads > 4096)
         die("option --threads: must be between 1 and 4096");
     if (o->verbose < 0)
         die("option -verbose: must not be negative");

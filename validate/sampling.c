@@ -126,8 +126,9 @@ static bool read_labels(vd_sampling *s, vd_diag *d)
         size_t n = vd_split(line, 0, f, 3);
         long cluster;
         double dist;
-        if (n < 1 || n > 2 || !vd_parse_long(f[0], &cluster) || cluster < 0 || (n == 2 && !vd_parse_real(f[1], &dist))) {
-            ok = vd_fail(d, "%s:%zu: expected '<cluster> <distance>'", s->labels, l.lineno);
+        if (n < 1 || n > 2 || !vd_parse_long(f[0], &cluster) || cluster < 0 || (n == 2 && (!vd_parse_real(f[1], &dist) || dist < 0))) {
+            ok = vd_fail(d, "%s:%zu: expected '<cluster> <distance>' (a distance is never negative)", s->labels,
+                         l.lineno);
             break;
         }
         if (s->nlabels == cap) {

@@ -48,7 +48,7 @@ static int64_t install_fd(rv_proc *p, int host_fd, int flags, const char *path, 
         close(host_fd);
         return fd;
     }
-    p->os.files[fd] = (rv_file){host_fd, flags, false, path ? strdup(path) : NULL};
+    p->os.files[fd] = (rv_file){.host_fd = host_fd, .flags = flags, .path = path ? strdup(path) : NULL};
     return fd;
 }
 
@@ -74,10 +74,10 @@ SYS(close)
     rv_file *f = sys_file(p, a[0]);
     if (!f)
         return -EBADF;
-    if (!f->is_std)
+    if (!f->is_std || f->spooled)
         close(f->host_fd);
     free(f->path);
-    *f = (rv_file){-1, 0, false, NULL};
+    *f = (rv_file){.host_fd = -1};
     return 0;
 }
 
@@ -209,6 +209,8 @@ SYS(pwritev2) { return vector_call(p, a, (int64_t)a[3] == -1 ? &vwriting : &pvwr
 SYS(lseek)
 {
     rv_file *f = sys_file(p, a[0]);
+    if (f && f->spooled) /* a pipe to the program, whatever holds its bytes */
+        return -ESPIPE;
     return f ? sys_ret(lseek(f->host_fd, (off_t)a[1], (int)a[2])) : -EBADF;
 }
 
@@ -387,7 +389,7 @@ static int64_t dup_into(rv_proc *p, rv_file *f, int64_t from, int64_t exact, boo
             uint64_t args[1] = {(uint64_t)exact};
             sys_close(p, args);
         }
-        p->os.files[exact] = (rv_file){host, flags, false, f->path ? strdup(f->path) : NULL};
+        p->os.files[exact] = (rv_file){.host_fd = host, .flags = flags, .path = f->path ? strdup(f->path) : NULL};
         return exact;
     }
     return install_fd(p, host, flags, f->path, from);

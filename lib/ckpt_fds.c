@@ -1,0 +1,614 @@
+#include "ckpt_fds.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kcmp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sys/sys_internal.h"
+
+/* File status flags a descriptor keeps besides its access mode. */
+enum { STATUS_FLAGS = O_APPEND | O_NONBLOCK };
+
+/* Character devices that mean the same on every Linux host. */
+static const struct {
+    const char *path;
+    unsigned major, minor;
+} devices[] = {
+    {"/dev/null", 1, 3}, {"/dev/zero", 1, 5}, {"/dev/full", 1, 7}, {"/dev/random", 1, 8}, {"/dev/urandom", 1, 9},
+};
+
+static const char *device_path(dev_t rdev)
+{
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++)
+        if (major(rdev) == devices[i].major && minor(rdev) == devices[i].minor)
+            return devices[i].path;
+    return NULL;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ----------------------------------------------------------------- blob */
+
+bool ckpt_blob_append(ckpt_blob *b, const void *data, size_t len)
+{
+    if (len > CKPT_MAX_FD_DATA - b->len)
+        return false;
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 1 << 16;
+        while (cap < b->len + len)
+            cap *= 2;
+        unsigned char *grown = realloc(b->data, cap);
+        if (!grown)
+            return false;
+        b->data = grown, b->cap = cap;
+    }
+    if (len)
+        memcpy(b->data + b->len, data, len);
+    b->len += len;
+    return true;
+}
+
+void ckpt_blob_free(ckpt_blob *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+/* "data": [offset, length] of what was appended since start. */
+static void set_data(json_t *e, size_t start, size_t end)
+{
+    json_object_set_new(e, "data", json_pack("[I, I]", (json_int_t)start, (json_int_t)(end - start)));
+}
+
+/* Append what fd reads from offset `from` to its end (pread: the file
+ * position is left alone). 0, or -errno. */
+static int append_file(int fd, off_t from, ckpt_blob *b)
+{
+    unsigned char buf[1 << 16];
+    for (;;) {
+        ssize_t n = pread(fd, buf, sizeof buf, from);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -errno;
+        if (n == 0)
+            return 0;
+        if (!ckpt_blob_append(b, buf, (size_t)n))
+            return -EFBIG;
+        from += n;
+    }
+}
+
+/* The bytes waiting in a pipe, copied without consuming them: tee() into a
+ * scratch pipe of the same capacity, then read that. 0, or -errno. */
+static int append_pipe(int read_fd, ckpt_blob *b)
+{
+    int avail = 0;
+    if (ioctl(read_fd, FIONREAD, &avail) < 0)
+        return -errno;
+    if (avail == 0)
+        return 0;
+    int scratch[2];
+    if (pipe2(scratch, O_CLOEXEC | O_NONBLOCK) < 0)
+        return -errno;
+    int rc = 0, size = fcntl(read_fd, F_GETPIPE_SZ);
+    if (size > 0 && fcntl(scratch[1], F_SETPIPE_SZ, size) < 0)
+        rc = -errno;
+    ssize_t n = rc ? -1 : tee(read_fd, scratch[1], (size_t)avail, SPLICE_F_NONBLOCK);
+    if (!rc && n != avail)
+        rc = n < 0 ? -errno : -EIO;
+    unsigned char buf[1 << 16];
+    for (ssize_t left = rc ? 0 : n; left > 0;) {
+        ssize_t got = read(scratch[0], buf, sizeof buf);
+        if (got <= 0) {
+            rc = -EIO;
+            break;
+        }
+        if (!ckpt_blob_append(b, buf, (size_t)got)) {
+            rc = -EFBIG;
+            break;
+        }
+        left -= got;
+    }
+    close(scratch[0]);
+    close(scratch[1]);
+    return rc;
+}
+
+/* ----------------------------------------------------------- the spool */
+
+static bool same_description(int a, int b)
+{
+    if (a == b)
+        return true;
+    pid_t pid = getpid();
+    return syscall(SYS_kcmp, pid, pid, KCMP_FILE, a, b) == 0;
+}
+
+/* Copy fd to its end into out; 0, or -errno (-EFBIG past the limit). */
+static int drain(int fd, int out)
+{
+    unsigned char buf[1 << 16];
+    uint64_t total = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EAGAIN) { /* the guest made it non-blocking */
+            struct pollfd pf = {fd, POLLIN, 0};
+            poll(&pf, 1, -1);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -errno;
+        if (n == 0)
+            return 0;
+        if ((total += (uint64_t)n) > CKPT_MAX_FD_DATA)
+            return -EFBIG;
+        if (write(out, buf, (size_t)n) != n)
+            return errno ? -errno : -EIO;
+    }
+}
+
+int ckpt_fds_spool_stdin(rv_proc *p, char *err, size_t errlen)
+{
+    rv_file *in = &p->os.files[0];
+    struct stat st;
+    if (in->host_fd < 0 || !in->is_std || in->spooled || fstat(in->host_fd, &st) != 0 ||
+        !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return 0;
+    int spool = memfd_create("rvsample-stdin", MFD_CLOEXEC);
+    int rc = spool < 0 ? -errno : drain(in->host_fd, spool);
+    if (rc) {
+        if (spool >= 0)
+            close(spool);
+        if (rc == -EFBIG)
+            return fail(err, errlen, "standard input is a pipe holding more than %llu MiB: give it as a file (< FILE)",
+                        (unsigned long long)(CKPT_MAX_FD_DATA >> 20));
+        return fail(err, errlen, "cannot read standard input to its end: %s", strerror(-rc));
+    }
+    lseek(spool, 0, SEEK_SET);
+    /* Copies of stdin the program made share its position: they read on in the spool too. */
+    for (int fd = 1; fd < RV_MAX_FDS; fd++) {
+        rv_file *f = &p->os.files[fd];
+        if (f->host_fd >= 0 && !f->is_std && same_description(f->host_fd, in->host_fd)) {
+            int copy = fcntl(spool, F_DUPFD_CLOEXEC, 3);
+            if (copy < 0)
+                return fail(err, errlen, "cannot duplicate the standard-input spool: %s", strerror(errno));
+            close(f->host_fd);
+            f->host_fd = copy;
+        }
+    }
+    in->host_fd = spool;
+    in->spooled = true;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- save */
+
+static int refuse(char *err, size_t errlen, int fd, const rv_file *f, const char *why)
+{
+    return fail(err, errlen, "guest fd %d (%s) cannot be checkpointed: %s", fd, f->path ? f->path : "no path", why);
+}
+
+static int describe_std(const rv_file *f, int fd, const struct stat *st, json_t *e, ckpt_blob *b, char *err,
+                        size_t errlen)
+{
+    json_object_set_new(e, "kind", json_string("std"));
+    if (fd != 0)
+        return 0;
+    off_t off = lseek(f->host_fd, 0, SEEK_CUR);
+    if (f->spooled) { /* what the program has not read yet */
+        size_t start = b->len;
+        int rc = off < 0 ? -errno : append_file(f->host_fd, off, b);
+        if (rc)
+            return fail(err, errlen, "guest fd 0 (standard input): cannot keep what is left to read: %s",
+                        rc == -EFBIG ? "too large" : strerror(-rc));
+        set_data(e, start, b->len);
+    } else if (S_ISREG(st->st_mode)) { /* the restoring run's stdin resumes here */
+        json_object_set_new(e, "offset", json_integer(off < 0 ? 0 : off));
+    } else if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode)) {
+        return refuse(err, errlen, fd, f, "standard input is a pipe that was not read ahead (internal error)");
+    }
+    return 0;
+}
+
+/* A regular file or directory: by path while the path still names it,
+ * otherwise (regular files only) by contents. */
+static int describe_named(const rv_file *f, int fd, const struct stat *st, json_t *e, ckpt_blob *b, char *err,
+                          size_t errlen)
+{
+    struct stat named;
+    bool by_path = f->path && stat(f->path, &named) == 0 && named.st_dev == st->st_dev && named.st_ino == st->st_ino;
+    off_t off = lseek(f->host_fd, 0, SEEK_CUR); /* the getdents position for a directory */
+    json_object_set_new(e, "offset", json_integer(off < 0 ? 0 : off));
+    if (S_ISDIR(st->st_mode)) {
+        if (!by_path)
+            return refuse(err, errlen, fd, f, "the directory was removed or moved since it was opened");
+        json_object_set_new(e, "kind", json_string("dir"));
+        return 0;
+    }
+    if (by_path) {
+        json_object_set_new(e, "kind", json_string("file"));
+        return 0;
+    }
+    size_t start = b->len;
+    int rc = append_file(f->host_fd, 0, b);
+    if (rc == -EFBIG)
+        return refuse(err, errlen, fd, f, "no path names it any more and it holds too much data to carry");
+    if (rc)
+        return refuse(err, errlen, fd, f, "no path names it any more and it cannot be read");
+    json_object_set_new(e, "kind", json_string("data"));
+    set_data(e, start, b->len);
+    return 0;
+}
+
+static int describe_pipe(const rv_proc *p, const rv_file *f, int fd, const struct stat *st, int status, json_t *e,
+                         ckpt_blob *b, char *err, size_t errlen)
+{
+    bool reader = (status & O_ACCMODE) == O_RDONLY;
+    json_object_set_new(e, "kind", json_string("pipe"));
+    json_object_set_new(e, "pipe", json_integer((json_int_t)st->st_ino));
+    json_object_set_new(e, "end", json_string(reader ? "r" : "w"));
+    json_object_set_new(e, "size", json_integer(fcntl(f->host_fd, F_GETPIPE_SZ)));
+    for (int g = 0; g < fd && reader; g++) { /* one read end carries the contents */
+        const rv_file *o = &p->os.files[g];
+        struct stat ost;
+        if (o->host_fd >= 0 && !o->is_std && fstat(o->host_fd, &ost) == 0 && S_ISFIFO(ost.st_mode) &&
+            ost.st_ino == st->st_ino && (fcntl(o->host_fd, F_GETFL) & O_ACCMODE) == O_RDONLY)
+            return 0;
+    }
+    if (!reader)
+        return 0;
+    size_t start = b->len;
+    int rc = append_pipe(f->host_fd, b);
+    if (rc)
+        return refuse(err, errlen, fd, f, rc == -EFBIG ? "too much data" : "the bytes in the pipe cannot be copied");
+    if (b->len > start)
+        set_data(e, start, b->len);
+    return 0;
+}
+
+static int describe(const rv_proc *p, int fd, json_t *e, ckpt_blob *b, char *err, size_t errlen)
+{
+    const rv_file *f = &p->os.files[fd];
+    struct stat st;
+    int status = fcntl(f->host_fd, F_GETFL);
+    if (status < 0 || fstat(f->host_fd, &st) != 0)
+        return refuse(err, errlen, fd, f, strerror(errno));
+    json_object_set_new(e, "status", json_integer(status & STATUS_FLAGS));
+    if (f->is_std)
+        return describe_std(f, fd, &st, e, b, err, errlen);
+    for (int g = 0; g < fd; g++) /* dup, dup2, F_DUPFD: one open file description */
+        if (p->os.files[g].host_fd >= 0 && same_description(p->os.files[g].host_fd, f->host_fd)) {
+            json_object_set_new(e, "same_as", json_integer(g));
+            return 0;
+        }
+    if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+        return describe_named(f, fd, &st, e, b, err, errlen);
+    if (S_ISCHR(st.st_mode)) {
+        const char *dev = device_path(st.st_rdev);
+        if (!dev)
+            return refuse(err, errlen, fd, f, "only /dev/null, /dev/zero, /dev/full, /dev/random and /dev/urandom "
+                                              "among devices can be reopened");
+        json_object_set_new(e, "kind", json_string("dev"));
+        json_object_set_new(e, "path", json_string(dev));
+        return 0;
+    }
+    if (S_ISFIFO(st.st_mode) && !f->path)
+        return describe_pipe(p, f, fd, &st, status, e, b, err, errlen);
+    return refuse(err, errlen, fd, f,
+                  S_ISFIFO(st.st_mode)   ? "named FIFOs are not supported"
+                  : S_ISSOCK(st.st_mode) ? "sockets are not supported"
+                  : S_ISBLK(st.st_mode)  ? "block devices are not supported"
+                                         : "descriptors of this kind (eventfd, epoll, timerfd...) are not supported");
+}
+
+json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, char *err, size_t errlen)
+{
+    json_t *list = json_array();
+    for (int fd = 0; fd < RV_MAX_FDS; fd++) {
+        const rv_file *f = &p->os.files[fd];
+        if (f->host_fd < 0)
+            continue;
+        json_t *e = json_pack("{s:i, s:i}", "fd", fd, "flags", f->flags);
+        if (f->path)
+            json_object_set_new(e, "path", json_string(f->path));
+        if (describe(p, fd, e, blob, err, errlen)) {
+            json_decref(e);
+            json_decref(list);
+            return NULL;
+        }
+        json_array_append_new(list, e);
+    }
+    return list;
+}
+
+/* --------------------------------------------------------------- check */
+
+/* An entry's kind; checkpoints older than the kinds said "std" or "regular". */
+static const char *kind_of(json_t *e)
+{
+    json_t *k = json_object_get(e, "kind");
+    if (json_is_string(k))
+        return json_string_value(k);
+    if (json_object_get(e, "same_as"))
+        return "same";
+    if (json_is_true(json_object_get(e, "std")))
+        return "std";
+    return json_is_true(json_object_get(e, "regular")) ? "file" : "unknown";
+}
+
+static bool int_member(json_t *e, const char *key, json_int_t lo, json_int_t hi, json_int_t *out)
+{
+    json_t *v = json_object_get(e, key);
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return false;
+    *out = json_integer_value(v);
+    return true;
+}
+
+/* "data" as (offset, length) inside the blob; absent: (0, 0). */
+static bool data_range(json_t *e, size_t blob_len, size_t *off, size_t *len)
+{
+    json_t *d = json_object_get(e, "data");
+    *off = *len = 0;
+    if (!d)
+        return true;
+    json_t *a = json_array_get(d, 0), *b = json_array_get(d, 1);
+    if (json_array_size(d) != 2 || !json_is_integer(a) || !json_is_integer(b) || json_integer_value(a) < 0 ||
+        json_integer_value(b) < 0 || (uint64_t)json_integer_value(a) > blob_len ||
+        (uint64_t)json_integer_value(b) > blob_len - (uint64_t)json_integer_value(a))
+        return false;
+    *off = (size_t)json_integer_value(a);
+    *len = (size_t)json_integer_value(b);
+    return true;
+}
+
+static bool entry_ok(json_t *e, size_t blob_len, const bool *listed, json_int_t fd)
+{
+    json_int_t v;
+    size_t off, len;
+    const char *kind = kind_of(e);
+    if (!int_member(e, "flags", INT32_MIN, INT32_MAX, &v) || !data_range(e, blob_len, &off, &len))
+        return false;
+    if (json_object_get(e, "offset") && !int_member(e, "offset", 0, INT64_MAX, &v))
+        return false;
+    if (json_object_get(e, "path") && !json_is_string(json_object_get(e, "path")))
+        return false;
+    if (strcmp(kind, "same") == 0)
+        return int_member(e, "same_as", 0, fd - 1, &v) && listed[v];
+    if (strcmp(kind, "file") == 0 || strcmp(kind, "dir") == 0 || strcmp(kind, "dev") == 0)
+        return json_is_string(json_object_get(e, "path"));
+    if (strcmp(kind, "pipe") == 0) {
+        const char *end = json_string_value(json_object_get(e, "end"));
+        return int_member(e, "pipe", 0, INT64_MAX, &v) && int_member(e, "size", 4096, 1 << 30, &v) && end &&
+               (strcmp(end, "r") == 0 || (strcmp(end, "w") == 0 && len == 0)) && len <= (size_t)v;
+    }
+    if (strcmp(kind, "std") == 0)
+        return fd <= 2 && (len == 0 || fd == 0);
+    return strcmp(kind, "data") == 0;
+}
+
+int ckpt_fds_check(json_t *files, size_t blob_len, char *err, size_t errlen)
+{
+    if (!json_is_array(files))
+        return fail(err, errlen, "corrupted checkpoint: no list of open files");
+    bool listed[RV_MAX_FDS] = {false};
+    json_int_t prev = -1;
+    size_t i;
+    json_t *e;
+    json_array_foreach(files, i, e) {
+        json_int_t fd;
+        if (!json_is_object(e) || !int_member(e, "fd", prev + 1, RV_MAX_FDS - 1, &fd) ||
+            !entry_ok(e, blob_len, listed, fd))
+            return fail(err, errlen, "corrupted checkpoint: bad open-file entry %zu", i);
+        listed[fd] = true;
+        prev = fd;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- restore */
+
+/* The pipes being re-created: both ends, until every descriptor is back. */
+typedef struct pipe_table {
+    struct {
+        json_int_t id;
+        int end[2];
+    } p[RV_MAX_FDS];
+    int n;
+} pipe_table;
+
+/* A host fd for the entry's end of its pipe (created on first sight), and
+ * the write end in *writer for refilling it. -1 with err on failure. */
+static int pipe_end(pipe_table *t, json_t *e, int *writer, char *err, size_t errlen)
+{
+    json_int_t id = json_integer_value(json_object_get(e, "pipe"));
+    int i = 0;
+    while (i < t->n && t->p[i].id != id)
+        i++;
+    if (i == t->n) {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) < 0)
+            return fail(err, errlen, "cannot create a pipe: %s", strerror(errno));
+        int size = (int)json_integer_value(json_object_get(e, "size"));
+        if (size > fcntl(fds[0], F_GETPIPE_SZ) && fcntl(fds[0], F_SETPIPE_SZ, size) < 0) {
+            close(fds[0]), close(fds[1]);
+            return fail(err, errlen, "cannot give a pipe its %d bytes of capacity again: %s", size, strerror(errno));
+        }
+        t->p[t->n].id = id;
+        t->p[t->n].end[0] = fds[0], t->p[t->n].end[1] = fds[1];
+        t->n++;
+    }
+    bool reader = strcmp(json_string_value(json_object_get(e, "end")), "r") == 0;
+    *writer = t->p[i].end[1];
+    int fd = fcntl(t->p[i].end[reader ? 0 : 1], F_DUPFD_CLOEXEC, 3);
+    return fd >= 0 ? fd : fail(err, errlen, "cannot duplicate a pipe end: %s", strerror(errno));
+}
+
+static void pipes_close(pipe_table *t)
+{
+    for (int i = 0; i < t->n; i++)
+        close(t->p[i].end[0]), close(t->p[i].end[1]);
+    t->n = 0;
+}
+
+/* A private file holding bytes (a file known by contents, unread stdin). */
+static int memory_file(const unsigned char *data, size_t len, off_t offset)
+{
+    int fd = memfd_create("rvsample-restored", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    for (size_t done = 0; done < len;) {
+        ssize_t n = write(fd, data + done, len - done);
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    lseek(fd, offset, SEEK_SET);
+    return fd;
+}
+
+/* The kind the reopened host fd must have, checked after opening: a path
+ * from a checkpoint may name something else now (a FIFO would block). */
+static int reopen(rv_proc *p, const char *kind, const char *path, int flags, char *err, size_t errlen)
+{
+    if ((flags & O_ACCMODE) != O_RDONLY && sys_check_writable(p, p->os.cwd_fd, path))
+        return fail(err, errlen, "guest file %s is outside the directories it may write (see --allow-write)", path);
+    bool dir = strcmp(kind, "dir") == 0, dev = strcmp(kind, "dev") == 0;
+    int how = dir ? O_RDONLY | O_DIRECTORY | (flags & O_PATH)
+                  : (flags & ~(O_CREAT | O_TRUNC | O_EXCL | O_TMPFILE | O_CLOEXEC)) | O_NOCTTY;
+    int fd = open(path, how | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fail(err, errlen, "cannot reopen the guest's %s %s: %s", dir ? "directory" : dev ? "device" : "file",
+                    path, strerror(errno));
+    struct stat st;
+    bool same_kind = fstat(fd, &st) == 0 && (dir   ? S_ISDIR(st.st_mode)
+                                             : dev ? S_ISCHR(st.st_mode) && device_path(st.st_rdev) &&
+                                                         strcmp(device_path(st.st_rdev), path) == 0
+                                                   : S_ISREG(st.st_mode));
+    if (!same_kind) {
+        close(fd);
+        return fail(err, errlen, "%s is no longer the %s the checkpoint names", path,
+                    dir ? "directory" : dev ? "device" : "regular file");
+    }
+    return fd;
+}
+
+/* Replace guest fd's entry (the restoring run's standard streams included). */
+static void install(rv_proc *p, int fd, rv_file f)
+{
+    rv_file *old = &p->os.files[fd];
+    if (old->host_fd >= 0 && (!old->is_std || old->spooled))
+        close(old->host_fd);
+    free(old->path);
+    *old = f;
+}
+
+static int restore_std(rv_proc *p, int fd, json_t *e, const unsigned char *blob, char *err, size_t errlen)
+{
+    size_t off, len;
+    data_range(e, SIZE_MAX, &off, &len);
+    json_t *data = json_object_get(e, "data");
+    struct stat st;
+    if (data) { /* a piped stdin: what was left to read */
+        int spool = memory_file(blob + off, len, 0);
+        if (spool < 0)
+            return fail(err, errlen, "cannot restore the unread standard input: %s", strerror(errno));
+        install(p, 0, (rv_file){.host_fd = spool, .flags = (int)json_integer_value(json_object_get(e, "flags")), .is_std = true, .spooled = true});
+    } else if (fd == 0 && json_object_get(e, "offset") && p->os.files[0].is_std &&
+               fstat(p->os.files[0].host_fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        lseek(p->os.files[0].host_fd, (off_t)json_integer_value(json_object_get(e, "offset")), SEEK_SET);
+    }
+    return 0;
+}
+
+static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_table *pipes, char *err, size_t errlen)
+{
+    int fd = (int)json_integer_value(json_object_get(e, "fd"));
+    int flags = (int)json_integer_value(json_object_get(e, "flags"));
+    const char *kind = kind_of(e), *path = json_string_value(json_object_get(e, "path"));
+    off_t offset = (off_t)json_integer_value(json_object_get(e, "offset"));
+    size_t off, len;
+    data_range(e, SIZE_MAX, &off, &len);
+    if (strcmp(kind, "std") == 0)
+        return restore_std(p, fd, e, blob, err, errlen);
+    int host;
+    if (strcmp(kind, "same") == 0) {
+        const rv_file *first = &p->os.files[json_integer_value(json_object_get(e, "same_as"))];
+        if (first->host_fd < 0) /* a standard stream the restoring run lacks */
+            return fail(err, errlen, "guest fd %d shares a standard stream this run does not have", fd);
+        host = fcntl(first->host_fd, F_DUPFD_CLOEXEC, 3);
+    } else if (strcmp(kind, "pipe") == 0) {
+        int writer = -1;
+        host = pipe_end(pipes, e, &writer, err, errlen);
+        if (host >= 0 && len && write(writer, blob + off, len) != (ssize_t)len) {
+            close(host);
+            return fail(err, errlen, "cannot refill the pipe of guest fd %d", fd);
+        }
+    } else if (strcmp(kind, "data") == 0) {
+        host = memory_file(blob + off, len, offset);
+    } else {
+        host = reopen(p, kind, path, flags, err, errlen);
+        if (host >= 0 && strcmp(kind, "dev") != 0 && !(flags & O_PATH) && lseek(host, offset, SEEK_SET) != offset) {
+            close(host);
+            return fail(err, errlen, "cannot return to position %lld in %s", (long long)offset, path);
+        }
+    }
+    if (host < 0) /* reopen and pipe_end gave their reason */
+        return strcmp(kind, "same") == 0 || strcmp(kind, "data") == 0
+                   ? fail(err, errlen, "cannot restore guest fd %d: %s", fd, strerror(errno))
+                   : -1;
+    json_t *status = json_object_get(e, "status");
+    if (status && strcmp(kind, "same") != 0)
+        fcntl(host, F_SETFL, (int)json_integer_value(status) & STATUS_FLAGS);
+    install(p, fd, (rv_file){.host_fd = host, .flags = flags, .path = path ? strdup(path) : NULL});
+    return 0;
+}
+
+int ckpt_fds_restore(rv_proc *p, json_t *files, const unsigned char *blob, size_t blob_len, char *err,
+                     size_t errlen)
+{
+    if (ckpt_fds_check(files, blob_len, err, errlen))
+        return -1;
+    bool listed[RV_MAX_FDS] = {false};
+    size_t i;
+    json_t *e;
+    json_array_foreach(files, i, e) listed[json_integer_value(json_object_get(e, "fd"))] = true;
+    for (int fd = 0; fd < 3; fd++) /* standard streams the program had closed stay closed */
+        if (!listed[fd] && p->os.files[fd].host_fd >= 0)
+            install(p, fd, (rv_file){.host_fd = -1});
+    pipe_table *pipes = calloc(1, sizeof *pipes);
+    if (!pipes)
+        return fail(err, errlen, "out of memory");
+    int rc = 0;
+    json_array_foreach(files, i, e) {
+        if ((rc = restore_one(p, e, blob, pipes, err, errlen)))
+            break;
+    }
+    pipes_close(pipes);
+    free(pipes);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/* The open descriptors of a checkpointed process (the "files" list of the OS
+ * section). Each guest descriptor is one of:
+ *   std   the emulator's own stdin/stdout/stderr: the restoring run's are used;
+ *         a regular-file stdin resumes at its offset, a piped stdin carries
+ *         what the program has not read yet (see ckpt_fds_spool_stdin);
+ *   file  a regular file reopened by path at its offset;
+ *   dir   a directory reopened by path at its getdents position;
+ *   dev   /dev/null, /dev/zero, /dev/full, /dev/random or /dev/urandom;
+ *   pipe  one end of a pipe the program created, with the bytes it holds;
+ *   data  a file no path names any more (deleted, memfd, a generated
+ *         /proc/self file): its contents travel in the checkpoint;
+ * and may share its open file description (offset, flags) with a lower one
+ * ("same_as": dup, dup2, F_DUPFD). Anything else is refused when the
+ * checkpoint is taken, so that every checkpoint written can be restored.
+ * Bytes (pipe contents, unread stdin, data files) go to the FDAT section. */
+#ifndef RV_CKPT_FDS_H
+#define RV_CKPT_FDS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "proc.h"
+
+/* Bytes carried besides memory pages: entries refer to [offset, length). */
+typedef struct ckpt_blob {
+    unsigned char *data;
+    size_t len, cap;
+} ckpt_blob;
+
+/* At most this many bytes of descriptor data per checkpoint. */
+#define CKPT_MAX_FD_DATA (UINT64_C(1) << 30)
+
+/* A process whose stdin is a pipe, FIFO or socket: read it to its end into a
+ * private file that fd 0 then reads on, so that the checkpoint can carry
+ * what the program has not read yet and the run goes on unchanged. Idempotent.
+ * 0, or -1 with a reason (too large, read error). */
+int ckpt_fds_spool_stdin(rv_proc *p, char *err, size_t errlen);
+
+/* Describe every open descriptor; data goes to blob. NULL with the reason
+ * when one could not be restored. */
+json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, char *err, size_t errlen);
+
+/* The structure of a saved list (what --info can check without the host). */
+int ckpt_fds_check(json_t *files, size_t blob_len, char *err, size_t errlen);
+
+/* Reopen the descriptors in p (after rv_proc_prepare): paths are untrusted,
+ * so files that may be written must be in the writable directories, and
+ * each reopened path must still be what was saved (a file, a directory, the
+ * device). 0, or -1 with a one-line reason. */
+int ckpt_fds_restore(rv_proc *p, json_t *files, const unsigned char *blob, size_t blob_len, char *err,
+                     size_t errlen);
+
+/* Append len bytes to the blob; false when CKPT_MAX_FD_DATA would be passed. */
+bool ckpt_blob_append(ckpt_blob *b, const void *data, size_t len);
+void ckpt_blob_free(ckpt_blob *b);
+
+#endif

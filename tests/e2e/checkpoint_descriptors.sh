@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Checkpoints restore every descriptor a program can hold: a directory at its
+# getdents position, /dev/null, /dev/zero and /dev/urandom, a pipe the
+# program made with bytes still in it, dup'ed descriptors sharing an offset,
+# a deleted file, and a standard input that is a pipe (what the program has
+# not read yet travels in the checkpoint). Restoring at many points gives
+# the tail of the uninterrupted run's output and its exit status. What
+# cannot be restored (a named FIFO) is refused when the checkpoint is taken,
+# and nothing is left in the output directory.
+source "$(dirname "$0")/lib.sh"
+RVCC=${RVCC:-riscv64-linux-gnu-gcc}
+cd "$T"
+
+cat > holder.c <<'C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+static unsigned long sum;
+static void mix(const void *p, size_t n) {
+    for (size_t i = 0; i < n; i++) sum = sum * 131 + ((const unsigned char *)p)[i];
+}
+static void work(int rounds) {             /* time for checkpoints to land in */
+    volatile unsigned long x = sum;
+    for (int i = 0; i < rounds * 20000; i++) x = x * 6364136223846793005UL + 1;
+    sum ^= x & 0xff;
+}
+int main(void) {
+    int dir = open("tree", O_RDONLY | O_DIRECTORY), nul = open("/dev/null", O_WRONLY);
+    int zero = open("/dev/zero", O_RDONLY), rnd = open("/dev/urandom", O_RDONLY);
+    int p[2];
+    pipe(p);
+    int gone = open("scratch.txt", O_RDWR | O_CREAT | O_TRUNC, 0600);
+    write(gone, "held after unlink\n", 18);
+    unlink("scratch.txt");
+    lseek(gone, 0, SEEK_SET);
+    int same = dup(gone);
+    char buf[512];
+    for (int round = 0; round < 40; round++) {
+        char line[64];
+        int n = snprintf(line, sizeof line, "round %d\n", round);
+        write(p[1], line, (size_t)n);            /* the pipe fills faster than it drains */
+        write(p[1], line, (size_t)n);
+        n = (int)read(p[0], buf, 9);
+        mix(buf, (size_t)n);
+        struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; } *d = (void *)buf;
+        long got = syscall(61 /* getdents64 */, dir, buf, 64); /* one entry or so per round */
+        if (got > 0) { printf("round %d dir entry %s\n", round, d->name); }
+        read(zero, buf, 16); mix(buf, 16);
+        write(nul, buf, 16);
+        if (round % 10 == 0) { read(rnd, buf, 4); }  /* the stream is deterministic here */
+        n = (int)read(round % 2 ? same : gone, buf, 3);
+        mix(buf, (size_t)n);
+        n = (int)read(0, buf, 7);                /* stdin, a pipe */
+        if (n > 0) mix(buf, (size_t)n);
+        printf("round %d sum %lu stdin %d\n", round, sum, n);
+        fflush(stdout);
+        work(round % 5 + 1);
+    }
+    return (int)(sum % 97);
+}
+C
+"$RVCC" -static -O1 -o holder.elf holder.c
+mkdir tree
+for i in $(seq 1 60); do touch "tree/file_$i"; done
+seq 1 400 > stdin.txt
+
+# The reference: the whole run, stdin through a pipe.
+set +e; cat stdin.txt | "$BIN/bbv" --count-only -- ./holder.elf > full.out 2> full.err; full_status=$?; set -e
+total=$(tail -n 1 full.err)
+[ "$(grep -c '^round .* sum' full.out)" = 40 ] || fail "the reference run did not finish its rounds"
+expect_eq "qemu agrees on the output" "$(cat stdin.txt | qemu-riscv64 ./holder.elf | md5sum)" "$(md5sum < full.out)"
+
+points=$(python3 -c "t=$total; print(','.join(str(t * k // 13 + 11) for k in range(1, 13)))")
+cat stdin.txt | "$BIN/checkpoint" -o ck --at "$points" -- ./holder.elf > take.out
+head -c "$(stat -c %s take.out)" full.out | cmp -s - take.out || fail "output while taking checkpoints differs"
+n_ckpt=$(ls ck/*.ckpt | wc -l)
+expect_eq "checkpoints written" 12 "$n_ckpt"
+for c in ck/*.ckpt; do
+    "$BIN/checkpoint" --info "$c" > info.txt || fail "$c: --info refuses it"
+    set +e
+    "$BIN/checkpoint" --run "$c" --guest-output run.out --summary run.json < /dev/null
+    status=$?
+    set -e
+    expect_eq "$(basename "$c") exit status" "$full_status" "$status"
+    grep -q "\"end\": $total," run.json || fail "$(basename "$c"): ended at $(grep -o '"end": [0-9]*' run.json), not $total"
+    n=$(stat -c %s run.out)
+    [ "$n" -gt 0 ] || fail "$(basename "$c"): no output after restoring"
+    tail -c "$n" full.out | cmp -s - run.out || fail "$(basename "$c"): output is not the tail of the full run's"
+done
+echo "ok   $n_ckpt checkpoints with a directory, devices, a pipe, a deleted file and a piped stdin restore exactly"
+
+# A named FIFO cannot be reopened: refused when taken, and nothing is left.
+mkfifo fifo
+cat > fifo.c <<'C'
+#include <fcntl.h>
+#include <unistd.h>
+int main(void) {
+    int fd = open("fifo", O_RDONLY | O_NONBLOCK);
+    volatile unsigned long x = 0;
+    for (int i = 0; i < 200000; i++) x += i;
+    return fd < 0;
+}
+C
+"$RVCC" -static -O1 -o fifo.elf fifo.c
+set +e; "$BIN/checkpoint" -o ck_fifo --at 150000 -- ./fifo.elf 2> fifo.err; status=$?; set -e
+[ "$status" -ne 0 ] || fail "a checkpoint with a named FIFO open was taken"
+grep -q "cannot be checkpointed: named FIFOs are not supported" fifo.err || fail "no reason given: $(cat fifo.err)"
+[ "$(wc -l < fifo.err)" = 1 ] || fail "more than one line of error: $(cat fifo.err)"
+[ ! -e ck_fifo ] || fail "the refused run left its output directory"
+[ -z "$(ls -A . | grep '^\.ck_fifo')" ] || fail "the refused run left its staging directory"
+echo "ok   a named FIFO is refused when the checkpoint is taken: $(cat fifo.err)"
+
+# The program ends before the last --at point: no checkpoints at all, no manifest.
+set +e; "$BIN/checkpoint" -o ck_short --at 1000,999999999 -- ./fifo.elf 2> short.err; status=$?; set -e
+[ "$status" -ne 0 ] || fail "checkpoint past the end succeeded"
+[ ! -e ck_short ] || fail "a failed run left $(ls ck_short)"
+echo "ok   a run that ends before its last point leaves nothing"
