@@ -121,11 +121,12 @@ static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, char *err, size_t e
     json_t *files = ckpt_fds_save(p, fd_data, err, errlen);
     if (!files)
         return NULL;
-    return json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "brk_start",
+    return json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "brk_start",
                      (json_int_t)os->brk_start, "brk", (json_int_t)os->brk, "mmap_top", (json_int_t)os->mmap_top,
                      "stack_top", (json_int_t)os->stack_top, "cwd", os->cwd, "umask", (int)os->umask, "rng_state",
                      json_u64(os->rng_state), "slept_ns", json_u64(os->slept_ns), "tid_address",
-                     json_u64(os->tid_address), "task", ckpt_task_json(p), "files", files);
+                     json_u64(os->tid_address), "task", ckpt_task_json(p), "files", files, "locks",
+                     ckpt_locks_save(os));
 }
 
 static json_t *vmas_json(const rv_mem *m)
@@ -441,6 +442,8 @@ static int restore_os(rv_proc *p, json_t *os, const ckpt_section *fd_data, char 
     free(s->cwd);
     s->cwd_fd = cwd_fd;
     s->cwd = strdup(cwd);
+    if (ckpt_locks_restore(s, json_object_get(os, "locks"), err, errlen))
+        return -1;
     return ckpt_fds_restore(p, json_object_get(os, "files"), fd_data ? fd_data->data : NULL,
                             fd_data ? fd_data->len : 0, err, errlen);
 }

@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ckpt_task.h"
 #include "sys/sys_internal.h"
 
 /* File status flags a descriptor keeps besides its access mode. */
@@ -330,7 +331,7 @@ json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, char *err, size_t errle
         const rv_file *f = &p->os.files[fd];
         if (f->host_fd < 0)
             continue;
-        json_t *e = json_pack("{s:i, s:i}", "fd", fd, "flags", f->flags);
+        json_t *e = json_pack("{s:i, s:i, s:I}", "fd", fd, "flags", f->flags, "ofd", (json_int_t)f->ofd);
         if (f->path)
             json_object_set_new(e, "path", json_string(f->path));
         if (describe(p, fd, e, blob, err, errlen)) {
@@ -392,6 +393,8 @@ static bool entry_ok(json_t *e, size_t blob_len, const bool *listed, json_int_t 
     if (!int_member(e, "flags", INT32_MIN, INT32_MAX, &v) || !data_range(e, blob_len, &off, &len))
         return false;
     if (json_object_get(e, "offset") && !int_member(e, "offset", 0, INT64_MAX, &v))
+        return false;
+    if (json_object_get(e, "ofd") && !int_member(e, "ofd", 0, INT64_MAX, &v))
         return false;
     if (json_object_get(e, "path") && !json_is_string(json_object_get(e, "path")))
         return false;
@@ -584,7 +587,12 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
     json_t *status = json_object_get(e, "status");
     if (status && strcmp(kind, "same") != 0)
         fcntl(host, F_SETFL, (int)json_integer_value(status) & STATUS_FLAGS);
-    install(p, fd, (rv_file){.host_fd = host, .flags = flags, .path = path ? strdup(path) : NULL});
+    json_t *ofd = json_object_get(e, "ofd");
+    uint64_t description = strcmp(kind, "same") == 0
+                               ? p->os.files[json_integer_value(json_object_get(e, "same_as"))].ofd
+                           : json_is_integer(ofd) ? (uint64_t)json_integer_value(ofd)
+                                                  : ++p->os.last_ofd;
+    install(p, fd, (rv_file){.host_fd = host, .flags = flags, .path = path ? strdup(path) : NULL, .ofd = description});
     return 0;
 }
 
@@ -611,4 +619,47 @@ int ckpt_fds_restore(rv_proc *p, json_t *files, const unsigned char *blob, size_
     pipes_close(pipes);
     free(pipes);
     return rc;
+}
+
+/* --------------------------------------------------------------- locks */
+
+json_t *ckpt_locks_save(const rv_os *os)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < os->nlocks; i++) {
+        const rv_lock *l = &os->locks[i];
+        json_array_append_new(list, json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:b}", "dev", json_u64(l->dev), "ino",
+                                              json_u64(l->ino), "owner", json_u64(l->owner), "start",
+                                              json_u64(l->start), "end", json_u64(l->end), "type", l->type, "flock",
+                                              l->flock));
+    }
+    return json_pack("{s:o, s:o}", "last_ofd", json_u64(os->last_ofd), "held", list);
+}
+
+int ckpt_locks_restore(rv_os *os, json_t *j, char *err, size_t errlen)
+{
+    if (!j) /* taken before locks were kept */
+        return 0;
+    bool ok = true;
+    os->last_ofd = get_u64(j, "last_ofd", &ok);
+    json_t *held = json_object_get(j, "held"), *e;
+    size_t i;
+    if (!ok || !json_is_array(held))
+        return fail(err, errlen, "corrupted checkpoint: bad list of file locks");
+    json_array_foreach(held, i, e) {
+        rv_lock l = {.dev = get_u64(e, "dev", &ok), .ino = get_u64(e, "ino", &ok), .owner = get_u64(e, "owner", &ok),
+                     .start = get_u64(e, "start", &ok), .end = get_u64(e, "end", &ok),
+                     .type = (uint8_t)get_u64(e, "type", &ok), .flock = json_is_true(json_object_get(e, "flock"))};
+        if (!ok || l.start > l.end || l.type > 1)
+            return fail(err, errlen, "corrupted checkpoint: bad file lock %zu", i);
+        if (os->nlocks == os->cap_locks) {
+            size_t cap = os->cap_locks ? 2 * os->cap_locks : 8;
+            rv_lock *grown = realloc(os->locks, cap * sizeof *grown);
+            if (!grown)
+                return fail(err, errlen, "out of memory");
+            os->locks = grown, os->cap_locks = cap;
+        }
+        os->locks[os->nlocks++] = l;
+    }
+    return 0;
 }

@@ -50,6 +50,12 @@ int ckpt_fds_check(json_t *files, size_t blob_len, char *err, size_t errlen);
 int ckpt_fds_restore(rv_proc *p, json_t *files, const unsigned char *blob, size_t blob_len, char *err,
                      size_t errlen);
 
+/* The file locks held and the last open-file-description number given
+ * (lock owners are such numbers, kept by the restored descriptors). */
+json_t *ckpt_locks_save(const rv_os *os);
+/* 0, or -1 with a reason; NULL j (an older checkpoint): no locks. */
+int ckpt_locks_restore(rv_os *os, json_t *j, char *err, size_t errlen);
+
 /* Append len bytes to the blob; false when CKPT_MAX_FD_DATA would be passed. */
 bool ckpt_blob_append(ckpt_blob *b, const void *data, size_t len);
 void ckpt_blob_free(ckpt_blob *b);

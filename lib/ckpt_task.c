@@ -31,7 +31,7 @@ static json_t *signals_json(const rv_sigstate *s)
         const rv_sigaction *a = &s->action[sig];
         if (!a->handler && !a->flags && !a->mask)
             continue;
-        char key[8];
+        char key[12];
         snprintf(key, sizeof key, "%d", sig);
         json_object_set_new(actions, key, json_pack("{s:o, s:o, s:o}", "handler", json_u64(a->handler), "flags",
                                                     json_u64(a->flags), "mask", json_u64(a->mask)));
@@ -50,7 +50,7 @@ static json_t *signals_json(const rv_sigstate *s)
 
 json_t *ckpt_task_json(const rv_proc *p)
 {
-    return json_pack("{s:i, s:i, s:o}", "pgid", p->os.pgid, "sid", p->os.sid, "signals", signals_json(&p->os.sig));
+    return json_pack("{s:i, s:i, s:o}", "pgid", p->os.task.pgid, "sid", p->os.task.sid, "signals", signals_json(&p->os.sig));
 }
 
 /* ------------------------------------------------------------- restore */
@@ -153,8 +153,8 @@ int ckpt_task_restore(rv_proc *p, json_t *j, json_t *legacy_sigactions, char *er
         return 0;
     }
     bool ok = true;
-    p->os.pgid = (int32_t)get_u64(j, "pgid", &ok);
-    p->os.sid = (int32_t)get_u64(j, "sid", &ok);
+    p->os.task.pgid = (int32_t)get_u64(j, "pgid", &ok);
+    p->os.task.sid = (int32_t)get_u64(j, "sid", &ok);
     if (!ok || !signals_from(json_object_get(j, "signals"), s)) {
         snprintf(err, errlen, "corrupted checkpoint: bad signal or process state");
         return -1;

@@ -38,7 +38,33 @@ typedef struct rv_file {
     char *path;   /* host path as opened (absolute), NULL for std streams */
     bool spooled; /* a piped stdin read ahead into a private file (ckpt_fds.h):
                      it still reads as a pipe, and is closed with the process */
+    uint64_t ofd; /* its open file description (shared by dups), for locks; 0: unknown */
 } rv_file;
+
+/* A file lock (lib/sys/sys_lock.c): a byte range of a file, held by the
+ * process (owner 0: its POSIX record locks) or by an open file description
+ * (OFD record locks, and flock locks, which are apart from record locks). */
+typedef struct rv_lock {
+    uint64_t dev, ino;
+    uint64_t owner;
+    uint64_t start, end; /* inclusive; end UINT64_MAX: to the end of the file */
+    uint8_t type;        /* F_RDLCK or F_WRLCK */
+    bool flock;
+} rv_lock;
+
+enum { RV_NLIMITS = 16 }; /* RLIMIT_CPU .. RLIMIT_RTTIME */
+
+/* What the process-attribute calls (setpgid, setrlimit, prctl, nice...)
+ * set; it changes nothing else in the emulation but the descriptor limit. */
+typedef struct rv_task {
+    int32_t pgid, sid;     /* the parent's until setpgid/setsid */
+    int32_t nice;
+    int32_t pdeathsig;
+    uint64_t rlimit[RV_NLIMITS][2]; /* soft, hard (UINT64_MAX: infinity) */
+    char name[16];         /* PR_SET_NAME; the program's base name at first */
+    bool dumpable, no_new_privs, child_subreaper;
+    uint64_t timerslack_ns;
+} rv_task;
 
 typedef struct rv_os {
     rv_file files[RV_MAX_FDS];
@@ -55,7 +81,10 @@ typedef struct rv_os {
     uint64_t rng_state;    /* deterministic getrandom/AT_RANDOM stream */
     rv_sigstate sig;       /* actions, masks, pending signals, timers */
     uint64_t tid_address;
-    int32_t pgid, sid;     /* process group and session: the parent's until setpgid/setsid */
+    rv_task task;          /* process group, session, limits, name, scheduling */
+    rv_lock *locks;        /* the file locks held */
+    size_t nlocks, cap_locks;
+    uint64_t last_ofd;     /* the last open file description number given */
     uint64_t slept_ns;     /* sleeping advances the clock by the time asked for */
     bool syscall_enosys;   /* unknown system calls return -ENOSYS instead of stopping */
     unsigned umask;

@@ -46,12 +46,31 @@ static char *join_nul(int n, char *const *v, size_t *len)
     return r;
 }
 
+/* The attributes a process started from a shell has. */
+static void task_init(rv_task *t, const char *exe)
+{
+    static const uint64_t inf = UINT64_MAX, limits[RV_NLIMITS][2] = {
+        {inf, inf}, {inf, inf}, {inf, inf}, {RV_STACK_SIZE_LIMIT, inf}, /* CPU FSIZE DATA STACK */
+        {0, inf}, {inf, inf}, {63704, 63704}, {RV_MAX_FDS, RV_MAX_FDS}, /* CORE RSS NPROC NOFILE */
+        {UINT64_C(8) << 20, UINT64_C(8) << 20}, {inf, inf}, {inf, inf},  /* MEMLOCK AS LOCKS */
+        {63704, 63704}, {819200, 819200}, {0, 0}, {0, 0}, {inf, inf},   /* SIGPENDING MSGQUEUE NICE RTPRIO RTTIME */
+    };
+    memset(t, 0, sizeof *t);
+    t->pgid = t->sid = GUEST_PPID;
+    memcpy(t->rlimit, limits, sizeof limits);
+    const char *base = strrchr(exe, '/');
+    snprintf(t->name, sizeof t->name, "%s", base ? base + 1 : exe);
+    t->dumpable = true;
+    t->timerslack_ns = 50000;
+}
+
 static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errlen)
 {
     rv_os *os = &p->os;
     for (int fd = 0; fd < 3; fd++)
         if (fcntl(fd, F_GETFD) >= 0)
-            os->files[fd] = (rv_file){.host_fd = fd, .flags = fd == 0 ? O_RDONLY : O_WRONLY, .is_std = true};
+            os->files[fd] = (rv_file){.host_fd = fd, .flags = fd == 0 ? O_RDONLY : O_WRONLY, .is_std = true,
+                                      .ofd = ++os->last_ofd};
     os->cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
     os->cwd = getcwd(NULL, 0);
     if (os->cwd_fd < 0 || !os->cwd) {
@@ -72,7 +91,7 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
     os->environ = join_nul(o->envc, o->envp, &os->environ_len);
     os->rng_state = RV_RANDOM_SEED;
     os->umask = 022;
-    os->pgid = os->sid = GUEST_PPID;
+    task_init(&os->task, os->exe_path);
     os->syscall_enosys = o->syscall_enosys;
     os->mmap_top = RV_MMAP_TOP;
     return 0;
@@ -126,6 +145,7 @@ void rv_proc_destroy(rv_proc *p)
         free(p->os.write_roots[i]);
     free(p->os.write_roots);
     free(p->os.exe_path);
+    free(p->os.locks);
     free(p->os.cmdline);
     free(p->os.environ);
     code_free(p->code);

@@ -347,22 +347,38 @@ static bool can_wake(const rv_sigstate *s, const rv_timer *t, uint64_t also)
     return t->notify == G_SIGEV_SIGNAL && !is_ignored(s, t->sig) && ((~s->blocked | also) & sig_bit(t->sig));
 }
 
+/* The wall-clock time at which the next timer that can end a wait expires
+ * (UINT64_MAX: none). Sleeping uses no CPU time: only wall-clock timers run. */
+static uint64_t next_wake(const rv_sigstate *s, uint64_t also)
+{
+    uint64_t next = UINT64_MAX;
+    for (int i = 0; i < RV_NTIMERS; i++) {
+        const rv_timer *t = &s->timer[i];
+        if (t->expiry && t->clock == RV_CLOCK_REAL && can_wake(s, t, also) && t->expiry < next)
+            next = t->expiry;
+    }
+    return next;
+}
+
+bool sig_may_arrive(const rv_proc *p, uint64_t also)
+{
+    const rv_sigstate *s = &p->os.sig;
+    return (sig_pending(s) & (~s->blocked | also)) || next_wake(s, also) != UINT64_MAX;
+}
+
 enum sig_wait_result sig_wait(rv_proc *p, uint64_t also, uint64_t deadline, const char *call)
 {
     rv_sigstate *s = &p->os.sig;
     for (;;) {
         fire_timers(p);
-        if (sig_pending(s) & (~s->blocked | also))
-            return SIG_WAIT_SIGNAL;
-        uint64_t now = sig_clock_now(p, RV_CLOCK_REAL), next = deadline;
+        uint64_t now = sig_clock_now(p, RV_CLOCK_REAL);
         if (now >= deadline)
             return SIG_WAIT_TIMEOUT;
-        /* Sleeping uses no CPU time: only wall-clock timers run meanwhile. */
-        for (int i = 0; i < RV_NTIMERS; i++) {
-            const rv_timer *t = &s->timer[i];
-            if (t->expiry && t->clock == RV_CLOCK_REAL && can_wake(s, t, also) && t->expiry < next)
-                next = t->expiry;
-        }
+        if (sig_pending(s) & (~s->blocked | also))
+            return SIG_WAIT_SIGNAL;
+        uint64_t next = next_wake(s, also);
+        if (next > deadline)
+            next = deadline;
         if (next == UINT64_MAX) {
             rv_kill(p, SIGSYS,
                     "%s at pc 0x%llx would wait forever: no timer is armed to raise a signal it waits for, and no "

@@ -123,6 +123,10 @@ enum sig_wait_result { SIG_WAIT_SIGNAL, SIG_WAIT_TIMEOUT, SIG_WAIT_FOREVER };
  * naming the call (SIG_WAIT_FOREVER). */
 enum sig_wait_result sig_wait(struct rv_proc *p, uint64_t also, uint64_t deadline, const char *call);
 
+/* Could a signal in ~blocked | also end a wait: one is pending, or a
+ * wall-clock timer will raise one? */
+bool sig_may_arrive(const struct rv_proc *p, uint64_t also);
+
 /* The pending signals (bit sig-1 for sig). */
 uint64_t sig_pending(const rv_sigstate *s);
 /* Take the first pending signal in mask out of the queue: its number (0 if

@@ -3,6 +3,7 @@
  * file is confined to the allowed directories. */
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -40,15 +41,15 @@ static bool modifies(int flags)
     return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
 }
 
-/* Install a host fd as the lowest free guest fd >= from. */
-static int64_t install_fd(rv_proc *p, int host_fd, int flags, const char *path, int64_t from)
+int64_t sys_install_fd(rv_proc *p, int host_fd, int flags, const char *path, int64_t from, uint64_t ofd)
 {
     int64_t fd = sys_alloc_fd(p, from);
     if (fd < 0) {
         close(host_fd);
         return fd;
     }
-    p->os.files[fd] = (rv_file){.host_fd = host_fd, .flags = flags, .path = path ? strdup(path) : NULL};
+    p->os.files[fd] = (rv_file){.host_fd = host_fd, .flags = flags, .path = path ? strdup(path) : NULL,
+                                .ofd = ofd ? ofd : ++p->os.last_ofd};
     return fd;
 }
 
@@ -61,12 +62,12 @@ SYS(openat)
         REQUIRE_WRITABLE(dirfd, real);
     int host = sys_open_self(p, path);
     if (host >= 0)
-        return install_fd(p, host, flags, path, 0);
+        return sys_install_fd(p, host, flags, path, 0, 0);
     host = openat(dirfd, real, flags | O_CLOEXEC, (mode_t)(a[3] & ~p->os.umask & 07777));
     if (host < 0)
         return sys_err();
     char abs[PATH_MAX];
-    return install_fd(p, host, flags, sys_fd_path(host, abs, sizeof abs) ? abs : real, 0);
+    return sys_install_fd(p, host, flags, sys_fd_path(host, abs, sizeof abs) ? abs : real, 0, 0);
 }
 
 SYS(close)
@@ -74,6 +75,7 @@ SYS(close)
     rv_file *f = sys_file(p, a[0]);
     if (!f)
         return -EBADF;
+    sys_locks_close(p, (int)a[0]);
     if (!f->is_std || f->spooled)
         close(f->host_fd);
     free(f->path);
@@ -368,8 +370,24 @@ SYS(getdents64)
 
 SYS(ioctl)
 {
-    /* The guest never sees a terminal (see to_guest_stat). */
-    return sys_file(p, a[0]) ? -ENOTTY : -EBADF;
+    enum { G_FIONREAD = 0x541b, G_FIONBIO = 0x5421, G_FIOCLEX = 0x5451, G_FIONCLEX = 0x5450 };
+    rv_file *f = sys_file(p, a[0]);
+    if (!f)
+        return -EBADF;
+    int v = 0;
+    switch (a[1]) {
+    case G_FIONREAD: /* bytes ready to read: pipes and FIFOs; files: what is left */
+        if (ioctl(f->host_fd, FIONREAD, &v) < 0)
+            return sys_err();
+        return mem_write(&p->mem, a[2], &v, sizeof v) ? 0 : -EFAULT;
+    case G_FIONBIO:
+        if (!mem_read(&p->mem, &v, a[2], sizeof v))
+            return -EFAULT;
+        return sys_ret(ioctl(f->host_fd, FIONBIO, &v));
+    case G_FIOCLEX: f->flags |= O_CLOEXEC; return 0;
+    case G_FIONCLEX: f->flags &= ~O_CLOEXEC; return 0;
+    default: return -ENOTTY; /* TCGETS, TIOCGWINSZ...: the guest never sees a terminal (see to_guest_stat) */
+    }
 }
 
 /* ------------------------------------------------------ descriptors */
@@ -389,10 +407,11 @@ static int64_t dup_into(rv_proc *p, rv_file *f, int64_t from, int64_t exact, boo
             uint64_t args[1] = {(uint64_t)exact};
             sys_close(p, args);
         }
-        p->os.files[exact] = (rv_file){.host_fd = host, .flags = flags, .path = f->path ? strdup(f->path) : NULL};
+        p->os.files[exact] = (rv_file){.host_fd = host, .flags = flags, .path = f->path ? strdup(f->path) : NULL,
+                                       .ofd = f->ofd};
         return exact;
     }
-    return install_fd(p, host, flags, f->path, from);
+    return sys_install_fd(p, host, flags, f->path, from, f->ofd);
 }
 
 SYS(dup)
@@ -423,7 +442,10 @@ SYS(fcntl)
     case F_SETFD: f->flags = (f->flags & ~O_CLOEXEC) | ((a[2] & FD_CLOEXEC) ? O_CLOEXEC : 0); return 0;
     case F_GETFL: return sys_ret(fcntl(f->host_fd, F_GETFL));
     case F_SETFL: return sys_ret(fcntl(f->host_fd, F_SETFL, (int)a[2]));
-    case F_GETLK: case F_SETLK: case F_SETLKW: return 0; /* a single process holds every lock */
+    case F_GETLK: case F_SETLK: case F_SETLKW: case F_OFD_GETLK: case F_OFD_SETLK: case F_OFD_SETLKW:
+        return sys_fcntl_lock(p, f, (int)a[1], a[2]);
+    case F_GETPIPE_SZ: return sys_ret(fcntl(f->host_fd, F_GETPIPE_SZ));
+    case F_SETPIPE_SZ: return sys_ret(fcntl(f->host_fd, F_SETPIPE_SZ, (int)a[2]));
     default: return -EINVAL;
     }
 }
@@ -463,12 +485,12 @@ SYS(pipe2)
     int fds[2];
     if (pipe2(fds, O_CLOEXEC | ((int)a[1] & O_NONBLOCK)) < 0)
         return sys_err();
-    int64_t r = install_fd(p, fds[0], O_RDONLY, NULL, 0);
+    int64_t r = sys_install_fd(p, fds[0], O_RDONLY, NULL, 0, 0);
     if (r < 0) {
         close(fds[1]);
         return r;
     }
-    int64_t w = install_fd(p, fds[1], O_WRONLY, NULL, 0);
+    int64_t w = sys_install_fd(p, fds[1], O_WRONLY, NULL, 0, 0);
     if (w < 0) {
         uint64_t args[1] = {(uint64_t)r};
         sys_close(p, args);

@@ -40,6 +40,13 @@ const char *sys_self_path(rv_proc *p, const char *path);
 bool sys_self_link(rv_proc *p, const char *path, char *out, size_t size);
 /* cmdline, environ and maps open as generated files (host fd, -1 if not such a path). */
 int sys_open_self(rv_proc *p, const char *path);
+/* fcntl's record-lock commands (F_GETLK... and F_OFD_*) on f; a[2] = addr. */
+int64_t sys_fcntl_lock(rv_proc *p, rv_file *f, int cmd, uint64_t addr);
+/* Guest fd is about to close: the locks that go with it are released. */
+void sys_locks_close(rv_proc *p, int fd);
+/* Install a host fd as the lowest free guest fd >= from, in open file
+ * description ofd (0: a new one); the guest fd, or -EMFILE (host fd closed). */
+int64_t sys_install_fd(rv_proc *p, int host_fd, int flags, const char *path, int64_t from, uint64_t ofd);
 /* Lowest free guest fd, or -EMFILE. */
 int64_t sys_alloc_fd(rv_proc *p, int64_t from);
 /* Absolute path of a host fd (through /proc/self/fd); false on failure. */

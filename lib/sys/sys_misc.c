@@ -32,8 +32,6 @@ SYS(getuid) { (void)p, (void)a; return GUEST_UID; }
 SYS(geteuid) { (void)p, (void)a; return GUEST_UID; }
 SYS(getgid) { (void)p, (void)a; return GUEST_UID; }
 SYS(getegid) { (void)p, (void)a; return GUEST_UID; }
-SYS(getpgid) { (void)p, (void)a; return GUEST_PID; }
-SYS(getsid) { (void)p, (void)a; return GUEST_PID; }
 SYS(sched_yield) { (void)p, (void)a; return 0; }
 SYS(set_robust_list) { (void)p, (void)a; return 0; }
 
@@ -67,23 +65,6 @@ SYS(uname)
     strcpy(u[4], "riscv64");
     strcpy(u[5], "(none)");
     return mem_write(&p->mem, a[0], u, sizeof u) ? 0 : -EFAULT;
-}
-
-SYS(prlimit64)
-{
-    enum { RLIMIT_STACK_ = 3, RLIMIT_NOFILE_ = 7 };
-    if (a[0] != 0 && a[0] != GUEST_PID)
-        return -ESRCH;
-    if (a[3]) {
-        uint64_t lim[2] = {UINT64_MAX, UINT64_MAX};
-        if (a[1] == RLIMIT_STACK_)
-            lim[0] = RV_STACK_SIZE_LIMIT;
-        else if (a[1] == RLIMIT_NOFILE_)
-            lim[0] = lim[1] = RV_MAX_FDS;
-        if (!mem_write(&p->mem, a[3], lim, sizeof lim))
-            return -EFAULT;
-    }
-    return 0; /* new limits are accepted and ignored */
 }
 
 SYS(sysinfo)
@@ -120,23 +101,52 @@ SYS(futex)
     }
 }
 
+/* Threads, child processes and other programs are out of scope: the call
+ * stops the run at once, naming itself and where it was made. */
+static int64_t refuse(rv_proc *p, const char *call, const char *what)
+{
+    rv_kill(p, SIGSYS, "%s (%s) at pc 0x%llx: threads, child processes and running other programs are not supported",
+            call, what, (unsigned long long)(p->cpu.pc - 4));
+    return -ENOSYS;
+}
+
+/* What a clone with these flags makes. */
+static const char *clone_kind(uint64_t flags)
+{
+    enum { CLONE_VM_ = 0x100, CLONE_VFORK_ = 0x4000, CLONE_THREAD_ = 0x10000 };
+    if (flags & CLONE_THREAD_)
+        return "a thread";
+    if (flags & CLONE_VFORK_)
+        return "vfork";
+    return flags & CLONE_VM_ ? "a child sharing memory" : "fork";
+}
+
 SYS(clone)
 {
-    (void)a;
-    rv_kill(p, SIGSYS, "threads and child processes are not supported (clone)");
-    return -ENOSYS;
+    return refuse(p, "clone", clone_kind(a[0]));
 }
 
 SYS(clone3)
 {
-    return sys_clone(p, a);
+    uint64_t flags = 0;
+    mem_read(&p->mem, &flags, a[0], sizeof flags);
+    return refuse(p, "clone3", clone_kind(flags));
 }
 
 SYS(execve)
 {
-    (void)a;
-    rv_kill(p, SIGSYS, "running another program is not supported (execve)");
-    return -ENOSYS;
+    char path[256];
+    if (!mem_read_string(&p->mem, a[0], path, sizeof path))
+        strcpy(path, "?");
+    return refuse(p, "execve", path);
+}
+
+SYS(execveat)
+{
+    char path[256];
+    if (!mem_read_string(&p->mem, a[1], path, sizeof path))
+        strcpy(path, "?");
+    return refuse(p, "execveat", path);
 }
 
 SYS(riscv_flush_icache)

@@ -1,11 +1,15 @@
 /* Waiting for descriptors: ppoll, pselect6 (poll, select and pause in
- * glibc), and the blocking of reads and writes on the program's own pipes.
+ * glibc), and the blocking of reads and writes on pipes and FIFOs.
  *
- * Readiness comes from the host. While the guest waits, only two things can
- * change: data from the outside world (the standard streams, FIFOs and
- * devices opened by path), which the host waits for and which takes no
- * guest time; and signals from the guest's timers, which the deterministic
- * clock runs to (lib/sig.c). A pipe the program created changes only if the
+ * Readiness comes from the host. While the guest waits, two things can
+ * change it: the outside world, and signals from the guest's timers, which
+ * the deterministic clock runs to (lib/sig.c). The guest's standard
+ * streams are its input and output: waiting for them takes no guest time,
+ * so that a run does not depend on how fast its input arrives. FIFOs and
+ * devices the program opened by path get data only from the outside too,
+ * but a wait on them with a timeout, or with a timer armed, lasts until
+ * that time on the guest's clock: the outside world is taken to send
+ * nothing meanwhile. A pipe the program created changes only if the
  * program itself writes or reads it, which it cannot do while it waits. */
 #include <fcntl.h>
 #include <poll.h>
@@ -16,33 +20,39 @@
 
 enum { MAX_POLL_FDS = 4096, FD_SET_BITS = 1024 };
 
-/* A descriptor whose state the outside world changes. */
-static bool external(const rv_file *f)
+enum source { SOURCE_NONE, SOURCE_GUEST, SOURCE_OUTSIDE, SOURCE_STREAM };
+
+/* Who can change a descriptor's readiness: nobody (regular files and
+ * directories are always ready), the guest (its own pipes), the outside
+ * world (FIFOs, devices, sockets opened by path), or the guest's streams. */
+static enum source source_of(const rv_file *f)
 {
     struct stat st;
     if (f->is_std)
-        return true;
-    return f->path && fstat(f->host_fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) ||
-                                                      S_ISSOCK(st.st_mode));
+        return SOURCE_STREAM;
+    if (fstat(f->host_fd, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return SOURCE_NONE;
+    return f->path ? SOURCE_OUTSIDE : SOURCE_GUEST;
 }
 
 /* Host readiness of n guest descriptors (fds[i].fd guest numbers in, host
- * revents out); waits for the outside world when nothing is ready yet and
- * the outside world is involved. Returns how many are ready (0: only a
- * signal could change that), or -errno. */
-static int64_t poll_now(rv_proc *p, struct pollfd *fds, size_t n, bool may_wait)
+ * revents out). With may_block, when nothing is ready, it waits on the host
+ * for the standard streams, or for the outside world if no signal can come.
+ * Returns how many are ready, or -errno. */
+static int64_t poll_now(rv_proc *p, struct pollfd *fds, size_t n, bool may_block)
 {
     struct pollfd *host = malloc((n ? n : 1) * sizeof *host);
     if (!host)
         return -ENOMEM;
-    bool outside = false;
+    bool stream = false, outside = false;
     for (size_t i = 0; i < n; i++) {
         rv_file *f = fds[i].fd < 0 ? NULL : sys_file(p, (uint64_t)fds[i].fd);
         host[i] = (struct pollfd){f ? f->host_fd : -1, fds[i].events, 0};
-        outside |= f && external(f);
+        enum source src = f ? source_of(f) : SOURCE_NONE;
+        stream |= src == SOURCE_STREAM, outside |= src == SOURCE_OUTSIDE;
     }
     int ready = poll(host, (nfds_t)n, 0);
-    if (ready == 0 && may_wait && outside)
+    if (ready == 0 && may_block && (stream || (outside && !sig_may_arrive(p, 0))))
         ready = poll(host, (nfds_t)n, -1);
     for (size_t i = 0; i < n; i++) {
         bool bad = fds[i].fd >= 0 && !sys_file(p, (uint64_t)fds[i].fd);
@@ -59,7 +69,7 @@ static int64_t wait_fds(rv_proc *p, struct pollfd *fds, size_t n, uint64_t deadl
                         const char *call)
 {
     bool may_wait = deadline > sys_now_ns(p);
-    int64_t r = poll_now(p, fds, n, may_wait);
+    int64_t r = poll_now(p, fds, n, may_wait && deadline == UINT64_MAX);
     return r != 0 || !may_wait ? r : sys_wait_with_mask(p, mask, deadline, call);
 }
 
@@ -171,12 +181,14 @@ SYS(pselect6)
 
 int64_t sys_wait_ready(rv_proc *p, rv_file *f, short events, const char *call)
 {
-    struct stat st;
-    if (f->is_std || f->path || fstat(f->host_fd, &st) != 0 || !S_ISFIFO(st.st_mode) ||
-        (fcntl(f->host_fd, F_GETFL) & O_NONBLOCK))
-        return 0; /* not a pipe of the program's own, or it does not block */
+    enum source src = source_of(f);
+    if (src == SOURCE_NONE || src == SOURCE_STREAM || (fcntl(f->host_fd, F_GETFL) & O_NONBLOCK))
+        return 0;
     struct pollfd pfd = {f->host_fd, events, 0};
     if (poll(&pfd, 1, 0) != 0)
+        return 0;
+    /* The outside world may end the wait when no signal can: the host blocks. */
+    if (src == SOURCE_OUTSIDE && !sig_may_arrive(p, 0))
         return 0;
     return sig_wait(p, 0, UINT64_MAX, call) == SIG_WAIT_SIGNAL ? -RV_ERESTARTSYS : -EINTR;
 }

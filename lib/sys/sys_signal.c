@@ -144,7 +144,7 @@ static int64_t send_self(rv_proc *p, uint64_t sig, int code)
 SYS(kill)
 {
     int64_t pid = (int32_t)a[0];
-    if (pid == GUEST_PID || pid == 0 || pid == -(int64_t)p->os.pgid)
+    if (pid == GUEST_PID || pid == 0 || pid == -(int64_t)p->os.task.pgid)
         return send_self(p, a[1], G_SI_USER);
     if (a[1] > RV_NSIG)
         return -EINVAL;

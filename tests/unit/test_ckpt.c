@@ -101,6 +101,8 @@ static void start_program(rv_proc *p, const char *exe)
     rv_elf_info info;
     char err[256];
     cr_assert_eq(rv_proc_init(p, &o, &info, err, sizeof err), 0, "%s", err);
+    /* The test runner's stdin may be a pipe, which only `checkpoint` reads ahead. */
+    p->os.files[0].host_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     p->os.files[1].host_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 }
 

@@ -19,7 +19,7 @@ if read -t 0.05 -u 3 line; then echo "read: $line"; else echo "posix read -t tim
 set +o posix
 trap - USR1
 sum=0
-for ((i = 0; i < 20000; i++)); do sum=$(( (sum * 31 + i) % 1000003 )); done
+for ((i = 0; i < 1500; i++)); do sum=$(( (sum * 31 + i) % 1000003 )); done
 echo "sum $sum"
 kill -s USR1 $$
 echo "not reached"
