@@ -263,22 +263,26 @@ static int describe_named(const rv_file *f, int fd, const struct stat *st, json_
     return 0;
 }
 
-static int describe_pipe(const rv_proc *p, const rv_file *f, int fd, const struct stat *st, int status, json_t *e,
-                         ckpt_blob *b, char *err, size_t errlen)
+/* Does a descriptor below fd read from the same pipe or FIFO? (Then that
+ * one carries the bytes in it.) */
+static bool earlier_reader(const rv_proc *p, int fd, const struct stat *st)
 {
-    bool reader = (status & O_ACCMODE) == O_RDONLY;
-    json_object_set_new(e, "kind", json_string("pipe"));
-    json_object_set_new(e, "pipe", json_integer((json_int_t)st->st_ino));
-    json_object_set_new(e, "end", json_string(reader ? "r" : "w"));
-    json_object_set_new(e, "size", json_integer(fcntl(f->host_fd, F_GETPIPE_SZ)));
-    for (int g = 0; g < fd && reader; g++) { /* one read end carries the contents */
+    for (int g = 0; g < fd; g++) {
         const rv_file *o = &p->os.files[g];
         struct stat ost;
         if (o->host_fd >= 0 && !o->is_std && fstat(o->host_fd, &ost) == 0 && S_ISFIFO(ost.st_mode) &&
-            ost.st_ino == st->st_ino && (fcntl(o->host_fd, F_GETFL) & O_ACCMODE) == O_RDONLY)
-            return 0;
+            ost.st_ino == st->st_ino && ost.st_dev == st->st_dev && (fcntl(o->host_fd, F_GETFL) & O_ACCMODE) != O_WRONLY)
+            return true;
     }
-    if (!reader)
+    return false;
+}
+
+/* The bytes waiting in a pipe or FIFO that fd reads, unless a lower
+ * descriptor carries them. */
+static int describe_contents(const rv_proc *p, const rv_file *f, int fd, const struct stat *st, json_t *e,
+                             ckpt_blob *b, char *err, size_t errlen)
+{
+    if (earlier_reader(p, fd, st))
         return 0;
     size_t start = b->len;
     int rc = append_pipe(f->host_fd, b);
@@ -287,6 +291,28 @@ static int describe_pipe(const rv_proc *p, const rv_file *f, int fd, const struc
     if (b->len > start)
         set_data(e, start, b->len);
     return 0;
+}
+
+static int describe_pipe(const rv_proc *p, const rv_file *f, int fd, const struct stat *st, int status, json_t *e,
+                         ckpt_blob *b, char *err, size_t errlen)
+{
+    bool reader = (status & O_ACCMODE) == O_RDONLY;
+    json_object_set_new(e, "kind", json_string("pipe"));
+    json_object_set_new(e, "pipe", json_integer((json_int_t)st->st_ino));
+    json_object_set_new(e, "end", json_string(reader ? "r" : "w"));
+    json_object_set_new(e, "size", json_integer(fcntl(f->host_fd, F_GETPIPE_SZ)));
+    return reader ? describe_contents(p, f, fd, st, e, b, err, errlen) : 0;
+}
+
+/* A named FIFO: reopened by its path, the bytes in it carried as a pipe's. */
+static int describe_fifo(const rv_proc *p, const rv_file *f, int fd, const struct stat *st, int status, json_t *e,
+                         ckpt_blob *b, char *err, size_t errlen)
+{
+    struct stat named;
+    if (stat(f->path, &named) != 0 || named.st_dev != st->st_dev || named.st_ino != st->st_ino)
+        return refuse(err, errlen, fd, f, "the named FIFO was removed or replaced since it was opened");
+    json_object_set_new(e, "kind", json_string("fifo"));
+    return (status & O_ACCMODE) != O_WRONLY ? describe_contents(p, f, fd, st, e, b, err, errlen) : 0;
 }
 
 static int describe(const rv_proc *p, int fd, json_t *e, ckpt_blob *b, char *err, size_t errlen)
@@ -315,11 +341,10 @@ static int describe(const rv_proc *p, int fd, json_t *e, ckpt_blob *b, char *err
         json_object_set_new(e, "path", json_string(dev));
         return 0;
     }
-    if (S_ISFIFO(st.st_mode) && !f->path)
-        return describe_pipe(p, f, fd, &st, status, e, b, err, errlen);
+    if (S_ISFIFO(st.st_mode))
+        return (f->path ? describe_fifo : describe_pipe)(p, f, fd, &st, status, e, b, err, errlen);
     return refuse(err, errlen, fd, f,
-                  S_ISFIFO(st.st_mode)   ? "named FIFOs are not supported"
-                  : S_ISSOCK(st.st_mode) ? "sockets are not supported"
+                  S_ISSOCK(st.st_mode)   ? "sockets are not supported"
                   : S_ISBLK(st.st_mode)  ? "block devices are not supported"
                                          : "descriptors of this kind (eventfd, epoll, timerfd...) are not supported");
 }
@@ -400,7 +425,8 @@ static bool entry_ok(json_t *e, size_t blob_len, const bool *listed, json_int_t 
         return false;
     if (strcmp(kind, "same") == 0)
         return int_member(e, "same_as", 0, fd - 1, &v) && listed[v];
-    if (strcmp(kind, "file") == 0 || strcmp(kind, "dir") == 0 || strcmp(kind, "dev") == 0)
+    if (strcmp(kind, "file") == 0 || strcmp(kind, "dir") == 0 || strcmp(kind, "dev") == 0 ||
+        strcmp(kind, "fifo") == 0)
         return json_is_string(json_object_get(e, "path"));
     if (strcmp(kind, "pipe") == 0) {
         const char *end = json_string_value(json_object_get(e, "end"));
@@ -520,6 +546,31 @@ static int reopen(rv_proc *p, const char *kind, const char *path, int flags, cha
     return fd;
 }
 
+/* A named FIFO again, with the bytes it held: a second descriptor that
+ * reads and writes it keeps it open while the guest's is opened (without
+ * blocking) and refilled. */
+static int reopen_fifo(rv_proc *p, const char *path, int flags, const unsigned char *data, size_t len, char *err,
+                       size_t errlen)
+{
+    if ((flags & O_ACCMODE) != O_RDONLY && sys_check_writable(p, p->os.cwd_fd, path))
+        return fail(err, errlen, "guest FIFO %s is outside the directories it may write (see --allow-write)", path);
+    int keep = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (keep < 0 || fstat(keep, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+        if (keep >= 0)
+            close(keep);
+        return fail(err, errlen, "%s is no longer the named FIFO the checkpoint names", path);
+    }
+    int fd = -1;
+    if (len && fcntl(keep, F_GETPIPE_SZ) < (int)len)
+        fcntl(keep, F_SETPIPE_SZ, (int)len);
+    if (!len || write(keep, data, len) == (ssize_t)len)
+        fd = open(path, (flags & O_ACCMODE) | O_NONBLOCK | O_CLOEXEC);
+    int saved = errno;
+    close(keep);
+    return fd >= 0 ? fd : fail(err, errlen, "cannot reopen the guest's FIFO %s: %s", path, strerror(saved));
+}
+
 /* Replace guest fd's entry (the restoring run's standard streams included). */
 static void install(rv_proc *p, int fd, rv_file f)
 {
@@ -573,6 +624,8 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
         }
     } else if (strcmp(kind, "data") == 0) {
         host = memory_file(blob + off, len, offset);
+    } else if (strcmp(kind, "fifo") == 0) {
+        host = reopen_fifo(p, path, flags, blob + off, len, err, errlen);
     } else {
         host = reopen(p, kind, path, flags, err, errlen);
         if (host >= 0 && strcmp(kind, "dev") != 0 && !(flags & O_PATH) && lseek(host, offset, SEEK_SET) != offset) {
@@ -580,7 +633,7 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
             return fail(err, errlen, "cannot return to position %lld in %s", (long long)offset, path);
         }
     }
-    if (host < 0) /* reopen and pipe_end gave their reason */
+    if (host < 0) /* reopen, reopen_fifo and pipe_end gave their reason */
         return strcmp(kind, "same") == 0 || strcmp(kind, "data") == 0
                    ? fail(err, errlen, "cannot restore guest fd %d: %s", fd, strerror(errno))
                    : -1;

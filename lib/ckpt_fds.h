@@ -7,6 +7,7 @@
  *   dir   a directory reopened by path at its getdents position;
  *   dev   /dev/null, /dev/zero, /dev/full, /dev/random or /dev/urandom;
  *   pipe  one end of a pipe the program created, with the bytes it holds;
+ *   fifo  a named FIFO reopened by path, with the bytes it holds;
  *   data  a file no path names any more (deleted, memfd, a generated
  *         /proc/self file): its contents travel in the checkpoint;
  * and may share its open file description (offset, flags) with a lower one

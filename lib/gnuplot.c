@@ -97,6 +97,25 @@ static char *script(const gnuplot *g, const char *name, const char *body)
         name, name, name, name, name, png, body);
 }
 
+/* Did gnuplot finish the image? It may exit 0 after a failed write (a full
+ * disk): a PNG ends with its IEND chunk, an SVG with its closing tag. */
+static bool image_complete(const char *path, const char *fmt)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    unsigned char tail[16] = {0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    bool ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof tail &&
+              pread(fd, tail, sizeof tail, st.st_size - (off_t)sizeof tail) == (ssize_t)sizeof tail;
+    if (fd >= 0)
+        close(fd);
+    if (!ok)
+        return false;
+    if (strcmp(fmt, "png") == 0)
+        return memcmp(tail + 4, iend, sizeof iend) == 0;
+    return memmem(tail, sizeof tail, "</svg>", 6) != NULL;
+}
+
 /* gnuplot SCRIPT in DIR, drawing OUT.<fmt> for FORMATS; its output in LOG. */
 static bool run_gnuplot(const char *dir, const char *script_name, const char *out, const char *formats,
                         const char *log)
@@ -138,9 +157,8 @@ void gnuplot_plot(gnuplot *g, const char *dir, const char *name, const char *dat
             if (!fmts[i])
                 continue;
             char *from = format("%s/%s.%s", dir, tmp, fmts[i]), *to = format("%s/%s.%s", dir, name, fmts[i]);
-            struct stat st;
-            if (ok && stat(from, &st) == 0 && st.st_size > 0)
-                ok = rename(from, to) == 0;
+            if (ok && image_complete(from, fmts[i]) && rename(from, to) == 0)
+                outfile_track(to);
             else
                 ok = false;
             unlink(from);

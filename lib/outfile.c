@@ -26,11 +26,32 @@ struct outfile {
 static outfile *open_list;
 static volatile sig_atomic_t handlers_installed;
 
+/* The files this process has put in place: a command that fails removes
+ * them too, so that it leaves nothing that looks like a result. */
+static char **published;
+static size_t npublished, cap_published;
+
+void outfile_track(const char *path)
+{
+    if (npublished == cap_published) {
+        size_t cap = cap_published ? 2 * cap_published : 16;
+        char **grown = realloc(published, cap * sizeof *grown);
+        if (!grown)
+            return; /* only the clean-up after a failure is lost */
+        published = grown, cap_published = cap;
+    }
+    char *copy = strdup(path);
+    if (copy)
+        published[npublished++] = copy;
+}
+
 static void unlink_all_tmp(void)
 {
     for (outfile *o = open_list; o; o = o->next)
         if (o->tmp)
             unlink(o->tmp);
+    for (size_t i = 0; i < npublished; i++)
+        unlink(published[i]);
 }
 
 static void on_signal(int sig)
@@ -209,6 +230,8 @@ void outfile_commit(outfile *o)
         destroy(o);
         die("cannot write %s: %s", path ? path : "output", strerror(saved));
     }
+    if (o->tmp)
+        outfile_track(o->path);
     destroy(o);
 }
 
@@ -224,6 +247,11 @@ void outfile_abort_all(void)
 {
     while (open_list)
         outfile_abort(open_list);
+    for (size_t i = 0; i < npublished; i++) {
+        unlink(published[i]);
+        free(published[i]);
+    }
+    npublished = 0;
 }
 
 const char *outfile_path(const outfile *o)

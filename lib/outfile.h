@@ -1,6 +1,8 @@
 /* Output files that appear complete or not at all: data goes to a temporary
  * file beside the target, which is renamed over it only by outfile_commit().
- * A failed write, a die() or SIGINT/SIGTERM/SIGHUP removes the temporary.
+ * A failed write, a die() or SIGINT/SIGTERM/SIGHUP removes the temporary,
+ * and the outputs the command already put in place with it: a command that
+ * fails leaves none of its outputs, only its one-line error.
  * "-" (standard output) and targets that are not regular files (/dev/null,
  * FIFOs, terminals) are written in place. */
 #ifndef RV_OUTFILE_H
@@ -21,7 +23,11 @@ void outfile_printf(outfile *o, const char *fmt, ...) __attribute__((format(prin
 void outfile_commit(outfile *o);
 /* Remove the temporary and free. */
 void outfile_abort(outfile *o);
-/* Abort every outfile still open (used by die() and the signal handlers). */
+/* Count a file put in place by other means (a plot gnuplot drew) among the
+ * outputs a failure removes. */
+void outfile_track(const char *path);
+/* Abort every outfile still open and remove the outputs already put in
+ * place (used by die() and the signal handlers). */
 void outfile_abort_all(void);
 const char *outfile_path(const outfile *o);
 

@@ -77,6 +77,13 @@ run_stage() {
         exit 1
     fi
     [ "$status" -eq 0 ] || log "$name: the program exited with status $status"
+    local f
+    for f in $outs; do
+        [ -e "$f" ] && continue
+        log "$name: FAILED: it did not write $f; the end of $O/logs/$name.log:"
+        tail -n 15 "$O/logs/$name.log" | sed 's/^/    /' | tee -a "$O/pipeline.log"
+        exit 1
+    done
     echo "$*" > "$O/.stamps/$name"
     log "$name: done in $(since "$start") s"
 }
@@ -202,7 +209,7 @@ run_stage guest bbv "$P.$N.bb.gz $P.summary.json" "$PROG $B/bbv" \
 run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simpoint" \
     "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
     -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
-run_stage guest checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
+run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" -- "$PROG" "$@"
 run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
     simulate_regions "${CORE[@]}" "${PROFILE[@]}" "$MODE" "$JOBS" --

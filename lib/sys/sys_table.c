@@ -24,13 +24,15 @@ enum { NAMES = sizeof names / sizeof names[0] };
     X(renameat2) X(linkat) X(symlinkat) X(fchmodat) X(utimensat) X(getcwd) X(chdir) X(fchdir)                 \
     X(preadv) X(pwritev) X(preadv2) X(pwritev2) X(sendfile) X(copy_file_range) X(fadvise64) X(readahead)     \
     X(fallocate) X(sync_file_range) X(sync) X(syncfs) X(ppoll) X(pselect6) X(flock) X(fchown) X(fchownat)   \
-    X(statfs) X(fstatfs) X(memfd_create) X(membarrier) X(socket) X(connect)                                  \
+    X(statfs) X(fstatfs) X(memfd_create)                                                                      \
+    /* sockets */ X(socket) X(connect)                                                                        \
     /* memory */ X(brk) X(mmap) X(munmap) X(mprotect) X(mremap) X(madvise) X(msync)                          \
     /* time */ X(clock_gettime) X(clock_getres) X(gettimeofday) X(nanosleep) X(clock_nanosleep) X(times)     \
     X(getrusage)                                                                                              \
     /* process */ X(exit) X(exit_group) X(getpid) X(gettid) X(getppid) X(getuid) X(geteuid) X(getgid)        \
     X(getegid) X(sched_yield) X(set_robust_list) X(set_tid_address) X(getrandom) X(uname) X(sysinfo)         \
     X(sched_getaffinity) X(futex) X(clone) X(clone3) X(execve) X(execveat) X(riscv_flush_icache) X(rseq)     \
+    X(membarrier)                                                                                             \
     /* attributes */ X(getpgid) X(getsid) X(setpgid) X(setsid) X(getgroups) X(setgroups) X(getresuid)       \
     X(getresgid) X(setuid) X(setgid) X(setreuid) X(setregid) X(setresuid) X(setresgid) X(setfsuid)           \
     X(setfsgid) X(capget) X(capset) X(prlimit64) X(getrlimit) X(setrlimit) X(getpriority) X(setpriority)     \

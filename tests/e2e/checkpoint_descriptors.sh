@@ -2,10 +2,10 @@
 # Checkpoints restore every descriptor a program can hold: a directory at its
 # getdents position, /dev/null, /dev/zero and /dev/urandom, a pipe the
 # program made with bytes still in it, dup'ed descriptors sharing an offset,
-# a deleted file, and a standard input that is a pipe (what the program has
+# a named FIFO holding bytes, a deleted file, and a standard input that is a pipe (what the program has
 # not read yet travels in the checkpoint). Restoring at many points gives
 # the tail of the uninterrupted run's output and its exit status. What
-# cannot be restored (a named FIFO) is refused when the checkpoint is taken,
+# cannot be restored (a socket) is refused when the checkpoint is taken,
 # and nothing is left in the output directory.
 source "$(dirname "$0")/lib.sh"
 RVCC=${RVCC:-riscv64-linux-gnu-gcc}
@@ -37,6 +37,7 @@ int main(void) {
     unlink("scratch.txt");
     lseek(gone, 0, SEEK_SET);
     int same = dup(gone);
+    int ff = open("fifo", O_RDWR);             /* a named FIFO, filling up */
     char buf[512];
     for (int round = 0; round < 40; round++) {
         char line[64];
@@ -53,6 +54,9 @@ int main(void) {
         if (round % 10 == 0) { read(rnd, buf, 4); }  /* the stream is deterministic here */
         n = (int)read(round % 2 ? same : gone, buf, 3);
         mix(buf, (size_t)n);
+        write(ff, "abcde", 5);
+        n = (int)read(ff, buf, 3);
+        mix(buf, (size_t)n);
         n = (int)read(0, buf, 7);                /* stdin, a pipe */
         if (n > 0) mix(buf, (size_t)n);
         printf("round %d sum %lu stdin %d\n", round, sum, n);
@@ -64,6 +68,7 @@ int main(void) {
 C
 "$RVCC" -static -O1 -o holder.elf holder.c
 mkdir tree
+mkfifo fifo
 for i in $(seq 1 60); do touch "tree/file_$i"; done
 seq 1 400 > stdin.txt
 
@@ -90,31 +95,30 @@ for c in ck/*.ckpt; do
     [ "$n" -gt 0 ] || fail "$(basename "$c"): no output after restoring"
     tail -c "$n" full.out | cmp -s - run.out || fail "$(basename "$c"): output is not the tail of the full run's"
 done
-echo "ok   $n_ckpt checkpoints with a directory, devices, a pipe, a deleted file and a piped stdin restore exactly"
+echo "ok   $n_ckpt checkpoints with a directory, devices, a pipe, a FIFO, a deleted file and a piped stdin restore exactly"
 
-# A named FIFO cannot be reopened: refused when taken, and nothing is left.
-mkfifo fifo
-cat > fifo.c <<'C'
-#include <fcntl.h>
+# A socket cannot be reopened: refused when taken, and nothing is left.
+cat > sock.c <<'C'
+#include <sys/socket.h>
 #include <unistd.h>
 int main(void) {
-    int fd = open("fifo", O_RDONLY | O_NONBLOCK);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     volatile unsigned long x = 0;
     for (int i = 0; i < 200000; i++) x += i;
     return fd < 0;
 }
 C
-"$RVCC" -static -O1 -o fifo.elf fifo.c
-set +e; "$BIN/checkpoint" -o ck_fifo --at 150000 -- ./fifo.elf 2> fifo.err; status=$?; set -e
+"$RVCC" -static -O1 -o sock.elf sock.c
+set +e; "$BIN/checkpoint" -o ck_sock --at 150000 -- ./sock.elf 2> sock.err; status=$?; set -e
 [ "$status" -ne 0 ] || fail "a checkpoint with a named FIFO open was taken"
-grep -q "cannot be checkpointed: named FIFOs are not supported" fifo.err || fail "no reason given: $(cat fifo.err)"
-[ "$(wc -l < fifo.err)" = 1 ] || fail "more than one line of error: $(cat fifo.err)"
-[ ! -e ck_fifo ] || fail "the refused run left its output directory"
-[ -z "$(ls -A . | grep '^\.ck_fifo')" ] || fail "the refused run left its staging directory"
-echo "ok   a named FIFO is refused when the checkpoint is taken: $(cat fifo.err)"
+grep -q "cannot be checkpointed: sockets are not supported" sock.err || fail "no reason given: $(cat sock.err)"
+[ "$(wc -l < sock.err)" = 1 ] || fail "more than one line of error: $(cat sock.err)"
+[ ! -e ck_sock ] || fail "the refused run left its output directory"
+[ -z "$(ls -A . | grep '^\.ck_sock')" ] || fail "the refused run left its staging directory"
+echo "ok   a socket is refused when the checkpoint is taken: $(cat sock.err)"
 
 # The program ends before the last --at point: no checkpoints at all, no manifest.
-set +e; "$BIN/checkpoint" -o ck_short --at 1000,999999999 -- ./fifo.elf 2> short.err; status=$?; set -e
+set +e; "$BIN/checkpoint" -o ck_short --at 1000,999999999 -- ./sock.elf 2> short.err; status=$?; set -e
 [ "$status" -ne 0 ] || fail "checkpoint past the end succeeded"
 [ ! -e ck_short ] || fail "a failed run left $(ls ck_short)"
 echo "ok   a run that ends before its last point leaves nothing"

@@ -120,6 +120,18 @@ refuse 'never negative' "$BIN/validate" --simpoints small.simpoints --weights sm
     --labels neg.labels -o val --json val.json
 [ ! -e val.md ] && [ ! -e val.json ] || fail "a refused validate left outputs"
 
+# A command that fails leaves none of its outputs, not only not the one it failed on
+# (a path through a plain file cannot be written, even by root).
+touch plain
+refuse 'plain/' "$BIN/sim" --full -G 100k --interval-log log.csv -o plain/r.json -- "$prog" 1
+[ ! -e log.csv ] || fail "sim --full left its interval log after failing to write its result"
+refuse 'plain/' "$BIN/simpoint" -loadFVFile $bb -maxK 3 -saveSimpoints kept.sp \
+    -saveSimpointWeights plain/w -saveLabels kept.labels
+[ ! -e kept.sp ] && [ ! -e kept.labels ] || fail "simpoint left outputs it wrote before the unwritable one"
+refuse 'plain/' "$BIN/validate" --simpoints small.simpoints --weights small.weights -i 2000 \
+    --full full.json --json kept.json -o plain/val
+[ ! -e kept.json ] || fail "validate kept its JSON when the report failed"
+
 # Under a file-size limit, no NAME.tmpXXXXXX is left behind.
 mkdir xfsz && (
     cd xfsz
