@@ -19,7 +19,7 @@ RVCFLAGS := -static -O2 -g -march=rv64gc -mabi=lp64d
 RVASFLAGS := -static -nostdlib -march=rv64gc -mabi=lp64d
 
 .DEFAULT_GOAL := all
-.PHONY: all deps build test unit-test san-test e2e-test bench demo install clean rv-programs
+.PHONY: all deps build test unit-test san-test e2e-test bench demo install clean rv-programs san-e2e fuzz
 
 deps:
 	@scripts/deps.sh
@@ -63,6 +63,11 @@ $(B)/bin/%: $(B)/rel/%/main.o $(B)/rel/lib%.a $(B)/rel/librv.a
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
+# The tools under ASan and UBSan, for the end-to-end tests of san-e2e.
+$(B)/san/bin/%: $(B)/san/%/main.o $(B)/san/lib%.a $(B)/san/librv.a
+	@mkdir -p $(@D)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
 # ------------------------------------------------------- RISC-V guest programs
@@ -86,8 +91,8 @@ build: $(addprefix $(B)/bin/,$(TOOLS)) $(B)/rel/unit_tests rv-programs
 
 # ------------------------------------------------------------------- targets
 test: deps
-	@$(MAKE) --no-print-directory build $(B)/san/unit_tests
-	@$(MAKE) --no-print-directory unit-test san-test e2e-test
+	@$(MAKE) --no-print-directory build $(B)/san/unit_tests $(addprefix $(B)/san/bin/,$(TOOLS))
+	@$(MAKE) --no-print-directory unit-test san-test e2e-test san-e2e
 
 unit-test:
 	$(B)/rel/unit_tests --jobs 2
@@ -97,6 +102,21 @@ san-test:
 
 e2e-test:
 	tests/run_e2e.sh
+
+# The end-to-end tests that feed the tools bad, hostile and unusual input
+# (and a pipeline), once more on the sanitizer build: any ASan or UBSan
+# report fails them (exit status 223, and UBSan aborts).
+SAN_E2E := hostile_input checkpoint_errors checkpoint_descriptors checkpoint_signals bbv_bad_input \
+           simpoint_errors simpoint_formats validate_errors validate_known output_targets out_of_scope pipeline \
+           tip_case_study sim_regions fuzz_parsers
+san-e2e:
+	BIN=$(CURDIR)/$(B)/san/bin ASAN_OPTIONS=detect_leaks=0:exitcode=223 UBSAN_OPTIONS=print_stacktrace=1 \
+	    tests/run_e2e.sh $(SAN_E2E)
+
+# A long fuzzing campaign on the sanitizer build (findings in tests/fuzz/findings/).
+fuzz: build $(B)/san/bin/bbv $(B)/san/bin/sim $(B)/san/bin/simpoint $(B)/san/bin/checkpoint $(B)/san/bin/validate
+	BIN=$(CURDIR)/$(B)/san/bin FUZZ_RUNS=$${FUZZ_RUNS:-2000} FUZZ_SEED=$${FUZZ_SEED:-$$(date +%s)} \
+	    bash tests/e2e/fuzz_parsers.sh
 
 bench: all
 	bench/run_all.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Run every tests/e2e/*.sh (each exits 0 on success) and print a closing
-# "e2e: N passed, M failed" line. Runs two at a time (the CI machine has 2 cores).
+# Run every tests/e2e/*.sh, or the ones named (tests/run_e2e.sh NAME...),
+# each exits 0 on success, and print a closing "e2e: N passed, M failed"
+# line. Runs two at a time (the CI machine has 2 cores).
 set -u
 cd "$(dirname "$0")/.."
 export TOP=$PWD
@@ -16,8 +17,14 @@ run_one() {
     fi
 }
 export -f run_one; export results
-ls tests/e2e/*.sh | grep -v '/lib.sh$' | xargs -P 2 -I{} bash -c 'run_one {}'
-total=$(ls tests/e2e/*.sh | grep -vc '/lib.sh$')
+if [ $# -gt 0 ]; then
+    tests=$(printf 'tests/e2e/%s.sh\n' "$@")
+    for t in $tests; do [ -f "$t" ] || { echo "no test $t"; exit 1; }; done
+else
+    tests=$(ls tests/e2e/*.sh | grep -v '/lib.sh$')
+fi
+echo "$tests" | xargs -P 2 -I{} bash -c 'run_one {}'
+total=$(echo "$tests" | wc -l)
 passed=$(ls "$results"/*.pass 2>/dev/null | wc -l)
 echo "e2e: $passed passed, $((total - passed)) failed"
 [ "$passed" -eq "$total" ]

@@ -1,7 +1,7 @@
 # Sourced by the end-to-end tests: paths and small assertion helpers.
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-BIN=$TOP/build/bin
+BIN=${BIN:-$TOP/build/bin}   # make san-e2e points it at the sanitizer build
 RV=$TOP/build/rv
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

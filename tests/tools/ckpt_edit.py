@@ -61,4 +61,5 @@ def main(argv):
     write(dst, head, sections)
 
 
-main(sys.argv)
+if __name__ == "__main__":
+    main(sys.argv)

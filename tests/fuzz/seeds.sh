@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The fuzzing corpus: one well-formed input per parser, made by the tools
+# themselves from a small program (and the hand-made validate inputs), into
+# DIR. Usage: tests/fuzz/seeds.sh DIR [BIN]
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+DIR=$1
+BIN=${2:-$TOP/build/bin}
+mkdir -p "$DIR"
+cd "$DIR"
+cp "$TOP"/tests/validate/small/* .
+cp "$TOP/configs/boom-tip.ini" seed.ini
+cp "$TOP/build/rv/asm/nested_loops" prog.elf
+prog=$TOP/build/rv/workloads/phases
+"$BIN/bbv" -o p --interval 100k --no-gzip -- "$prog" 1 > /dev/null
+grep -m 6 '^T' p.100000.bb > seed.bb
+"$BIN/bbv" -o p --interval 200k -- "$prog" 1 > /dev/null
+cp p.200000.bb.gz seed.bb.gz
+"$BIN/simpoint" -loadFVFile seed.bb.gz -maxK 3 -saveVectorsTxtFmt seed.vectors -saveSimpoints s.sp \
+    -saveSimpointWeights s.w > /dev/null
+"$BIN/checkpoint" -o ck --at 50000 -- "$prog" 1 > /dev/null
+cp ck/*.ckpt seed.ckpt
+rm -rf ck p.* s.sp s.w
