@@ -23,8 +23,8 @@ int run_checkpoint(const ckpt_options *o, const char *path)
 {
     rv_proc proc;
     ckpt_meta meta;
-    rv_proc_options po = {.exe = o->program, .write_dirs = o->guest.write_dirs, .nwrite_dirs = o->guest.nwrite_dirs,
-                          .syscall_enosys = o->guest.syscall_enosys};
+    rv_proc_options po = guest_cli_proc_options(&o->guest);
+    po.exe = o->program;
     char err[512];
     if (ckpt_restore(&proc, path, &po, &meta, err, sizeof err)) {
         rv_proc_destroy(&proc);

@@ -30,17 +30,24 @@ bool guest_cli_option(guest_args *g, int opt, const char *arg)
     case GUEST_OPT_SYSCALL_ENOSYS:
         g->syscall_enosys = true;
         return true;
+    case GUEST_OPT_STRACE:
+        g->strace = true;
+        return true;
     default:
         return false;
     }
 }
 
+rv_proc_options guest_cli_proc_options(const guest_args *g)
+{
+    return (rv_proc_options){.write_dirs = g->write_dirs, .nwrite_dirs = g->nwrite_dirs,
+                             .syscall_enosys = g->syscall_enosys, .strace = g->strace};
+}
+
 void guest_cli_start(rv_proc *p, rv_elf_info *info, const guest_args *g, int argc, char **argv)
 {
-    rv_proc_options o = {
-        .exe = argv[0], .argc = argc, .argv = argv, .envc = g->nenv, .envp = g->env,
-        .write_dirs = g->write_dirs, .nwrite_dirs = g->nwrite_dirs, .syscall_enosys = g->syscall_enosys,
-    };
+    rv_proc_options o = guest_cli_proc_options(g);
+    o.exe = argv[0], o.argc = argc, o.argv = argv, o.envc = g->nenv, o.envp = g->env;
     char err[512];
     if (rv_proc_init(p, &o, info, err, sizeof err) != 0) {
         rv_proc_destroy(p);

@@ -10,19 +10,21 @@
 #include "loader.h"
 #include "proc.h"
 
-enum { GUEST_OPT_ENV = 0x1000, GUEST_OPT_ALLOW_WRITE, GUEST_OPT_SYSCALL_ENOSYS };
+enum { GUEST_OPT_ENV = 0x1000, GUEST_OPT_ALLOW_WRITE, GUEST_OPT_SYSCALL_ENOSYS, GUEST_OPT_STRACE };
 
 #define GUEST_LONG_OPTIONS                                                 \
     {"env", required_argument, NULL, GUEST_OPT_ENV},                       \
     {"allow-write", required_argument, NULL, GUEST_OPT_ALLOW_WRITE},       \
-    {"syscall-enosys", no_argument, NULL, GUEST_OPT_SYSCALL_ENOSYS}
+    {"syscall-enosys", no_argument, NULL, GUEST_OPT_SYSCALL_ENOSYS},      \
+    {"strace", no_argument, NULL, GUEST_OPT_STRACE}
 
 #define GUEST_OPTIONS_HELP                                                                          \
     "Guest options:\n"                                                                              \
     "  --env NAME=VALUE      add to the guest environment (empty by default); repeatable\n"         \
     "  --allow-write DIR     let the guest create/modify files under DIR too (default: only\n"      \
     "                        the current directory); repeatable\n"                                   \
-    "  --syscall-enosys      unsupported system calls fail with ENOSYS instead of stopping\n"
+    "  --syscall-enosys      unsupported system calls fail with ENOSYS instead of stopping\n"      \
+    "  --strace              log every system call, its arguments and result on stderr\n"
 
 typedef struct guest_args {
     char **env;
@@ -30,10 +32,14 @@ typedef struct guest_args {
     const char **write_dirs;
     int nwrite_dirs;
     bool syscall_enosys;
+    bool strace;
 } guest_args;
 
 /* Handle one of the shared options; false if opt is not one of them. */
 bool guest_cli_option(guest_args *g, int opt, const char *arg);
+/* The options of a process these arguments describe (exe, argv and env are
+ * the caller's to set). */
+rv_proc_options guest_cli_proc_options(const guest_args *g);
 /* Create the process for argv[0..argc) (argv[0] = the program); dies with a
  * one-line reason on failure. */
 void guest_cli_start(rv_proc *p, rv_elf_info *info, const guest_args *g, int argc, char **argv);

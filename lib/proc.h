@@ -87,6 +87,7 @@ typedef struct rv_os {
     uint64_t last_ofd;     /* the last open file description number given */
     uint64_t slept_ns;     /* sleeping advances the clock by the time asked for */
     bool syscall_enosys;   /* unknown system calls return -ENOSYS instead of stopping */
+    bool strace;           /* every system call logged on stderr (--strace) */
     unsigned umask;
 } rv_os;
 
@@ -141,6 +142,7 @@ typedef struct rv_proc_options {
     const char *const *write_dirs;  /* besides the cwd, where the guest may write */
     int nwrite_dirs;
     bool syscall_enosys;
+    bool strace;                    /* log every system call on stderr */
 } rv_proc_options;
 
 struct rv_elf_info;

@@ -93,6 +93,7 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
     os->umask = 022;
     task_init(&os->task, os->exe_path);
     os->syscall_enosys = o->syscall_enosys;
+    os->strace = o->strace;
     os->mmap_top = RV_MMAP_TOP;
     return 0;
 }

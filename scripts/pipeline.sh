@@ -127,6 +127,7 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     scored by validate against the full run's golden profile [none]
   --sample-hz HZ    their sampling frequency [4000]
   --stdin FILE      the program's standard input [/dev/null]
+  -e, --env N=V     a variable of the program's environment (empty by default); repeatable
   --max-error PCT   exit with status 2 when |CPI error| > PCT
   -f                redo every stage
   -h                this help
@@ -137,7 +138,7 @@ EOF
 }
 
 O= NAME= INTERVAL=1M G= MAXK=30 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE=
-SETS=() SAMPLE=() SAMPLE_HZ=4000
+SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=()
 while [ $# -gt 0 ]; do
     case $1 in
     -o) O=$2; shift 2 ;;
@@ -153,6 +154,7 @@ while [ $# -gt 0 ]; do
     --sample) SAMPLE=(--sample "$2"); shift 2 ;;
     --sample-hz) SAMPLE_HZ=$2; shift 2 ;;
     --stdin) STDIN=$2; shift 2 ;;
+    -e | --env) GUEST+=(--env "$2"); shift 2 ;;
     --max-error) MAXERR=$2; shift 2 ;;
     -f) FORCE=1; shift ;;
     -h | --help) usage; exit 0 ;;
@@ -205,17 +207,17 @@ over_error() {
 
 log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, warm-up $W ($MODE), into $O"
 run_stage guest bbv "$P.$N.bb.gz $P.summary.json" "$PROG $B/bbv" \
-    "$B/bbv" --interval "$N" -o "$P" -- "$PROG" "$@"
+    "$B/bbv" --interval "$N" -o "$P" "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simpoint" \
     "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
     -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
-    take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" -- "$PROG" "$@"
+    take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
     simulate_regions "${CORE[@]}" "${PROFILE[@]}" "$MODE" "$JOBS" --
 run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
     "$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
-    -- "$PROG" "$@"
+    "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool validate "$O/validate/report.json" \
     "$P.simpoints $P.weights $P.labels $P.summary.json $O/full.json $O/full.csv $O/regions.json $B/validate" \
     "$B/validate" --simpoints "$P.simpoints" --weights "$P.weights" --labels "$P.labels" --interval "$N" \

@@ -138,8 +138,8 @@ static bool run_region(const sim_options *o, const char *path, int region, const
 {
     rv_proc p;
     ckpt_meta meta;
-    rv_proc_options po = {.exe = o->program, .write_dirs = o->guest.write_dirs, .nwrite_dirs = o->guest.nwrite_dirs,
-                          .syscall_enosys = o->guest.syscall_enosys};
+    rv_proc_options po = guest_cli_proc_options(&o->guest);
+    po.exe = o->program;
     char err[512];
     r->checkpoint = path;
     r->warmup = o->warmup;

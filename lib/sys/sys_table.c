@@ -1,6 +1,8 @@
 /* System-call dispatch: number -> handler, like QEMU's linux-user. The
  * numbers and names come from the RISC-V <asm/unistd.h> (generated). */
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "sys_internal.h"
 
@@ -59,12 +61,27 @@ const char *rv_syscall_name(uint64_t nr)
     return nr < NAMES ? names[nr] : NULL;
 }
 
+/* One line per call, as qemu-user's -strace: the instruction count, the
+ * call, its six argument registers in hex and the result (-errno named). */
+static void trace_call(const rv_proc *p, uint64_t nr, const uint64_t *a, int64_t r)
+{
+    fprintf(stderr, "[%llu] %s(0x%llx, 0x%llx, 0x%llx, 0x%llx, 0x%llx, 0x%llx) = ", (unsigned long long)p->cpu.icount,
+            names[nr] ? names[nr] : "?", (unsigned long long)a[0], (unsigned long long)a[1],
+            (unsigned long long)a[2], (unsigned long long)a[3], (unsigned long long)a[4], (unsigned long long)a[5]);
+    if (r < 0 && r >= -4095)
+        fprintf(stderr, "-1 %s (%s)\n", strerrorname_np((int)-r) ? strerrorname_np((int)-r) : "?", strerror((int)-r));
+    else
+        fprintf(stderr, "%lld (0x%llx)\n", (long long)r, (unsigned long long)r);
+}
+
 void rv_syscall(rv_proc *p)
 {
     uint64_t *x = p->cpu.x;
     uint64_t nr = x[17], args[6] = {x[10], x[11], x[12], x[13], x[14], x[15]};
     if (nr < NAMES && handlers[nr]) {
         x[10] = (uint64_t)handlers[nr](p, args);
+        if (p->os.strace)
+            trace_call(p, nr, args, (int64_t)x[10]);
     } else if (p->os.syscall_enosys) {
         x[10] = (uint64_t)-ENOSYS;
     } else {

@@ -10,6 +10,15 @@ GUEST_ENV=(PATH=/usr/bin:/bin LC_ALL=C HOME=/nonexistent)
 GUEST_ENV_OPTS=()
 for v in "${GUEST_ENV[@]}"; do GUEST_ENV_OPTS+=(--env "$v"); done
 
+# corpus_pwd DIR: the runs that must repeat exactly happen in DIR, and say
+# so in PWD, as a shell would. Without PWD, bash finds its working
+# directory by reading every directory above it, /tmp included, whose
+# listing other processes change between runs (so would qemu's bash).
+corpus_pwd() {
+    GUEST_ENV+=("PWD=$1")
+    GUEST_ENV_OPTS+=(--env "PWD=$1")
+}
+
 # corpus_load: LABELS (in table order) and PROG, STDIN, ARGS, PIPELINE by
 # label; LEFT_OUT, "label: what it needs" for each row left out ("#-" rows,
 # and "yes" in PIPELINE becomes "no" when the pipeline part is left out).
@@ -126,7 +135,7 @@ corpus_pipeline() {
     interval=$(corpus_interval "$(corpus_total "$label" "$dir")")
     corpus_fresh "$dir"
     (cd "$dir" && BIN=$BIN "$TOP/scripts/pipeline.sh" -o "$out" -n "$label" -i "$interval" \
-        --stdin "$(corpus_stdin_file "$label")" -- "$CORPUS_BIN/${PROG[$label]}" "${ARGV[@]}") \
+        --stdin "$(corpus_stdin_file "$label")" "${GUEST_ENV_OPTS[@]}" -- "$CORPUS_BIN/${PROG[$label]}" "${ARGV[@]}") \
         > "$out.log" 2>&1 || { sed 's/^/    /' "$out.log" | tail -n 25 >&2; return 1; }
     awk -F, -v n="$interval" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "error_pct") c = i }
         NR == 2 { printf "%d %.2f\n", n, $c }' "$out/validate/summary.csv"

@@ -10,6 +10,7 @@ CORPUS_ALL=1
 source "$TOP/tests/corpus/lib.sh"
 command -v "$QEMU" > /dev/null || fail "$QEMU not found"
 corpus_load
+corpus_pwd "$T/run"
 corpus_inputs
 
 # "srcpkg version" of each program, from the recipes and the build's list.

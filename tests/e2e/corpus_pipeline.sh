@@ -8,6 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$TOP/tests/corpus/lib.sh"
 corpus_load
+corpus_pwd "$T/run"
 corpus_inputs
 corpus_left_out
 
