@@ -173,7 +173,35 @@ void vd_sampling_free(vd_sampling *s)
     memset(s, 0, sizeof *s);
 }
 
-bool vd_read_profile_total(const char *path, uint64_t *out, vd_diag *d)
+/* Does the profile in root have intervals of `interval` instructions? */
+static bool profile_interval_matches(json_t *root, uint64_t total, uint64_t interval, const char *path, vd_diag *d)
+{
+    json_t *sizes = json_object_get(root, "intervals"), *input = json_object_get(root, "input"), *e;
+    size_t i;
+    if (json_is_array(sizes)) { /* bbv --summary: the sizes it wrote */
+        char list[256] = "";
+        json_array_foreach(sizes, i, e) {
+            json_int_t n = json_integer_value(json_object_get(e, "interval"));
+            if ((uint64_t)n == interval)
+                return true;
+            size_t at = strlen(list);
+            snprintf(list + at, sizeof list - at, "%s%lld", at ? ", " : "", (long long)n);
+        }
+        return vd_fail(d, "%s: the profile was cut into intervals of %s instructions, not the %llu given with "
+                          "--interval", path, list, (unsigned long long)interval);
+    }
+    json_t *count = json_object_get(input, "intervals");
+    if (!json_is_integer(count) || interval == 0)
+        return true; /* nothing to check against */
+    uint64_t n = (uint64_t)json_integer_value(count), full = total / interval, partial = total % interval != 0;
+    if (n == full + partial || n == full) /* with or without the last, partial interval */
+        return true;
+    return vd_fail(d, "%s: %llu intervals over %llu instructions are intervals of about %llu instructions, not the "
+                      "%llu given with --interval", path, (unsigned long long)n, (unsigned long long)total,
+                   (unsigned long long)(n ? (total + n - 1) / n : 0), (unsigned long long)interval);
+}
+
+bool vd_read_profile_total(const char *path, uint64_t interval, uint64_t *out, vd_diag *d)
 {
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -190,6 +218,7 @@ bool vd_read_profile_total(const char *path, uint64_t *out, vd_diag *d)
                         "of simpoint --json)", path);
     else
         *out = json_is_integer(v) ? (uint64_t)json_integer_value(v) : (uint64_t)x;
+    ok = ok && (!interval || profile_interval_matches(root, *out, interval, path, d));
     json_decref(root);
     return ok;
 }

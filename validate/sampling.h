@@ -36,7 +36,10 @@ bool vd_sampling_load(vd_sampling *s, const char *simpoints, const char *weights
 void vd_sampling_free(vd_sampling *s);
 
 /* The profile's instruction count from bbv's --summary JSON ("instructions")
- * or simpoint's --json ("input": {"instructions"}). */
-bool vd_read_profile_total(const char *path, uint64_t *out, vd_diag *d);
+ * or simpoint's --json ("input": {"instructions"}), and a check that the
+ * profile was cut into intervals of the size given (bbv: one of its
+ * "intervals"; simpoint: as many intervals as that size makes of its
+ * instructions); interval 0 skips the check. */
+bool vd_read_profile_total(const char *path, uint64_t interval, uint64_t *out, vd_diag *d);
 
 #endif

@@ -37,6 +37,11 @@ refuse "nothere.json: No such file or directory" "${base[@]}" --regions "$T/noth
 
 # inconsistent inputs
 refuse "the profile has 9501 instructions but the full run" "${base[@]}" --profile-insts 9501
+# A profile cut into other intervals than --interval says (a 1M profile
+# validated with -i 100k once reported a -52% error).
+sed 's/"interval": 2000/"interval": 1000/' "$T/profile.json" > "$T/other_interval.json"
+refuse "other_interval.json: the profile was cut into intervals of 1000 instructions, not the 2000 given with --interval" \
+    "${base[@]}" --profile-summary "$T/other_interval.json"
 sed 's/^3,3000,1000,3000,500,2360/3,3000,1000,3001,500,2361/' "$T/full.csv" > "$T/off.csv"
 refuse "off.csv: cycles adds up to 17001 over the log but the full run's result says 17000" "${base[@]}" --log "$T/off.csv"
 refuse "the interval size 2500 is not a multiple of the full run's log interval 1000" \
