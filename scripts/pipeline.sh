@@ -209,7 +209,7 @@ log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, warm-up $W ($MOD
 run_stage guest bbv "$P.$N.bb.gz $P.summary.json" "$PROG $B/bbv" \
     "$B/bbv" --interval "$N" -o "$P" "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simpoint" \
-    "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
+    "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
     -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${GUEST[@]}" -- "$PROG" "$@"

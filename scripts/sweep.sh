@@ -154,7 +154,7 @@ sweep_program() {
         "$B/bbv" --interval "$sizes_csv" -o "$P" -- "${cmd[@]}"
     for n in "${SIZES[@]}"; do
         run_stage tool "simpoint-$n" "$O/sp.$n.csv" "$P.$n.bb.gz $B/simpoint" \
-            "$B/simpoint" -loadFVFile "$P.$n.bb.gz" --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
+            "$B/simpoint" -loadFVFile "$P.$n.bb.gz" -fixedLength off --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
             -saveSimpoints "$O/sp.$n.simpoints" -saveSimpointWeights "$O/sp.$n.weights" \
             -saveLabels "$O/sp.$n.labels" --sweep-table "$O/sp.$n.csv"
     done

@@ -60,6 +60,10 @@ typedef struct vd_cluster_row {
     double *member_cpi;
     double rep_z;        /* (CPI_rep - mean) / sd, NAN when sd = 0 */
     double contrib_sampling; /* (w CPI_rep - cycles / N) / CPI_full_run */
+    /* Its two parts: the representative against its cluster, w (CPI_rep -
+     * CPI_cluster), and the weight against the cluster's share of the
+     * instructions, (w - insts / N) CPI_cluster; both / CPI_full_run. */
+    double contrib_rep, contrib_weight;
     bool variable, unrepresentative;
 } vd_cluster_row;
 

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Shares recomputed from labels match printed weights to ~1e-6. */
@@ -90,6 +91,8 @@ static void describe(vd_analysis *a)
             double rep = a->rows[c->point].cpi_full;
             c->rep_z = c->cpi_sd > 0 ? (rep - c->cpi_mean) / c->cpi_sd : NAN;
             c->contrib_sampling = (c->weight * rep - c->cycles / (double)a->full->insts) / cpi_full;
+            c->contrib_rep = c->weight * (rep - c->cpi_agg) / cpi_full;
+            c->contrib_weight = (c->weight - c->insts / (double)a->full->insts) * c->cpi_agg / cpi_full;
         }
     }
 }
@@ -148,14 +151,37 @@ static void confidence(vd_analysis *a, vd_diag *d)
     a->ci_hi = centre + Z95 * a->se;
     a->ci_covers_full = a->ci_lo <= full && full <= a->ci_hi;
     vd_bootstrap(strata, k, a->p.bootstrap, a->p.seed, a->oracle[0], full, &a->boot);
-    free(strata);
-    if (!a->ci_covers_full)
+    bool any_spread = false; /* a cluster of one interval has no variance to measure */
+    for (size_t i = 0; i < k; i++)
+        any_spread |= strata[i].n > 1;
+    if (!any_spread) {
+        a->se = a->ci_lo = a->ci_hi = NAN;
+        a->ci_covers_full = true;
+        vd_warn(d, "every cluster has one interval: no confidence interval can be given");
+    } else if (!a->ci_covers_full) {
         vd_warn(d, "the full-run CPI %.4g lies outside the 95%% interval %.4g .. %.4g of the estimate: a "
                    "representative does not stand for its cluster",
                 full, a->ci_lo, a->ci_hi);
+    }
+    free(strata);
     if (a->boot.n && a->boot.chosen_better_than < 0.05)
         vd_warn(d, "the chosen representatives are worse than %.0f%% of random choices of representative",
                 100 * (1 - a->boot.chosen_better_than));
+}
+
+/* Most of the cluster's error is its weight, not its representative:
+ * weights that count intervals give the last, partial interval a whole
+ * interval's weight. */
+static void weight_warning(const vd_analysis *a, const vd_cluster_row *c, vd_diag *d)
+{
+    char why[256] = "";
+    if (a->partial_len && a->weights_basis && strcmp(a->weights_basis, "interval count") == 0)
+        snprintf(why, sizeof why, ": the weights count intervals (SimPoint's -fixedLength on), and the last holds "
+                                  "%llu instructions, not %llu; weight by length with -fixedLength off",
+                 (unsigned long long)a->partial_len, (unsigned long long)a->s->interval);
+    vd_warn(d, "cluster %ld: its weight %.4g against its %.4g share of the instructions accounts for %+.2f%% of the "
+               "CPI error (its representative for %+.2f%%)%s",
+            c->id, c->weight, c->insts / (double)a->full->insts, 100 * c->contrib_weight, 100 * c->contrib_rep, why);
 }
 
 static void flag(vd_analysis *a, vd_diag *d)
@@ -174,7 +200,15 @@ static void flag(vd_analysis *a, vd_diag *d)
             vd_warn(d, "cluster %ld (weight %.3g) varies widely: CPI %.3g .. %.3g, CoV %.2f; one representative "
                        "cannot stand for it (Paper C §6.2, xalancbmk)",
                     c->id, c->weight, c->cpi_min, c->cpi_max, c->cov);
-        if (c->unrepresentative)
+        if (!c->unrepresentative)
+            continue;
+        if (fabs(c->contrib_weight) > fabs(c->contrib_rep))
+            weight_warning(a, c, d);
+        else if (isnan(c->rep_z))
+            vd_warn(d, "cluster %ld: its representative (CPI %.4g; the cluster's members all have one CPI, or it "
+                       "has one) against the cluster's %.4g accounts for %+.2f%% of the CPI error",
+                    c->id, a->rows[c->point].cpi_full, c->cpi_agg, 100 * c->contrib_sampling);
+        else
             vd_warn(d, "cluster %ld: its representative (CPI %.4g, z %+.2f) against the cluster's %.4g accounts "
                        "for %+.2f%% of the CPI error",
                     c->id, a->rows[c->point].cpi_full, c->rep_z, c->cpi_agg, 100 * c->contrib_sampling);
