@@ -200,7 +200,7 @@ int ckpt_fds_spool_stdin(rv_proc *p, char *err, size_t errlen)
         }
     }
     in->host_fd = spool;
-    in->spooled = true;
+    in->spooled = in->owned = true;
     return 0;
 }
 
@@ -575,7 +575,7 @@ static int reopen_fifo(rv_proc *p, const char *path, int flags, const unsigned c
 static void install(rv_proc *p, int fd, rv_file f)
 {
     rv_file *old = &p->os.files[fd];
-    if (old->host_fd >= 0 && (!old->is_std || old->spooled))
+    if (old->host_fd >= 0 && (!old->is_std || old->owned))
         close(old->host_fd);
     free(old->path);
     *old = f;
@@ -591,10 +591,24 @@ static int restore_std(rv_proc *p, int fd, json_t *e, const unsigned char *blob,
         int spool = memory_file(blob + off, len, 0);
         if (spool < 0)
             return fail(err, errlen, "cannot restore the unread standard input: %s", strerror(errno));
-        install(p, 0, (rv_file){.host_fd = spool, .flags = (int)json_integer_value(json_object_get(e, "flags")), .is_std = true, .spooled = true});
+        install(p, 0, (rv_file){.host_fd = spool, .flags = (int)json_integer_value(json_object_get(e, "flags")),
+                                 .is_std = true, .spooled = true, .owned = true, .ofd = p->os.files[0].ofd});
     } else if (fd == 0 && json_object_get(e, "offset") && p->os.files[0].is_std &&
                fstat(p->os.files[0].host_fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        lseek(p->os.files[0].host_fd, (off_t)json_integer_value(json_object_get(e, "offset")), SEEK_SET);
+        /* The file again, with an offset of its own: regions restored side
+         * by side (sim -j) must not move each other's position. */
+        char self[64];
+        snprintf(self, sizeof self, "/proc/self/fd/%d", p->os.files[0].host_fd);
+        int own = open(self, O_RDONLY | O_CLOEXEC);
+        off_t at = (off_t)json_integer_value(json_object_get(e, "offset"));
+        if (own < 0 || lseek(own, at, SEEK_SET) != at) {
+            if (own >= 0)
+                close(own);
+            return fail(err, errlen, "cannot reopen the standard input file at offset %lld: %s", (long long)at,
+                        strerror(errno));
+        }
+        rv_file *in = &p->os.files[0];
+        install(p, 0, (rv_file){.host_fd = own, .flags = in->flags, .is_std = true, .owned = true, .ofd = in->ofd});
     }
     return 0;
 }

@@ -37,7 +37,9 @@ typedef struct rv_file {
     bool is_std;  /* one of the emulator's own stdin/stdout/stderr */
     char *path;   /* host path as opened (absolute), NULL for std streams */
     bool spooled; /* a piped stdin read ahead into a private file (ckpt_fds.h):
-                     it still reads as a pipe, and is closed with the process */
+                     it still reads as a pipe */
+    bool owned;   /* a standard stream on a host fd of its own (a spool, or a
+                     restored stdin file), closed with the process */
     uint64_t ofd; /* its open file description (shared by dups), for locks; 0: unknown */
 } rv_file;
 

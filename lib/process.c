@@ -135,7 +135,7 @@ void rv_proc_destroy(rv_proc *p)
 {
     for (int fd = 0; fd < RV_MAX_FDS; fd++) {
         rv_file *f = &p->os.files[fd];
-        if (f->host_fd >= 0 && (!f->is_std || f->spooled))
+        if (f->host_fd >= 0 && (!f->is_std || f->owned))
             close(f->host_fd);
         free(f->path);
     }

@@ -76,7 +76,7 @@ SYS(close)
     if (!f)
         return -EBADF;
     sys_locks_close(p, (int)a[0]);
-    if (!f->is_std || f->spooled)
+    if (!f->is_std || f->owned)
         close(f->host_fd);
     free(f->path);
     *f = (rv_file){.host_fd = -1};
