@@ -129,6 +129,8 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   --stdin FILE      the program's standard input [/dev/null]
   -e, --env N=V     a variable of the program's environment (empty by default); repeatable
   --max-error PCT   exit with status 2 when |CPI error| > PCT
+  --no-full         stop after the regions: the whole-program estimate from them alone
+                    (CPI, cycle stack, event rates, total cycles), no full run, no validation
   -f                redo every stage
   -h                this help
 
@@ -137,7 +139,7 @@ Tools come from build/bin (or $BIN). Exit status: 0, 1 when a stage failed,
 EOF
 }
 
-O= NAME= INTERVAL=1M G= MAXK=30 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE=
+O= NAME= INTERVAL=1M G= MAXK=30 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
 SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -156,6 +158,7 @@ while [ $# -gt 0 ]; do
     --stdin) STDIN=$2; shift 2 ;;
     -e | --env) GUEST+=(--env "$2"); shift 2 ;;
     --max-error) MAXERR=$2; shift 2 ;;
+    --no-full) NO_FULL=1; shift ;;
     -f) FORCE=1; shift ;;
     -h | --help) usage; exit 0 ;;
     --) shift; break ;;
@@ -197,7 +200,10 @@ P=$O/$NAME
 simulate_regions() {
     local jobs=()
     [ -z "$JOBS" ] || jobs=(-j "$JOBS")
-    "$B/sim" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${jobs[@]}" -o "$O/regions.json" "$O"/ckpt/*.ckpt
+    local total
+    total=$(sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json")
+    "$B/sim" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${jobs[@]}" --total-insts "$total" \
+        -o "$O/regions.json" "$O"/ckpt/*.ckpt
 }
 # |CPI error| of the validation, in percent, above PCT ("1%" or "1")?
 over_error() {
@@ -215,6 +221,11 @@ run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $P
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
     simulate_regions "${CORE[@]}" "${PROFILE[@]}" "$MODE" "$JOBS" --
+if [ -n "$NO_FULL" ]; then
+    sed -n '/^ Whole program from/,$p' "$O/logs/regions.log" | tee -a "$O/pipeline.log"
+    log "== the estimate from the regions alone is combined in $O/regions.json (no full run: --no-full)"
+    exit 0
+fi
 run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
     "$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
     "${GUEST[@]}" -- "$PROG" "$@"

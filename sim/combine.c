@@ -1,19 +1,26 @@
 #include "combine.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report_pics.h"
 #include "util.h"
 
+/* Regions with SimPoint weights that ran: what the counters need. */
 static bool combinable(const sim_result *res, size_t n)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!res[i].pcs || !res[i].has_region || !res[i].c.instructions) return false;
-        k++;
-    }
-    return k >= 2;
+    for (size_t i = 0; i < n; i++)
+        if (!res[i].has_region || !res[i].c.instructions) return false;
+    return n >= 2;
+}
+
+/* The profiles need every region's golden attribution too. */
+static bool profiles_combinable(const sim_result *res, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!res[i].pcs) return false;
+    return combinable(res, n);
 }
 
 static double weight_sum(const sim_result *res, size_t n)
@@ -28,6 +35,41 @@ static double projected_cpi(const sim_result *res, size_t n)
     double w = weight_sum(res, n), cpi = 0;
     for (size_t i = 0; i < n; i++) cpi += res[i].region.weight / w * (double)res[i].c.cycles / (double)res[i].c.instructions;
     return cpi;
+}
+
+/* Every counter of the whole program per instruction: sum over the regions
+ * of weight x count / instructions, the ratios of weighted sums validate
+ * extrapolates with (CPI, each cycle-stack component, each event rate). */
+typedef struct whole {
+    double cpi, stack[STK_COUNT], events[EV_COUNT];
+} whole;
+
+static whole project(const sim_result *res, size_t n)
+{
+    whole p = {0};
+    double w = weight_sum(res, n);
+    for (size_t i = 0; i < n; i++) {
+        const counters *c = &res[i].c;
+        double f = res[i].region.weight / w / (double)c->instructions;
+        p.cpi += f * (double)c->cycles;
+        for (int s = 0; s < STK_COUNT; s++) p.stack[s] += f * (double)c->stack[s];
+        for (int e = 0; e < EV_COUNT; e++) p.events[e] += f * (double)c->events[e];
+    }
+    return p;
+}
+
+static json_t *whole_json(const whole *p, uint64_t total_insts)
+{
+    json_t *stack = json_object(), *events = json_object();
+    for (int s = 0; s < STK_COUNT; s++)
+        json_object_set_new(stack, stack_key_names[s], json_pack("{s:f, s:f}", "cpi", p->stack[s], "share",
+                                                                 p->cpi > 0 ? p->stack[s] / p->cpi : 0.0));
+    for (int e = 0; e < EV_COUNT; e++) json_object_set_new(events, event_key_names[e], json_real(1000 * p->events[e]));
+    json_t *o = json_pack("{s:o, s:o}", "cycle_stack", stack, "events_per_1000_instructions", events);
+    if (total_insts)
+        json_object_set_new(o, "projected", json_pack("{s:I, s:f}", "instructions", (json_int_t)total_insts,
+                                                      "cycles", p->cpi * (double)total_insts));
+    return o;
 }
 
 /* Combined profiles are kept in units of 1/(U x RESOLUTION) cycle per 1,000
@@ -64,14 +106,19 @@ static json_t *lists(const cost *pcs, size_t n, const sim_result *r, const repor
                      functions_list_json(pcs, n, units, x));
 }
 
-json_t *combined_json(const sim_result *res, size_t n, const report_ctx *x)
+json_t *combined_json(const sim_result *res, size_t n, uint64_t total_insts, const report_ctx *x)
 {
     if (!combinable(res, n)) return NULL;
     json_t *o = json_object();
+    whole p = project(res, n);
     json_object_set_new(o, "regions", json_integer((json_int_t)n));
     json_object_set_new(o, "weight", json_real(weight_sum(res, n)));
-    json_object_set_new(o, "cpi", json_real(projected_cpi(res, n)));
-    json_object_set_new(o, "ipc", json_real(1 / projected_cpi(res, n)));
+    json_object_set_new(o, "cpi", json_real(p.cpi));
+    json_object_set_new(o, "ipc", json_real(1 / p.cpi));
+    json_object_update_new(o, whole_json(&p, total_insts));
+    /* One region per cluster says nothing of the spread within clusters. */
+    json_object_set_new(o, "confidence_interval", json_null());
+    if (!profiles_combinable(res, n)) return o;
     size_t m;
     cost *g = combine(res, n, GOLDEN, &m);
     /* The golden pcs carry their encodings; the sampled ones take them from it. */
@@ -105,10 +152,22 @@ json_t *combined_json(const sim_result *res, size_t n, const report_ctx *x)
     return o;
 }
 
-void combined_summary(FILE *f, const sim_result *res, size_t n)
+void combined_summary(FILE *f, const sim_result *res, size_t n, uint64_t total_insts)
 {
     if (!combinable(res, n)) return;
-    double cpi = projected_cpi(res, n);
+    whole p = project(res, n);
     fprintf(f, "\n Whole program from %zu regions (weights summing to %.4f): CPI %.4f, IPC %.4f\n", n,
-            weight_sum(res, n), cpi, 1 / cpi);
+            weight_sum(res, n), p.cpi, 1 / p.cpi);
+    if (total_insts)
+        fprintf(f, "   projected: %.0f cycles for %" PRIu64 " instructions\n", p.cpi * (double)total_insts,
+                total_insts);
+    fprintf(f, "   cycle stack:");
+    for (int s = 0, shown = 0; s < STK_COUNT; s++)
+        if (p.stack[s] >= 0.001 * p.cpi)
+            fprintf(f, "%s %s %.1f%%", shown++ ? "," : "", stack_key_names[s], 100 * p.stack[s] / p.cpi);
+    fprintf(f, "\n   per 1000 instructions:");
+    for (int e = 0, shown = 0; e < EV_COUNT; e++)
+        if (p.events[e] > 0)
+            fprintf(f, "%s %s %.3f", shown++ ? "," : "", event_key_names[e], 1000 * p.events[e]);
+    fprintf(f, "\n   no confidence interval: one region per cluster says nothing of the spread within it\n");
 }

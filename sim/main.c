@@ -42,6 +42,8 @@ static const char usage[] =
     "                          functional model, or warm state loaded from the checkpoint\n"
     "                          (checkpoint --warm CONFIG) and then functionally warmed\n"
     "  -j, --jobs N            regions simulated in parallel (default: all cores)\n"
+    "      --total-insts N     the program's instruction count (bbv --summary's), to project its\n"
+    "                          total cycles from the regions (k/M/G suffixes)\n"
     "      --program PATH      use this copy of the program (its CRC must match)\n"
     "Output:\n"
     "  -o, --output FILE       JSON results (format: sim/RESULTS.md; '-' = stdout)\n"
@@ -86,7 +88,7 @@ enum {
     OPT_SET = 0x100, OPT_LIST, OPT_FULL, OPT_ILOG, OPT_MAX, OPT_GUEST_OUTPUT, OPT_WARMUP, OPT_PROGRAM, OPT_PROFILE,
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
-    OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS,
+    OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS,
 };
 
 /* --sample LIST: names checked against the policies; 'all' for every one. */
@@ -177,7 +179,8 @@ int main(int argc, char **argv)
         {"pics", no_argument, NULL, OPT_PICS}, {"report", required_argument, NULL, OPT_REPORT},
         {"annotate-profiler", required_argument, NULL, OPT_ANNOTATE_PROFILER},
         {"annotate-functions", required_argument, NULL, OPT_ANNOTATE_FUNCTIONS},
-        {"plots", required_argument, NULL, OPT_PLOTS}, GUEST_LONG_OPTIONS,
+        {"plots", required_argument, NULL, OPT_PLOTS}, {"total-insts", required_argument, NULL, OPT_TOTAL_INSTS},
+        GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     sim_options o = {.warmup = WARMUP_DETAILED, .log_interval = 1000000, .config_source = "built-in"};
@@ -189,6 +192,7 @@ int main(int argc, char **argv)
     double hz = 0;
     bool sampling = false;
     int nsets = 0, jobs = 0;
+    uint64_t total_insts = 0;
     bool full = false, quiet = false, list = false;
     size_t top = 50;
     char err[512];
@@ -212,6 +216,7 @@ int main(int argc, char **argv)
         case OPT_GUEST_OUTPUT: o.guest_output = optarg; break;
         case OPT_WARMUP: o.warmup = parse_warmup(optarg); break;
         case 'j': jobs = jobs_arg(optarg); break;
+        case OPT_TOTAL_INSTS: total_insts = count_arg("--total-insts", optarg, true); break;
         case OPT_PROGRAM: o.program = optarg; break;
         case 'o': output = optarg; break;
         case OPT_PROFILE: profile = optarg; break;
@@ -308,7 +313,7 @@ int main(int argc, char **argv)
                                      "mode", full ? "full" : "regions", "config", "source", o.config_source, "digest",
                                      digest, "params", uarch_config_json(&o.cfg), "units_per_cycle",
                                      (json_int_t)(n ? res[0].units : 0), "results", results);
-        json_t *combined = full ? NULL : combined_json(res, n, &x);
+        json_t *combined = full ? NULL : combined_json(res, n, total_insts, &x);
         if (combined) json_object_set_new(top_json, "combined", combined);
         if (full && o.interval_log)
             json_object_set_new(json_array_get(results, 0), "interval_log",
@@ -340,7 +345,7 @@ int main(int argc, char **argv)
             if (res[i].pics) pics_summary(stderr, &res[i], &sym);
             symbolizer_free(&sym);
         }
-    if (!quiet) combined_summary(stderr, res, n);
+    if (!quiet) combined_summary(stderr, res, n, total_insts);
     for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);
     free(res);
     symtab_free(&syms);
