@@ -31,6 +31,12 @@ enum { RV_MAX_FDS = 256 };
  * own are made by setsid/setpgid), its parent's, and its uid and gid. */
 enum { GUEST_PID = 1000, GUEST_PPID = 999, GUEST_UID = 1000 };
 
+/* Where the guest finds its own program, whatever its host path: a run
+ * must not depend on how the path was spelled or where the program lies
+ * (the C library reads its own path). argv[0] is the name alone, as a
+ * shell gives it for a program found on PATH. */
+#define RV_GUEST_BIN "/guest/bin"
+
 typedef struct rv_file {
     int host_fd;  /* -1 when the guest descriptor is closed */
     int flags;    /* guest open flags */
@@ -77,7 +83,8 @@ typedef struct rv_os {
     uint64_t brk_start, brk;
     uint64_t mmap_top;     /* top-down mmap allocation starts below this */
     uint64_t stack_top;
-    char *exe_path;        /* absolute host path of the guest program */
+    char *exe_path;        /* the program on the host (absolute) */
+    char *guest_exe;       /* the path the guest knows it by: RV_GUEST_BIN "/" its name */
     char *cmdline, *environ; /* NUL-separated, as /proc/self/cmdline and environ show them */
     size_t cmdline_len, environ_len;
     uint64_t rng_state;    /* deterministic getrandom/AT_RANDOM stream */

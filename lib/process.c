@@ -9,6 +9,7 @@
 #include "code.h"
 #include "loader.h"
 #include "proc.h"
+#include "util.h"
 
 /* Seed of the guest-visible random stream (AT_RANDOM, getrandom). */
 #define RV_RANDOM_SEED UINT64_C(0x5eed5eed5eed5eed)
@@ -64,6 +65,22 @@ static void task_init(rv_task *t, const char *exe)
     t->timerslack_ns = 50000;
 }
 
+/* The guest's argv: the caller's with argv[0] reduced to its last
+ * component (malloc'd array of the caller's strings). */
+static char **guest_argv(const rv_proc_options *o)
+{
+    char **v = malloc(((size_t)o->argc + 1) * sizeof *v);
+    if (!v)
+        die("out of memory");
+    for (int i = 0; i < o->argc; i++)
+        v[i] = o->argv[i];
+    v[o->argc] = NULL;
+    const char *slash = o->argc > 0 ? strrchr(o->argv[0], '/') : NULL;
+    if (slash && slash[1])
+        v[0] = (char *)slash + 1;
+    return v;
+}
+
 static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errlen)
 {
     rv_os *os = &p->os;
@@ -87,7 +104,16 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
         snprintf(err, errlen, "%s: %s", o->exe, strerror(errno));
         return -1;
     }
-    os->cmdline = join_nul(o->argc, o->argv, &os->cmdline_len);
+    const char *name = strrchr(os->exe_path, '/') + 1;
+    os->guest_exe = malloc(sizeof RV_GUEST_BIN + 1 + strlen(name));
+    if (!os->guest_exe) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    sprintf(os->guest_exe, "%s/%s", RV_GUEST_BIN, name);
+    char **argv = guest_argv(o);
+    os->cmdline = join_nul(o->argc, argv, &os->cmdline_len);
+    free(argv);
     os->environ = join_nul(o->envc, o->envp, &os->environ_len);
     os->rng_state = RV_RANDOM_SEED;
     os->umask = 022;
@@ -128,7 +154,10 @@ int rv_proc_init(rv_proc *p, const rv_proc_options *o, rv_elf_info *info, char *
     if (rv_proc_prepare(p, o, err, errlen) || elf_load(p, p->os.exe_path, info, err, errlen))
         return -1;
     p->os.brk_start = p->os.brk = info->end;
-    return stack_setup(p, info, o->argc, o->argv, o->envc, o->envp, o->argv[0], err, errlen);
+    char **argv = guest_argv(o);
+    int rc = stack_setup(p, info, o->argc, argv, o->envc, o->envp, p->os.guest_exe, err, errlen);
+    free(argv);
+    return rc;
 }
 
 void rv_proc_destroy(rv_proc *p)
@@ -146,6 +175,7 @@ void rv_proc_destroy(rv_proc *p)
         free(p->os.write_roots[i]);
     free(p->os.write_roots);
     free(p->os.exe_path);
+    free(p->os.guest_exe);
     free(p->os.locks);
     free(p->os.cmdline);
     free(p->os.environ);

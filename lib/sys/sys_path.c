@@ -54,7 +54,7 @@ static const char *self_proc_entry(const char *path)
 const char *sys_self_path(rv_proc *p, const char *path)
 {
     const char *entry = self_proc_entry(path);
-    if (entry && strcmp(entry, "exe") == 0)
+    if ((entry && strcmp(entry, "exe") == 0) || (p->os.guest_exe && strcmp(path, p->os.guest_exe) == 0))
         return p->os.exe_path;
     return path;
 }
@@ -67,7 +67,7 @@ bool sys_self_link(rv_proc *p, const char *path, char *out, size_t size)
     if (!entry)
         return false;
     if (strcmp(entry, "exe") == 0)
-        target = p->os.exe_path;
+        target = p->os.guest_exe;
     else if (strcmp(entry, "cwd") == 0)
         target = p->os.cwd;
     else if (strncmp(entry, "fd/", 3) == 0) {
@@ -88,7 +88,10 @@ static void append_maps(rv_proc *p, FILE *f)
 {
     for (size_t i = 0; i < p->mem.nvmas; i++) {
         const rv_vma *v = &p->mem.vmas[i];
-        const char *name = v->label ? v->label : v->path ? v->path : "";
+        const char *name = v->label                                 ? v->label
+                           : v->path && !strcmp(v->path, p->os.exe_path) ? p->os.guest_exe
+                           : v->path                                  ? v->path
+                                                                      : "";
         fprintf(f, "%08llx-%08llx %c%c%c%c %08llx 00:00 0", (unsigned long long)v->start, (unsigned long long)v->end,
                 v->prot & GP_R ? 'r' : '-', v->prot & GP_W ? 'w' : '-', v->prot & GP_X ? 'x' : '-',
                 v->kind == VMA_FILE_SHARED ? 's' : 'p', (unsigned long long)v->file_offset);
