@@ -232,7 +232,8 @@ run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
 run_stage tool validate "$O/validate/report.json" \
     "$P.simpoints $P.weights $P.labels $P.summary.json $O/full.json $O/full.csv $O/regions.json $B/validate" \
     "$B/validate" --simpoints "$P.simpoints" --weights "$P.weights" --labels "$P.labels" --interval "$N" \
-    --full "$O/full.json" --regions "$O/regions.json" --profile-summary "$P.summary.json" --name "$NAME" \
+    --full "$O/full.json" --regions "$O/regions.json" --profile-summary "$P.summary.json" \
+    --checkpoints "$O/ckpt/checkpoints.json" --name "$NAME" \
     -o "$O/validate"
 
 sed -n '/^## Summary/,/^## Metrics/p' "$O/validate/report.md" | grep -v '^## Metrics' | tee -a "$O/pipeline.log"

@@ -16,6 +16,7 @@ void vd_params_defaults(vd_params *p)
     p->heavy = 0.1;
     p->cov_limit = 0.1;
     p->flag_error = 0.01;
+    p->profile_seconds = p->ckpt_seconds = NAN;
 }
 
 uint64_t vd_planned_warmup(const vd_params *p, uint64_t interval, uint64_t begin)
@@ -112,6 +113,19 @@ static void cost(vd_analysis *a)
     a->speedup = n / (double)a->sim_insts_warm;
     a->speedup_nowarm = n / (double)a->sim_insts;
     a->parallel_speedup = n / (double)a->longest_region;
+    a->wall_full = a->full->run->seconds;
+    a->wall_regions = a->wall_longest = a->wall_speedup = a->wall_parallel_speedup = NAN;
+    if (!a->has_regions)
+        return;
+    a->wall_regions = a->wall_longest = 0;
+    for (size_t i = 0; i < a->nrows; i++) {
+        double s = a->rows[i].run ? a->rows[i].run->seconds : NAN;
+        a->wall_regions += s;
+        a->wall_longest = s > a->wall_longest || isnan(s) ? s : a->wall_longest;
+    }
+    double before = a->p.profile_seconds + a->p.ckpt_seconds; /* NAN unless both are known */
+    a->wall_speedup = a->wall_full / (before + a->wall_regions);
+    a->wall_parallel_speedup = a->wall_full / (before + a->wall_longest);
 }
 
 static void flag_regions(vd_analysis *a, vd_diag *d)

@@ -31,6 +31,8 @@ typedef struct vd_params {
     bool has_profile;
     uint64_t profile_insts;
     const char *profile_path;
+    double profile_seconds;  /* wall time of the profiling run (bbv --summary), NAN if unknown */
+    double ckpt_seconds;     /* of taking the checkpoints (checkpoints.json), NAN if unknown */
 } vd_params;
 
 void vd_params_defaults(vd_params *p);
@@ -90,6 +92,10 @@ typedef struct vd_analysis {
     /* cost (LoopPoint's columns) */
     uint64_t sim_insts, sim_insts_warm, longest_region;
     double speedup, speedup_nowarm, parallel_speedup, coverage;
+    /* Wall time: the full detailed run against the whole sampled flow
+     * (profiling, checkpointing and warming, the regions one after the
+     * other or side by side); NAN when a part is unknown. */
+    double wall_full, wall_regions, wall_longest, wall_speedup, wall_parallel_speedup;
     double projected_cycles;
 
     /* the whole program's profile rebuilt from the regions (run.c fills it) */

@@ -33,6 +33,8 @@ const char vd_usage[] =
     "      --profile-summary F  the profile's instruction count, from bbv --summary or simpoint --json;\n"
     "                           it must equal the full run's exactly\n"
     "      --profile-insts N    the same, as a number\n"
+    "      --checkpoints F      checkpoints.json of the regions: with --profile-summary, the\n"
+    "                           wall time of the sampled flow for the wall-time speedup\n"
     "      --name NAME          application name in the reports (default: the program's file name)\n"
     "      --allow-mismatch     differing instruction totals or core configurations: warn, go on\n"
     "\n"
@@ -78,7 +80,7 @@ const char vd_usage[] =
     "(one line: 'validate: FILE:LINE: reason'; no output is written), 2 over --max-error.\n";
 
 enum {
-    OPT_SIMPOINTS = 0x100, OPT_WEIGHTS, OPT_LABELS, OPT_FULL, OPT_LOG, OPT_REGIONS, OPT_PROFILE_SUMMARY,
+    OPT_SIMPOINTS = 0x100, OPT_WEIGHTS, OPT_LABELS, OPT_FULL, OPT_LOG, OPT_REGIONS, OPT_PROFILE_SUMMARY, OPT_CHECKPOINTS,
     OPT_PROFILE_INSTS, OPT_NAME, OPT_ALLOW_MISMATCH, OPT_WARMUP, OPT_WARMUP_INTERVALS, OPT_BOOTSTRAP, OPT_SEED,
     OPT_HEAVY, OPT_MAX_COV, OPT_FLAG_ERROR, OPT_MARKDOWN, OPT_JSON, OPT_CSV, OPT_PLOTS, OPT_MAX_ERROR, OPT_SWEEP,
     OPT_TARGET, OPT_BASELINE,
@@ -93,6 +95,7 @@ static const struct option longopts[] = {
     {"log", required_argument, NULL, OPT_LOG},
     {"regions", required_argument, NULL, OPT_REGIONS},
     {"profile-summary", required_argument, NULL, OPT_PROFILE_SUMMARY},
+    {"checkpoints", required_argument, NULL, OPT_CHECKPOINTS},
     {"profile-insts", required_argument, NULL, OPT_PROFILE_INSTS},
     {"name", required_argument, NULL, OPT_NAME},
     {"allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH},
@@ -164,7 +167,7 @@ static void baseline_arg(vd_options *o, const char *arg)
 static void check_modes(const vd_options *o)
 {
     if (o->sweep) {
-        if (o->simpoints || o->weights || o->labels || o->interval || o->log || o->nregions || o->profile_summary ||
+        if (o->simpoints || o->weights || o->labels || o->interval || o->log || o->nregions || o->profile_summary || o->checkpoints ||
             o->p.has_profile)
             die("--sweep takes its configurations from the manifest: no --simpoints, --weights, --labels, "
                 "--interval, --log, --regions or --profile-* (see --help)");
@@ -204,6 +207,7 @@ bool vd_options_parse(vd_options *o, int argc, char **argv)
             o->regions[o->nregions++] = optarg;
             break;
         case OPT_PROFILE_SUMMARY: o->profile_summary = optarg; break;
+        case OPT_CHECKPOINTS: o->checkpoints = optarg; break;
         case OPT_PROFILE_INSTS:
             o->p.profile_insts = count_arg(c, optarg);
             o->p.has_profile = true;

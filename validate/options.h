@@ -5,7 +5,7 @@
 #include "analysis.h"
 
 typedef struct vd_options {
-    const char *simpoints, *weights, *labels, *full, *log, *profile_summary;
+    const char *simpoints, *weights, *labels, *full, *log, *profile_summary, *checkpoints;
     const char **regions;
     size_t nregions;
     uint64_t interval;

@@ -31,7 +31,7 @@ static void summary(const vd_analysis *a, const char *prefix)
     vd_sink_printf(&o, "application,actual,predicted,error_pct,serial_speedup,parallel_speedup,coverage,"
                        "instructions,interval,simpoints,cpi_full,cpi_predicted,cpi_oracle,cpi_estimate,"
                        "sampling_error_pct,warmup_error_pct,ci_low,ci_high,simulated_instructions,"
-                       "simulated_with_warmup,speedup_without_warmup\n");
+                       "simulated_with_warmup,speedup_without_warmup,wall_speedup,wall_parallel_speedup\n");
     vd_sink_str(&o, a->name);
     vd_sink_printf(&o, ",%s,%s,%s,%s,%s,%s,", vd_cell(f->cycles), vd_cell(a->projected_cycles),
                    pct(vd_rel(a->projected_cycles, f->cycles)), vd_cell(a->speedup), vd_cell(a->parallel_speedup),
@@ -39,9 +39,10 @@ static void summary(const vd_analysis *a, const char *prefix)
     vd_sink_printf(&o, "%llu,%llu,%zu,%s,%s,%s,%s,", (unsigned long long)f->insts, (unsigned long long)a->s->interval,
                    a->s->npts, vd_cell(f->values[0]), vd_cell(a->predicted[0]), vd_cell(a->oracle[0]),
                    vd_cell(a->est ? a->est[0] : NAN));
-    vd_sink_printf(&o, "%s,%s,%s,%s,%llu,%llu,%s\n", pct(vd_err_sampling(a, 0)), pct(vd_err_warmup(a, 0)),
+    vd_sink_printf(&o, "%s,%s,%s,%s,%llu,%llu,%s,%s,%s\n", pct(vd_err_sampling(a, 0)), pct(vd_err_warmup(a, 0)),
                    vd_cell(a->ci_lo), vd_cell(a->ci_hi), (unsigned long long)a->sim_insts,
-                   (unsigned long long)a->sim_insts_warm, vd_cell(a->speedup_nowarm));
+                   (unsigned long long)a->sim_insts_warm, vd_cell(a->speedup_nowarm), vd_cell(a->wall_speedup),
+                   vd_cell(a->wall_parallel_speedup));
     vd_sink_commit(&o);
 }
 

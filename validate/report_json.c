@@ -49,6 +49,11 @@ static json_t *summary(const vd_analysis *a)
     json_object_set_new(j, "serial_speedup", real(a->speedup));
     json_object_set_new(j, "parallel_speedup", real(a->parallel_speedup));
     json_object_set_new(j, "speedup_without_warmup", real(a->speedup_nowarm));
+    json_object_set_new(j, "wall_time", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "full_run", real(a->wall_full),
+                                                  "profiling", real(a->p.profile_seconds), "checkpoints",
+                                                  real(a->p.ckpt_seconds), "regions", real(a->wall_regions),
+                                                  "speedup", real(a->wall_speedup), "parallel_speedup",
+                                                  real(a->wall_parallel_speedup)));
     json_object_set_new(j, "coverage", real(a->coverage));
     json_object_set_new(j, "instructions", count(f->insts));
     json_object_set_new(j, "intervals", json_integer((json_int_t)a->iv.n));

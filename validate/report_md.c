@@ -31,17 +31,20 @@ static void summary(vd_sink *o, const vd_analysis *a)
 {
     const vd_full *f = a->full;
     vd_sink_printf(o, "## Summary\n\n");
-    vd_sink_printf(o, "| application | actual cycles | predicted cycles | error | serial speedup | parallel speedup "
-                      "| coverage |\n|---|--:|--:|--:|--:|--:|--:|\n");
-    vd_sink_printf(o, "| %s | %s | %s | %s | %sx | %sx | %s |\n\n", a->name, vd_count(f->cycles),
+    vd_sink_printf(o, "| application | actual cycles | predicted cycles | error | speedup in instructions (serial, "
+                      "parallel) | speedup in wall time (serial, parallel) | coverage |\n|---|--:|--:|--:|--:|--:|--:|\n");
+    vd_sink_printf(o, "| %s | %s | %s | %s | %s, %s | %s, %s | %s |\n\n", a->name, vd_count(f->cycles),
                    vd_count(a->projected_cycles), vd_pct(vd_rel(a->projected_cycles, f->cycles)),
-                   vd_num(a->speedup, 4), vd_num(a->parallel_speedup, 4), vd_upct(a->coverage));
+                   vd_times(a->speedup, 4), vd_times(a->parallel_speedup, 4), vd_times(a->wall_speedup, 3),
+                   vd_times(a->wall_parallel_speedup, 3), vd_upct(a->coverage));
     vd_sink_printf(o, "- CPI: full run %s, %s %s: error %s", vd_num(f->values[0], 6),
                    a->has_regions ? "estimate" : "oracle", vd_num(a->predicted[0], 6), vd_pct(vd_err(a, 0)));
     if (a->has_regions)
         vd_sink_printf(o, " = sampling %s + warm-up %s", vd_pct(vd_err_sampling(a, 0)), vd_pct(vd_err_warmup(a, 0)));
     vd_sink_printf(o, " (signed: (predicted - full) / full)\n");
-    if (a->has_labels) {
+    if (a->has_labels && isnan(a->se)) {
+        vd_sink_printf(o, "- no confidence interval: every cluster has one interval\n");
+    } else if (a->has_labels) {
         vd_sink_printf(o, "- 95%% interval, clusters as strata: %s .. %s (±%s), %s the full-run CPI\n",
                        vd_num(a->ci_lo, 5), vd_num(a->ci_hi, 5), vd_upct((a->ci_hi - a->ci_lo) / 2 / a->predicted[0]),
                        a->ci_covers_full ? "contains" : "**does not contain**");
@@ -57,6 +60,19 @@ static void summary(vd_sink *o, const vd_analysis *a)
                       "%sx with every region in parallel\n\n",
                    vd_count((double)a->sim_insts), vd_count((double)a->sim_insts_warm), vd_num(a->speedup, 4),
                    vd_num(a->speedup_nowarm, 4), vd_num(a->parallel_speedup, 4));
+    if (!a->has_regions)
+        return;
+    if (isnan(a->wall_speedup))
+        vd_sink_printf(o, "- wall time: full run %s s, the regions %s s; give --profile-summary and --checkpoints "
+                          "for the whole sampled flow's cost\n\n",
+                       vd_num(a->wall_full, 3), vd_num(a->wall_regions, 3));
+    else
+        vd_sink_printf(o, "- wall time: full run %s s; sampled flow %s s (profiling %s s, checkpoints with their "
+                          "warm state %s s, regions %s s): speedup %sx, %sx with every region in parallel\n\n",
+                       vd_num(a->wall_full, 3),
+                       vd_num(a->p.profile_seconds + a->p.ckpt_seconds + a->wall_regions, 3),
+                       vd_num(a->p.profile_seconds, 3), vd_num(a->p.ckpt_seconds, 3), vd_num(a->wall_regions, 3),
+                       vd_num(a->wall_speedup, 3), vd_num(a->wall_parallel_speedup, 3));
 }
 
 static void metrics(vd_sink *o, const vd_analysis *a)

@@ -121,6 +121,8 @@ static bool read_run(const ctx *c, json_t *j, vd_run *run)
         return false;
     add_value(run, "instructions", insts, VD_TOP);
     add_value(run, "cycles", cycles, VD_TOP);
+    json_t *secs = json_object_get(j, "seconds");
+    run->seconds = json_is_number(secs) && json_number_value(secs) >= 0 ? json_number_value(secs) : NAN;
     if (!read_group(c, run, j, "stack", VD_STACK, &stack_sum) || !read_group(c, run, j, "states", VD_STATE, &state_sum) ||
         !read_group(c, run, j, "events", VD_EVENT, &events_sum))
         return false;

@@ -35,6 +35,7 @@ typedef struct vd_run {
     uint64_t start;        /* instruction count where measurement began */
     vd_value *vals;
     size_t nvals;
+    double seconds; /* wall time sim took for it (NAN when not recorded) */
     char *log_path; /* full runs: the per-interval log, as sim wrote it */
     uint64_t log_interval;
 } vd_run;

@@ -93,9 +93,12 @@ int vd_run_single(const vd_options *o)
         ok = vd_result_load(&regions[i], o->regions[i], &d);
     if (ok && o->profile_summary) {
         ok = vd_read_profile_total(o->profile_summary, o->interval, &p.profile_insts, &d);
+        p.profile_seconds = vd_read_profile_seconds(o->profile_summary);
         p.has_profile = true;
         p.profile_path = o->profile_summary;
     }
+    if (ok && o->checkpoints)
+        ok = vd_read_checkpoint_seconds(o->checkpoints, &p.ckpt_seconds, &d);
     vd_analysis a;
     if (!ok || !vd_analyze(&a, &full, &s, regions, o->nregions, &p, &d))
         die("%s", d.error);

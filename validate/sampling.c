@@ -173,6 +173,32 @@ void vd_sampling_free(vd_sampling *s)
     memset(s, 0, sizeof *s);
 }
 
+double vd_read_profile_seconds(const char *path)
+{
+    json_t *root = json_load_file(path, 0, NULL);
+    json_t *v = json_object_get(root, "wall_seconds");
+    double s = json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : NAN;
+    json_decref(root);
+    return s;
+}
+
+bool vd_read_checkpoint_seconds(const char *path, double *out, vd_diag *d)
+{
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root)
+        return vd_fail(d, "%s:%d: %s", path, je.line, je.text);
+    json_t *ff = json_object_get(json_object_get(root, "fast_forward"), "seconds");
+    json_t *wr = json_object_get(json_object_get(root, "writing"), "seconds");
+    bool ok = json_is_number(ff) && json_is_number(wr) && json_number_value(ff) >= 0 && json_number_value(wr) >= 0;
+    if (ok)
+        *out = json_number_value(ff) + json_number_value(wr);
+    else
+        vd_fail(d, "%s: not a checkpoints.json (no fast_forward.seconds and writing.seconds)", path);
+    json_decref(root);
+    return ok;
+}
+
 /* Does the profile in root have intervals of `interval` instructions? */
 static bool profile_interval_matches(json_t *root, uint64_t total, uint64_t interval, const char *path, vd_diag *d)
 {

@@ -80,6 +80,15 @@ const char *vd_num(double x, int g)
     return b;
 }
 
+const char *vd_times(double x, int g)
+{
+    char *b = slot();
+    if (isnan(x))
+        return "n/a";
+    snprintf(b, 64, "%.*gx", g, x);
+    return b;
+}
+
 const char *vd_count(double x)
 {
     char *b = slot();

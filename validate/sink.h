@@ -34,6 +34,8 @@ void vd_buf_free(vd_buf *b);
 const char *vd_pct(double fraction);
 const char *vd_upct(double fraction);
 const char *vd_num(double x, int g);
+/* The same as a ratio ("2.43x"), "n/a" for NAN. */
+const char *vd_times(double x, int g);
 const char *vd_count(double x);
 const char *vd_cell(double x);
 

@@ -24,6 +24,27 @@ done
 R=$T/out/validate/report.json
 [ -s "$T/out/validate/report.md" ] && [ -s "$R" ] && [ -s "$T/out/validate/plots/cpi_clusters.svg" ] || fail "reports missing"
 
+# Honest costs: the wall-time speedup counts profiling, checkpointing and the regions.
+python3 - "$R" "$T/out/full.json" "$T/out/regions.json" "$T/out/phases.summary.json" "$T/out/ckpt/checkpoints.json" <<'PY' || fail "wall-time costs wrong"
+import json, sys
+rep, full, regions, prof, ckpt = (json.load(open(p)) for p in sys.argv[1:])
+wt = rep["summary"]["wall_time"] if "summary" in rep else None
+if wt is None:
+    def find(o):
+        if isinstance(o, dict):
+            if "wall_time" in o: return o["wall_time"]
+            o = list(o.values())
+        for v in o if isinstance(o, list) else []:
+            r = find(v)
+            if r: return r
+    wt = find(rep)
+regions_s = sum(r["seconds"] for r in regions["results"])
+flow = prof["wall_seconds"] + ckpt["fast_forward"]["seconds"] + ckpt["writing"]["seconds"] + regions_s
+want = full["results"][0]["seconds"] / flow
+assert abs(wt["speedup"] - want) <= 1e-6 * want, (wt, want)
+assert abs(wt["regions"] - regions_s) <= 1e-9 * max(1, regions_s)
+print(f"ok   wall-time speedup {wt['speedup']:.2f}x counts profiling, checkpoints and {len(regions['results'])} regions")
+PY
 python3 - "$R" "$T/out/full.json" "$T/out/regions.json" <<'PY' || fail "validation figures out of bounds"
 import json, sys
 rep, full, regions = (json.load(open(p)) for p in sys.argv[1:])
