@@ -5,6 +5,18 @@
 
 #include "util.h"
 
+/* A status line is on the terminal now (only the main thread draws). */
+static bool line_shown;
+
+void progress_clear(void)
+{
+    if (!line_shown)
+        return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    line_shown = false;
+}
+
 void progress_init(progress *p, const char *what, bool force, uint64_t total)
 {
     p->tty = isatty(STDERR_FILENO);
@@ -25,6 +37,7 @@ static void print_line(progress *p, uint64_t done, double now, const char *end)
                 elapsed * (double)(p->total - done) / (double)done);
     fputs(end, stderr);
     fflush(stderr);
+    line_shown = p->tty && !*end;
 }
 
 void progress_update(progress *p, uint64_t done)
@@ -43,7 +56,7 @@ void progress_finish(progress *p, uint64_t done)
     if (!p->enabled)
         return;
     if (p->tty)
-        fputs("\r\033[K", stderr);
+        progress_clear();
     else
         print_line(p, done, now_seconds(), "\n");
     fflush(stderr);

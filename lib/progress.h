@@ -18,6 +18,10 @@ typedef struct progress {
 void progress_init(progress *p, const char *what, bool force, uint64_t total);
 /* Cheap to call often: prints at most twice a second. */
 void progress_update(progress *p, uint64_t done);
+/* Clear the status line on the terminal, if one is shown, so that the
+ * guest's output does not run into it (it is drawn again at the next
+ * update). Cheap when there is nothing to clear. */
+void progress_clear(void);
 /* Final line (terminal: clears the status line). */
 void progress_finish(progress *p, uint64_t done);
 

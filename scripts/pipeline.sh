@@ -197,12 +197,12 @@ P=$O/$NAME
 # --------------------------------------------------------------- the stages
 # Stages whose command is more than one tool invocation. Their arguments
 # before "--" are the parameters they depend on, there for the stage's stamp.
+# The program's instruction count, from bbv's summary.
+total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
 simulate_regions() {
     local jobs=()
     [ -z "$JOBS" ] || jobs=(-j "$JOBS")
-    local total
-    total=$(sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json")
-    "$B/sim" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${jobs[@]}" --total-insts "$total" \
+    "$B/sim" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${jobs[@]}" --total-insts "$(total_insts)" \
         -o "$O/regions.json" "$O"/ckpt/*.ckpt
 }
 # |CPI error| of the validation, in percent, above PCT ("1%" or "1")?
@@ -228,6 +228,7 @@ if [ -n "$NO_FULL" ]; then
 fi
 run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
     "$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
+    --total-insts "$(total_insts)" \
     "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool validate "$O/validate/report.json" \
     "$P.simpoints $P.weights $P.labels $P.summary.json $O/full.json $O/full.csv $O/regions.json $B/validate" \

@@ -42,8 +42,8 @@ static const char usage[] =
     "                          functional model, or warm state loaded from the checkpoint\n"
     "                          (checkpoint --warm CONFIG) and then functionally warmed\n"
     "  -j, --jobs N            regions simulated in parallel (default: all cores)\n"
-    "      --total-insts N     the program's instruction count (bbv --summary's), to project its\n"
-    "                          total cycles from the regions (k/M/G suffixes)\n"
+    "      --total-insts N     the program's instruction count (bbv --summary's): --full shows\n"
+    "                          percent done and ETA; regions project total cycles (k/M/G suffixes)\n"
     "      --program PATH      use this copy of the program (its CRC must match)\n"
     "Output:\n"
     "  -o, --output FILE       JSON results (format: sim/RESULTS.md; '-' = stdout)\n"
@@ -192,7 +192,6 @@ int main(int argc, char **argv)
     double hz = 0;
     bool sampling = false;
     int nsets = 0, jobs = 0;
-    uint64_t total_insts = 0;
     bool full = false, quiet = false, list = false;
     size_t top = 50;
     char err[512];
@@ -216,7 +215,7 @@ int main(int argc, char **argv)
         case OPT_GUEST_OUTPUT: o.guest_output = optarg; break;
         case OPT_WARMUP: o.warmup = parse_warmup(optarg); break;
         case 'j': jobs = jobs_arg(optarg); break;
-        case OPT_TOTAL_INSTS: total_insts = count_arg("--total-insts", optarg, true); break;
+        case OPT_TOTAL_INSTS: o.total_insts = count_arg("--total-insts", optarg, true); break;
         case OPT_PROGRAM: o.program = optarg; break;
         case 'o': output = optarg; break;
         case OPT_PROFILE: profile = optarg; break;
@@ -313,7 +312,7 @@ int main(int argc, char **argv)
                                      "mode", full ? "full" : "regions", "config", "source", o.config_source, "digest",
                                      digest, "params", uarch_config_json(&o.cfg), "units_per_cycle",
                                      (json_int_t)(n ? res[0].units : 0), "results", results);
-        json_t *combined = full ? NULL : combined_json(res, n, total_insts, &x);
+        json_t *combined = full ? NULL : combined_json(res, n, o.total_insts, &x);
         if (combined) json_object_set_new(top_json, "combined", combined);
         if (full && o.interval_log)
             json_object_set_new(json_array_get(results, 0), "interval_log",
@@ -345,7 +344,7 @@ int main(int argc, char **argv)
             if (res[i].pics) pics_summary(stderr, &res[i], &sym);
             symbolizer_free(&sym);
         }
-    if (!quiet) combined_summary(stderr, res, n, total_insts);
+    if (!quiet) combined_summary(stderr, res, n, o.total_insts);
     for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);
     free(res);
     symtab_free(&syms);

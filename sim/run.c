@@ -76,7 +76,7 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
     profiling_begin(&prof, c->now);
 
     progress prog;
-    progress_init(&prog, "sim --full", o->progress, o->max_insts);
+    progress_init(&prog, "sim --full", o->progress, o->max_insts ? o->max_insts : o->total_insts);
     counters begin = c->ctr, last = c->ctr;
     uint64_t G = o->log_interval, index = 0;
     double t0 = now_seconds();

@@ -22,6 +22,7 @@ typedef struct sim_options {
     uint64_t log_interval;       /* G: instructions per interval-log row */
     const char *interval_log;    /* CSV path, NULL for none */
     uint64_t max_insts;          /* 0: no limit */
+    uint64_t total_insts;        /* the program's length when known (--total-insts): progress, projections */
     const char *guest_output;    /* NULL: the guest's own streams */
     const char *bbmap;           /* block ids to label blocks with */
     const char *program;         /* checkpoint mode: the program to use instead of the recorded path */

@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../progress.h"
 #include "sys_internal.h"
 
 enum { GUEST_AT_REMOVEDIR = 0x200, GUEST_AT_EMPTY_PATH = 0x1000, GUEST_AT_SYMLINK_NOFOLLOW = 0x100 };
@@ -112,6 +113,8 @@ static int64_t transfer(rv_proc *p, rv_file *f, const io_kind *k, ssize_t (*io)(
         return r;
     if (k->prot == GP_W)
         return sys_ret(io(ctx));
+    if (f->is_std)
+        progress_clear(); /* the guest's output starts on a line of its own */
     sigset_t old;
     sys_pipe_guard_begin(&old);
     return sys_pipe_guard_end(p, &old, sys_ret(io(ctx)));
