@@ -124,9 +124,20 @@ bench: all
 demo: all
 	scripts/demo.sh
 
+# PREFIX/lib/rvsample holds the tools (bin/), the scripts and the core
+# configurations (configs/, from PREFIX/share/rvsample/configs); PREFIX/bin
+# gets rvsample-NAME links, so that generic names like sim and validate do
+# not collide with other software on PATH.
+LIBDIR := $(PREFIX)/lib/rvsample
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(LIBDIR)/bin $(DESTDIR)$(LIBDIR)/scripts $(DESTDIR)$(PREFIX)/bin \
+	    $(DESTDIR)$(PREFIX)/share/rvsample/configs
+	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(LIBDIR)/bin/
+	install -m 755 scripts/pipeline.sh scripts/sweep.sh $(DESTDIR)$(LIBDIR)/scripts/
+	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/rvsample/configs/
+	ln -sfn ../../share/rvsample/configs $(DESTDIR)$(LIBDIR)/configs
+	for t in $(TOOLS); do ln -sfn ../lib/rvsample/bin/$$t $(DESTDIR)$(PREFIX)/bin/rvsample-$$t; done
+	for s in pipeline sweep; do ln -sfn ../lib/rvsample/scripts/$$s.sh $(DESTDIR)$(PREFIX)/bin/rvsample-$$s; done
 
 clean:
 	rm -rf $(B)

@@ -7,8 +7,11 @@
 # Sourced (by sweep.sh), it only defines the stage helpers.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-B=${BIN:-$ROOT/build/bin}
+# The source tree (tools in build/bin), or an installed copy (make install:
+# PREFIX/lib/rvsample with bin/, scripts/ and configs/), found through any
+# symbolic link to this script (PREFIX/bin/rvsample-pipeline).
+ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+if [ -n "${BIN:-}" ]; then B=$BIN; elif [ -d "$ROOT/build/bin" ]; then B=$ROOT/build/bin; else B=$ROOT/bin; fi
 
 # ------------------------------------------------------------ stage helpers
 # Callers set O (output directory), FORCE (non-empty: redo everything) and

@@ -8,7 +8,7 @@
 # (validate --sweep) with plots. Stages are reused when up to date, as in
 # pipeline.sh, whose helpers this script sources.
 set -euo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/pipeline.sh"
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/pipeline.sh"
 
 usage() {
     cat << 'EOF'

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make install: the tools under PREFIX/lib/rvsample/bin, the scripts and the
+# core configurations beside them, and rvsample-NAME links on PREFIX/bin (no
+# bare sim or validate on PATH); the installed pipeline finds the installed
+# tools and configuration through its link, with nothing from the build tree.
+source "$(dirname "$0")/lib.sh"
+make -s -C "$TOP" install DESTDIR="$T/inst" PREFIX=/opt/rvs > "$T/make.log" 2>&1 || { cat "$T/make.log"; fail "make install failed"; }
+P=$T/inst/opt/rvs
+for t in bbv simpoint checkpoint sim validate pipeline sweep; do
+    [ -x "$P/bin/rvsample-$t" ] || fail "no $P/bin/rvsample-$t"
+done
+[ -z "$(ls "$P/bin" | grep -v '^rvsample-')" ] || fail "unprefixed names on PREFIX/bin: $(ls "$P/bin")"
+[ -f "$P/share/rvsample/configs/boom-tip.ini" ] || fail "configurations not under PREFIX/share/rvsample"
+cp "$RV/workloads/phases" "$T/phases"
+cd "$T"
+env -u BIN PATH=/usr/bin:/bin "$P/bin/rvsample-pipeline" -o out -i 1M -k 5 -- ./phases 1 > log.txt 2>&1 ||
+    { tail -20 log.txt; fail "the installed pipeline failed"; }
+grep -q "validate: done" out/pipeline.log || fail "the installed pipeline did not reach validate"
+! grep -q "$TOP/build" out/logs/*.log out/pipeline.log || fail "the installed pipeline used the build tree"
+"$P/bin/rvsample-sim" --list-params -c "$P/share/rvsample/configs/boom-tip.ini" > /dev/null || fail "rvsample-sim does not run"
+echo "ok   installed under PREFIX/lib/rvsample with rvsample-* links; the pipeline runs from the install alone"
