@@ -74,7 +74,7 @@ static void parse_options(bbv_options *o, int argc, char **argv)
             /* "" or "dir/" would name hidden files (".100000000.bb.gz"). */
             if (!*optarg || optarg[strlen(optarg) - 1] == '/')
                 die("--output: expected a file name prefix, got '%s'", optarg);
-            o->prefix = optarg;
+            o->prefix = not_stdout("--output", optarg, "a prefix of several files");
             break;
         case 'i':
             o->nsizes = parse_count_list(optarg, o->sizes, BBV_MAX_SIZES);

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+o:i:vh", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': o.out_dir = optarg; break;
+        case 'o': o.out_dir = not_stdout("-o", optarg, "a directory"); break;
         case 'i':
             if (!parse_count(optarg, &o.interval) || o.interval == 0)
                 die("--interval: expected a positive count (k/M/G suffixes), got '%s'", optarg);
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
         case OPT_SUMMARY: o.summary = optarg; break;
         case OPT_JSON: o.json = true; break;
         case OPT_PROGRESS: o.progress = true; break;
-        case OPT_BBV: o.bbv_prefix = optarg; break;
+        case OPT_BBV: o.bbv_prefix = not_stdout("--bbv", optarg, "a prefix of several files"); break;
         case OPT_PROGRAM: o.program = optarg; break;
         case OPT_WARM: warm_path = optarg; break;
         case OPT_SET:

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -27,6 +28,13 @@ noreturn void die_status(int status, const char *fmt, ...)
     va_end(ap);
     outfile_abort_all();
     exit(status);
+}
+
+const char *not_stdout(const char *opt, const char *arg, const char *what)
+{
+    if (strcmp(arg, "-") == 0)
+        die("%s: '-' (standard output) cannot stand for %s", opt, what);
+    return arg;
 }
 
 noreturn void die(const char *fmt, ...)

@@ -17,6 +17,9 @@ extern int util_die_status;
 noreturn void die_status(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* die_status(util_die_status, ...). */
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* ARG of option OPT names a directory or a prefix of several files: '-'
+ * (standard output elsewhere) cannot stand for it. Returns arg. */
+const char *not_stdout(const char *opt, const char *arg, const char *what);
 /* "prog: warning: message" on stderr. */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

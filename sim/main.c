@@ -240,7 +240,7 @@ int main(int argc, char **argv)
             break;
         case OPT_PICS: smp->pics = true; break;
         case OPT_REPORT: report = optarg; break;
-        case OPT_PLOTS: plots = optarg; break;
+        case OPT_PLOTS: plots = not_stdout("--plots", optarg, "a directory"); break;
         case OPT_ANNOTATE_PROFILER:
             if (!profiler_policy_find(optarg)) die("--annotate-profiler: unknown profiler '%s' (see --help)", optarg);
             md.annotate = optarg;

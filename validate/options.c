@@ -225,11 +225,11 @@ bool vd_options_parse(vd_options *o, int argc, char **argv)
         case OPT_HEAVY: o->p.heavy = real_arg(c, optarg, 0, 1); break;
         case OPT_MAX_COV: o->p.cov_limit = real_arg(c, optarg, 0, 1e9); break;
         case OPT_FLAG_ERROR: o->p.flag_error = percent_arg(c, optarg); break;
-        case 'o': o->out = optarg; break;
+        case 'o': o->out = not_stdout("-o", optarg, "a directory"); break;
         case OPT_MARKDOWN: o->markdown = optarg; break;
         case OPT_JSON: o->json = optarg; break;
         case OPT_CSV: o->csv = optarg; break;
-        case OPT_PLOTS: o->plots = optarg; break;
+        case OPT_PLOTS: o->plots = not_stdout("--plots", optarg, "a directory"); break;
         case OPT_MAX_ERROR: o->max_error = percent_arg(c, optarg); break;
         case OPT_SWEEP: o->sweep = optarg; break;
         case OPT_TARGET: o->target = percent_arg(c, optarg); break;

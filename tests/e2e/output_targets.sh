@@ -17,3 +17,20 @@ strip() { grep -v "\"seconds\"\|\"mips\"" "$1"; }
 cmp -s <(strip stdout.json) <(strip from_pipe.json) || fail "the FIFO did not receive the same JSON as stdout"
 ls pipe.tmp* 2> /dev/null && fail "a temporary was left beside the FIFO"
 echo "output targets: ok"
+
+# '-' names standard output wherever one file is written; where a directory
+# or a prefix of several files is expected it is refused, and nothing named
+# '-' appears.
+W=$RV/workloads/phases
+"$BIN/sim" --full -o - -- "$W" 1 2> /dev/null | grep -q '"tool": "sim"' || fail "sim -o - wrote no JSON on stdout"
+"$BIN/bbv" -o p --interval 1M --summary - -- "$W" 1 2> /dev/null | grep -q '"instructions"' || fail "bbv --summary - wrote nothing"
+"$BIN/simpoint" -loadFVFile p.1000000.bb.gz -maxK 3 -saveSimpoints - -saveSimpointWeights w 2> /dev/null | grep -q '^[0-9]* 0$' ||
+    fail "simpoint -saveSimpoints - wrote nothing"
+for cmd in "bbv -o - -- $W 1" "checkpoint -o - --at 100 -- $W 1" "checkpoint --run x.ckpt --bbv - --interval 1M" \
+           "sim --plots - --full -o x.json -- $W 1" "validate -o - --simpoints a --weights b -i 1 --full c" \
+           "validate --plots - --simpoints a --weights b -i 1 --full c"; do
+    set +e; "$BIN"/$cmd > /dev/null 2> err.txt; st=$?; set -e
+    [ "$st" -ne 0 ] && grep -q "'-' (standard output) cannot stand for" err.txt || fail "$cmd: $(cat err.txt)"
+done
+[ -z "$(ls -d ./-* 2> /dev/null)" ] || fail "files named '-' were written: $(ls -d ./-*)"
+echo "ok   '-' is standard output for single files and refused for directories and prefixes"
