@@ -123,6 +123,11 @@ int vd_run_single(const vd_options *o)
         vd_report_md(&a, &d, out.markdown);
 
     int status = !isnan(o->max_error) && !(fabs(vd_err(&a, 0)) <= o->max_error) ? 2 : 0;
+    if (o->out) /* the reports are in files: their gist on the terminal */
+        printf("%s: CPI %.6g %s against %.6g in the full run: error %s (sampling %s, warm-up %s); reports in %s/\n",
+               a.name, a.predicted[0], a.has_regions ? "estimated" : "from the representatives",
+               full.values[0], vd_pct(vd_err(&a, 0)), vd_pct(vd_err_sampling(&a, 0)),
+               a.has_regions ? vd_pct(vd_err_warmup(&a, 0)) : "not measured", o->out);
     vd_outputs_free(&out);
     vd_profiles_free(&prof);
     vd_analysis_free(&a);
