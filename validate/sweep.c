@@ -228,6 +228,8 @@ static void aggregate(vd_sweep *sw)
             sq += e * e;
             cfg->max_abs = fmax(cfg->max_abs, e);
             cfg->k_total += r->k;
+            cfg->k_min = j == 0 || r->k < cfg->k_min ? r->k : cfg->k_min;
+            cfg->k_max = j == 0 || r->k > cfg->k_max ? r->k : cfg->k_max;
             cfg->sim += (double)r->sim;
             cfg->sim_warm += (double)r->sim_warm;
             cfg->insts += r->insts;
@@ -260,9 +262,11 @@ static void pareto(vd_sweep *sw)
         cfg->pareto = cfg->complete;
         for (size_t o = 0; o < sw->ncfg && cfg->pareto; o++) {
             const vd_sweep_cfg *x = &sw->cfgs[o];
-            /* dominated: no more costly and no less accurate, better in one */
+            /* dominated: no more costly and no less accurate, better in one;
+             * of equal points (MaxK beyond the k chosen), the first stands */
+            bool equal = x->sim_warm == cfg->sim_warm && x->mean_abs == cfg->mean_abs;
             if (o != c && x->complete && x->sim_warm <= cfg->sim_warm && x->mean_abs <= cfg->mean_abs &&
-                (x->sim_warm < cfg->sim_warm || x->mean_abs < cfg->mean_abs))
+                (!equal || o < c))
                 cfg->pareto = false;
         }
     }

@@ -28,7 +28,8 @@ typedef struct vd_sweep_cfg {
     uint64_t interval;
     long max_k;
     double bic;               /* NAN when not given */
-    size_t nprog, k_total;
+    size_t nprog, k_total;    /* k_total: simulation points of all programs together */
+    size_t k_min, k_max;      /* k of one program: never added up across programs */
     size_t *rows;             /* its rows, one per program */
     double mean_abs, max_abs, rms; /* of the sampling error over the programs */
     double sim, sim_warm, insts, speedup;

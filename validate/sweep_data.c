@@ -38,13 +38,14 @@ static void configs_csv(const vd_sweep *sw, const char *prefix)
     char *path = vd_format("%s.configs.csv", prefix);
     vd_sink o;
     vd_sink_open(&o, path);
-    vd_sink_printf(&o, "interval,max_k,bic,programs,k_total,simulated,simulated_with_warmup,speedup,"
+    vd_sink_printf(&o, "interval,max_k,bic,programs,k_mean,k_min,k_max,simulated,simulated_with_warmup,speedup,"
                        "mean_abs_error_pct,max_abs_error_pct,rms_error_pct,complete,pareto,meets_target,regions,"
                        "mean_abs_estimate_error_pct,mean_abs_warmup_error_pct\n");
     for (size_t c = 0; c < sw->ncfg; c++) {
         const vd_sweep_cfg *x = &sw->cfgs[c];
-        vd_sink_printf(&o, "%llu,%ld,%s,%zu,%zu,%s,%s,%s,%s,%s,%s,%d,%d,%d,%zu,%s,%s\n",
-                       (unsigned long long)x->interval, x->max_k, vd_cell(x->bic), x->nprog, x->k_total,
+        vd_sink_printf(&o, "%llu,%ld,%s,%zu,%s,%zu,%zu,%s,%s,%s,%s,%s,%s,%d,%d,%d,%zu,%s,%s\n",
+                       (unsigned long long)x->interval, x->max_k, vd_cell(x->bic), x->nprog,
+                       vd_cell((double)x->k_total / (double)x->nprog), x->k_min, x->k_max,
                        vd_cell(x->sim), vd_cell(x->sim_warm), vd_cell(x->speedup), pct(x->mean_abs), pct(x->max_abs),
                        pct(x->rms), x->complete, x->pareto, x->meets, x->nregions, pct(x->mean_abs_est),
                        pct(x->mean_abs_warmup));
@@ -73,7 +74,8 @@ static json_t *cfg_json(const vd_sweep *sw, long c)
     json_object_set_new(j, "interval", json_integer((json_int_t)x->interval));
     json_object_set_new(j, "max_k", json_integer(x->max_k));
     json_object_set_new(j, "bic", real(x->bic));
-    json_object_set_new(j, "k_total", json_integer((json_int_t)x->k_total));
+    json_object_set_new(j, "k", json_pack("{s:f, s:I, s:I}", "mean", (double)x->k_total / (double)x->nprog, "min",
+                                          (json_int_t)x->k_min, "max", (json_int_t)x->k_max));
     json_object_set_new(j, "simulated", real(x->sim));
     json_object_set_new(j, "simulated_with_warmup", real(x->sim_warm));
     json_object_set_new(j, "speedup", real(x->speedup));

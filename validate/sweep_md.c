@@ -41,7 +41,7 @@ static void answer(vd_sink *o, const vd_sweep *sw)
     if (sw->best >= 0) {
         const vd_sweep_cfg *b = &sw->cfgs[sw->best];
         vd_sink_printf(o, "**Cheapest configuration within the target: %s**: mean |error| %s, largest %s, %s "
-                          "instructions simulated with warm-up (%zu simulation points), speedup %sx.\n\n",
+                          "instructions simulated with warm-up (%zu simulation points in all), speedup %sx.\n\n",
                        name(b), vd_upct(b->mean_abs), vd_upct(b->max_abs), vd_count(b->sim_warm), b->k_total,
                        vd_num(b->speedup, 4));
     } else {
@@ -55,8 +55,11 @@ static void answer(vd_sink *o, const vd_sweep *sw)
 
 static void cfg_cells(vd_sink *o, const vd_sweep_cfg *c)
 {
-    vd_sink_printf(o, " %ld | %s | %zu | %s | %s | %sx | %s | %s |", c->max_k, isnan(c->bic) ? "-" : vd_num(c->bic, 3),
-                   c->k_total, vd_count(c->sim), vd_count(c->sim_warm), vd_num(c->speedup, 4), vd_upct(c->mean_abs),
+    char k[64];
+    snprintf(k, sizeof k, c->k_min == c->k_max ? "%.0f" : "%.1f (%zu-%zu)", (double)c->k_total / (double)c->nprog,
+             c->k_min, c->k_max);
+    vd_sink_printf(o, " %ld | %s | %s | %s | %s | %sx | %s | %s |", c->max_k, isnan(c->bic) ? "-" : vd_num(c->bic, 3), k,
+                   vd_count(c->sim), vd_count(c->sim_warm), vd_num(c->speedup, 4), vd_upct(c->mean_abs),
                    vd_upct(c->max_abs));
 }
 
@@ -64,7 +67,7 @@ static void by_interval(vd_sink *o, const vd_sweep *sw)
 {
     vd_sink_printf(o, "## Per interval size: baseline (MaxK %ld, BIC %g) and cheapest within the target\n\n",
                    sw->baseline_maxk, sw->baseline_bic);
-    vd_sink_printf(o, "| interval | configuration | MaxK | BIC | k | simulated | with warm-up | speedup | mean abs. error "
+    vd_sink_printf(o, "| interval | configuration | MaxK | BIC | k per program | simulated | with warm-up | speedup | mean abs. error "
                       "| max abs. error |\n|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
     for (size_t i = 0; i < sw->nintervals; i++) {
         long which[2] = {sw->baseline_by_interval[i], sw->best_by_interval[i]};
@@ -86,7 +89,7 @@ static void by_interval(vd_sink *o, const vd_sweep *sw)
 static void front(vd_sink *o, const vd_sweep *sw)
 {
     vd_sink_printf(o, "## Pareto front: mean |error| against instructions simulated\n\n");
-    vd_sink_printf(o, "| interval | MaxK | BIC | k | simulated | with warm-up | speedup | mean abs. error | max abs. error | "
+    vd_sink_printf(o, "| interval | MaxK | BIC | k per program | simulated | with warm-up | speedup | mean abs. error | max abs. error | "
                       "within target |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
     size_t n;
     const vd_sweep_cfg **f = vd_sweep_front(sw, &n);

@@ -29,20 +29,24 @@ for f in sweep.md sweep.json sweep.rows.csv sweep.configs.csv plots/pareto.gp pl
 done
 grep -q 'Cheapest configuration within the target: interval 2k, MaxK 2, BIC 0.9\*\*: mean |error| 3.94%' \
     "$T/out/sweep.md" || fail "cheapest: $(grep -i cheapest "$T/out/sweep.md" | head -2)"
-# configs.csv: interval,max_k,bic,programs,k_total,simulated,simulated_with_warmup,speedup,mean,max,rms,complete,pareto,meets
-grep -q '^1000,1,0.9,2,2,2000,2000,9.5,32.94117647,32.94117647,32.94117647,1,1,0,' "$T/out/sweep.configs.csv" ||
+# configs.csv: interval,max_k,bic,programs,k_mean,k_min,k_max,simulated,simulated_with_warmup,speedup,mean,max,rms,complete,pareto,meets
+grep -q '^1000,1,0.9,2,1,1,1,2000,2000,9.5,32.94117647,32.94117647,32.94117647,1,1,0,' "$T/out/sweep.configs.csv" ||
     fail "1000/1: $(grep '^1000,1,' "$T/out/sweep.configs.csv")"
-grep -q '^2000,1,0.9,2,2,4000,4000,4.75,67.64705882,67.64705882,67.64705882,1,0,0,' "$T/out/sweep.configs.csv" ||
+grep -q '^2000,1,0.9,2,1,1,1,4000,4000,4.75,67.64705882,67.64705882,67.64705882,1,0,0,' "$T/out/sweep.configs.csv" ||
     fail "2000/1 is dominated: $(grep '^2000,1,' "$T/out/sweep.configs.csv")"
-grep -q '^2000,2,0.9,2,4,8000,8000,2.375,3.941176471,3.941176471,3.941176471,1,1,1,2,4.444117647,0.5029411765$' \
+grep -q '^2000,2,0.9,2,2,2,2,8000,8000,2.375,3.941176471,3.941176471,3.941176471,1,1,1,2,4.444117647,0.5029411765$' \
     "$T/out/sweep.configs.csv" || fail "2000/2: $(grep '^2000,2,' "$T/out/sweep.configs.csv")"
 # rows with region results carry the warm-up error
 expect_eq "rows with regions" 2 "$(awk -F, 'NR > 1 && $17 == 1' "$T/out/sweep.rows.csv" | wc -l)"
 grep -q '"best": {' "$T/out/sweep.json" || fail "no best configuration in the JSON"
+# The Pareto front lists each point (cost, error) once, and k is per program, never a sum.
+sed -n '/^## Pareto front/,/^## /p' "$T/out/sweep.md" | grep '^| [0-9]' | awk -F'|' '{ print $6, $9 }' | sort | uniq -d |
+    grep -q . && fail "a point is listed twice on the Pareto front"
+grep -q '| k per program |' "$T/out/sweep.md" || fail "the tables add up k over programs"
 
 # with warm-up of one interval per region: interval 4 of 1000 needs 1000 more
 "$V" -q --sweep "$T/m.tsv" --warmup-intervals 1 --csv "$T/w"
-grep -q '^1000,1,0.9,2,2,2000,4000,' "$T/w.configs.csv" || fail "warm-up: $(grep '^1000,1,' "$T/w.configs.csv")"
+grep -q '^1000,1,0.9,2,1,1,1,2000,4000,' "$T/w.configs.csv" || fail "warm-up: $(grep '^1000,1,' "$T/w.configs.csv")"
 
 # a target nobody meets: said so, and --max-error fails
 "$V" -q --sweep "$T/m.tsv" --target 1% --markdown "$T/none.md" --max-error 5%

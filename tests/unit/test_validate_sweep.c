@@ -75,6 +75,8 @@ Test(validate_sweep, aggregates_front_and_target)
     cr_assert_float_eq(c12->mean_abs, 0, 1e-12);
     cr_assert_float_eq(c13->mean_abs, 0, 1e-12);
     cr_assert_eq(c13->k_total, 4);
+    cr_assert(c13->k_min <= c13->k_max && c13->k_min + c13->k_max == 4, "k per program %zu..%zu", c13->k_min,
+              c13->k_max); /* two programs */
     cr_assert_float_eq(c22->sim, 6000, 0);
     cr_assert_float_eq(c12->speedup, 12000.0 / 3000, 1e-12);
     cr_assert(!c14->complete && !c14->pareto && !c14->meets);
