@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sink.h"
 
@@ -63,26 +64,78 @@ static void cpi_clusters(const vd_analysis *a, vd_gnuplot *g, const char *dir, v
     free(order);
 }
 
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* A y range for the metrics beside CPI that one outlier cannot flatten
+ * (an L2 MPKI error of +40,000% once hid every other bar): three times the
+ * upper quartile of |error|, at least 1%, at most what the data needs. */
+static double clip_limit(const double *abs_err, size_t n)
+{
+    if (!n)
+        return 1;
+    double *v = vd_malloc(n * sizeof *v);
+    memcpy(v, abs_err, n * sizeof *v);
+    qsort(v, n, sizeof *v, by_value);
+    double lim = fmax(1.0, 3 * v[(3 * (n - 1)) / 4]), top = v[n - 1] * 1.1;
+    free(v);
+    return top < lim ? fmax(top, 1.0) : lim;
+}
+
+/* CPI in a panel of its own scale; the other metrics beside it, clipped at
+ * a robust range, with the value written on each bar that runs off it. */
 static void error_breakdown(const vd_analysis *a, vd_gnuplot *g, const char *dir, vd_diag *d)
 {
     const vd_metrics *ms = &a->full->ms;
     vd_buf data = {0}, body = {0};
-    vd_buf_printf(&data, "# metric error_pct sampling_pct warmup_pct\n");
-    for (size_t i = 0; i < ms->n; i++)
-        if (ms->m[i].headline && isfinite(vd_err(a, i)))
+    double *abs_err = vd_malloc((ms->n + 1) * sizeof *abs_err);
+    size_t n = 0;
+    vd_buf_printf(&data, "# metric error_pct sampling_pct warmup_pct; CPI first, then the other metrics\n");
+    for (int block = 0; block < 2; block++) {
+        for (size_t i = 0; i < ms->n; i++) {
+            if (!ms->m[i].headline || !isfinite(vd_err(a, i)) || (i == 0) != (block == 0))
+                continue;
             vd_buf_printf(&data, "\"%s\" %.6g %.6g %.6g\n", ms->m[i].label, 100 * vd_err(a, i),
                           100 * vd_err_sampling(a, i), a->has_regions ? 100 * vd_err_warmup(a, i) : 0.0);
-    vd_buf_printf(&body, "set title \"%s: error of each metric, signed, %% of the full-run value%s\"\n", a->name,
-                  a->has_regions ? "" : " (sampling only)");
+            if (block == 1) {
+                abs_err[n++] = fmax(fabs(100 * vd_err(a, i)), fabs(100 * vd_err_sampling(a, i)));
+                if (a->has_regions)
+                    abs_err[n - 1] = fmax(abs_err[n - 1], fabs(100 * vd_err_warmup(a, i)));
+            }
+        }
+        vd_buf_printf(&data, block == 0 ? "\n\n" : "");
+    }
+    double lim = clip_limit(abs_err, n);
+    free(abs_err);
+    const char *bars = a->has_regions
+                           ? "using 2:xtic(1) title \"total\" lc rgb \"#444444\", \"\" index %d using 3 title \"sampling\" lc "
+                             "rgb \"#d95f02\", \"\" index %d using 4 title \"warm-up\" lc rgb \"#1b9e77\""
+                           : "using 3:xtic(1) title \"sampling\" lc rgb \"#d95f02\"";
     vd_buf_printf(&body, "set style data histograms\nset style histogram clustered gap 1\n"
-                         "set style fill solid 0.85 border -1\nset ylabel \"error (%%)\"\nset grid ytics\n"
-                         "set xtics rotate by -35 scale 0\nset xzeroaxis\nset key top right\n");
+                         "set style fill solid 0.85 border -1\nset grid ytics\nset xtics rotate by -35 scale 0\n"
+                         "set xzeroaxis\nset bmargin 7\n");
+    vd_buf_printf(&body, "set multiplot layout 1,2 title \"%s: error of each metric, signed, %% of the full-run value%s\"\n",
+                  a->name, a->has_regions ? "" : " (sampling only)");
+    double cpi_lim = 1;
+    cpi_lim = fmax(cpi_lim, 1.3 * fabs(100 * vd_err(a, 0)));
+    cpi_lim = fmax(cpi_lim, 1.3 * fabs(100 * vd_err_sampling(a, 0)));
     if (a->has_regions)
-        vd_buf_printf(&body, "plot \"error_breakdown.dat\" using 2:xtic(1) title \"total\" lc rgb \"#444444\", "
-                             "\"\" using 3 title \"sampling\" lc rgb \"#d95f02\", \"\" using 4 title \"warm-up\" lc "
-                             "rgb \"#1b9e77\"\n");
-    else
-        vd_buf_printf(&body, "plot \"error_breakdown.dat\" using 3:xtic(1) title \"sampling\" lc rgb \"#d95f02\"\n");
+        cpi_lim = fmax(cpi_lim, 1.3 * fabs(100 * vd_err_warmup(a, 0)));
+    vd_buf_printf(&body, "set tmargin 4\nset rmargin 8\nset size 0.3,0.95\nset origin 0,0\nset ylabel \"error (%%)\"\n"
+                         "set title \"CPI\"\nset key off\nset yrange [%.6g:%.6g]\nplot \"error_breakdown.dat\" index 0 ",
+                  -cpi_lim, cpi_lim);
+    vd_buf_printf(&body, bars, 0, 0);
+    vd_buf_printf(&body, "\nset size 0.7,0.95\nset origin 0.3,0\nunset ylabel\nset key top right\n"
+                         "set title \"other metrics (clipped at +/-%.3g%%; longer bars carry their value)\"\n"
+                         "set yrange [%.6g:%.6g]\nplot \"error_breakdown.dat\" index 1 ",
+                  lim, -lim, lim);
+    vd_buf_printf(&body, bars, 1, 1);
+    vd_buf_printf(&body, ", \"\" index 1 using 0:(abs($2) > %.6g ? sgn($2) * %.6g : 1/0):(sprintf(\"%%+.0f%%%%\", $2)) "
+                         "with labels offset 0,0.5 notitle\nunset multiplot\n",
+                  lim, 0.92 * lim);
     vd_plot(g, dir, "error_breakdown", data.s, body.s, d);
     vd_buf_free(&data);
     vd_buf_free(&body);
