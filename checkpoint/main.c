@@ -30,6 +30,10 @@ static const char usage[] =
     "                          the whole prefix and stored for `sim --warmup checkpoint`\n"
     "      --set SEC.KEY=V     override a CONFIG parameter (after --warm); repeatable\n"
     "      --at I[,I...]       checkpoints at these instruction counts\n"
+    "      --extra-per-cluster N  also N more members of each cluster, drawn at random from\n"
+    "                          --labels F (SimPoint .labels), as regions marked extra: sim\n"
+    "                          then gives a confidence interval without a full run\n"
+    "      --seed S            the draw's seed (default 1)\n"
     "Running (--run CKPT):\n"
     "      --insts N           run N instructions (default: to the end of the program)\n"
     "      --bbv PREFIX        also write PREFIX.<N>.bb and PREFIX.bbmap for the run, with\n"
@@ -50,7 +54,7 @@ static const char usage[] =
 
 enum {
     OPT_SIMPOINTS = 0x100, OPT_WEIGHTS, OPT_WARMUP, OPT_AT, OPT_RUN, OPT_INFO, OPT_INSTS, OPT_GUEST_OUTPUT,
-    OPT_SUMMARY, OPT_JSON, OPT_PROGRESS, OPT_BBV, OPT_PROGRAM, OPT_WARM, OPT_SET,
+    OPT_SUMMARY, OPT_JSON, OPT_PROGRESS, OPT_BBV, OPT_PROGRAM, OPT_WARM, OPT_SET, OPT_LABELS, OPT_EXTRA, OPT_SEED,
 };
 
 int main(int argc, char **argv)
@@ -66,6 +70,8 @@ int main(int argc, char **argv)
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"bbv", required_argument, NULL, OPT_BBV},
         {"program", required_argument, NULL, OPT_PROGRAM}, {"verbose", no_argument, NULL, 'v'},
         {"warm", required_argument, NULL, OPT_WARM}, {"set", required_argument, NULL, OPT_SET},
+        {"labels", required_argument, NULL, OPT_LABELS}, {"extra-per-cluster", required_argument, NULL, OPT_EXTRA},
+        {"seed", required_argument, NULL, OPT_SEED},
         {"help", no_argument, NULL, 'h'}, GUEST_LONG_OPTIONS, {NULL, 0, NULL, 0},
     };
     ckpt_options o = {.out_dir = "ckpt", .insts = UINT64_MAX};
@@ -73,7 +79,8 @@ int main(int argc, char **argv)
     const char *warm_path = NULL, *sets[64];
     int nsets = 0;
     char err[512];
-    const char *simpoints = NULL, *weights = NULL, *run = NULL, *info = NULL;
+    const char *simpoints = NULL, *weights = NULL, *run = NULL, *info = NULL, *labels = NULL;
+    uint64_t extra = 0, seed = 1;
     uint64_t warmups[64] = {0}, at[4096];
     int nwarmups = 1, nat = 0;
     int c;
@@ -108,6 +115,15 @@ int main(int argc, char **argv)
         case OPT_BBV: o.bbv_prefix = not_stdout("--bbv", optarg, "a prefix of several files"); break;
         case OPT_PROGRAM: o.program = optarg; break;
         case OPT_WARM: warm_path = optarg; break;
+        case OPT_LABELS: labels = optarg; break;
+        case OPT_EXTRA:
+            if (!parse_count(optarg, &extra) || extra > 1000)
+                die("--extra-per-cluster: expected 0 to 1000, got '%s'", optarg);
+            break;
+        case OPT_SEED:
+            if (!parse_count(optarg, &seed))
+                die("--seed: expected a non-negative integer, got '%s'", optarg);
+            break;
         case OPT_SET:
             if (nsets == 64) die("--set: at most 64 overrides");
             sets[nsets++] = optarg;
@@ -153,9 +169,15 @@ int main(int argc, char **argv)
             die("--simpoints needs --weights and --interval");
         if (plan_from_simpoints(&plan, simpoints, weights, o.interval, warmups, nwarmups, err, sizeof err))
             die("%s", err);
+        if ((extra || labels) && (!labels || !extra))
+            die("--extra-per-cluster N and --labels F go together");
+        if (extra && plan_add_extras(&plan, labels, (int)extra, seed, err, sizeof err))
+            die("%s", err);
+    } else if (extra || labels) {
+        die("--extra-per-cluster needs --simpoints, --weights and --labels");
     }
     for (int i = 0; i < nat; i++) {
-        ckpt_region r = {-1, -1, 0.0, o.interval, 0, at[i]};
+        ckpt_region r = {.simpoint = -1, .cluster = -1, .interval = o.interval, .start = at[i]};
         plan_add(&plan, &r);
     }
     if (plan.n == 0)

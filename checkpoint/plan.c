@@ -120,7 +120,8 @@ int plan_from_simpoints(ckpt_plan *plan, const char *simpoints, const char *weig
         uint64_t begin = (uint64_t)sp.value[i] * interval;
         for (int k = 0; k < nwarmups; k++) {
             uint64_t warm = warmups[k] < begin ? warmups[k] : begin;
-            ckpt_region r = {(long long)sp.value[i], sp.cluster[i], wt.value[w], interval, warm, begin - warm};
+            ckpt_region r = {.simpoint = (long long)sp.value[i], .cluster = sp.cluster[i], .weight = wt.value[w],
+                             .interval = interval, .warmup = warm, .start = begin - warm};
             plan_add(plan, &r);
         }
     }

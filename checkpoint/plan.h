@@ -21,6 +21,12 @@ typedef struct ckpt_plan {
  * (gem5's rule). 0, or -1 with "file:line: problem" in err. */
 int plan_from_simpoints(ckpt_plan *plan, const char *simpoints, const char *weights, uint64_t interval,
                         const uint64_t *warmups, int nwarmups, char *err, size_t errlen);
+/* For each simulation point in the plan, up to per_cluster more members of
+ * its cluster (SimPoint's .labels), drawn without replacement with seed,
+ * never the last interval (it may be partial), as regions marked extra with
+ * the representative's weight and warm-up; every region gets its cluster's
+ * size. 0, or -1 with a reason in err. */
+int plan_add_extras(ckpt_plan *plan, const char *labels, int per_cluster, uint64_t seed, char *err, size_t errlen);
 /* Add a region; regions with the same start share one checkpoint. */
 void plan_add(ckpt_plan *plan, const ckpt_region *r);
 /* Order checkpoints by start instruction. */

@@ -88,9 +88,14 @@ static void append_json_section(outfile *o, uint32_t tag, json_t *j)
 
 json_t *ckpt_region_json(const ckpt_region *r)
 {
-    return json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint, "cluster",
-                     (json_int_t)r->cluster, "weight", r->weight, "interval", (json_int_t)r->interval, "warmup",
-                     (json_int_t)r->warmup, "start", (json_int_t)r->start);
+    json_t *j = json_pack("{s:I, s:I, s:f, s:I, s:I, s:I}", "simpoint", (json_int_t)r->simpoint, "cluster",
+                          (json_int_t)r->cluster, "weight", r->weight, "interval", (json_int_t)r->interval, "warmup",
+                          (json_int_t)r->warmup, "start", (json_int_t)r->start);
+    if (r->extra)
+        json_object_set_new(j, "extra", json_true());
+    if (r->cluster_size)
+        json_object_set_new(j, "cluster_size", json_integer((json_int_t)r->cluster_size));
+    return j;
 }
 
 json_t *ckpt_regions_json(const ckpt_region *regions, int nregions)
@@ -279,6 +284,9 @@ static int meta_from_json(json_t *j, ckpt_meta *m, const char *path, char *err, 
         cr->interval = get_u64(r, "interval", &ok);
         cr->warmup = get_u64(r, "warmup", &ok);
         cr->start = get_u64(r, "start", &ok);
+        cr->extra = json_is_true(json_object_get(r, "extra"));
+        bool sized = true;
+        cr->cluster_size = get_u64(r, "cluster_size", &sized);
     }
     return 0;
 }

@@ -18,6 +18,9 @@ typedef struct ckpt_region {
     uint64_t interval;   /* region length in instructions (0 if not given) */
     uint64_t warmup;     /* instructions between the checkpoint and the region */
     uint64_t start;      /* the checkpoint's instruction count */
+    bool extra;          /* another member of the cluster, drawn to measure its spread
+                            (checkpoint --extra-per-cluster), not its representative */
+    uint64_t cluster_size; /* intervals in the cluster (0: not known) */
 } ckpt_region;
 
 /* What --info shows and restore checks. */

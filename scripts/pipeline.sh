@@ -132,6 +132,8 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   --stdin FILE      the program's standard input [/dev/null]
   -e, --env N=V     a variable of the program's environment (empty by default); repeatable
   --max-error PCT   exit with status 2 when |CPI error| > PCT
+  --extra-per-cluster N  also simulate N more random members of each cluster (seeded):
+                    a 95% confidence interval for the estimate without a full run
   --no-full         stop after the regions: the whole-program estimate from them alone
                     (CPI, cycle stack, event rates, total cycles), no full run, no validation
   -f                redo every stage
@@ -143,7 +145,7 @@ EOF
 }
 
 O= NAME= INTERVAL=1M G= MAXK=30 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
-SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=()
+SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=() EXTRA=()
 while [ $# -gt 0 ]; do
     case $1 in
     -o) O=$2; shift 2 ;;
@@ -162,6 +164,7 @@ while [ $# -gt 0 ]; do
     -e | --env) GUEST+=(--env "$2"); shift 2 ;;
     --max-error) MAXERR=$2; shift 2 ;;
     --no-full) NO_FULL=1; shift ;;
+    --extra-per-cluster) EXTRA=(--labels "__LABELS__" --extra-per-cluster "$2"); shift 2 ;;
     -f) FORCE=1; shift ;;
     -h | --help) usage; exit 0 ;;
     --) shift; break ;;
@@ -221,7 +224,7 @@ run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simp
     "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
     -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
-    take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${GUEST[@]}" -- "$PROG" "$@"
+    take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${EXTRA[@]/__LABELS__/$P.labels}" "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
     simulate_regions "${CORE[@]}" "${PROFILE[@]}" "$MODE" "$JOBS" --
 if [ -n "$NO_FULL" ]; then

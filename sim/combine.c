@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report_pics.h"
+#include "stratify.h"
 #include "util.h"
 
 /* Regions with SimPoint weights that ran: what the counters need. */
@@ -106,7 +107,41 @@ static json_t *lists(const cost *pcs, size_t n, const sim_result *r, const repor
                      functions_list_json(pcs, n, units, x));
 }
 
-json_t *combined_json(const sim_result *res, size_t n, uint64_t total_insts, const report_ctx *x)
+/* The representatives alone (shallow copies): extra members measure the
+ * spread within clusters, they do not add to their weight. */
+static sim_result *representatives(const sim_result *all, size_t n_all, size_t *n)
+{
+    sim_result *r = malloc((n_all ? n_all : 1) * sizeof *r);
+    if (!r) die("out of memory");
+    *n = 0;
+    for (size_t i = 0; i < n_all; i++)
+        if (!all[i].has_region || !all[i].region.extra) r[(*n)++] = all[i];
+    return r;
+}
+
+static json_t *interval_json(const stratified *s)
+{
+    if (!s->given) return json_pack("{s:n, s:s}", "interval", "why", s->why);
+    return json_pack("{s:f, s:f, s:f, s:I, s:I}", "cpi", s->cpi, "low", s->lo, "high", s->hi, "clusters",
+                     (json_int_t)s->clusters, "members_simulated", (json_int_t)s->members);
+}
+
+static json_t *combined_reps(const sim_result *res, size_t n, uint64_t total_insts, const report_ctx *x);
+
+json_t *combined_json(const sim_result *all, size_t n_all, uint64_t total_insts, const report_ctx *x)
+{
+    size_t n;
+    sim_result *res = representatives(all, n_all, &n);
+    json_t *o = combined_reps(res, n, total_insts, x);
+    if (o) {
+        stratified s = stratify(all, n_all);
+        json_object_set_new(o, "confidence_interval", interval_json(&s));
+    }
+    free(res);
+    return o;
+}
+
+static json_t *combined_reps(const sim_result *res, size_t n, uint64_t total_insts, const report_ctx *x)
 {
     if (!combinable(res, n)) return NULL;
     json_t *o = json_object();
@@ -116,8 +151,6 @@ json_t *combined_json(const sim_result *res, size_t n, uint64_t total_insts, con
     json_object_set_new(o, "cpi", json_real(p.cpi));
     json_object_set_new(o, "ipc", json_real(1 / p.cpi));
     json_object_update_new(o, whole_json(&p, total_insts));
-    /* One region per cluster says nothing of the spread within clusters. */
-    json_object_set_new(o, "confidence_interval", json_null());
     if (!profiles_combinable(res, n)) return o;
     size_t m;
     cost *g = combine(res, n, GOLDEN, &m);
@@ -152,9 +185,14 @@ json_t *combined_json(const sim_result *res, size_t n, uint64_t total_insts, con
     return o;
 }
 
-void combined_summary(FILE *f, const sim_result *res, size_t n, uint64_t total_insts)
+void combined_summary(FILE *f, const sim_result *all, size_t n_all, uint64_t total_insts)
 {
-    if (!combinable(res, n)) return;
+    size_t n;
+    sim_result *res = representatives(all, n_all, &n);
+    if (!combinable(res, n)) {
+        free(res);
+        return;
+    }
     whole p = project(res, n);
     fprintf(f, "\n Whole program from %zu regions (weights summing to %.4f): CPI %.4f, IPC %.4f\n", n,
             weight_sum(res, n), p.cpi, 1 / p.cpi);
@@ -169,5 +207,11 @@ void combined_summary(FILE *f, const sim_result *res, size_t n, uint64_t total_i
     for (int e = 0, shown = 0; e < EV_COUNT; e++)
         if (p.events[e] > 0)
             fprintf(f, "%s %s %.3f", shown++ ? "," : "", event_key_names[e], 1000 * p.events[e]);
-    fprintf(f, "\n   no confidence interval: one region per cluster says nothing of the spread within it\n");
+    stratified s = stratify(all, n_all);
+    if (s.given)
+        fprintf(f, "\n   stratified over %zu clusters from %zu members: CPI %.4f, 95%% interval %.4f .. %.4f (%+.2f%%)\n",
+                s.clusters, s.members, s.cpi, s.lo, s.hi, 100 * (s.hi - s.cpi) / s.cpi);
+    else
+        fprintf(f, "\n   no confidence interval: %s\n", s.why);
+    free(res);
 }

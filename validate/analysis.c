@@ -100,8 +100,25 @@ static void estimates(vd_analysis *a)
     free(w);
 }
 
+/* The extra members among the region results. */
+static void extras(vd_analysis *a, const vd_result *regions, size_t nregions)
+{
+    for (size_t k = 0; k < nregions; k++)
+        for (size_t i = 0; i < regions[k].n; i++) {
+            const vd_run *r = &regions[k].runs[i];
+            if (!r->has_region || !r->region.extra)
+                continue;
+            a->nextra++;
+            a->extra_insts += (uint64_t)vd_run_find(r, "instructions")->value;
+            a->extra_warmup += r->warmup_insts;
+            a->extra_seconds += r->seconds;
+        }
+}
+
 static void cost(vd_analysis *a)
 {
+    a->sim_insts = a->extra_insts;
+    a->sim_insts_warm = a->extra_insts + a->extra_warmup;
     for (size_t i = 0; i < a->nrows; i++) {
         const vd_region_row *r = &a->rows[i];
         a->sim_insts += r->insts;
@@ -117,7 +134,7 @@ static void cost(vd_analysis *a)
     a->wall_regions = a->wall_longest = a->wall_speedup = a->wall_parallel_speedup = NAN;
     if (!a->has_regions)
         return;
-    a->wall_regions = a->wall_longest = 0;
+    a->wall_regions = a->extra_seconds, a->wall_longest = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         double s = a->rows[i].run ? a->rows[i].run->seconds : NAN;
         a->wall_regions += s;
@@ -168,6 +185,7 @@ bool vd_analyze(vd_analysis *a, const vd_full *full, const vd_sampling *s, const
     if (ok) {
         region_rows(a, match);
         estimates(a);
+        extras(a, regions, nregions);
         cost(a);
         a->coverage = NAN;
         a->se = a->ci_lo = a->ci_hi = NAN;

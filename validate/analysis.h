@@ -90,12 +90,17 @@ typedef struct vd_analysis {
     const char *weights_basis; /* "interval count", "length", or NULL (labels absent / neither) */
 
     /* cost (LoopPoint's columns) */
-    uint64_t sim_insts, sim_insts_warm, longest_region;
+    uint64_t sim_insts, sim_insts_warm, longest_region;   /* extra members included */
     double speedup, speedup_nowarm, parallel_speedup, coverage;
     /* Wall time: the full detailed run against the whole sampled flow
      * (profiling, checkpointing and warming, the regions one after the
      * other or side by side); NAN when a part is unknown. */
     double wall_full, wall_regions, wall_longest, wall_speedup, wall_parallel_speedup;
+    /* Extra cluster members simulated for the spread (checkpoint
+     * --extra-per-cluster): not in the estimate, but in the cost. */
+    size_t nextra;
+    uint64_t extra_insts, extra_warmup;
+    double extra_seconds;
     double projected_cycles;
 
     /* the whole program's profile rebuilt from the regions (run.c fills it) */

@@ -139,6 +139,8 @@ bool vd_match_regions(const vd_full *f, const vd_sampling *s, const vd_ivals *iv
             const vd_run *run = &file->runs[i];
             if (!run->has_region)
                 return vd_fail(d, "%s: results[%zu]: no \"region\" (not a simulation point)", file->path, i);
+            if (run->region.extra)
+                continue; /* it measured its cluster's spread; the representative stands for the cluster */
             long pt = point_of(s, run->region.simpoint);
             if (pt < 0)
                 return vd_fail(d, "%s: results[%zu]: interval %lld is not a simulation point of %s", file->path, i,

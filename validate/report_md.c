@@ -62,6 +62,10 @@ static void summary(vd_sink *o, const vd_analysis *a)
                    vd_num(a->speedup_nowarm, 4), vd_num(a->parallel_speedup, 4));
     if (!a->has_regions)
         return;
+    if (a->nextra)
+        vd_sink_printf(o, "- the cost includes %zu extra cluster members simulated for the spread within clusters "
+                          "(%s instructions; they are not in the estimate)\n",
+                       a->nextra, vd_count((double)a->extra_insts));
     if (isnan(a->wall_speedup))
         vd_sink_printf(o, "- wall time: full run %s s, the regions %s s; give --profile-summary and --checkpoints "
                           "for the whole sampled flow's cost\n\n",

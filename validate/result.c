@@ -103,6 +103,7 @@ static bool read_region(const ctx *c, json_t *j, vd_run *run)
     m->simpoint = (long long)sp;
     m->cluster = (long)cluster;
     m->weight = w;
+    m->extra = json_is_true(json_object_get(reg, "extra"));
     run->has_region = true;
     return true;
 }

@@ -24,6 +24,7 @@ typedef struct vd_region_meta {
     long cluster;
     double weight;
     uint64_t interval, warmup, start;
+    bool extra; /* a cluster member drawn besides its representative (checkpoint --extra-per-cluster) */
 } vd_region_meta;
 
 typedef struct vd_run {

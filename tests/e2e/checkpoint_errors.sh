@@ -55,6 +55,11 @@ printf '0.5 0\n0.5 2\n' > other.weights
 expect_error 1 'bad.simpoints:2: expected' "$BIN/checkpoint" -o out --simpoints bad.simpoints --weights a.weights --interval 1M -- "$prog" 1
 expect_error 1 'no weight for cluster 1' "$BIN/checkpoint" -o out --simpoints a.simpoints --weights other.weights --interval 1M -- "$prog" 1
 expect_error 1 'needs --weights and --interval' "$BIN/checkpoint" -o out --simpoints a.simpoints -- "$prog" 1
+expect_error 1 '--extra-per-cluster N and --labels F go together' "$BIN/checkpoint" -o out --simpoints a.simpoints \
+    --weights a.weights --interval 1M --extra-per-cluster 2 -- "$prog" 1
+printf '0 0\n1 0\n0 0\n' > wrong.labels
+expect_error 1 'wrong.labels: interval 3 is not in cluster 0, as the simulation points say' "$BIN/checkpoint" -o out --simpoints a.simpoints \
+    --weights a.weights --interval 1M --labels wrong.labels --extra-per-cluster 2 -- "$prog" 1
 expect_error 1 'program ended after' "$BIN/checkpoint" -o late --at 5G -- "$prog" 1
 expect_error 1 "unknown option '--frobnicate'" "$BIN/checkpoint" --frobnicate --at 1 -- "$prog" 1
 

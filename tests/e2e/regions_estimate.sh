@@ -33,7 +33,44 @@ for name, v in c["events_per_1000_instructions"].items():
     close(v, 1000 * per_inst(lambda r: r["events"].get(name, 0)), f"event {name}")
 assert c["projected"]["instructions"] == total
 close(c["projected"]["cycles"], cpi * total, "projected cycles")
-assert c["confidence_interval"] is None
+assert c["confidence_interval"]["interval"] is None and "one member simulated" in c["confidence_interval"]["why"]
 print(f"ok   {len(rs)} regions: CPI {cpi:.4f}, {len(c['cycle_stack'])} stack components, "
       f"{len(c['events_per_1000_instructions'])} event rates and {c['projected']['cycles']:.0f} cycles recomputed exactly")
+PY
+
+# With three more random members of each cluster (seeded), the stratified
+# estimate and its 95% interval, recomputed from the regions' results; the
+# representatives-only estimate is unchanged by them, and the draw repeats.
+BIN=$BIN "$TOP/scripts/pipeline.sh" -o extra -i 1M -k 10 --no-full --extra-per-cluster 3 -- "$RV/workloads/phases" 1 \
+    > log2.txt 2>&1 || { cat log2.txt; fail "pipeline --extra-per-cluster failed"; }
+grep -q "stratified over [0-9]* clusters from [0-9]* members: CPI .* 95% interval" log2.txt || fail "no interval: $(tail -3 log2.txt)"
+python3 - extra/regions.json out/regions.json <<'PY'
+import json, math, sys
+from collections import defaultdict
+doc, base = (json.load(open(p)) for p in sys.argv[1:])
+rs, c = doc["results"], doc["combined"]
+reps = [r for r in rs if not r["region"].get("extra")]
+extras = [r for r in rs if r["region"].get("extra")]
+assert extras, "no extra members were simulated"
+assert abs(c["cpi"] - base["combined"]["cpi"]) < 1e-12, "extra members changed the representatives' estimate"
+by = defaultdict(list)
+for r in rs:
+    by[r["region"]["cluster"]].append(r)
+W = {r["region"]["cluster"]: r["region"]["weight"] for r in reps}
+ws = sum(W.values())
+est = var = 0
+for k, members in by.items():
+    cpis = [m["cycles"] / m["instructions"] for m in members]
+    n, N = len(cpis), members[0]["region"]["cluster_size"]
+    mean = sum(cpis) / n
+    est += W[k] / ws * mean
+    if n > 1:
+        s2 = sum((x - mean) ** 2 for x in cpis) / (n - 1)
+        var += (W[k] / ws) ** 2 * max(0, 1 - n / N) * s2 / n
+ci = c["confidence_interval"]
+lo, hi = est - 1.959964 * math.sqrt(var), est + 1.959964 * math.sqrt(var)
+for got, want, what in ((ci["cpi"], est, "stratified CPI"), (ci["low"], lo, "low"), (ci["high"], hi, "high")):
+    assert abs(got - want) <= 1e-9, f"{what}: {got} against {want} recomputed"
+assert ci["members_simulated"] == len(rs)
+print(f"ok   {len(extras)} extra members: stratified CPI {est:.4f}, 95% interval {lo:.4f} .. {hi:.4f}, recomputed exactly")
 PY

@@ -116,7 +116,7 @@ Test(ckpt, save_restore_round_trip)
     cr_assert_eq(rv_run(&a, 3000001, NULL, NULL), RV_RUN_LIMIT);
     char path[64], err[256];
     snprintf(path, sizeof path, "%s/p.ckpt", dir);
-    ckpt_region r = {5, 2, 0.25, 1000000, 2000000, 3000001};
+    ckpt_region r = {.simpoint = 5, .cluster = 2, .weight = 0.25, .interval = 1000000, .warmup = 2000000, .start = 3000001};
     ckpt_save(&a, path, &r, 1);
 
     rv_proc_options o = {0};
