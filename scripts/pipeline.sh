@@ -104,6 +104,9 @@ take_checkpoints() {
         "${opts[@]}" --guest-output none -- "$@"
 }
 
+# The program's instruction count, from bbv's summary ($P.summary.json).
+total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
+
 [[ "${BASH_SOURCE[0]}" != "$0" ]] && return 0
 
 # ------------------------------------------------------------------ options
@@ -203,8 +206,6 @@ P=$O/$NAME
 # --------------------------------------------------------------- the stages
 # Stages whose command is more than one tool invocation. Their arguments
 # before "--" are the parameters they depend on, there for the stage's stamp.
-# The program's instruction count, from bbv's summary.
-total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
 simulate_regions() {
     local jobs=()
     [ -z "$JOBS" ] || jobs=(-j "$JOBS")

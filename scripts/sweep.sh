@@ -35,6 +35,8 @@ workload (build/rv/workloads/*) with argument SIZE.
   -S SIZE         the bundled workloads' argument [12]
   -P N            programs processed at the same time [number of cores]
   --target PCT    error target for the cheapest configuration [1%]
+  --no-full       no full detailed runs and no validation: each simulated configuration's
+                  whole-program estimate from its regions alone (DIR/estimates.md)
   -f              redo every stage
   -h              this help
 
@@ -45,7 +47,7 @@ EOF
 }
 
 O_TOP=out/sweep INTERVALS=10k,100k,1M KRANGE=1..30 BICS=0.9 REAL= MODE=checkpoint WARM_INTERVALS=1
-CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE=
+CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL=
 SETS=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -61,6 +63,7 @@ while [ $# -gt 0 ]; do
     -S) SIZE=$2; shift 2 ;;
     -P) PAR=$2; shift 2 ;;
     --target) TARGET=$2; shift 2 ;;
+    --no-full) NO_FULL=1; shift ;;
     -f) FORCE=1; shift ;;
     -h | --help) usage; exit 0 ;;
     --) break ;;
@@ -158,7 +161,7 @@ sweep_program() {
             -saveSimpoints "$O/sp.$n.simpoints" -saveSimpointWeights "$O/sp.$n.weights" \
             -saveLabels "$O/sp.$n.labels" --sweep-table "$O/sp.$n.csv"
     done
-    run_stage guest full "$O/full.json $O/full.csv" "$prog $B/sim $CONFIG" \
+    [ -n "$NO_FULL" ] || run_stage guest full "$O/full.json $O/full.csv" "$prog $B/sim $CONFIG" \
         "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" \
         --guest-output none -- "${cmd[@]}"
     local r rn rk rb tag
@@ -173,7 +176,8 @@ sweep_program() {
             take_checkpoints "$O/ckpt.$tag" "$rn" "$((rn * WARM_INTERVALS))" \
             "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
         run_stage tool "regions-$tag" "$O/regions.$tag.json" "$O/ckpt.$tag/checkpoints.json $B/sim $CONFIG" \
-            "$B/sim" -q "${CORE[@]}" --warmup "$MODE" -j 1 -o "$O/regions.$tag.json" "$O/ckpt.$tag"/*.ckpt
+            "$B/sim" -q "${CORE[@]}" --warmup "$MODE" -j 1 --total-insts "$(total_insts)" -o "$O/regions.$tag.json" \
+            "$O/ckpt.$tag"/*.ckpt
     done
     log "== $name: done"
 }
@@ -207,6 +211,26 @@ for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
 O=$O_TOP
 [ "$failed" -eq 0 ] || { log "a program's stages failed (see its pipeline.log above)"; exit 1; }
 
+if [ -n "$NO_FULL" ]; then
+    # No full runs: each simulated configuration's whole-program estimate from its regions alone.
+    {
+        printf '| program | interval | MaxK | BIC | regions | CPI estimate | projected cycles |\n|---|--:|--:|--:|--:|--:|--:|\n'
+        for f in "$O_TOP"/programs/*/regions.*.json; do
+            python3 - "$f" <<'PY'
+import json, os, re, sys
+path = sys.argv[1]
+c = json.load(open(path)).get("combined") or {}
+n, k, b = re.match(r"regions\.(\d+)\.maxk_(\d+)\.bic_([0-9.]+)\.json", os.path.basename(path)).groups()
+proj = c.get("projected", {}).get("cycles")
+print(f"| {os.path.basename(os.path.dirname(path))} | {n} | {k} | {b} | {c.get('regions', '-')} | "
+      f"{c.get('cpi', float('nan')):.4f} | {proj:.0f} |" if proj else "-")
+PY
+        done
+    } > "$O_TOP/estimates.md"
+    log "== sweep done in $(since "$start") s without full runs (--no-full); estimates: $O_TOP/estimates.md"
+    cat "$O_TOP/estimates.md" | tee -a "$O_TOP/pipeline.log"
+    exit 0
+fi
 {
     printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\n'
     for p in "${PROGRAMS[@]}"; do manifest_rows "$O_TOP/programs/$(program_name "$p")"; done

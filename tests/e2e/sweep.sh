@@ -58,4 +58,9 @@ expect_status 1 env BIN="$BIN" "$S" -o "$T/bad" -i 100k,150k -- ./phases 2> "$T/
 grep -q "not a multiple" "$T/err.txt" || fail "bad interval sizes not explained: $(cat "$T/err.txt")"
 expect_status 1 env BIN="$BIN" "$S" -o "$T/bad" -k 1..6 -r 1M:9 -i 1M -- ./phases 2> "$T/err.txt"
 grep -q "MaxK outside" "$T/err.txt" || fail "bad -r not explained: $(cat "$T/err.txt")"
+# --no-full: no full runs, no validation; each simulated configuration's estimate from its regions.
+BIN=$BIN "$S" -o "$T/nf" -i 100k,1M -k 1..4 -r 1M:4 -P 2 --no-full -- ./phases -- ./sort > "$T/nf.txt" 2>&1 ||
+    { cat "$T/nf.txt"; fail "sweep --no-full failed"; }
+[ -z "$(ls "$T"/nf/programs/*/full.json 2> /dev/null)" ] && [ ! -e "$T/nf/report" ] || fail "--no-full ran full runs or validate"
+expect_eq "estimate rows" 2 "$(grep -c '^| [a-z]*.* | 1000000 | 4 | 0.9 | [0-9]* | 0\.[0-9]* | [0-9]* |$' "$T/nf/estimates.md")"
 echo "sweep: ok"
