@@ -134,6 +134,23 @@ static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, char *err, size_t e
                      ckpt_locks_save(os));
 }
 
+/* A writable shared mapping's file changes as the program goes on: its
+ * pages travel in the checkpoint, up to the end of the file (beyond it a
+ * mapping has no pages), and restoring writes them and the size back.
+ * Returns the number of bytes of the mapping the file covers, or 0. */
+static uint64_t shared_extent(const rv_vma *v, uint64_t *file_size)
+{
+    struct stat st;
+    *file_size = 0;
+    if (v->kind != VMA_FILE_SHARED || !(v->prot & GP_W) || !v->path || stat(v->path, &st) != 0)
+        return 0;
+    *file_size = (uint64_t)st.st_size;
+    if (*file_size <= v->file_offset)
+        return 0;
+    uint64_t covered = (*file_size - v->file_offset + GUEST_PAGE_SIZE - 1) & ~(uint64_t)(GUEST_PAGE_SIZE - 1);
+    return covered < v->end - v->start ? covered : v->end - v->start;
+}
+
 static json_t *vmas_json(const rv_mem *m)
 {
     json_t *a = json_array();
@@ -145,6 +162,9 @@ static json_t *vmas_json(const rv_mem *m)
             json_object_set_new(e, "path", json_string(v->path));
         if (v->label)
             json_object_set_new(e, "label", json_string(v->label));
+        uint64_t file_size;
+        if (shared_extent(v, &file_size))
+            json_object_set_new(e, "file_size", json_u64(file_size));
         json_array_append_new(a, e);
     }
     return a;
@@ -165,11 +185,12 @@ static unsigned char *pages_blob(const rv_mem *m, size_t *len)
         die("out of memory");
     for (size_t i = 0; i < m->nvmas; i++) {
         const rv_vma *v = &m->vmas[i];
-        if (v->kind == VMA_FILE_SHARED)
-            continue; /* restored by mapping the file again */
-        for (uint64_t a = v->start; a < v->end; a += GUEST_PAGE_SIZE) {
+        uint64_t file_size, end = v->end;
+        if (v->kind == VMA_FILE_SHARED) /* only writable ones travel: the others are their file */
+            end = v->start + shared_extent(v, &file_size);
+        for (uint64_t a = v->start; a < end; a += GUEST_PAGE_SIZE) {
             const unsigned char *page = mem_host(m, a);
-            if (page_is_zero(page))
+            if (v->kind != VMA_FILE_SHARED && page_is_zero(page))
                 continue;
             if (n + 8 + GUEST_PAGE_SIZE > cap) {
                 cap *= 2;
@@ -401,6 +422,13 @@ static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, c
         int fd = -1;
         if (kind == VMA_FILE_SHARED && (fd = reopen_shared(p, path, prot, err, errlen)) < 0)
             return -1;
+        bool sized = true;
+        uint64_t file_size = get_u64(v, "file_size", &sized);
+        if (fd >= 0 && sized && (prot & GP_W) && ftruncate(fd, (off_t)file_size) != 0) {
+            snprintf(err, errlen, "cannot give %s its size at the checkpoint again: %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
         int r = mem_map(&p->mem, start, end - start, prot, kind, fd, off, path, label);
         if (fd >= 0)
             close(fd);
@@ -413,7 +441,7 @@ static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, c
         uint64_t addr;
         memcpy(&addr, pages->data + at, 8);
         const rv_vma *vma = mem_find_vma(&p->mem, addr);
-        if (!vma || vma->kind == VMA_FILE_SHARED || (addr & (GUEST_PAGE_SIZE - 1))) {
+        if (!vma || (vma->kind == VMA_FILE_SHARED && !(vma->prot & GP_W)) || (addr & (GUEST_PAGE_SIZE - 1))) {
             snprintf(err, errlen, "corrupted checkpoint: page 0x%llx outside the memory map", (unsigned long long)addr);
             return -1;
         }

@@ -122,3 +122,44 @@ set +e; "$BIN/checkpoint" -o ck_short --at 1000,999999999 -- ./sock.elf 2> short
 [ "$status" -ne 0 ] || fail "checkpoint past the end succeeded"
 [ ! -e ck_short ] || fail "a failed run left $(ls ck_short)"
 echo "ok   a run that ends before its last point leaves nothing"
+
+# A writable MAP_SHARED mapping: the file changes as the program goes on, so
+# its pages and size travel in the checkpoint and are put back on restore.
+cat > shared.c <<'C'
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(void) {
+    int fd = open("shared.dat", O_RDWR | O_CREAT | O_TRUNC, 0644);
+    ftruncate(fd, 3 * 4096);
+    unsigned char *m = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    unsigned long sum = 0;
+    for (int round = 0; round < 30; round++) {
+        for (int i = 0; i < 3 * 4096; i += 61) m[i] = (unsigned char)(m[i] * 7 + round + i);
+        unsigned char buf[512];
+        pread(fd, buf, sizeof buf, (round * 397) % (3 * 4096 - 512));   /* the file itself, not the mapping */
+        for (int i = 0; i < 512; i++) sum = sum * 31 + buf[i];
+        if (round == 15) ftruncate(fd, 2 * 4096 + 100);                 /* the file shrinks under the mapping */
+        printf("round %d sum %lu\n", round, sum);
+        fflush(stdout);
+        volatile unsigned long x = sum;
+        for (int i = 0; i < 40000; i++) x = x * 6364136223846793005UL + 1;
+        if (round >= 15) for (int i = 0; i < 2 * 4096; i += 61) m[i] ^= 0x5a; /* pages still inside the file */
+    }
+    return (int)(sum % 100);
+}
+C
+"$RVCC" -static -O1 -o shared.elf shared.c
+set +e; "$BIN/bbv" --count-only -- ./shared.elf > sfull.out 2> sfull.err; sstatus=$?; set -e
+stotal=$(tail -n 1 sfull.err)
+expect_eq "qemu agrees on the shared mapping program" "$(qemu-riscv64 ./shared.elf | md5sum)" "$(md5sum < sfull.out)"
+spoints=$(python3 -c "t=$stotal; print(','.join(str(t * k // 9 + 5) for k in range(1, 9)))")
+"$BIN/checkpoint" -o sck --at "$spoints" -- ./shared.elf > /dev/null
+for c in sck/*.ckpt; do
+    set +e; "$BIN/checkpoint" --run "$c" --guest-output srun.out --summary srun.json; st=$?; set -e
+    expect_eq "$(basename "$c") exit status" "$sstatus" "$st"
+    grep -q "\"end\": $stotal," srun.json || fail "$(basename "$c"): shared mapping run ended elsewhere"
+    tail -c "$(stat -c %s srun.out)" sfull.out | cmp -s - srun.out || fail "$(basename "$c"): the shared file was not restored"
+done
+echo "ok   a writable shared mapping's file is restored to its contents and size at each of 8 checkpoints"
