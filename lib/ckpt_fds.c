@@ -15,7 +15,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "ckpt_task.h"
+#include "util.h"
 #include "sys/sys_internal.h"
 
 /* File status flags a descriptor keeps besides its access mode. */
@@ -206,6 +209,23 @@ int ckpt_fds_spool_stdin(rv_proc *p, char *err, size_t errlen)
 
 /* ---------------------------------------------------------------- save */
 
+enum { MAX_CHECKED_FILE = 64 << 20 };
+
+/* CRC32 of a whole file (not moving its offset); false past MAX_CHECKED_FILE. */
+static bool file_crc(int fd, uint32_t *out)
+{
+    unsigned char buf[1 << 16];
+    uLong c = crc32(0L, Z_NULL, 0);
+    off_t at = 0;
+    for (ssize_t n; (n = pread(fd, buf, sizeof buf, at)) > 0; at += n) {
+        if (at + n > MAX_CHECKED_FILE)
+            return false;
+        c = crc32(c, buf, (uInt)n);
+    }
+    *out = (uint32_t)c;
+    return true;
+}
+
 static int refuse(char *err, size_t errlen, int fd, const rv_file *f, const char *why)
 {
     return fail(err, errlen, "guest fd %d (%s) cannot be checkpointed: %s", fd, f->path ? f->path : "no path", why);
@@ -250,6 +270,10 @@ static int describe_named(const rv_file *f, int fd, const struct stat *st, json_
     }
     if (by_path) {
         json_object_set_new(e, "kind", json_string("file"));
+        uint32_t crc;
+        if ((f->flags & O_ACCMODE) == O_RDWR && file_crc(f->host_fd, &crc)) /* what it reads back, it wrote */
+            json_object_set_new(e, "contents", json_pack("{s:I, s:I}", "size", (json_int_t)st->st_size, "crc32",
+                                                         (json_int_t)crc));
         return 0;
     }
     size_t start = b->len;
@@ -571,6 +595,22 @@ static int reopen_fifo(rv_proc *p, const char *path, int flags, const unsigned c
     return fd >= 0 ? fd : fail(err, errlen, "cannot reopen the guest's FIFO %s: %s", path, strerror(saved));
 }
 
+/* A file the program reads and writes is reopened as it is now, not as it
+ * was at the checkpoint: say so when it has changed since, as the run from
+ * the checkpoint may then differ from the original. */
+static void check_unchanged(int fd, const char *path, json_t *contents)
+{
+    struct stat st;
+    uint32_t crc;
+    if (!contents || fstat(fd, &st) != 0)
+        return;
+    json_int_t size = json_integer_value(json_object_get(contents, "size"));
+    json_int_t was = json_integer_value(json_object_get(contents, "crc32"));
+    if (st.st_size != size || !file_crc(fd, &crc) || crc != (uint32_t)was)
+        warn("guest file %s has changed since the checkpoint was taken (%lld bytes then, %lld now): the run from "
+             "it may differ from the original", path, (long long)size, (long long)st.st_size);
+}
+
 /* Replace guest fd's entry (the restoring run's standard streams included). */
 static void install(rv_proc *p, int fd, rv_file f)
 {
@@ -646,6 +686,8 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
             close(host);
             return fail(err, errlen, "cannot return to position %lld in %s", (long long)offset, path);
         }
+        if (host >= 0)
+            check_unchanged(host, path, json_object_get(e, "contents"));
     }
     if (host < 0) /* reopen, reopen_fifo and pipe_end gave their reason */
         return strcmp(kind, "same") == 0 || strcmp(kind, "data") == 0

@@ -163,3 +163,37 @@ for c in sck/*.ckpt; do
     tail -c "$(stat -c %s srun.out)" sfull.out | cmp -s - srun.out || fail "$(basename "$c"): the shared file was not restored"
 done
 echo "ok   a writable shared mapping's file is restored to its contents and size at each of 8 checkpoints"
+
+# A file the program reads and writes is reopened as it is at restore time:
+# when it changed after the checkpoint, restoring says so (it does not when
+# the file is as it was).
+cat > rw.c <<'C'
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+    int fd = open("rw.dat", O_RDWR | O_CREAT | O_TRUNC, 0644);
+    unsigned long sum = 0;
+    for (int round = 0; round < 20; round++) {
+        char c = (char)('a' + round);
+        pwrite(fd, &c, 1, round);
+        char buf[32] = {0};
+        pread(fd, buf, sizeof buf, 0);
+        for (int i = 0; i < 32; i++) sum = sum * 31 + (unsigned char)buf[i];
+        volatile unsigned long x = sum;
+        for (int i = 0; i < 30000; i++) x = x * 6364136223846793005UL + 1;
+    }
+    printf("%lu\n", sum);
+    return 0;
+}
+C
+"$RVCC" -static -O1 -o rw.elf rw.c
+rwtotal=$("$BIN/bbv" --count-only -- ./rw.elf 2>&1 > /dev/null | tail -n 1)
+"$BIN/checkpoint" -o rwck --at $((rwtotal / 2)) -- ./rw.elf > /dev/null    # stops there: rw.dat as it was
+"$BIN/checkpoint" --run rwck/*.ckpt 2> quiet.err > /dev/null
+! grep -q "has changed since the checkpoint" quiet.err || fail "a warning for an unchanged file: $(cat quiet.err)"
+"$BIN/bbv" --count-only -- ./rw.elf > /dev/null 2>&1                        # the whole run rewrites rw.dat
+"$BIN/checkpoint" --run rwck/*.ckpt 2> changed.err > /dev/null || true
+grep -q "guest file .*rw.dat has changed since the checkpoint was taken" changed.err ||
+    fail "no warning for a file changed since the checkpoint: $(cat changed.err)"
+echo "ok   restoring says when a file the program reads back changed since the checkpoint"
