@@ -10,6 +10,15 @@ GUEST_ENV=(PATH=/usr/bin:/bin LC_ALL=C HOME=/nonexistent)
 GUEST_ENV_OPTS=()
 for v in "${GUEST_ENV[@]}"; do GUEST_ENV_OPTS+=(--env "$v"); done
 
+# corpus_setup_repeatable DIR: the table, the inputs, the runs left out
+# listed, and PWD set for runs that must repeat exactly in DIR.
+corpus_setup_repeatable() {
+    corpus_load
+    corpus_pwd "$1"
+    corpus_inputs
+    corpus_left_out
+}
+
 # corpus_pwd DIR: the runs that must repeat exactly happen in DIR, and say
 # so in PWD, as a shell would. Without PWD, bash finds its working
 # directory by reading every directory above it, /tmp included, whose

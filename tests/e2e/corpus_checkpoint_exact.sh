@@ -8,10 +8,7 @@
 # inputs, the program run up to it with bbv --max-insts).
 source "$(dirname "$0")/lib.sh"
 source "$TOP/tests/corpus/lib.sh"
-corpus_load
-corpus_pwd "$T/run"
-corpus_inputs
-corpus_left_out
+corpus_setup_repeatable "$T/run"
 
 # in_dir CMD...: CMD in $T/run with the run's stdin (sets ARGV, src).
 in_dir() { (cd "$T/run" && "$@" < "$src"); }

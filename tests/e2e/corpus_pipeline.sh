@@ -7,10 +7,7 @@
 # full run's (it is printed for each).
 source "$(dirname "$0")/lib.sh"
 source "$TOP/tests/corpus/lib.sh"
-corpus_load
-corpus_pwd "$T/run"
-corpus_inputs
-corpus_left_out
+corpus_setup_repeatable "$T/run"
 
 n=0
 for label in "${LABELS[@]}"; do
