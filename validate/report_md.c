@@ -57,11 +57,13 @@ static void summary(vd_sink *o, const vd_analysis *a)
         vd_sink_printf(o, "- confidence: give --labels for the interval, the clusters and the bootstrap\n");
     }
     vd_sink_printf(o, "- cost: %s instructions simulated, %s with warm-up; speedup %sx (%sx without warm-up), "
-                      "%sx with every region in parallel\n\n",
+                      "%sx with every region in parallel\n",
                    vd_count((double)a->sim_insts), vd_count((double)a->sim_insts_warm), vd_num(a->speedup, 4),
                    vd_num(a->speedup_nowarm, 4), vd_num(a->parallel_speedup, 4));
-    if (!a->has_regions)
+    if (!a->has_regions) {
+        vd_sink_printf(o, "\n");
         return;
+    }
     if (a->nextra)
         vd_sink_printf(o, "- the cost includes %zu extra cluster members simulated for the spread within clusters "
                           "(%s instructions; they are not in the estimate)\n",
