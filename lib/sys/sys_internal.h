@@ -42,6 +42,8 @@ bool sys_self_link(rv_proc *p, const char *path, char *out, size_t size);
 int sys_open_self(rv_proc *p, const char *path);
 /* fcntl's record-lock commands (F_GETLK... and F_OFD_*) on f; a[2] = addr. */
 int64_t sys_fcntl_lock(rv_proc *p, rv_file *f, int cmd, uint64_t addr);
+/* Hold one more lock (no merging: the caller made it whole). */
+void sys_lock_add(rv_os *os, const rv_lock *l);
 /* Guest fd is about to close: the locks that go with it are released. */
 void sys_locks_close(rv_proc *p, int fd);
 /* Install a host fd as the lowest free guest fd >= from, in open file

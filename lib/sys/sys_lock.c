@@ -51,7 +51,7 @@ static rv_lock *conflict(rv_os *os, const rv_lock *want)
     return NULL;
 }
 
-static void add_lock(rv_os *os, const rv_lock *l)
+void sys_lock_add(rv_os *os, const rv_lock *l)
 {
     if (os->nlocks == os->cap_locks) {
         os->cap_locks = os->cap_locks ? 2 * os->cap_locks : 8;
@@ -83,12 +83,12 @@ static void apply(rv_os *os, rv_lock want)
         if (old.start < want.start) {
             rv_lock head = old;
             head.end = want.start - 1;
-            add_lock(os, &head);
+            sys_lock_add(os, &head);
         }
         if (old.end > want.end) {
             rv_lock tail = old;
             tail.start = want.end + 1;
-            add_lock(os, &tail);
+            sys_lock_add(os, &tail);
         }
     }
     if (want.type == G_F_UNLCK)
@@ -104,7 +104,7 @@ static void apply(rv_os *os, rv_lock want)
             i++;
         }
     }
-    add_lock(os, &want);
+    sys_lock_add(os, &want);
 }
 
 /* The absolute range of a struct flock on f: 0 or -errno. */
