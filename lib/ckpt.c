@@ -33,15 +33,22 @@ bool ckpt_file_crc(const char *path, uint32_t *crc_out, uint64_t *size)
         errno = EINVAL;
         return false;
     }
+    bool ok = ckpt_fd_crc(fd, UINT64_MAX, crc_out, size);
+    close(fd);
+    return ok;
+}
+
+bool ckpt_fd_crc(int fd, uint64_t max_bytes, uint32_t *crc_out, uint64_t *size)
+{
     unsigned char buf[1 << 16];
     uLong c = crc32(0L, Z_NULL, 0);
     uint64_t total = 0;
     ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0) {
+    while ((n = pread(fd, buf, sizeof buf, (off_t)total)) > 0) {
+        if ((total += (uint64_t)n) > max_bytes)
+            return false;
         c = crc32(c, buf, (uInt)n);
-        total += (uint64_t)n;
     }
-    close(fd);
     *crc_out = (uint32_t)c;
     *size = total;
     return n == 0;
@@ -306,8 +313,8 @@ static int meta_from_json(json_t *j, ckpt_meta *m, const char *path, char *err, 
         cr->warmup = get_u64(r, "warmup", &ok);
         cr->start = get_u64(r, "start", &ok);
         cr->extra = json_is_true(json_object_get(r, "extra"));
-        bool sized = true;
-        cr->cluster_size = get_u64(r, "cluster_size", &sized);
+        bool optional = true; /* absent: 0, not known */
+        cr->cluster_size = get_u64(r, "cluster_size", &optional);
     }
     return 0;
 }
@@ -484,8 +491,8 @@ static int restore_os(rv_proc *p, json_t *os, const ckpt_section *fd_data, char 
                             fd_data ? fd_data->len : 0, err, errlen);
 }
 
-/* argv/env strings from the META section, for rv_proc_prepare; NULL when
- * the list holds anything but strings. */
+/* argv/env strings from the META section, for rv_proc_prepare (check_structure
+ * made sure they are strings). */
 static char **string_list(json_t *a, int *n)
 {
     *n = (int)json_array_size(a);
@@ -493,10 +500,7 @@ static char **string_list(json_t *a, int *n)
     if (!v)
         die("out of memory");
     for (int i = 0; i < *n; i++)
-        if (!(v[i] = (char *)json_string_value(json_array_get(a, (size_t)i)))) {
-            free(v);
-            return NULL;
-        }
+        v[i] = (char *)json_string_value(json_array_get(a, (size_t)i));
     return v;
 }
 
@@ -532,16 +536,8 @@ int ckpt_restore(rv_proc *p, const char *path, const rv_proc_options *o, ckpt_me
     int argc, envc;
     argv = string_list(json_object_get(mj, "argv"), &argc);
     envp = string_list(json_object_get(mj, "env"), &envc);
-    if (!argv || !envp) {
-        snprintf(err, errlen, "%s: corrupted checkpoint: argv and env must be lists of strings", path);
-        goto out;
-    }
     rv_proc_options po = *o;
     po.exe = exe, po.argc = argc, po.argv = argv, po.envc = envc, po.envp = envp;
-    if (argc < 1) {
-        snprintf(err, errlen, "%s: checkpoint metadata has no argv", path);
-        goto out;
-    }
     if (rv_proc_prepare(p, &po, err, errlen) || restore_memory(p, vj, ckpt_find(secs, n, CKPT_PAGES), err, errlen) ||
         restore_os(p, osj, ckpt_find(secs, n, CKPT_FDATA), err, errlen))
         goto out;

@@ -42,6 +42,9 @@ struct json_t *ckpt_region_json(const ckpt_region *region);
 
 /* CRC32 and size of a file; false if it cannot be read. */
 bool ckpt_file_crc(const char *path, uint32_t *crc, uint64_t *size);
+/* The same of an open file, from its start, without moving its offset;
+ * false on a read error or past max_bytes. */
+bool ckpt_fd_crc(int fd, uint64_t max_bytes, uint32_t *crc, uint64_t *size);
 
 /* Write the checkpoint atomically (dies with a reason on I/O errors). */
 void ckpt_save(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions);

@@ -15,8 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <zlib.h>
-
+#include "ckpt.h"
 #include "ckpt_task.h"
 #include "util.h"
 #include "sys/sys_internal.h"
@@ -209,21 +208,13 @@ int ckpt_fds_spool_stdin(rv_proc *p, char *err, size_t errlen)
 
 /* ---------------------------------------------------------------- save */
 
+/* Files the program reads and writes are checked up to this size. */
 enum { MAX_CHECKED_FILE = 64 << 20 };
 
-/* CRC32 of a whole file (not moving its offset); false past MAX_CHECKED_FILE. */
 static bool file_crc(int fd, uint32_t *out)
 {
-    unsigned char buf[1 << 16];
-    uLong c = crc32(0L, Z_NULL, 0);
-    off_t at = 0;
-    for (ssize_t n; (n = pread(fd, buf, sizeof buf, at)) > 0; at += n) {
-        if (at + n > MAX_CHECKED_FILE)
-            return false;
-        c = crc32(c, buf, (uInt)n);
-    }
-    *out = (uint32_t)c;
-    return true;
+    uint64_t size;
+    return ckpt_fd_crc(fd, MAX_CHECKED_FILE, out, &size);
 }
 
 static int refuse(char *err, size_t errlen, int fd, const rv_file *f, const char *why)
@@ -761,14 +752,7 @@ int ckpt_locks_restore(rv_os *os, json_t *j, char *err, size_t errlen)
                      .type = (uint8_t)get_u64(e, "type", &ok), .flock = json_is_true(json_object_get(e, "flock"))};
         if (!ok || l.start > l.end || l.type > 1)
             return fail(err, errlen, "corrupted checkpoint: bad file lock %zu", i);
-        if (os->nlocks == os->cap_locks) {
-            size_t cap = os->cap_locks ? 2 * os->cap_locks : 8;
-            rv_lock *grown = realloc(os->locks, cap * sizeof *grown);
-            if (!grown)
-                return fail(err, errlen, "out of memory");
-            os->locks = grown, os->cap_locks = cap;
-        }
-        os->locks[os->nlocks++] = l;
+        sys_lock_add(os, &l);
     }
     return 0;
 }
