@@ -47,8 +47,8 @@ static char *join_nul(int n, char *const *v, size_t *len)
     return r;
 }
 
-/* The attributes a process started from a shell has. */
-static void task_init(rv_task *t, const char *exe)
+/* The attributes a process started from a shell has; name: its program's. */
+static void task_init(rv_task *t, const char *name)
 {
     static const uint64_t inf = UINT64_MAX, limits[RV_NLIMITS][2] = {
         {inf, inf}, {inf, inf}, {inf, inf}, {RV_STACK_SIZE_LIMIT, inf}, /* CPU FSIZE DATA STACK */
@@ -59,8 +59,7 @@ static void task_init(rv_task *t, const char *exe)
     memset(t, 0, sizeof *t);
     t->pgid = t->sid = GUEST_PPID;
     memcpy(t->rlimit, limits, sizeof limits);
-    const char *base = strrchr(exe, '/');
-    snprintf(t->name, sizeof t->name, "%s", base ? base + 1 : exe);
+    snprintf(t->name, sizeof t->name, "%s", name);
     t->dumpable = true;
     t->timerslack_ns = 50000;
 }
@@ -117,7 +116,7 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
     os->environ = join_nul(o->envc, o->envp, &os->environ_len);
     os->rng_state = RV_RANDOM_SEED;
     os->umask = 022;
-    task_init(&os->task, os->exe_path);
+    task_init(&os->task, name);
     os->syscall_enosys = o->syscall_enosys;
     os->strace = o->strace;
     os->mmap_top = RV_MMAP_TOP;
