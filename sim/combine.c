@@ -31,13 +31,6 @@ static double weight_sum(const sim_result *res, size_t n)
     return w;
 }
 
-static double projected_cpi(const sim_result *res, size_t n)
-{
-    double w = weight_sum(res, n), cpi = 0;
-    for (size_t i = 0; i < n; i++) cpi += res[i].region.weight / w * (double)res[i].c.cycles / (double)res[i].c.instructions;
-    return cpi;
-}
-
 /* Every counter of the whole program per instruction: sum over the regions
  * of weight x count / instructions, the ratios of weighted sums validate
  * extrapolates with (CPI, each cycle-stack component, each event rate). */
@@ -95,7 +88,7 @@ static cost *combine(const sim_result *res, size_t n, int which, size_t *out_n)
         else if (r->nsampled && which < r->sampled[0].nprofs)
             rp[i].pcs = r->sampled[0].profs[which].pcs, rp[i].n = r->sampled[0].profs[which].npcs;
     }
-    cost *c = profile_combine(rp, n, 1000.0 * projected_cpi(res, n) * res[0].units * RESOLUTION, out_n);
+    cost *c = profile_combine(rp, n, 1000.0 * project(res, n).cpi * res[0].units * RESOLUTION, out_n);
     free(rp);
     return c;
 }
