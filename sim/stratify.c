@@ -6,8 +6,6 @@
 
 #include "util.h"
 
-enum { MAX_CLUSTERS = 4096 };
-
 typedef struct stratum {
     long long id;
     double weight;         /* W_c: the representative's */
@@ -16,11 +14,11 @@ typedef struct stratum {
     size_t n;
 } stratum;
 
+/* The cluster's stratum, added when new (s has room for one per region). */
 static stratum *find(stratum *s, size_t *ns, long long id)
 {
     for (size_t i = 0; i < *ns; i++)
         if (s[i].id == id) return &s[i];
-    if (*ns == MAX_CLUSTERS) return NULL;
     s[*ns] = (stratum){.id = id};
     return &s[(*ns)++];
 }
@@ -28,14 +26,13 @@ static stratum *find(stratum *s, size_t *ns, long long id)
 stratified stratify(const sim_result *res, size_t n)
 {
     stratified r = {0};
-    stratum *s = calloc(MAX_CLUSTERS, sizeof *s);
+    stratum *s = calloc(n ? n : 1, sizeof *s);
     if (!s) die("out of memory");
     size_t ns = 0;
     for (size_t i = 0; i < n; i++) {
         const sim_result *x = &res[i];
         if (!x->has_region || !x->c.instructions) continue;
         stratum *c = find(s, &ns, x->region.cluster);
-        if (!c) break;
         double cpi = (double)x->c.cycles / (double)x->c.instructions;
         c->sum += cpi, c->sum_sq += cpi * cpi, c->n++;
         if (!x->region.extra) c->weight = x->region.weight;
