@@ -92,8 +92,7 @@ int vd_run_single(const vd_options *o)
     for (size_t i = 0; ok && i < o->nregions; i++)
         ok = vd_result_load(&regions[i], o->regions[i], &d);
     if (ok && o->profile_summary) {
-        ok = vd_read_profile_total(o->profile_summary, o->interval, &p.profile_insts, &d);
-        p.profile_seconds = vd_read_profile_seconds(o->profile_summary);
+        ok = vd_read_profile_total(o->profile_summary, o->interval, &p.profile_insts, &p.profile_seconds, &d);
         p.has_profile = true;
         p.profile_path = o->profile_summary;
     }

@@ -173,15 +173,6 @@ void vd_sampling_free(vd_sampling *s)
     memset(s, 0, sizeof *s);
 }
 
-double vd_read_profile_seconds(const char *path)
-{
-    json_t *root = json_load_file(path, 0, NULL);
-    json_t *v = json_object_get(root, "wall_seconds");
-    double s = json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : NAN;
-    json_decref(root);
-    return s;
-}
-
 bool vd_read_checkpoint_seconds(const char *path, double *out, vd_diag *d)
 {
     json_error_t je;
@@ -227,7 +218,7 @@ static bool profile_interval_matches(json_t *root, uint64_t total, uint64_t inte
                    (unsigned long long)(n ? (total + n - 1) / n : 0), (unsigned long long)interval);
 }
 
-bool vd_read_profile_total(const char *path, uint64_t interval, uint64_t *out, vd_diag *d)
+bool vd_read_profile_total(const char *path, uint64_t interval, uint64_t *out, double *seconds, vd_diag *d)
 {
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -245,6 +236,9 @@ bool vd_read_profile_total(const char *path, uint64_t interval, uint64_t *out, v
     else
         *out = json_is_integer(v) ? (uint64_t)json_integer_value(v) : (uint64_t)x;
     ok = ok && (!interval || profile_interval_matches(root, *out, interval, path, d));
+    json_t *wall = json_object_get(root, "wall_seconds");
+    if (seconds)
+        *seconds = json_is_number(wall) && json_number_value(wall) >= 0 ? json_number_value(wall) : NAN;
     json_decref(root);
     return ok;
 }

@@ -39,11 +39,10 @@ void vd_sampling_free(vd_sampling *s);
  * or simpoint's --json ("input": {"instructions"}), and a check that the
  * profile was cut into intervals of the size given (bbv: one of its
  * "intervals"; simpoint: as many intervals as that size makes of its
- * instructions); interval 0 skips the check. */
-bool vd_read_profile_total(const char *path, uint64_t interval, uint64_t *out, vd_diag *d);
-/* The wall time the profiling run took ("wall_seconds" of bbv --summary);
+ * instructions); interval 0 skips the check. *seconds (unless NULL):
+ * the wall time of the profiling run ("wall_seconds" of bbv --summary),
  * NAN when the file does not say. */
-double vd_read_profile_seconds(const char *path);
+bool vd_read_profile_total(const char *path, uint64_t interval, uint64_t *out, double *seconds, vd_diag *d);
 /* The wall time of taking the checkpoints (checkpoints.json: fast-forward
  * and writing seconds); false with a reason when the file is not one. */
 bool vd_read_checkpoint_seconds(const char *path, double *out, vd_diag *d);

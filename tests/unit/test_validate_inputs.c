@@ -144,13 +144,13 @@ Test(validate_inputs, profile_summaries)
     uint64_t n = 0;
     vd_diag d = {0};
     vt_write("bbv.json", "{\"program\":\"x\",\"instructions\":1234}");
-    cr_assert(vd_read_profile_total(vt_path("bbv.json"), 0, &n, &d));
+    cr_assert(vd_read_profile_total(vt_path("bbv.json"), 0, &n, NULL, &d));
     cr_assert_eq(n, 1234);
     vt_write("sp.json", "{\"tool\":\"simpoint\",\"input\":{\"instructions\":5678.0}}");
-    cr_assert(vd_read_profile_total(vt_path("sp.json"), 100, &n, &d));
+    cr_assert(vd_read_profile_total(vt_path("sp.json"), 100, &n, NULL, &d));
     cr_assert_eq(n, 5678);
     vt_write("bad.json", "{\"input\":{}}");
-    cr_assert(!vd_read_profile_total(vt_path("bad.json"), 0, &n, &d));
+    cr_assert(!vd_read_profile_total(vt_path("bad.json"), 0, &n, NULL, &d));
     vt_assert_error(&d, "bad.json: no instruction count");
     vd_diag_free(&d);
 }
@@ -162,15 +162,15 @@ Test(validate_inputs, profile_interval_must_match)
     uint64_t n = 0;
     vd_diag d = {0};
     vt_write("bbv.json", "{\"instructions\":25738768,\"intervals\":[{\"interval\":1000000},{\"interval\":10000}]}");
-    cr_assert(vd_read_profile_total(vt_path("bbv.json"), 1000000, &n, &d));
-    cr_assert(vd_read_profile_total(vt_path("bbv.json"), 10000, &n, &d));
-    cr_assert(!vd_read_profile_total(vt_path("bbv.json"), 100000, &n, &d));
+    cr_assert(vd_read_profile_total(vt_path("bbv.json"), 1000000, &n, NULL, &d));
+    cr_assert(vd_read_profile_total(vt_path("bbv.json"), 10000, &n, NULL, &d));
+    cr_assert(!vd_read_profile_total(vt_path("bbv.json"), 100000, &n, NULL, &d));
     vt_assert_error(&d, "bbv.json: the profile was cut into intervals of 1000000, 10000 instructions, not the 100000");
     vd_diag_free(&d);
     d = (vd_diag){0};
     vt_write("sp.json", "{\"input\":{\"instructions\":25738768.0,\"intervals\":26}}");
-    cr_assert(vd_read_profile_total(vt_path("sp.json"), 1000000, &n, &d));
-    cr_assert(!vd_read_profile_total(vt_path("sp.json"), 100000, &n, &d));
+    cr_assert(vd_read_profile_total(vt_path("sp.json"), 1000000, &n, NULL, &d));
+    cr_assert(!vd_read_profile_total(vt_path("sp.json"), 100000, &n, NULL, &d));
     vt_assert_error(&d, "sp.json: 26 intervals over 25738768 instructions are intervals of about 989953");
     vd_diag_free(&d);
 }
