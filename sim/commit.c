@@ -23,6 +23,15 @@ static void charge(sim_core *c, uint64_t pc, uint64_t block, enum commit_state s
     cost_at(&c->by_block, block)->units[st] += units;
 }
 
+/* The attribution probe's view of u committing with `share` of its cycle. */
+static void attribute_commit(sim_core *c, const uop *u, uint16_t psv, uint64_t share)
+{
+    uint64_t units[ST_COUNT];
+    memcpy(units, u->units, sizeof units);
+    units[ST_COMPUTING] += share;
+    c->attribution.fn(c->attribution.ctx, u->d.insn.pc, psv, units, 1);
+}
+
 /* The drained component of a cycle: why the front end has nothing. */
 static uint8_t drained_key(const sim_core *c)
 {
@@ -45,6 +54,8 @@ uint8_t core_account_idle(sim_core *c, uint64_t n)
     } else if (c->flush_key) {
         key = c->flush_key;
         charge(c, c->flush_pc, c->flush_block, ST_FLUSHED, units);
+        if (c->attribution.fn)
+            c->attribution.fn(c->attribution.ctx, c->flush_pc, c->flush_psv, (uint64_t[ST_COUNT]){[ST_FLUSHED] = units}, 0);
     } else {
         key = drained_key(c);
         c->drained_pending += units;
@@ -150,10 +161,15 @@ static void end_cycle(sim_core *c, bool squash)
         if (cc->n) c->ctr.stack[STK_COMPUTING]++;
         else key = core_account_idle(c, 1);
     }
+    if (c->probe_psv || c->attribution.fn)
+        for (int i = 0; i < cc->n; i++) cc->psv[i] = core_psv(cc->committed[i]);
     probe_note_commits(c, key);
     if (cc->n) {
         uint64_t share = c->units / (uint64_t)cc->n;
-        for (int i = 0; i < cc->n; i++) charge(c, cc->committed[i]->d.insn.pc, cc->blocks[i], ST_COMPUTING, share);
+        for (int i = 0; i < cc->n; i++) {
+            charge(c, cc->committed[i]->d.insn.pc, cc->blocks[i], ST_COMPUTING, share);
+            if (c->attribution.fn) attribute_commit(c, cc->committed[i], cc->psv[i], share);
+        }
         c->active = true;
         c->flush_key = cc->flush_key, c->flush_pc = cc->flush_pc, c->flush_block = cc->flush_block;
         c->flush_seq = cc->flush_seq, c->flush_psv = cc->flush_psv;
@@ -168,6 +184,7 @@ bool core_commit_stage(sim_core *c, uint64_t target)
 {
     commit_cycle *cc = &c->cc;
     bool squash = false;
+    if (!cc->open) probe_begin_view(c, c->now, 1);
     while (cc->n < c->cfg.commit_width && c->head < c->disp && c->head < target) {
         uop *u = core_uop(c, c->head);
         if (u->complete > c->now) {

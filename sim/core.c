@@ -65,12 +65,17 @@ void core_free(sim_core *c)
 
 void core_set_fetch_limit(sim_core *c, uint64_t icount) { c->fetch_limit = icount; }
 
-void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv)
+void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv, const uint64_t *want_from)
 {
     c->probe_psv |= psv;
     if (c->nprobes == (int)(sizeof c->probes / sizeof c->probes[0])) die("too many commit-probe consumers");
-    c->probes[c->nprobes++] = (probe_consumer){fn, ctx};
+    c->probes[c->nprobes++] = (probe_consumer){fn, ctx, want_from};
     c->view.squash_from = UINT64_MAX;
+}
+
+void core_set_attribution_probe(sim_core *c, attribution_fn *fn, void *ctx)
+{
+    c->attribution = (attribution_probe){fn, ctx};
 }
 
 void core_reset_attribution(sim_core *c)
@@ -95,6 +100,7 @@ static void finish_cycle(sim_core *c, uint64_t target)
         if (c->wake > c->now + 1) {
             /* Nothing changes before c->wake: the same commit state holds. */
             uint64_t idle = c->wake - c->now - 1;
+            probe_begin_view(c, c->now + 1, idle);
             probe_note_commits(c, core_account_idle(c, idle));
             probe_publish(c, c->now + 1, idle);
             c->ctr.cycles += idle;

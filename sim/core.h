@@ -94,6 +94,7 @@ typedef struct commit_cycle {
     int n;                     /* instructions committed so far this cycle */
     uop *committed[8];
     uint64_t blocks[8];        /* their dynamic blocks, for the attribution */
+    uint16_t psv[8];           /* their PSVs, when a probe reads them */
     uint8_t flush_key;         /* the first flushing committer's cause, pc, block */
     uint64_t flush_pc, flush_block, flush_seq;
     uint16_t flush_psv;
@@ -146,11 +147,14 @@ typedef struct sim_core {
     bool block_ended;          /* the last committed instruction ended its block */
     cost_table by_pc, by_block;
 
-    /* The commit probe: consumers, and the view of the cycle in progress. */
+    /* The probes (sim/probe.h): the commit probe's consumers and the view of
+     * the cycle in progress; the attribution probe. */
     probe_consumer probes[32];
     int nprobes;
     bool probe_psv;            /* some consumer reads PSVs */
+    bool view_on;              /* some consumer reads the view being noted */
     commit_view view;
+    attribution_probe attribution;
 } sim_core;
 
 sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p);
@@ -177,8 +181,11 @@ void core_close_cycle(sim_core *c);
 void core_reset_attribution(sim_core *c);
 
 /* Register a consumer of the per-cycle commit view (sim/probe.h); psv:
- * it reads the PSVs of committed instructions and flushers. */
-void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv);
+ * it reads the PSVs of committed instructions and flushers; want_from:
+ * where it says from which cycle on it reads views. */
+void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv, const uint64_t *want_from);
+/* Register the consumer of the attribution probe (one at most). */
+void core_set_attribution_probe(sim_core *c, attribution_fn *fn, void *ctx);
 
 /* Committed instruction count (the next instruction to commit). */
 static inline uint64_t core_committed(const sim_core *c) { return c->head; }
@@ -207,7 +214,9 @@ void core_rob_enter(sim_core *c, uop *u);
 uint8_t core_account_idle(sim_core *c, uint64_t n);
 /* The PSV of u as it stands (sim/psv.h). */
 uint16_t core_psv(const uop *u);
-/* Probe bookkeeping, cheap no-ops with no consumer. */
+/* Probe bookkeeping, cheap no-ops when no consumer reads the view. A view
+ * of `run` cycles from `cycle` on begins: is it read? */
+void probe_begin_view(sim_core *c, uint64_t cycle, uint64_t run);
 void probe_note_commits(sim_core *c, uint8_t stack_key);
 void probe_note_dispatch(sim_core *c, const uop *u);
 void probe_note_fetch(sim_core *c, const uop *u);

@@ -1,10 +1,11 @@
 /* The golden Per-Instruction Cycle Stacks (TEA, notes/tea.md §2): every
  * cycle and every dynamic instruction, attributed as the golden TIP
- * attribution does, keyed by (pc, final PSV). A consumer of the commit
- * probe: Stalled and Drained cycles wait until the instruction they belong
- * to commits, so they carry its final PSV. Also gathers the paper's
- * diagnostics: how many event-carrying instructions carry several events,
- * and how long the stalls are that carry none. */
+ * attribution does, keyed by (pc, final PSV). The consumer of the core's
+ * attribution probe: the core holds Stalled and Drained cycles on the
+ * instruction they belong to until it commits, so they carry its final PSV.
+ * Also gathers the paper's diagnostics: how many event-carrying
+ * instructions carry several events, and how long the stalls are that carry
+ * none. */
 #ifndef SIM_PICS_H
 #define SIM_PICS_H
 
@@ -16,18 +17,10 @@
 
 enum { PICS_STALL_BUCKETS = 4096 };
 
-typedef struct pics_pending {
-    uint64_t seq, units, stalled_units;
-} pics_pending;
-
 typedef struct pics_golden {
     uint32_t units;
     bool started;
-    uint64_t origin;
     cost_table table;              /* pics_key(pc, psv) -> units by state, commits */
-    pics_pending *pending;         /* time owed to instructions not yet committed */
-    size_t npending, cap;
-    uint64_t drained_units;        /* waiting for the next instruction to enter the ROB */
     /* Instructions that stalled at the ROB head with no event (of the
      * paper's nine), by stall length in whole cycles; the last bucket holds
      * longer ones. */
@@ -35,8 +28,9 @@ typedef struct pics_golden {
 } pics_golden;
 
 void pics_init(pics_golden *g, uint32_t units);
-void pics_begin(pics_golden *g, uint64_t origin);
-void pics_view(void *pics_golden, const commit_view *v);
+/* Attribution from here on counts (the core's attribution restarts too). */
+void pics_begin(pics_golden *g);
+attribution_fn pics_attribute;
 void pics_free(pics_golden *g);
 
 /* The p-th percentile (0..1) of no-event stall lengths, in cycles; 0 when none. */

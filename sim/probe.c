@@ -38,6 +38,14 @@ static probe_insn insn_of(const uop *u)
     return (probe_insn){.seq = u->d.icount, .pc = u->d.insn.pc, .flags = u->flags};
 }
 
+/* The i-th instruction committed this cycle, with its final PSV. */
+static probe_insn committed_insn(const sim_core *c, int i)
+{
+    probe_insn in = insn_of(c->cc.committed[i]);
+    in.psv = c->cc.psv[i];
+    return in;
+}
+
 static uint16_t flusher_flags(uint8_t flush_key)
 {
     switch (flush_key) {
@@ -48,17 +56,26 @@ static uint16_t flusher_flags(uint8_t flush_key)
     }
 }
 
+void probe_begin_view(sim_core *c, uint64_t cycle, uint64_t run)
+{
+    c->view_on = false;
+    for (int i = 0; i < c->nprobes; i++)
+        if (*c->probes[i].want_from < cycle + run) c->view_on = true;
+}
+
 void probe_note_commits(sim_core *c, uint8_t stack_key)
 {
     if (!c->nprobes) return;
     commit_view *v = &c->view;
+    if (!c->view_on) {
+        /* Every view needs the latest instruction to commit, read or not. */
+        if (c->cc.n) v->last_committed = committed_insn(c, c->cc.n - 1), v->has_last_committed = true;
+        return;
+    }
     v->stack_key = stack_key;
     v->state = stack_key_state[stack_key];
     v->ncommit = (uint8_t)c->cc.n;
-    for (int i = 0; i < c->cc.n; i++) {
-        v->commit[i] = insn_of(c->cc.committed[i]);
-        if (c->probe_psv) v->commit[i].psv = core_psv(c->cc.committed[i]);
-    }
+    for (int i = 0; i < c->cc.n; i++) v->commit[i] = committed_insn(c, i);
     /* The head as commit left it (a flush later in the cycle empties the ROB). */
     v->nhead = 0;
     if (v->state == ST_STALLED) {
@@ -74,7 +91,7 @@ void probe_note_commits(sim_core *c, uint8_t stack_key)
 
 void probe_note_dispatch(sim_core *c, const uop *u)
 {
-    if (!c->nprobes) return;
+    if (!c->view_on) return;
     commit_view *v = &c->view;
     if (!v->ndispatch) v->dispatch_first = insn_of(u);
     v->dispatch_last = insn_of(u);
@@ -83,7 +100,7 @@ void probe_note_dispatch(sim_core *c, const uop *u)
 
 void probe_note_fetch(sim_core *c, const uop *u)
 {
-    if (!c->nprobes) return;
+    if (!c->view_on) return;
     commit_view *v = &c->view;
     if (!v->nfetch) v->fetch_first = insn_of(u);
     v->nfetch++;
@@ -91,12 +108,12 @@ void probe_note_fetch(sim_core *c, const uop *u)
 
 void probe_note_squash(sim_core *c, uint64_t from)
 {
-    if (c->nprobes && from < c->view.squash_from) c->view.squash_from = from;
+    if (c->view_on && from < c->view.squash_from) c->view.squash_from = from;
 }
 
 void probe_publish(sim_core *c, uint64_t cycle, uint64_t run)
 {
-    if (!c->nprobes) return;
+    if (!c->view_on) return;
     commit_view *v = &c->view;
     v->cycle = cycle, v->run = run;
     v->fetch_next = c->fetch;

@@ -1,8 +1,14 @@
-/* The commit probe: what the core publishes about each cycle, for the
- * consumers that explain where time goes (the sampler and its profilers, the
- * --commit-trace writer). One view covers one cycle, or a run of identical
- * cycles the core skips over (nothing commits, dispatches or is fetched in
- * them). With no consumer registered the core builds no views. */
+/* The core's two probes, for the consumers that explain where time goes.
+ *
+ * The commit probe: what the core publishes about each cycle (the sampler
+ * and its profilers, the --commit-trace writer). One view covers one cycle,
+ * or a run of identical cycles the core skips over (nothing commits,
+ * dispatches or is fetched in them). A consumer says from which cycle on it
+ * reads views; the core builds none that nobody reads.
+ *
+ * The attribution probe: the core's exact (golden) attribution as it
+ * charges it, each charge with the PSV of the instruction it goes to (the
+ * golden PICS). */
 #ifndef SIM_PROBE_H
 #define SIM_PROBE_H
 
@@ -47,6 +53,20 @@ typedef void probe_fn(void *ctx, const commit_view *v);
 typedef struct probe_consumer {
     probe_fn *fn;
     void *ctx;
+    /* The consumer reads the views of cycles from here on (it may move the
+     * value either way as it goes); UINT64_MAX: none for now. */
+    const uint64_t *want_from;
 } probe_consumer;
+
+/* Time charged to an instruction: when it commits (commits 1), its share
+ * of the cycle and the Stalled and Drained cycles it collected; after a
+ * flush (commits 0), the Flushed cycles of the flushing instruction. Units
+ * are 1/U cycle, by enum commit_state. */
+typedef void attribution_fn(void *ctx, uint64_t pc, uint16_t psv, const uint64_t units[ST_COUNT], uint64_t commits);
+
+typedef struct attribution_probe {
+    attribution_fn *fn;
+    void *ctx;
+} attribution_probe;
 
 #endif

@@ -23,7 +23,7 @@ static void add_sampler(profiling *p, sim_core *c, const sampler_config *cfg, co
     p->samplers[p->nsamplers++] = s;
     bool psv = false;
     for (int i = 0; i < s->nprofs; i++) psv |= s->profs[i].events != 0;
-    core_add_probe(c, sampler_view, s, psv);
+    core_add_probe(c, sampler_view, s, psv, &s->want_from);
 }
 
 void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
@@ -47,11 +47,11 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
     if (events) {
         if (!(p->pics = malloc(sizeof *p->pics))) die("out of memory");
         pics_init(p->pics, c->units);
-        core_add_probe(c, pics_view, p->pics, true);
+        core_set_attribution_probe(c, pics_attribute, p->pics);
     }
     if (o->commit_trace) {
         trace_open(&p->trace, o->commit_trace, c->units, c->cfg.commit_width);
-        core_add_probe(c, trace_view, &p->trace, false);
+        core_add_probe(c, trace_view, &p->trace, false, &p->trace.origin);
     }
 }
 
@@ -59,7 +59,7 @@ void profiling_begin(profiling *p, uint64_t origin)
 {
     for (int i = 0; i < p->nsamplers; i++) sampler_begin(p->samplers[i], origin);
     if (p->trace.out) trace_begin(&p->trace, origin);
-    if (p->pics) pics_begin(p->pics, origin);
+    if (p->pics) pics_begin(p->pics);
 }
 
 void profiling_finish(profiling *p, sim_result *r)

@@ -137,6 +137,7 @@ sampler *sampler_new(const sampler_config *cfg, uint32_t units, const char *cons
     s->units = units;
     s->records = records;
     s->record_width = width;
+    s->want_from = UINT64_MAX;
     for (int i = 0; i < nnames; i++) {
         const profiler_policy *pol = profiler_policy_find(names[i]);
         if (!pol) die("unknown profiler '%s'", names[i]);
@@ -172,7 +173,7 @@ void sampler_begin(sampler *s, uint64_t origin)
     s->origin = s->unsampled = origin;
     s->index = 0;
     s->rng = s->cfg.seed;
-    s->next = sample_cycle(s, 0);
+    s->next = s->want_from = sample_cycle(s, 0);
 }
 
 void sampler_view(void *ctx, const commit_view *v)
@@ -195,6 +196,7 @@ void sampler_view(void *ctx, const commit_view *v)
     }
     s->waiting = 0;
     for (int i = 0; i < s->nprofs; i++) s->waiting += s->profs[i].npending;
+    s->want_from = s->waiting ? 0 : s->next;
 }
 
 void sampler_end(sampler *s)
@@ -205,6 +207,7 @@ void sampler_end(sampler *s)
         p->npending = 0;
     }
     s->waiting = 0;
+    s->want_from = UINT64_MAX;
 }
 
 void sampler_collect(sampler *s, sampled_run *out)

@@ -103,6 +103,7 @@ typedef struct sampler {
     uint64_t origin, next, index, rng;
     uint64_t unsampled;        /* the first cycle no sample stands for yet */
     size_t waiting;            /* samples pending in all profilers */
+    uint64_t want_from;        /* the commit probe's views it reads: the next sample's on, or all while samples wait */
     profiler *profs;
     int nprofs;
     outfile *records;          /* --samples, or NULL */

@@ -7,7 +7,7 @@
 
 void trace_open(trace_writer *t, const char *path, uint32_t units, int commit_width)
 {
-    *t = (trace_writer){.out = outfile_open(path)};
+    *t = (trace_writer){.out = outfile_open(path), .origin = UINT64_MAX};
     outfile_printf(t->out, "# rvsample commit trace, version 1, commit width %d, units per cycle %u\n", commit_width,
                    units);
     outfile_printf(t->out, "cycle,run,state,stack,commit_pcs,head_pc,flush_pc,flush_flags,dispatch_pcs,fetch_pc\n");
@@ -16,7 +16,6 @@ void trace_open(trace_writer *t, const char *path, uint32_t units, int commit_wi
 void trace_begin(trace_writer *t, uint64_t origin)
 {
     t->origin = origin;
-    t->started = true;
 }
 
 static char flush_flags(uint16_t f)
@@ -30,7 +29,7 @@ static char flush_flags(uint16_t f)
 void trace_view(void *ctx, const commit_view *v)
 {
     trace_writer *t = ctx;
-    if (!t->started || v->cycle + v->run <= t->origin) return;
+    if (v->cycle + v->run <= t->origin) return;
     uint64_t cycle = v->cycle, run = v->run;
     if (cycle < t->origin) run -= t->origin - cycle, cycle = t->origin;
     outfile *o = t->out;

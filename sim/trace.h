@@ -12,8 +12,7 @@
 
 typedef struct trace_writer {
     outfile *out;
-    uint64_t origin;
-    bool started;
+    uint64_t origin;           /* the first cycle written (the views it reads); UINT64_MAX before trace_begin */
 } trace_writer;
 
 void trace_open(trace_writer *t, const char *path, uint32_t units, int commit_width);

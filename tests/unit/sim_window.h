@@ -43,8 +43,10 @@ static uop *add(uint64_t complete, uint16_t flags)
     return u;
 }
 
+/* n instructions enter the ROB, seen in the view of the next cycle. */
 static void enter_rob(int n)
 {
+    probe_begin_view(core, core->now + 1, 1);
     while (n--) core_rob_enter(core, core_uop(core, core->disp));
 }
 

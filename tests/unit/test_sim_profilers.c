@@ -15,7 +15,7 @@ static void setup_sampled(void)
     for (size_t i = 0; i < nprofiler_policies; i++) names[i] = profiler_policies[i]->name;
     sampler_config cfg = {.period = 1};
     smp = sampler_new(&cfg, core->units, names, (int)nprofiler_policies, NULL, 2);
-    core_add_probe(core, sampler_view, smp, true);
+    core_add_probe(core, sampler_view, smp, true, &smp->want_from);
     sampler_begin(smp, 1); /* a sample in every cycle from 1 on, standing for that cycle */
 }
 
