@@ -133,3 +133,10 @@ double now_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d) die("out of memory");
+    return d;
+}

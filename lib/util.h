@@ -35,4 +35,7 @@ bool parse_double(const char *s, double *out);
 /* Seconds since an arbitrary fixed point (monotonic clock). */
 double now_seconds(void);
 
+/* strdup that dies when out of memory. */
+char *xstrdup(const char *s);
+
 #endif

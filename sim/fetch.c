@@ -127,6 +127,7 @@ void core_fetch_stage(sim_core *c)
             /* Predicted once per dynamic instruction: a refetch keeps it. */
             bp_outcome o = bpred_predict_update(c->ua->bp, in, u->d.taken, u->d.next_pc);
             u->flags |= UOP_PREDICTED;
+            if (k->ideal_bpred) o = (bp_outcome){0}; /* the limit study: trained, never wrong */
             if (o.mispredict) u->flags |= UOP_MISPREDICT;
             else if (o.btb_miss) u->flags |= UOP_BTB_MISS;
         }

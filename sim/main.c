@@ -14,6 +14,7 @@
 #include "report_pics.h"
 #include "report_sampled.h"
 #include "run.h"
+#include "sensitivity.h"
 #include "util.h"
 
 static const char usage[] =
@@ -77,6 +78,17 @@ static const char usage[] =
     "      --annotate-functions N hottest functions annotated (default 3)\n"
     "      --plots DIR         gnuplot SVG/PNG: error per profiler and granularity, error against\n"
     "                          frequency, the hottest function's per-instruction time and stacks\n"
+    "Sensitivity (Gus): the same run again with resources changed, against this one:\n"
+    "      --sensitivity LIST  resources, comma-separated: parameters (rob.entries, fu.div,\n"
+    "                          dram.bandwidth_mb_s...), groups (frontend, widths, issue, window,\n"
+    "                          fu-latency, memory-latency, memory-bandwidth, mispredict-penalty,\n"
+    "                          tlbs), limit studies (perfect-bp, perfect-l1i, perfect-l1d,\n"
+    "                          perfect-tlb, infinite-rob), sets joined with '+', or 'all'\n"
+    "      --sensitivity-factors L  accelerations, xK or +P%% (default x2): capacities are\n"
+    "                          multiplied, latencies divided, by at least one step\n"
+    "      --sensitivity-preset P   gus (Gus's resources at +15%%) or limits (every limit study)\n"
+    "      --sensitivity-threshold P  a bottleneck speeds up by more than P%% (default 1)\n"
+    "      --sensitivity-top N instructions whose time changed most, per variant (default 10)\n"
     "  -q, --quiet             no summary on stderr\n"
     "      --progress          progress on stderr even when it is not a terminal\n"
     "  -h, --help              this help\n" GUEST_OPTIONS_HELP
@@ -88,7 +100,8 @@ enum {
     OPT_SET = 0x100, OPT_LIST, OPT_FULL, OPT_ILOG, OPT_MAX, OPT_GUEST_OUTPUT, OPT_WARMUP, OPT_PROGRAM, OPT_PROFILE,
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
-    OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS,
+    OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
+    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP,
 };
 
 /* --sample LIST: names checked against the policies; 'all' for every one. */
@@ -180,6 +193,11 @@ int main(int argc, char **argv)
         {"annotate-profiler", required_argument, NULL, OPT_ANNOTATE_PROFILER},
         {"annotate-functions", required_argument, NULL, OPT_ANNOTATE_FUNCTIONS},
         {"plots", required_argument, NULL, OPT_PLOTS}, {"total-insts", required_argument, NULL, OPT_TOTAL_INSTS},
+        {"sensitivity", required_argument, NULL, OPT_SENS},
+        {"sensitivity-factors", required_argument, NULL, OPT_SENS_FACTORS},
+        {"sensitivity-preset", required_argument, NULL, OPT_SENS_PRESET},
+        {"sensitivity-threshold", required_argument, NULL, OPT_SENS_THRESHOLD},
+        {"sensitivity-top", required_argument, NULL, OPT_SENS_TOP},
         GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -194,6 +212,10 @@ int main(int argc, char **argv)
     int nsets = 0, jobs = 0;
     bool full = false, quiet = false, list = false;
     size_t top = 50;
+    const char *sens_list = NULL, *sens_preset = NULL;
+    double sens_factors[16] = {2};
+    int nsens_factors = 1;
+    sensitivity_options so = {.threshold = 0.01, .top = 10};
     char err[512];
     int c;
     opterr = 0;
@@ -246,6 +268,18 @@ int main(int argc, char **argv)
             md.annotate = optarg;
             break;
         case OPT_ANNOTATE_FUNCTIONS: md.functions = (size_t)count_arg("--annotate-functions", optarg, false); break;
+        case OPT_SENS: sens_list = optarg; break;
+        case OPT_SENS_PRESET: sens_preset = optarg; break;
+        case OPT_SENS_FACTORS:
+            if ((nsens_factors = resource_parse_factors(optarg, sens_factors, 16, err, sizeof err)) < 0)
+                die("--sensitivity-factors: %s", err);
+            break;
+        case OPT_SENS_THRESHOLD:
+            if (!parse_double(optarg, &so.threshold) || so.threshold < 0)
+                die("--sensitivity-threshold: expected a percentage, got '%s'", optarg);
+            so.threshold /= 100;
+            break;
+        case OPT_SENS_TOP: so.top = (size_t)count_arg("--sensitivity-top", optarg, false); break;
         case 'h': fputs(usage, stdout); return 0;
         case '?':
             if (optopt) die("option -%c: unknown or missing its argument (see --help)", optopt);
@@ -266,6 +300,11 @@ int main(int argc, char **argv)
     if (!full && o.interval_log) die("--interval-log needs --full");
     if (jobs) omp_set_num_threads(jobs);
     if (hz && smp->cfg.period) die("--sample-hz and --sample-period: give one of them");
+    if (sens_list && sens_preset) die("--sensitivity and --sensitivity-preset: give one of them");
+    if (sens_list) so.nvariants = resource_variants(&o.cfg, sens_list, sens_factors, nsens_factors, &so.variants, err,
+                                                    sizeof err);
+    if (sens_preset) so.nvariants = resource_preset(&o.cfg, sens_preset, &so.variants, err, sizeof err);
+    if (so.nvariants < 0) die("%s: %s", sens_list ? "--sensitivity" : "--sensitivity-preset", err);
     if (sampling) {
         if (!smp->nprofilers) parse_profilers(smp, (char[]){"all"});
         if (!smp->cfg.period) smp->cfg.hz = hz ? hz : 4000, smp->cfg.period = sampling_period(smp->cfg.hz, o.cfg.freq_mhz);
@@ -295,6 +334,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n && !syms.n; i++)
         if (res[i].program) symtab_load(&syms, res[i].program, 0);
     report_ctx x = {.syms = &syms, .blocks = &blocks, .top = top};
+    sensitivity sens = {0};
+    if (so.nvariants && (full || !status))
+        sensitivity_run(&sens, &o, &(sim_target){full, argc - optind, argv + optind}, res, n, &so);
+    else if (so.nvariants && !full) warn("no sensitivity study: a region failed");
     if (profile) {
         if (n != 1) die("--profile needs --full or a single region (%zu regions given)", n);
         if (res[0].pcs) profile_csv(profile, &res[0], &x);
@@ -314,6 +357,7 @@ int main(int argc, char **argv)
                                      (json_int_t)(n ? res[0].units : 0), "results", results);
         json_t *combined = full ? NULL : combined_json(res, n, o.total_insts, &x);
         if (combined) json_object_set_new(top_json, "combined", combined);
+        if (sens.out) json_object_set_new(top_json, "sensitivity", sensitivity_json(&sens, &x));
         if (full && o.interval_log)
             json_object_set_new(json_array_get(results, 0), "interval_log",
                                 json_pack("{s:s, s:I}", "path", o.interval_log, "interval", (json_int_t)o.log_interval));
@@ -345,6 +389,9 @@ int main(int argc, char **argv)
             symbolizer_free(&sym);
         }
     if (!quiet) combined_summary(stderr, res, n, o.total_insts);
+    if (!quiet && sens.out) sensitivity_print(stderr, &sens, &x);
+    if (sens.out) sensitivity_free(&sens);
+    free(so.variants);
     for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);
     free(res);
     symtab_free(&syms);

@@ -132,9 +132,7 @@ static char *region_output(const sim_options *o, size_t j, size_t njobs)
     return path;
 }
 
-/* One region of one checkpoint. Failures become r->message (the other
- * regions still run); returns false then. */
-static bool run_region(const sim_options *o, const char *path, int region, const char *output, sim_result *r)
+bool sim_region(const sim_options *o, const char *path, int region, const char *output, sim_result *r)
 {
     rv_proc p;
     ckpt_meta meta;
@@ -198,12 +196,11 @@ out:
     return ok;
 }
 
-size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **out)
+size_t sim_region_jobs(char **paths, int npaths, region_job **out)
 {
-    /* Jobs: every region of every checkpoint (a checkpoint shared by regions
-     * whose warm-up was clamped carries several). */
+    /* A checkpoint shared by regions whose warm-up was clamped carries several. */
     size_t njobs = 0, cap = (size_t)npaths;
-    struct job { const char *path; int region; } *jobs = malloc(cap * sizeof *jobs);
+    region_job *jobs = malloc((cap ? cap : 1) * sizeof *jobs);
     if (!jobs) die("out of memory");
     for (int i = 0; i < npaths; i++) {
         ckpt_meta meta;
@@ -212,10 +209,18 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
         int n = meta.nregions ? meta.nregions : 1;
         for (int k = 0; k < n; k++) {
             if (njobs == cap && !(jobs = realloc(jobs, (cap *= 2) * sizeof *jobs))) die("out of memory");
-            jobs[njobs++] = (struct job){paths[i], k};
+            jobs[njobs++] = (region_job){paths[i], k};
         }
         ckpt_meta_free(&meta);
     }
+    *out = jobs;
+    return njobs;
+}
+
+size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **out)
+{
+    region_job *jobs;
+    size_t njobs = sim_region_jobs(paths, npaths, &jobs);
     if (njobs > 1 && (o->sampling.records || o->sampling.commit_trace))
         die("--samples and --commit-trace need --full or a single region (%zu regions given)", njobs);
     sim_result *res = calloc(njobs, sizeof *res);
@@ -228,7 +233,7 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
     for (size_t j = 0; j < njobs; j++) {
         char *output = region_output(o, j, njobs);
-        run_region(o, jobs[j].path, jobs[j].region, output, &res[j]);
+        sim_region(o, jobs[j].path, jobs[j].region, output, &res[j]);
         free(output);
 #pragma omp atomic
         finished++;

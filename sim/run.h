@@ -65,4 +65,16 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r);
  * then region order. Returns the number of results (*out allocated). */
 size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **out);
 
+/* The regions sim_regions runs, in its order (dies on unreadable checkpoints). */
+typedef struct region_job {
+    const char *path;
+    int region;
+} region_job;
+size_t sim_region_jobs(char **paths, int npaths, region_job **out);
+
+/* One region of one checkpoint; output: where the guest's output goes
+ * ("none" to discard). Failures become r->message (the other regions still
+ * run); returns false then. */
+bool sim_region(const sim_options *o, const char *path, int region, const char *output, sim_result *r);
+
 #endif

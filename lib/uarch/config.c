@@ -357,18 +357,56 @@ int uarch_config_check(const uarch_config *c, char *err, size_t errlen)
 
 /* ----------------------------------------------------------------- dumps */
 
-/* FNV-1a over "section.key=value\n" lines: independent of the struct's
- * layout and the host's byte order. */
-uint64_t uarch_config_digest(const uarch_config *c)
+/* Geometry: what the functional warming model builds depends on these
+ * sections' values, except their latencies and MSHRs (timing only). */
+static bool shapes_state(const param *p)
+{
+    static const char *const sections[] = {"bpred", "cache", "l1i", "l1d", "l2", "llc", "prefetch", "itlb", "dtlb", "l2tlb"};
+    if (!strcmp(p->key, "latency") || !strcmp(p->key, "mshrs"))
+        return false;
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+        if (!strcmp(p->section, sections[i]))
+            return true;
+    return false;
+}
+
+/* FNV-1a over "section.key=value\n" lines (of every parameter, or of the
+ * state-shaping ones): independent of the struct's layout and the host's
+ * byte order. */
+static uint64_t digest(const uarch_config *c, bool state_only)
 {
     uint64_t h = 0xcbf29ce484222325u;
     FOR_EACH_PARAM(p) {
+        if (state_only && !shapes_state(p))
+            continue;
         char line[128];
         int n = snprintf(line, sizeof line, "%s=%d\n", p->name, get(c, p));
         for (int i = 0; i < n; i++)
             h = (h ^ (unsigned char)line[i]) * 0x100000001b3u;
     }
     return h;
+}
+
+uint64_t uarch_config_digest(const uarch_config *c) { return digest(c, false); }
+uint64_t uarch_state_digest(const uarch_config *c) { return digest(c, true); }
+
+int uarch_param_count(void) { return (int)NPARAMS; }
+
+int uarch_param_index(const char *name)
+{
+    const param *p = find(name);
+    return p ? (int)(p - params) : -1;
+}
+
+const char *uarch_param_name(int i) { return params[i].name; }
+int uarch_param_get(const uarch_config *c, int i) { return get(c, &params[i]); }
+void uarch_param_put(uarch_config *c, int i, int v) { put(c, &params[i], v); }
+bool uarch_param_shapes_state(int i) { return shapes_state(&params[i]); }
+
+void uarch_param_range(int i, int *lo, int *hi)
+{
+    *lo = params[i].lo;
+    *hi = params[i].hi;
 }
 
 json_t *uarch_config_json(const uarch_config *c)

@@ -85,7 +85,11 @@
     P(ptw_latency,      ptw,      latency,         60,    1,   4096,  "page-table walk latency after an L2 TLB miss") \
     P(dram_latency_ns,  dram,     latency_ns,      42,    1,   10000, "DRAM access latency, ns (14-14-14 @ 1 GHz)") \
     P(dram_mb_per_s,    dram,     bandwidth_mb_s,  25600, 100, 1000000, "DRAM bandwidth, MB/s") \
-    P(dram_queue,       dram,     max_requests,    32,    1,   1024,  "outstanding DRAM requests")
+    P(dram_queue,       dram,     max_requests,    32,    1,   1024,  "outstanding DRAM requests") \
+    P(ideal_bpred,      ideal,    branch_prediction, 0,   0,   1,     "limit study: every branch predicted, no BTB miss") \
+    P(ideal_l1i,        ideal,    l1i,             0,     0,   1,     "limit study: every instruction fetch hits the L1I") \
+    P(ideal_l1d,        ideal,    l1d,             0,     0,   1,     "limit study: every data access hits the L1D") \
+    P(ideal_tlb,        ideal,    tlb,             0,     0,   1,     "limit study: every translation hits the L1 TLBs")
 
 typedef struct uarch_config {
 #define UARCH_FIELD(field, sec, key, def, lo, hi, help) int field;
@@ -108,8 +112,22 @@ int uarch_config_set(uarch_config *c, const char *assignment, char *err, size_t 
  * above structure sizes...). 0 or -1 with the reason. */
 int uarch_config_check(const uarch_config *c, char *err, size_t errlen);
 
-/* A stable 64-bit digest of all values, to tie warm state to its config. */
+/* A stable 64-bit digest of all values. */
 uint64_t uarch_config_digest(const uarch_config *c);
+
+/* A digest of the values that shape what warming builds (cache, TLB and
+ * predictor geometry): warm state carries over between configurations
+ * that agree on it, whatever their latencies, widths or sizes of queues. */
+uint64_t uarch_state_digest(const uarch_config *c);
+
+/* Parameters by index 0..uarch_param_count()-1, for tools that vary them. */
+int uarch_param_count(void);
+int uarch_param_index(const char *name);        /* "section.key"; -1 if unknown */
+const char *uarch_param_name(int i);
+int uarch_param_get(const uarch_config *c, int i);
+void uarch_param_put(uarch_config *c, int i, int v);
+void uarch_param_range(int i, int *lo, int *hi);
+bool uarch_param_shapes_state(int i);
 
 /* All parameters as a JSON object {"section.key": value, ...}. */
 struct json_t;

@@ -19,6 +19,7 @@ typedef struct level {
     struct level *next;     /* the level below; NULL: DRAM */
     uint64_t *accesses;     /* requests from the level above (L2, LLC; the L1s count by kind) */
     uint64_t *misses;
+    bool ideal;             /* a limit study: every timed access hits, the contents stay as they are */
 } level;
 
 struct memsys {
@@ -71,6 +72,8 @@ memsys *memsys_new(const uarch_config *c)
             below = lv;
     }
     dram_init(&m->dram, c);
+    m->lv[L1I].ideal = c->ideal_l1i;
+    m->lv[L1D].ideal = c->ideal_l1d;
     return m;
 }
 
@@ -187,6 +190,8 @@ __attribute__((noinline)) static mem_result l1_miss(memsys *m, level *lv, uint64
 
 static inline mem_result l1_access(memsys *m, level *lv, uint64_t addr, uint64_t now, bool timed, bool write)
 {
+    if (timed && lv->ideal)
+        return (mem_result){now + lv->c.latency, lv->c.level};
     uint64_t tag = addr >> m->line_shift;
     cache_line *l = cache_lookup(&lv->c, tag);
     if (!l)

@@ -34,6 +34,7 @@ struct tlbs {
     l2_entry *l2;
     unsigned nl2;        /* 0: no L2 TLB */
     uint64_t l2_latency, walk_latency;
+    bool ideal;          /* a limit study: every timed translation hits the L1 TLB */
     tlb_stats stats;
 };
 
@@ -74,6 +75,7 @@ tlbs *tlbs_new(const uarch_config *c)
     tlbs *t = alloc_array(1, sizeof *t);
     l1_init(&t->itlb, c->itlb_entries, &t->stats.itlb_accesses, &t->stats.itlb_misses);
     l1_init(&t->dtlb, c->dtlb_entries, &t->stats.dtlb_accesses, &t->stats.dtlb_misses);
+    t->ideal = c->ideal_tlb;
     t->nl2 = (unsigned)c->l2tlb_entries;
     t->l2 = alloc_array(t->nl2, sizeof *t->l2);
     l2_clear(t);
@@ -151,6 +153,8 @@ static inline tlb_result translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t
 
 tlb_result tlbs_translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now)
 {
+    if (t->ideal)
+        return (tlb_result){now, false, false};
     return translate(t, instr, vaddr, now, true);
 }
 

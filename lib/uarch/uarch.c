@@ -61,7 +61,7 @@ enum { UARCH_STATE_MAGIC = 0x5541524348563031ull }; /* "UARCHV01" */
 void uarch_save(const uarch *u, ustate *s)
 {
     ustate_put_u64(s, UARCH_STATE_MAGIC);
-    ustate_put_u64(s, uarch_config_digest(&u->cfg));
+    ustate_put_u64(s, uarch_state_digest(&u->cfg));
     memsys_save(u->mem, s);
     tlbs_save(u->tlb, s);
     bpred_save(u->bp, s);
@@ -74,9 +74,10 @@ bool uarch_restore(uarch *u, ustate *s, char *err, size_t errlen)
         return false;
     }
     uint64_t digest = ustate_get_u64(s);
-    if (digest != uarch_config_digest(&u->cfg)) {
-        snprintf(err, errlen, "warm state was saved under a different core configuration (digest %016llx, this one %016llx)",
-                 (unsigned long long)digest, (unsigned long long)uarch_config_digest(&u->cfg));
+    if (digest != uarch_state_digest(&u->cfg)) {
+        snprintf(err, errlen,
+                 "warm state was saved under a different cache, TLB or predictor geometry (digest %016llx, this one %016llx)",
+                 (unsigned long long)digest, (unsigned long long)uarch_state_digest(&u->cfg));
         return false;
     }
     if (!memsys_restore(u->mem, s) || !tlbs_restore(u->tlb, s) || !bpred_restore(u->bp, s) || s->bad) {
