@@ -19,8 +19,21 @@ static enum issue_queue queue_of(unsigned cls)
     }
 }
 
+/* The limit studies of interaction cost (notes/icost.md §2): operations
+ * that take no time. */
+static bool idealised(const uarch_config *k, unsigned cls)
+{
+    switch (cls) {
+    case CLS_CSR: return false;
+    case CLS_MUL: case CLS_DIV: case CLS_FADD: case CLS_FMUL: case CLS_FMA: case CLS_FDIV: case CLS_FSQRT:
+    case CLS_FCVT: case CLS_FMOVE: case CLS_FMISC: return k->ideal_long_alu;
+    default: return k->ideal_short_alu;
+    }
+}
+
 static unsigned latency_of(const uarch_config *k, unsigned cls)
 {
+    if (idealised(k, cls)) return 0;
     switch (cls) {
     case CLS_MUL: return (unsigned)k->lat_mul;
     case CLS_DIV: return (unsigned)k->lat_div;

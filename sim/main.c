@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "icost.h"
 #include "json_out.h"
 #include "plots.h"
 #include "combine.h"
@@ -83,12 +84,18 @@ static const char usage[] =
     "                          dram.bandwidth_mb_s...), groups (frontend, widths, issue, window,\n"
     "                          fu-latency, memory-latency, memory-bandwidth, mispredict-penalty,\n"
     "                          tlbs), limit studies (perfect-bp, perfect-l1i, perfect-l1d,\n"
-    "                          perfect-tlb, infinite-rob), sets joined with '+', or 'all'\n"
+    "                          perfect-tlb, infinite-rob, infinite-bandwidth, fastest-l1d,\n"
+    "                          zero-latency-alu, zero-latency-long-ops), sets joined with '+',\n"
+    "                          or 'all'\n"
     "      --sensitivity-factors L  accelerations, xK or +P%% (default x2): capacities are\n"
     "                          multiplied, latencies divided, by at least one step\n"
     "      --sensitivity-preset P   gus (Gus's resources at +15%%) or limits (every limit study)\n"
     "      --sensitivity-threshold P  a bottleneck speeds up by more than P%% (default 1)\n"
     "      --sensitivity-top N instructions whose time changed most, per variant (default 10)\n"
+    "Interaction cost (Fields et al.), by re-simulation with event classes idealised:\n"
+    "      --icost CLASSES     two or more of dl1, dmiss, win, bw, bmisp, shalu, lgalu, imiss, or\n"
+    "                          'all': every singleton and pair, labelled parallel or serial\n"
+    "      --icost-triples     triples too\n"
     "  -q, --quiet             no summary on stderr\n"
     "      --progress          progress on stderr even when it is not a terminal\n"
     "  -h, --help              this help\n" GUEST_OPTIONS_HELP
@@ -101,7 +108,7 @@ enum {
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
     OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
-    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP,
+    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES,
 };
 
 /* --sample LIST: names checked against the policies; 'all' for every one. */
@@ -198,6 +205,7 @@ int main(int argc, char **argv)
         {"sensitivity-preset", required_argument, NULL, OPT_SENS_PRESET},
         {"sensitivity-threshold", required_argument, NULL, OPT_SENS_THRESHOLD},
         {"sensitivity-top", required_argument, NULL, OPT_SENS_TOP},
+        {"icost", required_argument, NULL, OPT_ICOST}, {"icost-triples", no_argument, NULL, OPT_ICOST_TRIPLES},
         GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -216,6 +224,8 @@ int main(int argc, char **argv)
     double sens_factors[16] = {2};
     int nsens_factors = 1;
     sensitivity_options so = {.threshold = 0.01, .top = 10};
+    icost_study ic = {0};
+    bool icost = false, icost_triples = false;
     char err[512];
     int c;
     opterr = 0;
@@ -279,6 +289,11 @@ int main(int argc, char **argv)
                 die("--sensitivity-threshold: expected a percentage, got '%s'", optarg);
             so.threshold /= 100;
             break;
+        case OPT_ICOST:
+            if (icost_parse(&ic, optarg, err, sizeof err)) die("--icost: %s", err);
+            icost = true;
+            break;
+        case OPT_ICOST_TRIPLES: icost_triples = true; break;
         case OPT_SENS_TOP: so.top = (size_t)count_arg("--sensitivity-top", optarg, false); break;
         case 'h': fputs(usage, stdout); return 0;
         case '?':
@@ -300,6 +315,7 @@ int main(int argc, char **argv)
     if (!full && o.interval_log) die("--interval-log needs --full");
     if (jobs) omp_set_num_threads(jobs);
     if (hz && smp->cfg.period) die("--sample-hz and --sample-period: give one of them");
+    if (icost_triples && !icost) die("--icost-triples needs --icost");
     if (sens_list && sens_preset) die("--sensitivity and --sensitivity-preset: give one of them");
     if (sens_list) so.nvariants = resource_variants(&o.cfg, sens_list, sens_factors, nsens_factors, &so.variants, err,
                                                     sizeof err);
@@ -338,6 +354,8 @@ int main(int argc, char **argv)
     if (so.nvariants && (full || !status))
         sensitivity_run(&sens, &o, &(sim_target){full, argc - optind, argv + optind}, res, n, &so);
     else if (so.nvariants && !full) warn("no sensitivity study: a region failed");
+    if (icost && (full || !status)) icost_run(&ic, icost_triples, &o, &(sim_target){full, argc - optind, argv + optind}, res, n);
+    else if (icost) warn("no interaction costs: a region failed"), icost = false;
     if (profile) {
         if (n != 1) die("--profile needs --full or a single region (%zu regions given)", n);
         if (res[0].pcs) profile_csv(profile, &res[0], &x);
@@ -358,6 +376,7 @@ int main(int argc, char **argv)
         json_t *combined = full ? NULL : combined_json(res, n, o.total_insts, &x);
         if (combined) json_object_set_new(top_json, "combined", combined);
         if (sens.out) json_object_set_new(top_json, "sensitivity", sensitivity_json(&sens, &x));
+        if (icost) json_object_set_new(top_json, "icost", icost_json(&ic));
         if (full && o.interval_log)
             json_object_set_new(json_array_get(results, 0), "interval_log",
                                 json_pack("{s:s, s:I}", "path", o.interval_log, "interval", (json_int_t)o.log_interval));
@@ -366,6 +385,7 @@ int main(int argc, char **argv)
     }
     if (report) report_markdown(report, res, n, &x, &md);
     if (plots) sim_plots(plots, res, n, &x);
+    if (plots && icost) icost_plot(&ic, plots);
     if (sampled_csv) {
         outfile *csv = outfile_open(sampled_csv);
         sampled_csv_header(csv);
@@ -390,6 +410,8 @@ int main(int argc, char **argv)
         }
     if (!quiet) combined_summary(stderr, res, n, o.total_insts);
     if (!quiet && sens.out) sensitivity_print(stderr, &sens, &x);
+    if (!quiet && icost) icost_print(stderr, &ic);
+    icost_free(&ic);
     if (sens.out) sensitivity_free(&sens);
     free(so.variants);
     for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);

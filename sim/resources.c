@@ -53,7 +53,9 @@ static const struct group {
     {"tlbs", "itlb.entries,dtlb.entries,l2tlb.entries"},
 };
 
-/* Limit studies: parameters set, not scaled (value -1: the parameter's maximum). */
+/* Limit studies: parameters set, not scaled (value -1: the parameter's
+ * maximum, -2: its minimum). */
+enum { MAXIMUM = -1, MINIMUM = -2 };
 static const struct limit {
     const char *name;
     const char *params;
@@ -64,7 +66,12 @@ static const struct limit {
     {"perfect-l1d", "ideal.l1d", 1},
     {"perfect-tlb", "ideal.tlb", 1},
     {"infinite-rob", "rob.entries,regs.int_phys,regs.fp_phys,iq.int_entries,iq.mem_entries,iq.fp_entries,"
-                     "lsq.load_entries,lsq.store_entries", -1},
+                     "lsq.load_entries,lsq.store_entries", MAXIMUM},
+    {"infinite-bandwidth", "frontend.fetch_width,core.decode_width,iq.int_issue,iq.mem_issue,iq.fp_issue,"
+                           "core.commit_width", MAXIMUM},
+    {"fastest-l1d", "l1d.latency", MINIMUM},
+    {"zero-latency-alu", "ideal.short_alu", 1},
+    {"zero-latency-long-ops", "ideal.long_alu", 1},
 };
 
 
@@ -122,7 +129,7 @@ static void set_limit(variant *v, int param, int value)
 {
     int from = uarch_param_get(&v->cfg, param), lo, hi;
     uarch_param_range(param, &lo, &hi);
-    int to = value < 0 ? hi : value;
+    int to = value == MAXIMUM ? hi : value == MINIMUM ? lo : value;
     if (to == from) return;
     uarch_param_put(&v->cfg, param, to);
     v->changes[v->nchanges++] = (param_change){param, from, to, from ? (double)to / from : 0};
@@ -186,8 +193,7 @@ static void name_variant(variant *v, const char *resource, double w, bool limit)
     else snprintf(v->name, sizeof v->name, "%s x%g", resource, w);
 }
 
-/* The variant of one resource (or '+' set) at acceleration w. */
-static int make_variant(const uarch_config *base, const char *resource, double w, variant *v, char *err, size_t errlen)
+int resource_variant(const uarch_config *base, const char *resource, double w, variant *v, char *err, size_t errlen)
 {
     *v = (variant){.cfg = *base, .factor = w};
     bool limit = false;
@@ -237,7 +243,7 @@ int resource_variants(const uarch_config *base, const char *list, const double *
             const char *name = all ? singles[k].param : r;
             for (int f = 0; f < (is_limit(name) ? 1 : nfactors); f++) {
                 int i = push(&vs, &n, &cap);
-                if (make_variant(base, name, factors[f], &vs[i], err, errlen)) {
+                if (resource_variant(base, name, factors[f], &vs[i], err, errlen)) {
                     free(vs);
                     free(copy);
                     return -1;
@@ -264,8 +270,10 @@ int resource_preset(const uarch_config *base, const char *preset, variant **out,
                                  "rob.entries,l2.mshrs,llc.mshrs,dram.bandwidth_mb_s,memory-bandwidth",
                                  (double[]){1.15}, 1, out, err, errlen);
     if (!strcmp(preset, "limits"))
-        return resource_variants(base, "perfect-bp,perfect-l1i,perfect-l1d,perfect-tlb,infinite-rob", (double[]){2}, 1,
-                                 out, err, errlen);
+        return resource_variants(base,
+                                 "perfect-bp,perfect-l1i,perfect-l1d,perfect-tlb,infinite-rob,infinite-bandwidth,"
+                                 "fastest-l1d,zero-latency-alu,zero-latency-long-ops",
+                                 (double[]){2}, 1, out, err, errlen);
     snprintf(err, errlen, "unknown preset '%s' (gus or limits)", preset);
     return -1;
 }

@@ -43,6 +43,9 @@ int resource_parse_factors(const char *list, double *factors, int max, char *err
  * study). Returns the number made (*out allocated) or -1 with the reason. */
 int resource_variants(const uarch_config *base, const char *list, const double *factors, int nfactors,
                       variant **out, char *err, size_t errlen);
+/* The variant of one resource or '+' set at acceleration w (ignored by
+ * limit studies): 0, or -1 with the reason. */
+int resource_variant(const uarch_config *base, const char *resource, double w, variant *v, char *err, size_t errlen);
 int resource_preset(const uarch_config *base, const char *preset, variant **out, char *err, size_t errlen);
 
 #endif

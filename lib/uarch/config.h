@@ -89,7 +89,9 @@
     P(ideal_bpred,      ideal,    branch_prediction, 0,   0,   1,     "limit study: every branch predicted, no BTB miss") \
     P(ideal_l1i,        ideal,    l1i,             0,     0,   1,     "limit study: every instruction fetch hits the L1I") \
     P(ideal_l1d,        ideal,    l1d,             0,     0,   1,     "limit study: every data access hits the L1D") \
-    P(ideal_tlb,        ideal,    tlb,             0,     0,   1,     "limit study: every translation hits the L1 TLBs")
+    P(ideal_tlb,        ideal,    tlb,             0,     0,   1,     "limit study: every translation hits the L1 TLBs") \
+    P(ideal_short_alu,  ideal,    short_alu,       0,     0,   1,     "limit study: single-cycle integer operations take no time") \
+    P(ideal_long_alu,   ideal,    long_alu,        0,     0,   1,     "limit study: multiply, divide and FP operations take no time")
 
 typedef struct uarch_config {
 #define UARCH_FIELD(field, sec, key, def, lo, hi, help) int field;

@@ -1,0 +1,54 @@
+/* Interaction cost (Fields et al., notes/icost.md §2) by re-simulation, the
+ * paper's exact method: each event class is idealised in the core (a limit
+ * study of sim/resources.c), cost(S) = CPI(baseline) - CPI(every class of S
+ * idealised), and icost(S) is the Möbius inversion of cost over S's
+ * subsets: icost(a,b) = cost(ab) - cost(a) - cost(b), positive when a and b
+ * overlap (parallel: only removing both saves the time), negative when they
+ * are in series. Runs the baseline's program or regions once per singleton,
+ * pair (and triple, when asked), all in parallel; costs are in CPI
+ * (regions weighted, so they combine linearly) and in percent of the
+ * baseline's. */
+#ifndef SIM_ICOST_H
+#define SIM_ICOST_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "resources.h"
+#include "what_if.h"
+
+enum { ICOST_MAX_CLASSES = 8 };
+
+typedef struct icost_set {
+    unsigned mask;             /* bit i: class i idealised */
+    variant v;
+    what_if run;
+    double cpi, cost, icost;   /* CPI units */
+} icost_set;
+
+typedef struct icost_study {
+    int nclasses;
+    int classes[ICOST_MAX_CLASSES]; /* indices into the class table */
+    icost_set *sets;           /* singletons, then pairs, then triples */
+    int nsets;
+    double base_cpi;
+} icost_study;
+
+/* The classes of a comma-separated list (dl1, dmiss, win, bw, bmisp, shalu,
+ * lgalu, imiss; 'all'): 0, or -1 with the reason. */
+int icost_parse(icost_study *s, const char *list, char *err, size_t errlen);
+/* Runs every singleton and pair (and triple) over what base came from. */
+void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_target *t, const sim_result *base,
+               size_t n);
+json_t *icost_json(const icost_study *s);
+/* The paper's Table III shape: singletons, pairs labelled, "other". */
+void icost_print(FILE *f, const icost_study *s);
+/* Fig. 1(b): one stacked bar, negative terms below the axis (gnuplot). */
+void icost_plot(const icost_study *s, const char *dir);
+void icost_free(icost_study *s);
+
+/* The label of an interaction: "parallel", "serial" or "independent"
+ * (|icost| under 0.5% of the baseline CPI). */
+const char *icost_kind(double icost, double base_cpi);
+
+#endif

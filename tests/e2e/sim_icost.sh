@@ -1,0 +1,81 @@
+#!/bin/bash
+# sim --icost: known answers (misses beside an equally long divide chain
+# interact in parallel; a miss feeding a mispredicted branch in series),
+# every figure recomputed from the costs (the Möbius inversion and "other"),
+# a set's CPI equal to the same idealisations set by hand, triples, regions
+# independent of the thread count, the Fig. 1(b) plot, and bad lists refused.
+. "$(dirname "$0")/lib.sh"
+cd "$T"
+
+check() { # JSON: recompute every icost from the costs, print the pairs
+    python3 - "$1" <<'PY'
+import itertools, json, sys
+ic = json.load(open(sys.argv[1]))['icost']
+base = ic['baseline_cpi']
+cost = {frozenset(t['classes']): t['cost_cpi'] for t in ic['terms']}
+for t in ic['terms']:
+    s = frozenset(t['classes'])
+    assert abs(t['cost_cpi'] - (base - t['cpi'])) < 1e-7, t
+    want = sum((-1) ** (len(s) - k) * cost[frozenset(v)]
+               for k in range(1, len(s) + 1) for v in itertools.combinations(sorted(s), k))
+    assert abs(t['icost_cpi'] - want) < 1e-7, (t['name'], t['icost_cpi'], want)
+    assert abs(t['icost_percent'] - 100 * t['icost_cpi'] / base) < 1e-5
+    if len(s) > 1:
+        kind = 'independent' if abs(want) < 0.005 * base else 'parallel' if want > 0 else 'serial'
+        assert t['kind'] == kind, (t['name'], t['kind'], kind)
+        print(t['name'], t['icost_percent'], t['kind'])
+other = base - sum(t['icost_cpi'] for t in ic['terms'])
+assert abs(ic['other']['cpi'] - other) < 1e-7, (ic['other'], other)
+PY
+}
+
+# 1. Parallel: misses beside an equally long divide chain.
+"$BIN/sim" --full -q -o par.json --icost dmiss,lgalu,bmisp -- "$RV/progs/icost_parallel" > /dev/null
+check par.json > par.txt || fail "icost_parallel: figures inconsistent"
+cat par.txt
+awk '$1 == "dmiss+lgalu" && $2 > 10 && $3 == "parallel" { ok = 1 } END { exit !ok }' par.txt \
+    || fail "misses beside divisions do not interact in parallel"
+
+# 2. Serial: a miss feeding a mispredicted branch.
+"$BIN/sim" --full -q -o ser.json --icost dmiss,bmisp -- "$RV/progs/icost_serial" > /dev/null
+check ser.json > ser.txt || fail "icost_serial: figures inconsistent"
+cat ser.txt
+awk '$1 == "dmiss+bmisp" && $2 < -10 && $3 == "serial" { ok = 1 } END { exit !ok }' ser.txt \
+    || fail "a miss feeding a mispredicted branch does not interact serially"
+
+# 3. A set is the run with its idealisations set by hand.
+"$BIN/sim" --full -q -o hand.json --set ideal.l1d=1 --set ideal.branch_prediction=1 -- "$RV/progs/icost_serial" > /dev/null
+python3 -c "
+import json
+t = {x['name']: x for x in json.load(open('ser.json'))['icost']['terms']}
+cpi = json.load(open('hand.json'))['results'][0]['cpi']
+assert abs(t['dmiss+bmisp']['cpi'] - cpi) < 1e-8, (t['dmiss+bmisp']['cpi'], cpi)" || fail "a set differs from its run by hand"
+
+# 4. Triples, on sort: consistent figures (the Möbius inversion of order 3).
+"$BIN/sim" --full -q --max-insts 3M -o tri.json --icost bmisp,win,bw --icost-triples --plots plots \
+    -- "$RV/workloads/sort" > /dev/null
+check tri.json > /dev/null || fail "triples inconsistent"
+python3 -c "
+import json; n = len(json.load(open('tri.json'))['icost']['terms']); assert n == 7, n" || fail "not 3 + 3 + 1 terms"
+[ -s plots/icost.dat ] && [ -s plots/icost.gp ] || fail "no Fig. 1(b) plot data"
+if command -v gnuplot > /dev/null; then [ -s plots/icost.svg ] || fail "icost.svg not drawn"; fi
+
+# 5. Regions: the same figures with one thread or two.
+W=$RV/workloads/phases
+"$BIN/bbv" -i 1M -o ph -- "$W" 1 >/dev/null
+"$BIN/simpoint" -loadFVFile ph.1000000.bb.gz -maxK 3 -saveSimpoints ph.simpoints -saveSimpointWeights ph.weights >/dev/null
+"$BIN/checkpoint" -o ck --simpoints ph.simpoints --weights ph.weights -i 1M --warmup 500k --guest-output none -- "$W" 1
+"$BIN/sim" -q -j 1 --warmup functional -o one.json --icost dmiss,bmisp,win ck/*.ckpt
+"$BIN/sim" -j 2 --warmup functional -o two.json --icost dmiss,bmisp,win ck/*.ckpt 2> report.txt
+cmp <(python3 -c "import json; print(json.load(open('one.json'))['icost'])") \
+    <(python3 -c "import json; print(json.load(open('two.json'))['icost'])") || fail "thread count changed the costs"
+check two.json > /dev/null || fail "regions: figures inconsistent"
+grep -q "^  other" report.txt || fail "no 'other' row in the table"
+
+# 6. Refused: one class, an unknown or repeated one, triples alone.
+for bad in dmiss dmiss,nope dmiss,dmiss; do
+    expect_status 1 "$BIN/sim" --full -q --icost "$bad" -- "$RV/progs/icost_serial" 2> err.txt
+    [ "$(wc -l < err.txt)" -eq 1 ] || fail "--icost $bad: $(cat err.txt)"
+done
+expect_status 1 "$BIN/sim" --full -q --icost-triples -- "$RV/progs/icost_serial" 2> err.txt
+echo "sim --icost: known answers hold"
