@@ -73,6 +73,12 @@ void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv, const uint64
     c->view.squash_from = UINT64_MAX;
 }
 
+void core_set_ideal_loads(sim_core *c, const uint64_t *pcs, size_t n)
+{
+    c->ideal_loads = pcs;
+    c->nideal_loads = n;
+}
+
 void core_set_attribution_probe(sim_core *c, attribution_fn *fn, void *ctx)
 {
     c->attribution = (attribution_probe){fn, ctx};

@@ -155,6 +155,11 @@ typedef struct sim_core {
     bool view_on;              /* some consumer reads the view being noted */
     commit_view view;
     attribution_probe attribution;
+
+    /* Loads idealised one static instruction at a time (icost per load):
+     * their pcs, sorted; they hit the L1D. */
+    const uint64_t *ideal_loads;
+    size_t nideal_loads;
 } sim_core;
 
 sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p);
@@ -184,6 +189,9 @@ void core_reset_attribution(sim_core *c);
  * it reads the PSVs of committed instructions and flushers; want_from:
  * where it says from which cycle on it reads views. */
 void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv, const uint64_t *want_from);
+/* The loads at these pcs (sorted, kept by the caller) hit the L1D: a limit
+ * study per static load. */
+void core_set_ideal_loads(sim_core *c, const uint64_t *pcs, size_t n);
 /* Register the consumer of the attribution probe (one at most). */
 void core_set_attribution_probe(sim_core *c, attribution_fn *fn, void *ctx);
 

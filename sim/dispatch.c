@@ -143,6 +143,25 @@ static uint64_t finish_access(uop *u, uint64_t issue, tlb_result t, uint64_t com
     return complete;
 }
 
+static bool is_ideal_load(const sim_core *c, uint64_t pc)
+{
+    size_t lo = 0, hi = c->nideal_loads;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->ideal_loads[mid] < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->nideal_loads && c->ideal_loads[lo] == pc;
+}
+
+/* The load's data from the memory system, or an L1D hit for an idealised
+ * load (the caches are left as they are). */
+static mem_result load_data(sim_core *c, const uop *u, uint64_t at)
+{
+    if (c->nideal_loads && is_ideal_load(c, u->d.insn.pc)) return (mem_result){at + (uint64_t)c->cfg.l1d_latency, MEM_L1};
+    return memsys_load(c->ua->mem, u->d.mem_addr, at);
+}
+
 /* A load: D-TLB, then the youngest older store to the same bytes, else the
  * L1D. A store whose address is still unknown when the load issues is an
  * ordering violation, discovered when the load reaches the ROB head. */
@@ -164,11 +183,11 @@ static uint64_t schedule_load(sim_core *c, uop *u, uint64_t issue)
             return finish_access(u, issue, t, data);
         }
         /* Partly covered: wait for the store to write the cache. */
-        mem_result r = memsys_load(c->ua->mem, u->d.mem_addr, t.ready);
+        mem_result r = load_data(c, u, t.ready);
         u->mem_level = r.level;
         return finish_access(u, issue, t, max_u64(r.ready, data + (uint64_t)c->cfg.l1d_latency));
     }
-    mem_result r = memsys_load(c->ua->mem, u->d.mem_addr, t.ready);
+    mem_result r = load_data(c, u, t.ready);
     u->mem_level = r.level;
     return finish_access(u, issue, t, r.ready);
 }

@@ -1,9 +1,11 @@
 #include "icost.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "gnuplot.h"
 #include "util.h"
 
@@ -21,52 +23,149 @@ static const struct icost_class {
     {"imiss", "perfect-l1i", "instruction-cache misses: every fetch hits the L1I (ideal.l1i)"},
 };
 enum { NCLASSES = sizeof classes / sizeof classes[0] };
-_Static_assert((int)NCLASSES <= (int)ICOST_MAX_CLASSES, "too many classes for a mask");
+_Static_assert((int)NCLASSES <= (int)ICOST_MAX_ELEMENTS, "too many classes for a mask");
+
+static int class_index(const char *name)
+{
+    for (int i = 0; i < NCLASSES; i++)
+        if (!strcmp(classes[i].name, name)) return i;
+    return -1;
+}
+
+static void add_class(icost_study *s, int k)
+{
+    icost_element *e = &s->el[s->n++];
+    *e = (icost_element){.resource = classes[k].resource, .meaning = classes[k].meaning};
+    snprintf(e->name, sizeof e->name, "%s", classes[k].name);
+}
 
 int icost_parse(icost_study *s, const char *list, char *err, size_t errlen)
 {
-    *s = (icost_study){0};
-    if (!strcmp(list, "all")) {
-        for (int i = 0; i < NCLASSES; i++) s->classes[s->nclasses++] = i;
-        return 0;
-    }
+    *s = (icost_study){.title = "Interaction cost of event classes"};
     char *copy = xstrdup(list), *save = NULL;
     for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-        int k = -1;
-        for (int i = 0; i < NCLASSES; i++)
-            if (!strcmp(classes[i].name, name)) k = i;
+        int k = class_index(name);
         bool twice = false;
-        for (int i = 0; i < s->nclasses; i++) twice |= s->classes[i] == k;
+        for (int i = 0; i < s->n; i++) twice |= k >= 0 && !strcmp(s->el[i].name, name);
+        if (!strcmp(name, "all") && !s->n && !strtok_r(NULL, ",", &save)) {
+            for (int i = 0; i < NCLASSES; i++) add_class(s, i);
+            break;
+        }
         if (k < 0 || twice) {
             snprintf(err, errlen, "%s class '%s' (classes: dl1, dmiss, win, bw, bmisp, shalu, lgalu, imiss, or all)",
                      twice ? "repeated" : "unknown", name);
             free(copy);
             return -1;
         }
-        s->classes[s->nclasses++] = k;
+        add_class(s, k);
     }
     free(copy);
-    if (s->nclasses < 2) {
+    if (s->n < 2) {
         snprintf(err, errlen, "expected at least two classes, comma-separated (or all)");
         return -1;
     }
     return 0;
 }
 
-/* "dmiss+bmisp" for a mask over the study's classes. */
+/* ------------------------------------------------------------ loads */
+
+typedef struct load_stall {
+    uint64_t pc;
+    uint32_t bits;
+    double stalled, share;
+} load_stall;
+
+static int by_stalled(const void *a, const void *b)
+{
+    const load_stall *x = a, *y = b;
+    if (x->stalled != y->stalled) return x->stalled < y->stalled ? 1 : -1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static bool is_load(uint32_t bits, uint64_t pc)
+{
+    rv_insn in;
+    rv_decode(&in, pc, (uint16_t)bits, (uint16_t)(bits >> 16));
+    unsigned cls = rv_ops[in.op].cls;
+    return cls == CLS_LOAD || cls == CLS_FLOAD;
+}
+
+void icost_choose_loads(icost_study *s, int n, const sim_result *base, size_t nbase, const rv_symtab *syms)
+{
+    *s = (icost_study){.title = "Interaction cost of the loads with the most Stalled time"};
+    /* Stalled cycles per instruction of each load pc, regions weighted. */
+    cost_table index = {0};
+    load_stall *loads = NULL;
+    size_t nloads = 0, cap = 0;
+    double w = 0, total = 0;
+    for (size_t i = 0; i < nbase; i++) w += result_weight(&base[i]);
+    for (size_t i = 0; i < nbase && w > 0; i++) {
+        const sim_result *r = &base[i];
+        if (!r->c.instructions) continue;
+        double f = result_weight(r) / w / (double)r->c.instructions / (double)r->units;
+        for (size_t p = 0; p < r->npcs; p++) {
+            const cost *c = &r->pcs[p];
+            total += f * (double)c->units[ST_STALLED];
+            if (!c->units[ST_STALLED] || !is_load(c->bits, c->key)) continue;
+            cost *slot = cost_at(&index, c->key);
+            if (!slot->execs) {
+                if (nloads == cap && !(loads = realloc(loads, (cap = cap ? 2 * cap : 64) * sizeof *loads)))
+                    die("out of memory");
+                loads[nloads] = (load_stall){.pc = c->key, .bits = c->bits};
+                slot->execs = ++nloads;
+            }
+            loads[slot->execs - 1].stalled += f * (double)c->units[ST_STALLED];
+        }
+    }
+    cost_table_free(&index);
+    if (nloads) qsort(loads, nloads, sizeof *loads, by_stalled);
+    for (size_t i = 0; i < nloads && s->n < n && s->n < ICOST_MAX_ELEMENTS; i++) {
+        icost_element *e = &s->el[s->n++];
+        *e = (icost_element){.pc = loads[i].pc, .stalled_share = total > 0 ? loads[i].stalled / total : 0,
+                             .meaning = "this static load hits the L1D"};
+        snprintf(e->name, sizeof e->name, "load 0x%" PRIx64, loads[i].pc);
+        char sym[96], text[64];
+        rv_insn in;
+        rv_decode(&in, loads[i].pc, (uint16_t)loads[i].bits, (uint16_t)(loads[i].bits >> 16));
+        symtab_describe(syms, loads[i].pc, sym, sizeof sym);
+        snprintf(e->where, sizeof e->where, "%s: %s", sym, rv_disasm(&in, text, sizeof text));
+    }
+    free(loads);
+}
+
+/* ------------------------------------------------------------ the study */
+
+/* "dmiss+bmisp" for a mask over the study's elements. */
 static void set_name(const icost_study *s, unsigned mask, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (int i = 0; i < s->nclasses; i++)
-        if (mask & 1u << i) snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "+" : "", classes[s->classes[i]].name);
+    for (int i = 0; i < s->n; i++)
+        if (mask & 1u << i) snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "+" : "", s->el[i].name);
 }
 
-static void set_resources(const icost_study *s, unsigned mask, char *buf, size_t len)
+static int by_pc(const void *a, const void *b)
 {
-    buf[0] = '\0';
-    for (int i = 0; i < s->nclasses; i++)
-        if (mask & 1u << i)
-            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "+" : "", classes[s->classes[i]].resource);
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The set's configuration: its classes' limit studies; its loads. */
+static void set_config(const icost_study *s, icost_set *set, const uarch_config *base)
+{
+    char resource[512] = "", err[256];
+    size_t nloads = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (!(set->mask & 1u << i)) continue;
+        if (s->el[i].resource)
+            snprintf(resource + strlen(resource), sizeof resource - strlen(resource), "%s%s", resource[0] ? "+" : "",
+                     s->el[i].resource);
+        else set->loads[nloads++] = s->el[i].pc;
+    }
+    set->v = (variant){.cfg = *base};
+    if (resource[0] && resource_variant(base, resource, 2, &set->v, err, sizeof err)) die("icost: %s (a bug)", err);
+    set_name(s, set->mask, set->v.name, sizeof set->v.name);
+    qsort(set->loads, nloads, sizeof *set->loads, by_pc);
+    set->run = (what_if){.cfg = set->v.cfg, .ideal_loads = set->loads, .nideal_loads = nloads};
 }
 
 static const icost_set *find_set(const icost_study *s, unsigned mask)
@@ -92,7 +191,7 @@ static double mobius(const icost_study *s, unsigned mask)
 void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_target *t, const sim_result *base,
                size_t n)
 {
-    int k = s->nclasses, max = triples ? 3 : 2;
+    int k = s->n, max = triples ? 3 : 2;
     s->sets = calloc((size_t)1 << k, sizeof *s->sets);
     what_if **runs = calloc((size_t)1 << k, sizeof *runs);
     if (!s->sets || !runs) die("out of memory");
@@ -101,13 +200,11 @@ void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_tar
             if (__builtin_popcount(mask) != size) continue;
             icost_set *set = &s->sets[s->nsets];
             set->mask = mask;
-            char resource[256], err[256];
-            set_resources(s, mask, resource, sizeof resource);
-            if (resource_variant(&o->cfg, resource, 2, &set->v, err, sizeof err)) die("icost: %s (a bug)", err);
-            set_name(s, mask, set->v.name, sizeof set->v.name);
-            set->run = (what_if){.cfg = set->v.cfg, .warmup = o->warmup};
+            set_config(s, set, &o->cfg);
+            set->run.warmup = o->warmup;
             runs[s->nsets++] = &set->run;
         }
+    /* The sets point at their own loads: the array is not moved again. */
     what_if_run(o, t, n, runs, s->nsets, "sim icost");
     free(runs);
     s->base_cpi = results_cpi(base, n);
@@ -145,15 +242,25 @@ static double other(const icost_study *s)
 
 json_t *icost_json(const icost_study *s)
 {
-    json_t *cls = json_array(), *terms = json_array();
-    for (int i = 0; i < s->nclasses; i++)
-        json_array_append_new(cls, json_pack("{s:s, s:s, s:s}", "name", classes[s->classes[i]].name, "idealised_by",
-                                             classes[s->classes[i]].resource, "meaning", classes[s->classes[i]].meaning));
+    json_t *els = json_array(), *terms = json_array();
+    for (int i = 0; i < s->n; i++) {
+        const icost_element *e = &s->el[i];
+        json_t *o = json_pack("{s:s, s:s}", "name", e->name, "meaning", e->meaning);
+        if (e->resource) json_object_set_new(o, "idealised_by", json_string(e->resource));
+        else {
+            char pc[24];
+            snprintf(pc, sizeof pc, "0x%" PRIx64, e->pc);
+            json_object_set_new(o, "pc", json_string(pc));
+            json_object_set_new(o, "instruction", json_string(e->where));
+            json_object_set_new(o, "stalled_share", json_real(e->stalled_share));
+        }
+        json_array_append_new(els, o);
+    }
     for (int i = 0; i < s->nsets; i++) {
         const icost_set *set = &s->sets[i];
         json_t *members = json_array();
-        for (int c = 0; c < s->nclasses; c++)
-            if (set->mask & 1u << c) json_array_append_new(members, json_string(classes[s->classes[c]].name));
+        for (int c = 0; c < s->n; c++)
+            if (set->mask & 1u << c) json_array_append_new(members, json_string(s->el[c].name));
         json_t *o = json_pack("{s:s, s:o, s:f, s:f, s:f, s:f, s:f}", "name", set->v.name, "classes", members, "cpi",
                               set->cpi, "cost_cpi", set->cost, "cost_percent", 100 * set->cost / s->base_cpi,
                               "icost_cpi", set->icost, "icost_percent", 100 * set->icost / s->base_cpi);
@@ -161,53 +268,57 @@ json_t *icost_json(const icost_study *s)
             json_object_set_new(o, "kind", json_string(icost_kind(set->icost, s->base_cpi)));
         json_array_append_new(terms, o);
     }
-    return json_pack("{s:f, s:o, s:o, s:{s:f, s:f}}", "baseline_cpi", s->base_cpi, "classes", cls, "terms", terms,
+    return json_pack("{s:f, s:o, s:o, s:{s:f, s:f}}", "baseline_cpi", s->base_cpi, "classes", els, "terms", terms,
                      "other", "cpi", other(s), "percent", 100 * other(s) / s->base_cpi);
 }
 
 void icost_print(FILE *f, const icost_study *s)
 {
-    fprintf(f, "\nInteraction cost (by re-simulation): baseline CPI %.4f; %% of its cycles\n", s->base_cpi);
-    fprintf(f, "  %-26s %9s %9s  %-11s %9s\n", "category", "icost", "CPI", "kind", "cost");
+    fprintf(f, "\n%s (by re-simulation): baseline CPI %.4f; %% of its cycles\n", s->title, s->base_cpi);
+    for (int i = 0; i < s->n; i++)
+        if (!s->el[i].resource)
+            fprintf(f, "  %-18s %s (%.1f%% of the Stalled cycles)\n", s->el[i].name, s->el[i].where,
+                    100 * s->el[i].stalled_share);
+    fprintf(f, "  %-36s %9s %9s  %-11s %9s\n", "category", "icost", "CPI", "kind", "cost");
     for (int i = 0; i < s->nsets; i++) {
         const icost_set *set = &s->sets[i];
         bool single = __builtin_popcount(set->mask) == 1;
-        fprintf(f, "  %-26s %+8.1f%% %+9.4f  %-11s %8.1f%%\n", set->v.name, 100 * set->icost / s->base_cpi, set->icost,
+        fprintf(f, "  %-36s %+8.1f%% %+9.4f  %-11s %8.1f%%\n", set->v.name, 100 * set->icost / s->base_cpi, set->icost,
                 single ? "" : icost_kind(set->icost, s->base_cpi), 100 * set->cost / s->base_cpi);
     }
-    fprintf(f, "  %-26s %+8.1f%% %+9.4f\n", "other", 100 * other(s) / s->base_cpi, other(s));
+    fprintf(f, "  %-36s %+8.1f%% %+9.4f\n", "other", 100 * other(s) / s->base_cpi, other(s));
     fprintf(f, "  (parallel: only removing both saves the time; serial: removing either saves much of it)\n");
 }
 
-void icost_plot(const icost_study *s, const char *dir)
+void icost_plot(const icost_study *s, const char *dir, const char *plot)
 {
     /* One bar: positive terms stacked up from 0, negative ones down from 0. */
     char *data = NULL, *body = NULL;
     size_t ndata = 0, nbody = 0;
     FILE *d = open_memstream(&data, &ndata), *b = open_memstream(&body, &nbody);
     if (!d || !b) die("out of memory");
-    fprintf(b, "set title \"Interaction cost (%% of baseline cycles; negative terms below the axis)\"\n"
+    fprintf(b, "set title \"%s (%% of baseline cycles; negative terms below the axis)\"\n"
                "set ylabel \"%% of cycles\"\nset xrange [0:3]\nunset xtics\nset key outside right\n"
-               "set grid ytics\nset xzeroaxis lt -1\nplot ");
+               "set grid ytics\nset xzeroaxis lt -1\nplot ", s->title);
     double up = 0, down = 0;
     int block = 0;
     for (int i = 0; i <= s->nsets; i++) {
         double pct = 100 * (i < s->nsets ? s->sets[i].icost : other(s)) / s->base_cpi;
-        const char *name = i < s->nsets ? s->sets[i].v.name : "other";
+        const char *term = i < s->nsets ? s->sets[i].v.name : "other";
         if (fabs(pct) < 0.05) continue;
         double lo = pct > 0 ? up : down + pct, hi = pct > 0 ? up + pct : down;
         if (pct > 0) up += pct;
         else down += pct;
-        fprintf(d, "%s# %s\n1 %.4f 0.6 1.4 %.4f %.4f\n", block ? "\n\n" : "", name, (lo + hi) / 2, lo, hi);
-        fprintf(b, "%s\"icost.dat\" index %d using 1:2:3:4:5:6 with boxxyerror fs solid 0.85 border -1 title \"%s\"",
-                block ? ", \\\n     " : "", block, name);
+        fprintf(d, "%s# %s\n1 %.4f 0.6 1.4 %.4f %.4f\n", block ? "\n\n" : "", term, (lo + hi) / 2, lo, hi);
+        fprintf(b, "%s\"%s.dat\" index %d using 1:2:3:4:5:6 with boxxyerror fs solid 0.85 border -1 title \"%s\"",
+                block ? ", \\\n     " : "", plot, block, term);
         block++;
     }
     fprintf(b, "\n");
     fclose(d);
     fclose(b);
     gnuplot g = {0};
-    if (block) gnuplot_plot(&g, dir, "icost", data, body);
+    if (block) gnuplot_plot(&g, dir, plot, data, body);
     free(data);
     free(body);
 }

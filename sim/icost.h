@@ -15,20 +15,33 @@
 #include <stdio.h>
 
 #include "resources.h"
+#include "symbols.h"
 #include "what_if.h"
 
-enum { ICOST_MAX_CLASSES = 8 };
+enum { ICOST_MAX_ELEMENTS = 8 };
+
+/* What is idealised together: an event class, or one static load. */
+typedef struct icost_element {
+    char name[64];             /* "dmiss", or "load 0x10a4c" */
+    const char *resource;      /* the class's limit study; NULL for a load */
+    const char *meaning;
+    uint64_t pc;               /* the load */
+    char where[128];           /* the load's symbol and disassembly */
+    double stalled_share;      /* the load's share of the baseline's Stalled cycles */
+} icost_element;
 
 typedef struct icost_set {
-    unsigned mask;             /* bit i: class i idealised */
+    unsigned mask;             /* bit i: element i idealised */
     variant v;
+    uint64_t loads[ICOST_MAX_ELEMENTS]; /* its idealised loads, sorted */
     what_if run;
     double cpi, cost, icost;   /* CPI units */
 } icost_set;
 
 typedef struct icost_study {
-    int nclasses;
-    int classes[ICOST_MAX_CLASSES]; /* indices into the class table */
+    const char *title;
+    int n;
+    icost_element el[ICOST_MAX_ELEMENTS];
     icost_set *sets;           /* singletons, then pairs, then triples */
     int nsets;
     double base_cpi;
@@ -37,14 +50,18 @@ typedef struct icost_study {
 /* The classes of a comma-separated list (dl1, dmiss, win, bw, bmisp, shalu,
  * lgalu, imiss; 'all'): 0, or -1 with the reason. */
 int icost_parse(icost_study *s, const char *list, char *err, size_t errlen);
+/* The n static loads with the most Stalled time in the baseline (regions
+ * weighted), each idealised alone (it hits the L1D): what to prefetch. */
+void icost_choose_loads(icost_study *s, int n, const sim_result *base, size_t nbase, const rv_symtab *syms);
 /* Runs every singleton and pair (and triple) over what base came from. */
 void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_target *t, const sim_result *base,
                size_t n);
 json_t *icost_json(const icost_study *s);
 /* The paper's Table III shape: singletons, pairs labelled, "other". */
 void icost_print(FILE *f, const icost_study *s);
-/* Fig. 1(b): one stacked bar, negative terms below the axis (gnuplot). */
-void icost_plot(const icost_study *s, const char *dir);
+/* Fig. 1(b): one stacked bar, negative terms below the axis (gnuplot):
+ * DIR/NAME.svg and .png. */
+void icost_plot(const icost_study *s, const char *dir, const char *name);
 void icost_free(icost_study *s);
 
 /* The label of an interaction: "parallel", "serial" or "independent"

@@ -95,6 +95,8 @@ static const char usage[] =
     "Interaction cost (Fields et al.), by re-simulation with event classes idealised:\n"
     "      --icost CLASSES     two or more of dl1, dmiss, win, bw, bmisp, shalu, lgalu, imiss, or\n"
     "                          'all': every singleton and pair, labelled parallel or serial\n"
+    "      --icost-loads N     the same for the N static loads with the most Stalled time, each\n"
+    "                          idealised alone (it hits the L1D): which to prefetch (2 to 8)\n"
     "      --icost-triples     triples too\n"
     "  -q, --quiet             no summary on stderr\n"
     "      --progress          progress on stderr even when it is not a terminal\n"
@@ -108,7 +110,7 @@ enum {
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
     OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
-    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES,
+    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS,
 };
 
 /* --sample LIST: names checked against the policies; 'all' for every one. */
@@ -206,6 +208,7 @@ int main(int argc, char **argv)
         {"sensitivity-threshold", required_argument, NULL, OPT_SENS_THRESHOLD},
         {"sensitivity-top", required_argument, NULL, OPT_SENS_TOP},
         {"icost", required_argument, NULL, OPT_ICOST}, {"icost-triples", no_argument, NULL, OPT_ICOST_TRIPLES},
+        {"icost-loads", required_argument, NULL, OPT_ICOST_LOADS},
         GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -224,8 +227,9 @@ int main(int argc, char **argv)
     double sens_factors[16] = {2};
     int nsens_factors = 1;
     sensitivity_options so = {.threshold = 0.01, .top = 10};
-    icost_study ic = {0};
+    icost_study ic = {0}, icl = {0};
     bool icost = false, icost_triples = false;
+    int icost_loads = 0;
     char err[512];
     int c;
     opterr = 0;
@@ -294,6 +298,11 @@ int main(int argc, char **argv)
             icost = true;
             break;
         case OPT_ICOST_TRIPLES: icost_triples = true; break;
+        case OPT_ICOST_LOADS:
+            icost_loads = (int)count_arg("--icost-loads", optarg, true);
+            if (icost_loads < 2 || icost_loads > ICOST_MAX_ELEMENTS) die("--icost-loads: expected 2 to %d, got '%s'",
+                                                                        ICOST_MAX_ELEMENTS, optarg);
+            break;
         case OPT_SENS_TOP: so.top = (size_t)count_arg("--sensitivity-top", optarg, false); break;
         case 'h': fputs(usage, stdout); return 0;
         case '?':
@@ -315,7 +324,7 @@ int main(int argc, char **argv)
     if (!full && o.interval_log) die("--interval-log needs --full");
     if (jobs) omp_set_num_threads(jobs);
     if (hz && smp->cfg.period) die("--sample-hz and --sample-period: give one of them");
-    if (icost_triples && !icost) die("--icost-triples needs --icost");
+    if (icost_triples && !icost && !icost_loads) die("--icost-triples needs --icost or --icost-loads");
     if (sens_list && sens_preset) die("--sensitivity and --sensitivity-preset: give one of them");
     if (sens_list) so.nvariants = resource_variants(&o.cfg, sens_list, sens_factors, nsens_factors, &so.variants, err,
                                                     sizeof err);
@@ -354,8 +363,14 @@ int main(int argc, char **argv)
     if (so.nvariants && (full || !status))
         sensitivity_run(&sens, &o, &(sim_target){full, argc - optind, argv + optind}, res, n, &so);
     else if (so.nvariants && !full) warn("no sensitivity study: a region failed");
-    if (icost && (full || !status)) icost_run(&ic, icost_triples, &o, &(sim_target){full, argc - optind, argv + optind}, res, n);
-    else if (icost) warn("no interaction costs: a region failed"), icost = false;
+    sim_target target = {full, argc - optind, argv + optind};
+    if ((icost || icost_loads) && !full && status) warn("no interaction costs: a region failed"), icost = false, icost_loads = 0;
+    if (icost) icost_run(&ic, icost_triples, &o, &target, res, n);
+    if (icost_loads) {
+        icost_choose_loads(&icl, icost_loads, res, n, &syms);
+        if (icl.n < 2) warn("--icost-loads: fewer than two loads stall the ROB head"), icost_loads = 0;
+        else icost_run(&icl, icost_triples, &o, &target, res, n);
+    }
     if (profile) {
         if (n != 1) die("--profile needs --full or a single region (%zu regions given)", n);
         if (res[0].pcs) profile_csv(profile, &res[0], &x);
@@ -377,6 +392,7 @@ int main(int argc, char **argv)
         if (combined) json_object_set_new(top_json, "combined", combined);
         if (sens.out) json_object_set_new(top_json, "sensitivity", sensitivity_json(&sens, &x));
         if (icost) json_object_set_new(top_json, "icost", icost_json(&ic));
+        if (icost_loads) json_object_set_new(top_json, "icost_loads", icost_json(&icl));
         if (full && o.interval_log)
             json_object_set_new(json_array_get(results, 0), "interval_log",
                                 json_pack("{s:s, s:I}", "path", o.interval_log, "interval", (json_int_t)o.log_interval));
@@ -385,7 +401,8 @@ int main(int argc, char **argv)
     }
     if (report) report_markdown(report, res, n, &x, &md);
     if (plots) sim_plots(plots, res, n, &x);
-    if (plots && icost) icost_plot(&ic, plots);
+    if (plots && icost) icost_plot(&ic, plots, "icost");
+    if (plots && icost_loads) icost_plot(&icl, plots, "icost_loads");
     if (sampled_csv) {
         outfile *csv = outfile_open(sampled_csv);
         sampled_csv_header(csv);
@@ -411,7 +428,9 @@ int main(int argc, char **argv)
     if (!quiet) combined_summary(stderr, res, n, o.total_insts);
     if (!quiet && sens.out) sensitivity_print(stderr, &sens, &x);
     if (!quiet && icost) icost_print(stderr, &ic);
+    if (!quiet && icost_loads) icost_print(stderr, &icl);
     icost_free(&ic);
+    icost_free(&icl);
     if (sens.out) sensitivity_free(&sens);
     free(so.variants);
     for (size_t i = 0; i < n; i++) sim_result_free(&res[i]);

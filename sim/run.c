@@ -69,6 +69,7 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
     sim_core *c = core_new(&o->cfg, &ua, &p);
     uint64_t end = o->max_insts ? p.cpu.icount + o->max_insts : UINT64_MAX;
     core_set_fetch_limit(c, end);
+    core_set_ideal_loads(c, o->ideal_loads, o->nideal_loads);
     outfile *log = o->interval_log ? outfile_open(o->interval_log) : NULL;
     if (log) csv_header(log);
     profiling prof;
@@ -160,6 +161,7 @@ bool sim_region(const sim_options *o, const char *path, int region, const char *
         rv_run(&p, begin, NULL, NULL);
     sim_core *c = core_new(&o->cfg, &ua, &p);
     core_set_fetch_limit(c, end);
+    core_set_ideal_loads(c, o->ideal_loads, o->nideal_loads);
     profiling prof;
     profiling_attach(&prof, &o->sampling, c);
     if (o->warmup == WARMUP_DETAILED) {

@@ -29,6 +29,8 @@ typedef struct sim_options {
     guest_args guest;
     bool progress;
     sampling_options sampling;
+    const uint64_t *ideal_loads;  /* loads that hit the L1D (sorted pcs; icost per load) */
+    size_t nideal_loads;
 } sim_options;
 
 /* One measured run: totals, the golden attribution, how it was warmed. */

@@ -34,6 +34,8 @@ static sim_options options_of(const sim_options *o, const what_if *w)
     sim_options wo = *o;
     wo.cfg = w->cfg;
     wo.warmup = w->warmup;
+    wo.ideal_loads = w->ideal_loads;
+    wo.nideal_loads = w->nideal_loads;
     wo.sampling = (sampling_options){0};
     wo.interval_log = NULL;
     wo.progress = false;

@@ -17,6 +17,8 @@ typedef struct sim_target {
 typedef struct what_if {
     uarch_config cfg;
     enum warmup_mode warmup;
+    const uint64_t *ideal_loads; /* loads that hit the L1D (sorted pcs), if any */
+    size_t nideal_loads;
     sim_result *res;           /* one per region, in sim_regions' order (one for --full) */
     size_t n;
     char *failed;              /* the first failing region's reason, NULL if none */

@@ -7,10 +7,10 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T"
 
-check() { # JSON: recompute every icost from the costs, print the pairs
-    python3 - "$1" <<'PY'
+check() { # JSON [KEY]: recompute every icost from the costs, print the pairs
+    python3 - "$1" "${2:-icost}" <<'PY'
 import itertools, json, sys
-ic = json.load(open(sys.argv[1]))['icost']
+ic = json.load(open(sys.argv[1]))[sys.argv[2]]
 base = ic['baseline_cpi']
 cost = {frozenset(t['classes']): t['cost_cpi'] for t in ic['terms']}
 for t in ic['terms']:
@@ -43,6 +43,22 @@ cat ser.txt
 awk '$1 == "dmiss+bmisp" && $2 < -10 && $3 == "serial" { ok = 1 } END { exit !ok }' ser.txt \
     || fail "a miss feeding a mispredicted branch does not interact serially"
 
+# 2b. Per static load: the two chases' loads, each idealised alone, are the
+#     two with the most Stalled time and interact in parallel.
+"$BIN/sim" --full -q -o loads.json --icost-loads 2 -- "$RV/progs/two_chases" > /dev/null
+python3 - <<'PY' || fail "two independent missing loads do not interact in parallel"
+import json
+ic = json.load(open('loads.json'))['icost_loads']
+loads = ic['classes']
+assert len(loads) == 2 and all(l['instruction'].startswith('main+') for l in loads), loads
+assert sum(l['stalled_share'] for l in loads) > 0.5, loads
+pair = ic['terms'][2]
+assert pair['kind'] == 'parallel' and pair['icost_percent'] > 10, pair
+assert all(t['cost_percent'] < pair['cost_percent'] / 3 for t in ic['terms'][:2]), ic['terms']
+print('two chases:', [(t['name'], round(t['icost_percent'], 1)) for t in ic['terms']])
+PY
+check loads.json icost_loads > /dev/null || fail "per-load figures inconsistent"
+
 # 3. A set is the run with its idealisations set by hand.
 "$BIN/sim" --full -q -o hand.json --set ideal.l1d=1 --set ideal.branch_prediction=1 -- "$RV/progs/icost_serial" > /dev/null
 python3 -c "
@@ -73,8 +89,9 @@ check two.json > /dev/null || fail "regions: figures inconsistent"
 grep -q "^  other" report.txt || fail "no 'other' row in the table"
 
 # 6. Refused: one class, an unknown or repeated one, triples alone.
-for bad in dmiss dmiss,nope dmiss,dmiss; do
-    expect_status 1 "$BIN/sim" --full -q --icost "$bad" -- "$RV/progs/icost_serial" 2> err.txt
+for bad in "--icost dmiss" "--icost dmiss,nope" "--icost dmiss,dmiss" "--icost-loads 1" "--icost-loads 9"; do
+    # shellcheck disable=SC2086
+    expect_status 1 "$BIN/sim" --full -q $bad -- "$RV/progs/icost_serial" 2> err.txt
     [ "$(wc -l < err.txt)" -eq 1 ] || fail "--icost $bad: $(cat err.txt)"
 done
 expect_status 1 "$BIN/sim" --full -q --icost-triples -- "$RV/progs/icost_serial" 2> err.txt
