@@ -133,6 +133,65 @@ static char *region_output(const sim_options *o, size_t j, size_t njobs)
     return path;
 }
 
+/* The measured region of checkpoint region `region` (meta's, or the whole
+ * checkpoint): [begin, end) in instruction counts, from icount on. */
+static void region_bounds(const sim_options *o, const ckpt_region *rg, uint64_t icount, uint64_t *begin, uint64_t *end)
+{
+    *begin = icount + (rg ? rg->warmup : 0);
+    *end = rg && rg->interval ? *begin + rg->interval : (o->max_insts ? *begin + o->max_insts : UINT64_MAX);
+    if (o->max_insts && *end > *begin + o->max_insts) *end = *begin + o->max_insts;
+}
+
+/* Bring p to `begin` with ua warmed as o says (the detailed warm-up is the
+ * core's own): from shared warm state already at begin, from the
+ * checkpoint's warm state and then functionally, functionally, or cold. */
+static int warm_up(const sim_options *o, const char *path, rv_proc *p, uarch *ua, uint64_t begin, sim_result *r,
+                   char *err, size_t errlen)
+{
+    if (o->warm_state) {
+        ustate s = {.data = o->warm_state->data, .len = o->warm_state->len}; /* a read cursor of its own */
+        char why[256];
+        if (!uarch_restore(ua, &s, why, sizeof why)) {
+            snprintf(err, errlen, "%s: shared warm state: %s", path, why);
+            return -1;
+        }
+        r->warmup_insts = begin > p->cpu.icount ? begin - p->cpu.icount : 0;
+        rv_run(p, begin, NULL, NULL);
+        return 0;
+    }
+    if (o->warmup == WARMUP_CHECKPOINT && restore_warm_state(path, ua, err, errlen)) return -1;
+    if (o->warmup == WARMUP_FUNCTIONAL || o->warmup == WARMUP_CHECKPOINT) r->warmup_insts = uarch_warm_run(ua, p, begin);
+    else if (o->warmup == WARMUP_NONE) rv_run(p, begin, NULL, NULL);
+    return 0;
+}
+
+bool sim_region_warm(const sim_options *o, const char *path, int region, ustate *out)
+{
+    rv_proc p;
+    ckpt_meta meta;
+    rv_proc_options po = guest_cli_proc_options(&o->guest);
+    po.exe = o->program;
+    char err[512];
+    uarch ua = {0};
+    sim_options cold = *o;
+    cold.warm_state = NULL;
+    bool ok = !ckpt_restore(&p, path, &po, &meta, err, sizeof err);
+    int out_fd = ok ? guest_cli_redirect_output(&p, "none") : -1;
+    if (ok) {
+        uarch_init(&ua, &o->cfg);
+        uint64_t begin, end;
+        region_bounds(o, meta.nregions ? &meta.regions[region] : NULL, p.cpu.icount, &begin, &end);
+        sim_result scratch = {0};
+        ok = !warm_up(&cold, path, &p, &ua, begin, &scratch, err, sizeof err);
+        if (ok) uarch_save(&ua, out);
+        uarch_destroy(&ua);
+    }
+    rv_proc_destroy(&p);
+    if (out_fd >= 0) close(out_fd);
+    ckpt_meta_free(&meta);
+    return ok;
+}
+
 bool sim_region(const sim_options *o, const char *path, int region, const char *output, sim_result *r)
 {
     rv_proc p;
@@ -151,14 +210,9 @@ bool sim_region(const sim_options *o, const char *path, int region, const char *
     const ckpt_region *rg = meta.nregions ? &meta.regions[region] : NULL;
     r->has_region = rg != NULL;
     if (rg) r->region = *rg;
-    uint64_t begin = p.cpu.icount + (rg ? rg->warmup : 0);
-    uint64_t end = rg && rg->interval ? begin + rg->interval : (o->max_insts ? begin + o->max_insts : UINT64_MAX);
-    if (o->max_insts && end > begin + o->max_insts) end = begin + o->max_insts;
-    if (o->warmup == WARMUP_CHECKPOINT && restore_warm_state(path, &ua, err, sizeof err)) goto out;
-    if (o->warmup == WARMUP_FUNCTIONAL || o->warmup == WARMUP_CHECKPOINT)
-        r->warmup_insts = uarch_warm_run(&ua, &p, begin);
-    else if (o->warmup == WARMUP_NONE)
-        rv_run(&p, begin, NULL, NULL);
+    uint64_t begin, end;
+    region_bounds(o, rg, p.cpu.icount, &begin, &end);
+    if (warm_up(o, path, &p, &ua, begin, r, err, sizeof err)) goto out;
     sim_core *c = core_new(&o->cfg, &ua, &p);
     core_set_fetch_limit(c, end);
     core_set_ideal_loads(c, o->ideal_loads, o->nideal_loads);

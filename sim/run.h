@@ -31,6 +31,8 @@ typedef struct sim_options {
     sampling_options sampling;
     const uint64_t *ideal_loads;  /* loads that hit the L1D (sorted pcs; icost per load) */
     size_t nideal_loads;
+    const struct ustate *warm_state; /* regions: caches, TLBs and predictors already warmed to the
+                                        region's start (sim_region_warm), shared by what-if runs */
 } sim_options;
 
 /* One measured run: totals, the golden attribution, how it was warmed. */
@@ -78,5 +80,12 @@ size_t sim_region_jobs(char **paths, int npaths, region_job **out);
  * ("none" to discard). Failures become r->message (the other regions still
  * run); returns false then. */
 bool sim_region(const sim_options *o, const char *path, int region, const char *output, sim_result *r);
+
+/* The warm state o's functional or checkpoint warm-up builds for a region:
+ * what sim_region would start from, for runs that share it (their
+ * configurations agree on uarch_state_digest). False if the checkpoint
+ * cannot be restored (sim_region then says why). */
+struct ustate;
+bool sim_region_warm(const sim_options *o, const char *path, int region, struct ustate *out);
 
 #endif

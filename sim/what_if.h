@@ -1,7 +1,9 @@
 /* What-if runs: the baseline's program (--full) or regions simulated again
  * under other core configurations, every (configuration, region) pair in
  * parallel (OpenMP; results do not depend on the thread count), with the
- * golden attribution only. The engine of --sensitivity and --icost. */
+ * golden attribution only. Runs warmed functionally whose configurations
+ * agree on the cache, TLB and predictor geometry share one warm-up per
+ * region. The engine of --sensitivity and --icost. */
 #ifndef SIM_WHAT_IF_H
 #define SIM_WHAT_IF_H
 

@@ -77,6 +77,17 @@ for x in two['variants']:
 print('regions:', {k: round(100 * x['speedup'], 2) for k, x in v.items()})
 PY
 grep -q "re-warmed" report.txt || fail "the report does not say which variants were re-warmed"
+# Variants share one warm-up per region and geometry: the same figures as
+# warming each run on its own (a plain run with the parameter set by hand).
+for mode in functional checkpoint; do
+    "$BIN/sim" -q --warmup $mode -o shared.json --sensitivity rob.entries --sensitivity-factors x0.5 ck/*.ckpt
+    "$BIN/sim" -q --warmup $mode -o alone.json --set rob.entries=64 ck/*.ckpt
+    python3 -c "
+import json
+v = json.load(open('shared.json'))['sensitivity']['variants'][0]
+alone = json.load(open('alone.json'))['combined']['cpi']
+assert abs(v['cpi'] - alone) < 1e-9, (v['cpi'], alone)" || fail "$mode: a shared warm-up changed the results"
+done
 
 # 5. Bad lists are refused in one line, before anything runs.
 for bad in "rob.entrys" "core.freq_mhz" "frontend+nothing"; do
