@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# why_slow.sh: which resources bound each bundled workload, and how its
+# bottlenecks interact (issue 14's results).
+#
+# For every workload in workloads/ at SIZE 1 (the first --max-insts
+# instructions, default 10M), one run of
+#   sim --full -q --max-insts N --sensitivity-preset gus -o gus.json -- W 1
+#   sim --full -q --max-insts N --sensitivity-preset limits -o lim.json -- W 1
+#   sim --full -q --max-insts N --icost dmiss,bmisp,win,bw -o ic.json -- W 1
+# and a table of the top three resources by speedup (Gus's +15% set and the
+# limit studies), then the icost table for dmiss x bmisp x win x bw in the
+# paper's Table III shape (% of the baseline's cycles). Writes
+# bench/results/why_slow.md. Usage: bench/why_slow.sh [--max-insts N]
+set -u -o pipefail
+export LC_ALL=C
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SIM=$TOP/build/bin/sim
+MAX=10M
+while [ $# -gt 0 ]; do
+    case $1 in
+    --max-insts) MAX=$2; shift 2 ;;
+    *) echo "usage: $0 [--max-insts N]" >&2; exit 2 ;;
+    esac
+done
+[ -x "$SIM" ] || { echo "why_slow: $SIM is missing (make build)" >&2; exit 2; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+WORKLOADS=()
+for f in "$TOP"/workloads/*.c; do WORKLOADS+=("$(basename "$f" .c)"); done
+start=$(date +%s)
+for w in "${WORKLOADS[@]}"; do
+    prog=$TOP/build/rv/workloads/$w
+    "$SIM" --full -q --guest-output none --max-insts "$MAX" --sensitivity-preset gus -o "$T/$w.gus.json" -- "$prog" 1
+    "$SIM" --full -q --guest-output none --max-insts "$MAX" --sensitivity-preset limits -o "$T/$w.lim.json" -- "$prog" 1
+    "$SIM" --full -q --guest-output none --max-insts "$MAX" --icost dmiss,bmisp,win,bw -o "$T/$w.ic.json" -- "$prog" 1
+done
+secs=$(( $(date +%s) - start ))
+python3 - "$T" "$MAX" "$secs" "${WORKLOADS[@]}" > "$TOP/bench/results/why_slow.md" <<'PY'
+import json, os, sys
+d, maxi, secs, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+print('# Why each bundled workload is slow: sensitivity and interaction cost\n')
+print(f'Produced by `bench/why_slow.sh` (the first {maxi} instructions of each workload at SIZE 1; '
+      f'{secs} s on {os.cpu_count()} cores).\n')
+print('## Top three resources (Gus\'s set at +15%, and the limit studies)\n')
+print('| workload | CPI | Gus +15%: top three (speedup, elasticity) | limit studies: top three (speedup) |')
+print('|---|---:|---|---|')
+for w in names:
+    g = json.load(open(os.path.join(d, f'{w}.gus.json')))['sensitivity']
+    l = json.load(open(os.path.join(d, f'{w}.lim.json')))['sensitivity']
+    def top(s, elastic):
+        vs = sorted((v for v in s['variants'] if 'speedup' in v), key=lambda v: -v['speedup'])[:3]
+        out = []
+        for v in vs:
+            e = f", {v['elasticity']:.2f}" if elastic and v.get('elasticity') is not None else ''
+            out.append(f"{v['name'].replace(' x1.15', '')} {100 * v['speedup']:+.1f}%{e}")
+        return '; '.join(out)
+    print(f"| {w} | {g['baseline_cpi']:.3f} | {top(g, True)} | {top(l, False)} |")
+print('\n## Interaction cost: dmiss x bmisp x win x bw (% of cycles; Table III shape)\n')
+cols = None
+rows = {}
+for w in names:
+    ic = json.load(open(os.path.join(d, f'{w}.ic.json')))['icost']
+    cols = [t['name'] for t in ic['terms']] + ['other']
+    rows[w] = {t['name']: (t['icost_percent'], t.get('kind', '')) for t in ic['terms']}
+    rows[w]['other'] = (ic['other']['percent'], '')
+print('| category | ' + ' | '.join(names) + ' |')
+print('|---|' + '---:|' * len(names))
+for c in cols:
+    cells = []
+    for w in names:
+        v, k = rows[w][c]
+        mark = {'parallel': ' P', 'serial': ' S'}.get(k, '')
+        cells.append(f'{v:.1f}{mark}')
+    print(f'| {c} | ' + ' | '.join(cells) + ' |')
+print('\nP: parallel interaction (icost above +0.5% of the CPI), S: serial (below -0.5%).')
+PY
+cat "$TOP/bench/results/why_slow.md"
