@@ -35,6 +35,9 @@ bool parse_double(const char *s, double *out);
 /* Seconds since an arbitrary fixed point (monotonic clock). */
 double now_seconds(void);
 
+/* splitmix64: a seeded stream of random numbers, the same on every host. */
+uint64_t splitmix64_next(uint64_t *state);
+
 /* strdup that dies when out of memory. */
 char *xstrdup(const char *s);
 

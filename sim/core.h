@@ -51,6 +51,8 @@ typedef struct uop {
     rv_dyninst d;
     uint64_t fetch_ready;      /* cycle it leaves decode and may dispatch */
     uint64_t issue, complete;  /* scheduled at dispatch */
+    uint64_t fetched, dispatched, ready; /* cycles: fetch, dispatch (rename), operands ready */
+    uint64_t instance;         /* fetched instances before this one (a refetch is a new instance) */
     uint64_t units[ST_COUNT];  /* attributed time so far, 1/U cycle */
     uint32_t packet;           /* fetch packet number (FTQ occupancy) */
     uint16_t flags;
@@ -156,6 +158,9 @@ typedef struct sim_core {
     commit_view view;
     attribution_probe attribution;
 
+    uint64_t instances;        /* instances fetched so far */
+    instance_probe instance_probe;
+
     /* Loads idealised one static instruction at a time (icost per load):
      * their pcs, sorted; they hit the L1D. */
     const uint64_t *ideal_loads;
@@ -192,6 +197,8 @@ void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv, const uint64
 /* The loads at these pcs (sorted, kept by the caller) hit the L1D: a limit
  * study per static load. */
 void core_set_ideal_loads(sim_core *c, const uint64_t *pcs, size_t n);
+/* Register the consumer of the instance probe (one at most). */
+void core_set_instance_probe(sim_core *c, instance_fn *fn, void *ctx);
 /* Register the consumer of the attribution probe (one at most). */
 void core_set_attribution_probe(sim_core *c, attribution_fn *fn, void *ctx);
 
@@ -229,6 +236,9 @@ void probe_note_commits(sim_core *c, uint8_t stack_key);
 void probe_note_dispatch(sim_core *c, const uop *u);
 void probe_note_fetch(sim_core *c, const uop *u);
 void probe_note_squash(sim_core *c, uint64_t from);
+/* An instance leaves the window: retired, or aborted by the flush of
+ * stack key abort_key. */
+void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key);
 /* Publish the view of the cycle that ends (run 1) or of `run` idle cycles. */
 void probe_publish(sim_core *c, uint64_t cycle, uint64_t run);
 

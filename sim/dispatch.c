@@ -211,7 +211,8 @@ void core_schedule(sim_core *c, uop *u)
          * the store queue entry whenever it is produced. */
         uint64_t base = ops.src[0] != RV_REG_NONE ? c->reg_ready[ops.src[0]] : 0;
         uint64_t data = ops.src[1] != RV_REG_NONE ? c->reg_ready[ops.src[1]] : 0;
-        u->issue = reserve_issue(c, q, max_u64(c->now + 1, base));
+        ready = max_u64(c->now + 1, base);
+        u->issue = reserve_issue(c, q, ready);
         tlb_result t = translate_data(c, u, u->issue);
         store_entry *s = &c->stq[c->stq_tail % (uint64_t)k->stq_entries];
         *s = (store_entry){.seq = u->d.icount, .addr = u->d.mem_addr, .size = u->d.mem_size,
@@ -248,6 +249,8 @@ void core_schedule(sim_core *c, uop *u)
         complete = u->issue + latency_of(k, cls);
     }
     u->complete = complete;
+    u->dispatched = c->now;
+    u->ready = ready;
     if (u->ops.dst != RV_REG_NONE) {
         c->reg_ready[u->ops.dst] = complete;
         if (u->ops.dst < RV_REG_F0) c->int_regs_used++;

@@ -112,6 +112,9 @@ void core_fetch_stage(sim_core *c)
         const rv_insn *in = &u->d.insn;
         if (i && (in->pc < pc || in->pc >= packet_end)) break;
         u->fetch_ready = ready;
+        u->fetched = c->now;
+        u->dispatched = 0;
+        u->instance = c->instances++;
         u->fe_key = fe_key;
         u->packet = c->packet;
         u->flags &= (uint16_t)(UOP_PREDICTED | UOP_MISPREDICT | UOP_BTB_MISS | UOP_REPLAYED);

@@ -57,7 +57,12 @@ static const char usage[] =
     "golden attribution; sim/RESULTS.md):\n"
     "      --sample LIST       profilers, comma-separated, or 'all': tip, tip-ilp, nci, nci-ilp,\n"
     "                          lci, dispatch, fetch, software; with events (TEA's cycle stacks):\n"
-    "                          tea, nci-tea, tea-dispatch, ibs, spe, ris (default all when sampling)\n"
+    "                          tea, nci-tea, tea-dispatch, ibs, spe, ris (default all when sampling);\n"
+    "                          and profileme (by name only: instruction sampling, below)\n"
+    "      --profileme-interval S  ProfileMe: one sample per S fetched instructions on average\n"
+    "                          (uniformly random in [1, 2S-1]; default 1000; seed: --sample-seed)\n"
+    "      --pair-window W     ProfileMe paired sampling: a second instruction 1..W fetches after\n"
+    "                          the first (W <= S/4): useful concurrency and wasted issue slots\n"
     "      --psv-extra LIST    extra PSV bits for tea, nci-tea and tea-dispatch, or 'all': FL-CSR,\n"
     "                          ST-LAT, ST-L2, ST-WALK, DR-BTB (default: the paper's nine events)\n"
     "      --pics              the golden per-instruction cycle stacks even without an event scheme\n"
@@ -110,12 +115,14 @@ enum {
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
     OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
-    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS,
+    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS, OPT_PM_INTERVAL, OPT_PAIR_WINDOW,
 };
 
-/* --sample LIST: names checked against the policies; 'all' for every one. */
+/* --sample LIST: names checked against the policies; 'all' for every one
+ * (ProfileMe, instruction-proportional, only by name). */
 static void parse_profilers(sampling_options *s, char *list)
 {
+    s->profileme = false;
     if (!strcmp(list, "all")) {
         s->nprofilers = (int)nprofiler_policies;
         s->profilers = malloc(nprofiler_policies * sizeof *s->profilers);
@@ -128,12 +135,16 @@ static void parse_profilers(sampling_options *s, char *list)
     s->profilers = malloc((strlen(list) / 2 + 1) * sizeof *s->profilers);
     if (!s->profilers) die("out of memory");
     for (char *save = NULL, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(name, "profileme")) {
+            s->profileme = true;
+            continue;
+        }
         if (!profiler_policy_find(name)) die("--sample: unknown profiler '%s' (see --help)", name);
         for (int i = 0; i < s->nprofilers; i++)
             if (!strcmp(s->profilers[i], name)) die("--sample: '%s' given twice", name);
         s->profilers[s->nprofilers++] = name;
     }
-    if (!s->nprofilers) die("--sample: expected a list of profilers or 'all'");
+    if (!s->nprofilers && !s->profileme) die("--sample: expected a list of profilers or 'all'");
 }
 
 static double hz_arg(const char *opt, const char *arg)
@@ -209,6 +220,8 @@ int main(int argc, char **argv)
         {"sensitivity-top", required_argument, NULL, OPT_SENS_TOP},
         {"icost", required_argument, NULL, OPT_ICOST}, {"icost-triples", no_argument, NULL, OPT_ICOST_TRIPLES},
         {"icost-loads", required_argument, NULL, OPT_ICOST_LOADS},
+        {"profileme-interval", required_argument, NULL, OPT_PM_INTERVAL},
+        {"pair-window", required_argument, NULL, OPT_PAIR_WINDOW},
         GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -298,6 +311,11 @@ int main(int argc, char **argv)
             icost = true;
             break;
         case OPT_ICOST_TRIPLES: icost_triples = true; break;
+        case OPT_PM_INTERVAL: smp->pm.interval = count_arg("--profileme-interval", optarg, true); break;
+        case OPT_PAIR_WINDOW:
+            smp->pm.window = (uint32_t)count_arg("--pair-window", optarg, true);
+            if (smp->pm.window > 4096) die("--pair-window: at most 4096 instructions, got '%s'", optarg);
+            break;
         case OPT_ICOST_LOADS:
             icost_loads = (int)count_arg("--icost-loads", optarg, true);
             if (icost_loads < 2 || icost_loads > ICOST_MAX_ELEMENTS) die("--icost-loads: expected 2 to %d, got '%s'",
@@ -330,9 +348,17 @@ int main(int argc, char **argv)
                                                     sizeof err);
     if (sens_preset) so.nvariants = resource_preset(&o.cfg, sens_preset, &so.variants, err, sizeof err);
     if (so.nvariants < 0) die("%s: %s", sens_list ? "--sensitivity" : "--sensitivity-preset", err);
+    if ((smp->pm.interval || smp->pm.window) && !smp->profileme) die("--profileme-interval and --pair-window need --sample profileme");
+    if (smp->profileme) {
+        smp->pm.interval = smp->pm.interval ? smp->pm.interval : 1000;
+        smp->pm.seed = smp->cfg.seed;
+        if (smp->pm.window && smp->pm.interval < 4 * (uint64_t)smp->pm.window)
+            die("--pair-window %u: at most a quarter of --profileme-interval (%llu), so pairs do not overlap", smp->pm.window,
+                (unsigned long long)smp->pm.interval);
+    }
     if (sampling) {
-        if (!smp->nprofilers) parse_profilers(smp, (char[]){"all"});
-        if (!smp->cfg.period) smp->cfg.hz = hz ? hz : 4000, smp->cfg.period = sampling_period(smp->cfg.hz, o.cfg.freq_mhz);
+        if (!smp->nprofilers && !smp->profileme) parse_profilers(smp, (char[]){"all"});
+        if (smp->nprofilers && !smp->cfg.period) smp->cfg.hz = hz ? hz : 4000, smp->cfg.period = sampling_period(smp->cfg.hz, o.cfg.freq_mhz);
     }
 
     rv_symtab syms = {0};
@@ -401,6 +427,11 @@ int main(int argc, char **argv)
     }
     if (report) report_markdown(report, res, n, &x, &md);
     if (plots) sim_plots(plots, res, n, &x);
+    for (size_t i = 0; plots && i < n; i++)
+        if (res[i].profileme) {
+            profileme_plot(res[i].profileme, plots);
+            break;
+        }
     if (plots && icost) icost_plot(&ic, plots, "icost");
     if (plots && icost_loads) icost_plot(&icl, plots, "icost_loads");
     if (sampled_csv) {
@@ -418,6 +449,8 @@ int main(int argc, char **argv)
     if (!quiet)
         for (size_t i = 0; i < n; i++) {
             result_summary(stderr, &res[i], &x);
+            if (res[i].profileme)
+                profileme_summary(stderr, res[i].profileme, res[i].pcs, res[i].npcs, res[i].units, &syms);
             if (!res[i].pcs || (!res[i].nsampled && !res[i].pics)) continue;
             symbolizer sym;
             symbolizer_init(&sym, &syms, res[i].blocks, res[i].nblocks);

@@ -111,6 +111,19 @@ void probe_note_squash(sim_core *c, uint64_t from)
     if (c->view_on && from < c->view.squash_from) c->view.squash_from = from;
 }
 
+void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key)
+{
+    if (!c->instance_probe.fn) return;
+    bool dispatched = u->dispatched != 0;
+    instance_record r = {.instance = u->instance, .seq = u->d.icount, .pc = u->d.insn.pc, .mem_addr = u->d.mem_addr,
+                         .fetched = u->fetched, .dispatched = u->dispatched, .ready = dispatched ? u->ready : 0,
+                         .issued = dispatched ? u->issue : 0, .completed = dispatched ? u->complete : 0,
+                         .ended = c->now, .flags = u->flags, .mem_level = u->mem_level, .abort_key = abort_key,
+                         .retired = retired, .taken = u->d.taken,
+                         .load = u->d.mem_access == RV_MEM_LOAD};
+    c->instance_probe.fn(c->instance_probe.ctx, &r);
+}
+
 void probe_publish(sim_core *c, uint64_t cycle, uint64_t run)
 {
     if (!c->view_on) return;

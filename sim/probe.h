@@ -8,7 +8,9 @@
  *
  * The attribution probe: the core's exact (golden) attribution as it
  * charges it, each charge with the PSV of the instruction it goes to (the
- * golden PICS). */
+ * golden PICS).
+ *
+ * The instance probe: every fetched instance when it retires or aborts. */
 #ifndef SIM_PROBE_H
 #define SIM_PROBE_H
 
@@ -63,6 +65,27 @@ typedef struct probe_consumer {
  * flush (commits 0), the Flushed cycles of the flushing instruction. Units
  * are 1/U cycle, by enum commit_state. */
 typedef void attribution_fn(void *ctx, uint64_t pc, uint16_t psv, const uint64_t units[ST_COUNT], uint64_t commits);
+
+/* The instance probe: every fetched instance as it leaves the window,
+ * retired or aborted (squashed by a flush; its refetch is a new instance),
+ * in fetch order, with its timeline (cycles; 0 for stages it never
+ * reached). ProfileMe samples these. */
+typedef struct instance_record {
+    uint64_t instance;         /* fetched instances before it */
+    uint64_t seq, pc, mem_addr;
+    uint64_t fetched, dispatched, ready, issued, completed, ended;
+    uint16_t flags;            /* UOP_* */
+    uint8_t mem_level;         /* loads: enum mem_level */
+    uint8_t abort_key;         /* aborted: STK_FLUSHED_* of the flush */
+    bool retired, taken, load; /* load: a load (forwarded from a store or not) */
+} instance_record;
+
+typedef void instance_fn(void *ctx, const instance_record *r);
+
+typedef struct instance_probe {
+    instance_fn *fn;
+    void *ctx;
+} instance_probe;
 
 typedef struct attribution_probe {
     attribution_fn *fn;

@@ -49,6 +49,12 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
         pics_init(p->pics, c->units);
         core_set_attribution_probe(c, pics_attribute, p->pics);
     }
+    if (o->profileme) {
+        profileme_config cfg = o->pm;
+        cfg.issue_width = (uint32_t)c->cfg.decode_width;
+        p->pm = profileme_new(&cfg);
+        core_set_instance_probe(c, profileme_instance, p->pm);
+    }
     if (o->commit_trace) {
         trace_open(&p->trace, o->commit_trace, c->units, c->cfg.commit_width);
         core_add_probe(c, trace_view, &p->trace, false, &p->trace.origin);
@@ -60,6 +66,7 @@ void profiling_begin(profiling *p, uint64_t origin)
     for (int i = 0; i < p->nsamplers; i++) sampler_begin(p->samplers[i], origin);
     if (p->trace.out) trace_begin(&p->trace, origin);
     if (p->pics) pics_begin(p->pics);
+    if (p->pm) profileme_begin(p->pm);
 }
 
 void profiling_finish(profiling *p, sim_result *r)
@@ -79,6 +86,10 @@ void profiling_finish(profiling *p, sim_result *r)
         memcpy(r->no_event_stalls, p->pics->no_event_stalls, sizeof p->pics->no_event_stalls);
         pics_free(p->pics);
         free(p->pics);
+    }
+    if (p->pm) {
+        if (!(r->profileme = malloc(sizeof *r->profileme))) die("out of memory");
+        profileme_finish(p->pm, r->profileme);
     }
     free(p->samplers);
     if (p->records) outfile_commit(p->records);

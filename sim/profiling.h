@@ -1,6 +1,7 @@
 /* The profiling consumers of one measured run: the main sampler (--sample),
  * the frequency sweep (--sample-sweep-hz: periodic and random at each
- * frequency), the --samples record file and the --commit-trace writer.
+ * frequency), the --samples record file, the --commit-trace writer, the
+ * golden PICS and ProfileMe.
  * They attach to the core before the run, start at the first measured
  * cycle, and leave their results in the run's sim_result. */
 #ifndef SIM_PROFILING_H
@@ -8,6 +9,7 @@
 
 #include "core.h"
 #include "pics.h"
+#include "profileme.h"
 #include "sampler.h"
 #include "trace.h"
 
@@ -20,6 +22,8 @@ typedef struct sampling_options {
     const char *records;       /* --samples FILE */
     const char *commit_trace;  /* --commit-trace FILE */
     bool pics;                 /* the golden PICS even without an event-based profiler */
+    bool profileme;            /* --sample profileme: instruction sampling (sim/profileme.h) */
+    profileme_config pm;
 } sampling_options;
 
 typedef struct profiling {
@@ -28,6 +32,7 @@ typedef struct profiling {
     outfile *records;
     trace_writer trace;
     pics_golden *pics;         /* when asked for, or an event-based profiler runs */
+    profileme *pm;
 } profiling;
 
 /* Period in cycles for a frequency on a core clocked at freq_mhz. */

@@ -200,6 +200,8 @@ json_t *result_json(const sim_result *r, const report_ctx *x)
     if (r->pics) json_object_set_new(o, "pics", golden_pics_json(r, x, &sym));
     if (r->nsampled) json_object_set_new(o, "sampled", sampled_json(r, x, &sym));
     if (r->nsampled > 1) json_object_set_new(o, "sample_sweep", sample_sweep_json(r, &sym));
+    if (r->profileme)
+        json_object_set_new(o, "profileme", profileme_json(r->profileme, r->pcs, r->npcs, r->units, x->syms, x->top));
     symbolizer_free(&sym);
     return o;
 }

@@ -24,6 +24,8 @@ void sim_result_free(sim_result *r)
     free(r->sampled);
     free(r->pics);
     free(r->no_event_stalls);
+    if (r->profileme) profileme_result_free(r->profileme);
+    free(r->profileme);
     *r = (sim_result){0};
 }
 

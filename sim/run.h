@@ -56,6 +56,7 @@ typedef struct sim_result {
     cost *pics;                  /* the golden PICS (pics_key(pc, PSV)), when asked for */
     size_t npics;
     uint64_t *no_event_stalls;   /* PICS_STALL_BUCKETS + 1 counts */
+    profileme_result *profileme; /* --sample profileme */
     uint64_t elf_bias;
     double seconds;
 } sim_result;

@@ -7,15 +7,6 @@
 #include "psv.h"
 #include "util.h"
 
-/* splitmix64: a seeded stream, the same on every host. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 const profiler_policy *profiler_policy_find(const char *name)
 {
     for (size_t i = 0; i < nprofiler_policies; i++)
@@ -163,7 +154,7 @@ void sampler_free(sampler *s)
  * uniformly random one. */
 static uint64_t sample_cycle(sampler *s, uint64_t index)
 {
-    uint64_t offset = s->cfg.random ? next_random(&s->rng) % s->cfg.period : s->cfg.period - 1;
+    uint64_t offset = s->cfg.random ? splitmix64_next(&s->rng) % s->cfg.period : s->cfg.period - 1;
     return s->origin + index * s->cfg.period + offset;
 }
 
