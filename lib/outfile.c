@@ -243,6 +243,14 @@ void outfile_abort(outfile *o)
     destroy(o);
 }
 
+void outfile_probe(const char *path)
+{
+    struct stat st;
+    if (!path || !strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+        return;
+    outfile_abort(outfile_open(path));
+}
+
 void outfile_abort_all(void)
 {
     while (open_list)

@@ -23,6 +23,10 @@ void outfile_printf(outfile *o, const char *fmt, ...) __attribute__((format(prin
 void outfile_commit(outfile *o);
 /* Remove the temporary and free. */
 void outfile_abort(outfile *o);
+/* Die now, with outfile_open's one-line reason, if PATH could not be
+ * written later: a long run fails before it starts. Standard output and
+ * targets that are not regular files are left alone. */
+void outfile_probe(const char *path);
 /* Count a file put in place by other means (a plot gnuplot drew) among the
  * outputs a failure removes. */
 void outfile_track(const char *path);

@@ -233,7 +233,7 @@ bool core_commit_stage(sim_core *c, uint64_t target)
 void core_squash(sim_core *c, uint64_t from)
 {
     probe_note_squash(c, from);
-    for (uint64_t s = from; c->instance_probe.fn && s < c->fetch; s++) probe_instance_end(c, core_uop(c, s), false, c->flush_key);
+    for (uint64_t s = from; c->ninstance_probes && s < c->fetch; s++) probe_instance_end(c, core_uop(c, s), false, c->flush_key);
     for (uint64_t s = from; s < c->disp; s++) {
         uop *u = core_uop(c, s);
         issue_slot *slot = &c->iq[u->iq].slots[u->issue % ISSUE_HORIZON];

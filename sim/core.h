@@ -59,6 +59,7 @@ typedef struct uop {
     uint8_t stall_key;         /* stack component while it stalls at the ROB head */
     uint8_t fe_key;            /* drained component while the front end brings it */
     uint8_t mem_level;         /* loads: enum mem_level */
+    uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
     uint8_t iq;
     rv_operands ops;           /* registers read and written (rv_operands numbering) */
     uint64_t stq_pos;          /* stores: position in the store queue ring */
@@ -159,7 +160,8 @@ typedef struct sim_core {
     attribution_probe attribution;
 
     uint64_t instances;        /* instances fetched so far */
-    instance_probe instance_probe;
+    instance_probe instance_probes[4];
+    int ninstance_probes;
 
     /* Loads idealised one static instruction at a time (icost per load):
      * their pcs, sorted; they hit the L1D. */
@@ -197,8 +199,8 @@ void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv, const uint64
 /* The loads at these pcs (sorted, kept by the caller) hit the L1D: a limit
  * study per static load. */
 void core_set_ideal_loads(sim_core *c, const uint64_t *pcs, size_t n);
-/* Register the consumer of the instance probe (one at most). */
-void core_set_instance_probe(sim_core *c, instance_fn *fn, void *ctx);
+/* Register a consumer of the instance probe. */
+void core_add_instance_probe(sim_core *c, instance_fn *fn, void *ctx);
 /* Register the consumer of the attribution probe (one at most). */
 void core_set_attribution_probe(sim_core *c, attribution_fn *fn, void *ctx);
 
@@ -227,6 +229,10 @@ void core_rob_enter(sim_core *c, uop *u);
 /* Charge n cycles in which nothing commits (Stalled, Flushed or Drained);
  * returns the cycle-stack component charged. */
 uint8_t core_account_idle(sim_core *c, uint64_t n);
+/* icost's operation classes: single-cycle (shalu), multi-cycle integer
+ * and FP (lgalu), and CSR accesses (neither). */
+enum op_speed { OP_SHORT, OP_LONG, OP_CSR };
+enum op_speed core_op_speed(unsigned cls);
 /* The PSV of u as it stands (sim/psv.h). */
 uint16_t core_psv(const uop *u);
 /* Probe bookkeeping, cheap no-ops when no consumer reads the view. A view

@@ -19,16 +19,22 @@ static enum issue_queue queue_of(unsigned cls)
     }
 }
 
+enum op_speed core_op_speed(unsigned cls)
+{
+    switch (cls) {
+    case CLS_CSR: return OP_CSR;
+    case CLS_MUL: case CLS_DIV: case CLS_FADD: case CLS_FMUL: case CLS_FMA: case CLS_FDIV: case CLS_FSQRT:
+    case CLS_FCVT: case CLS_FMOVE: case CLS_FMISC: return OP_LONG;
+    default: return OP_SHORT;
+    }
+}
+
 /* The limit studies of interaction cost (notes/icost.md §2): operations
  * that take no time. */
 static bool idealised(const uarch_config *k, unsigned cls)
 {
-    switch (cls) {
-    case CLS_CSR: return false;
-    case CLS_MUL: case CLS_DIV: case CLS_FADD: case CLS_FMUL: case CLS_FMA: case CLS_FDIV: case CLS_FSQRT:
-    case CLS_FCVT: case CLS_FMOVE: case CLS_FMISC: return k->ideal_long_alu;
-    default: return k->ideal_short_alu;
-    }
+    enum op_speed s = core_op_speed(cls);
+    return s == OP_LONG ? k->ideal_long_alu : s == OP_SHORT && k->ideal_short_alu;
 }
 
 static unsigned latency_of(const uarch_config *k, unsigned cls)
@@ -158,7 +164,7 @@ static bool is_ideal_load(const sim_core *c, uint64_t pc)
  * load (the caches are left as they are). */
 static mem_result load_data(sim_core *c, const uop *u, uint64_t at)
 {
-    if (c->nideal_loads && is_ideal_load(c, u->d.insn.pc)) return (mem_result){at + (uint64_t)c->cfg.l1d_latency, MEM_L1};
+    if (c->nideal_loads && is_ideal_load(c, u->d.insn.pc)) return (mem_result){at + (uint64_t)c->cfg.l1d_latency, MEM_L1, 0};
     return memsys_load(c->ua->mem, u->d.mem_addr, at);
 }
 
@@ -168,6 +174,7 @@ static mem_result load_data(sim_core *c, const uop *u, uint64_t at)
 static uint64_t schedule_load(sim_core *c, uop *u, uint64_t issue)
 {
     tlb_result t = translate_data(c, u, issue);
+    u->mshr_wait = 0;
     uint64_t n = (uint64_t)c->cfg.stq_entries;
     for (uint64_t i = c->stq_tail; i-- > c->stq_head;) {
         const store_entry *s = &c->stq[i % n];
@@ -184,11 +191,11 @@ static uint64_t schedule_load(sim_core *c, uop *u, uint64_t issue)
         }
         /* Partly covered: wait for the store to write the cache. */
         mem_result r = load_data(c, u, t.ready);
-        u->mem_level = r.level;
+        u->mem_level = r.level, u->mshr_wait = r.queued;
         return finish_access(u, issue, t, max_u64(r.ready, data + (uint64_t)c->cfg.l1d_latency));
     }
     mem_result r = load_data(c, u, t.ready);
-    u->mem_level = r.level;
+    u->mem_level = r.level, u->mshr_wait = r.queued;
     return finish_access(u, issue, t, r.ready);
 }
 
@@ -211,8 +218,8 @@ void core_schedule(sim_core *c, uop *u)
          * the store queue entry whenever it is produced. */
         uint64_t base = ops.src[0] != RV_REG_NONE ? c->reg_ready[ops.src[0]] : 0;
         uint64_t data = ops.src[1] != RV_REG_NONE ? c->reg_ready[ops.src[1]] : 0;
-        ready = max_u64(c->now + 1, base);
-        u->issue = reserve_issue(c, q, ready);
+        u->issue = reserve_issue(c, q, max_u64(c->now + 1, base));
+        ready = max_u64(c->now + 1, max_u64(base, data)); /* every operand, address and data */
         tlb_result t = translate_data(c, u, u->issue);
         store_entry *s = &c->stq[c->stq_tail % (uint64_t)k->stq_entries];
         *s = (store_entry){.seq = u->d.icount, .addr = u->d.mem_addr, .size = u->d.mem_size,

@@ -8,6 +8,7 @@
 
 #include "icost.h"
 #include "json_out.h"
+#include "outfile.h"
 #include "plots.h"
 #include "combine.h"
 #include "report.h"
@@ -343,6 +344,11 @@ int main(int argc, char **argv)
     if (jobs) omp_set_num_threads(jobs);
     if (hz && smp->cfg.period) die("--sample-hz and --sample-period: give one of them");
     if (icost_triples && !icost && !icost_loads) die("--icost-triples needs --icost or --icost-loads");
+    depgraph_config graph_cfg;
+    if (icost) {
+        icost_graph_config(&ic, icost_triples, &graph_cfg);
+        smp->graph = &graph_cfg;
+    }
     if (sens_list && sens_preset) die("--sensitivity and --sensitivity-preset: give one of them");
     if (sens_list) so.nvariants = resource_variants(&o.cfg, sens_list, sens_factors, nsens_factors, &so.variants, err,
                                                     sizeof err);
@@ -360,6 +366,10 @@ int main(int argc, char **argv)
         if (!smp->nprofilers && !smp->profileme) parse_profilers(smp, (char[]){"all"});
         if (smp->nprofilers && !smp->cfg.period) smp->cfg.hz = hz ? hz : 4000, smp->cfg.period = sampling_period(smp->cfg.hz, o.cfg.freq_mhz);
     }
+
+    /* An output that cannot be written fails now, not after the simulation. */
+    const char *outputs[] = {output, profile, sampled_csv, report, o.interval_log, smp->records, smp->commit_trace};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) outfile_probe(outputs[i]);
 
     rv_symtab syms = {0};
     block_ids blocks = {0};

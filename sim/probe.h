@@ -73,11 +73,16 @@ typedef void attribution_fn(void *ctx, uint64_t pc, uint16_t psv, const uint64_t
 typedef struct instance_record {
     uint64_t instance;         /* fetched instances before it */
     uint64_t seq, pc, mem_addr;
-    uint64_t fetched, dispatched, ready, issued, completed, ended;
+    uint64_t fetched, dispatched, ready, issued, completed, ended; /* ready: every operand (a store's data too) */
     uint16_t flags;            /* UOP_* */
     uint8_t mem_level;         /* loads: enum mem_level */
+    uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
     uint8_t abort_key;         /* aborted: STK_FLUSHED_* of the flush */
     bool retired, taken, load; /* load: a load (forwarded from a store or not) */
+    uint64_t fetch_ready;      /* cycle it reached decode (its packet's arrival) */
+    uint32_t packet;           /* its fetch packet's number */
+    uint8_t cls;               /* enum insn class (lib/decode.h) */
+    uint8_t dst, src[3];       /* registers, rv_operands numbering (RV_REG_NONE: none) */
 } instance_record;
 
 typedef void instance_fn(void *ctx, const instance_record *r);

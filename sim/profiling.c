@@ -53,7 +53,11 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
         profileme_config cfg = o->pm;
         cfg.issue_width = (uint32_t)c->cfg.decode_width;
         p->pm = profileme_new(&cfg);
-        core_set_instance_probe(c, profileme_instance, p->pm);
+        core_add_instance_probe(c, profileme_instance, p->pm);
+    }
+    if (o->graph) {
+        p->graph = depgraph_new(o->graph, &c->cfg);
+        core_add_instance_probe(c, depgraph_instance, p->graph);
     }
     if (o->commit_trace) {
         trace_open(&p->trace, o->commit_trace, c->units, c->cfg.commit_width);
@@ -67,6 +71,7 @@ void profiling_begin(profiling *p, uint64_t origin)
     if (p->trace.out) trace_begin(&p->trace, origin);
     if (p->pics) pics_begin(p->pics);
     if (p->pm) profileme_begin(p->pm);
+    if (p->graph) depgraph_begin(p->graph);
 }
 
 void profiling_finish(profiling *p, sim_result *r)
@@ -90,6 +95,10 @@ void profiling_finish(profiling *p, sim_result *r)
     if (p->pm) {
         if (!(r->profileme = malloc(sizeof *r->profileme))) die("out of memory");
         profileme_finish(p->pm, r->profileme);
+    }
+    if (p->graph) {
+        if (!(r->graph = malloc(sizeof *r->graph))) die("out of memory");
+        depgraph_finish(p->graph, r->graph);
     }
     free(p->samplers);
     if (p->records) outfile_commit(p->records);

@@ -1,13 +1,14 @@
 /* The profiling consumers of one measured run: the main sampler (--sample),
  * the frequency sweep (--sample-sweep-hz: periodic and random at each
  * frequency), the --samples record file, the --commit-trace writer, the
- * golden PICS and ProfileMe.
+ * golden PICS, ProfileMe and the dependence graph of icost.
  * They attach to the core before the run, start at the first measured
  * cycle, and leave their results in the run's sim_result. */
 #ifndef SIM_PROFILING_H
 #define SIM_PROFILING_H
 
 #include "core.h"
+#include "depgraph.h"
 #include "pics.h"
 #include "profileme.h"
 #include "sampler.h"
@@ -24,6 +25,7 @@ typedef struct sampling_options {
     bool pics;                 /* the golden PICS even without an event-based profiler */
     bool profileme;            /* --sample profileme: instruction sampling (sim/profileme.h) */
     profileme_config pm;
+    const depgraph_config *graph; /* the dependence-graph model of icost, or NULL */
 } sampling_options;
 
 typedef struct profiling {
@@ -33,6 +35,7 @@ typedef struct profiling {
     trace_writer trace;
     pics_golden *pics;         /* when asked for, or an event-based profiler runs */
     profileme *pm;
+    depgraph *graph;
 } profiling;
 
 /* Period in cycles for a frequency on a core clocked at freq_mhz. */

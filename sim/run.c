@@ -26,6 +26,7 @@ void sim_result_free(sim_result *r)
     free(r->no_event_stalls);
     if (r->profileme) profileme_result_free(r->profileme);
     free(r->profileme);
+    free(r->graph);
     *r = (sim_result){0};
 }
 

@@ -57,6 +57,7 @@ typedef struct sim_result {
     size_t npics;
     uint64_t *no_event_stalls;   /* PICS_STALL_BUCKETS + 1 counts */
     profileme_result *profileme; /* --sample profileme */
+    depgraph_result *graph;      /* --icost: the dependence graph's critical paths */
     uint64_t elf_bias;
     double seconds;
 } sim_result;

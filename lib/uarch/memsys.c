@@ -97,9 +97,9 @@ void memsys_free(memsys *m)
 static inline mem_result hit(const level *lv, const cache_line *l, uint64_t t, bool timed)
 {
     if (!timed || l->ready <= t)
-        return (mem_result){timed ? t + lv->c.latency : 0, lv->c.level};
+        return (mem_result){timed ? t + lv->c.latency : 0, lv->c.level, 0};
     uint64_t ready = t + lv->c.latency;
-    return (mem_result){l->ready > ready ? l->ready : ready, l->fill_level};
+    return (mem_result){l->ready > ready ? l->ready : ready, l->fill_level, 0};
 }
 
 static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t, bool timed);
@@ -151,7 +151,9 @@ static mem_result miss(memsys *m, level *lv, uint64_t tag, uint64_t t, bool time
     uint64_t start = timed ? busy_pool_claim(&lv->c.mshrs, t, &slot) : 0;
     if (start > t && lv == &m->lv[L1D])
         m->stats.l1d_mshr_full++;
-    return fill(m, lv, tag, start, slot, timed, dirty, false);
+    mem_result r = fill(m, lv, tag, start, slot, timed, dirty, false);
+    r.queued = lv == &m->lv[L1D] && start > t ? (uint32_t)(start - t) : 0;
+    return r;
 }
 
 /* A read for a line missing in the levels above lv (NULL: DRAM). */
@@ -159,7 +161,7 @@ static mem_result fetch(memsys *m, level *lv, uint64_t tag, uint64_t t, bool tim
 {
     if (!lv) {
         m->stats.dram_reads++;
-        return (mem_result){timed ? dram_read(&m->dram, t) : 0, MEM_DRAM};
+        return (mem_result){timed ? dram_read(&m->dram, t) : 0, MEM_DRAM, 0};
     }
     (*lv->accesses)++;
     cache_line *l = cache_lookup(&lv->c, tag);
@@ -191,7 +193,7 @@ __attribute__((noinline)) static mem_result l1_miss(memsys *m, level *lv, uint64
 static inline mem_result l1_access(memsys *m, level *lv, uint64_t addr, uint64_t now, bool timed, bool write)
 {
     if (timed && lv->ideal)
-        return (mem_result){now + lv->c.latency, lv->c.level};
+        return (mem_result){now + lv->c.latency, lv->c.level, 0};
     uint64_t tag = addr >> m->line_shift;
     cache_line *l = cache_lookup(&lv->c, tag);
     if (!l)

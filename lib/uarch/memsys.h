@@ -28,6 +28,7 @@ enum mem_level { MEM_L1, MEM_L2, MEM_LLC, MEM_DRAM, MEM_LEVELS };
 typedef struct mem_result {
     uint64_t ready;   /* cycle the data can be used */
     uint8_t level;    /* enum mem_level; a merge with an in-flight fill reports the fill's level */
+    uint32_t queued;  /* cycles an L1D miss waited for an MSHR */
 } mem_result;
 
 /* Counted for timing and warming requests alike (reset between phases). An

@@ -59,6 +59,22 @@ print('two chases:', [(t['name'], round(t['icost_percent'], 1)) for t in ic['ter
 PY
 check loads.json icost_loads > /dev/null || fail "per-load figures inconsistent"
 
+# 2c. The dependence graph: its critical path is the simulated time within
+#     a few percent, and on the serial case its costs are re-simulation's.
+python3 - <<'PY' || fail "the dependence graph strays from the simulation"
+import json
+for path, tolerance in (('ser.json', 0.15), ('par.json', None)):
+    ic = json.load(open(path))['icost']
+    g = ic['graph']
+    assert abs(g['critical_path_difference']) < 0.3, (path, g)
+    for t in ic['terms']:
+        assert 'graph' in t, t
+    if tolerance is not None:
+        assert g['costs_compared'] >= 2 and g['mean_cost_difference'] < tolerance, (path, g)
+    print(path, 'graph: critical path', round(100 * g['critical_path_difference'], 1), '%, costs',
+          round(100 * g['mean_cost_difference'], 1), '% mean difference over', g['costs_compared'])
+PY
+
 # 3. A set is the run with its idealisations set by hand.
 "$BIN/sim" --full -q -o hand.json --set ideal.l1d=1 --set ideal.branch_prediction=1 -- "$RV/progs/icost_serial" > /dev/null
 python3 -c "
