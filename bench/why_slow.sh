@@ -7,9 +7,12 @@
 #   sim --full -q --max-insts N --sensitivity-preset gus -o gus.json -- W 1
 #   sim --full -q --max-insts N --sensitivity-preset limits -o lim.json -- W 1
 #   sim --full -q --max-insts N --icost dmiss,bmisp,win,bw -o ic.json -- W 1
+#   sim --full -q --max-insts N --sample profileme --profileme-interval 1000 --profile-top 0 -o pm.json -- W 1
 # and a table of the top three resources by speedup (Gus's +15% set and the
-# limit studies), then the icost table for dmiss x bmisp x win x bw in the
-# paper's Table III shape (% of the baseline's cycles). Writes
+# limit studies), the icost table for dmiss x bmisp x win x bw in the
+# paper's Table III shape (% of the baseline's cycles), the dependence
+# graph's difference from re-simulation, and ProfileMe's estimate errors
+# against the exact counts at one sample per 1,000 fetched. Writes
 # bench/results/why_slow.md. Usage: bench/why_slow.sh [--max-insts N]
 set -u -o pipefail
 export LC_ALL=C
@@ -33,6 +36,8 @@ for w in "${WORKLOADS[@]}"; do
     "$SIM" --full -q --guest-output none --max-insts "$MAX" --sensitivity-preset gus -o "$T/$w.gus.json" -- "$prog" 1
     "$SIM" --full -q --guest-output none --max-insts "$MAX" --sensitivity-preset limits -o "$T/$w.lim.json" -- "$prog" 1
     "$SIM" --full -q --guest-output none --max-insts "$MAX" --icost dmiss,bmisp,win,bw -o "$T/$w.ic.json" -- "$prog" 1
+    "$SIM" --full -q --guest-output none --max-insts "$MAX" --sample profileme --profileme-interval 1000 --profile-top 0 \
+        -o "$T/$w.pm.json" -- "$prog" 1
 done
 secs=$(( $(date +%s) - start ))
 python3 - "$T" "$MAX" "$secs" "${WORKLOADS[@]}" > "$TOP/bench/results/why_slow.md" <<'PY'
@@ -73,5 +78,28 @@ for c in cols:
         cells.append(f'{v:.1f}{mark}')
     print(f'| {c} | ' + ' | '.join(cells) + ' |')
 print('\nP: parallel interaction (icost above +0.5% of the CPI), S: serial (below -0.5%).')
+print('\n## The dependence graph against re-simulation (same study)\n')
+print('| workload | critical path vs simulated cycles | costs compared (> 5%) | mean difference | worst |')
+print('|---|---:|---:|---:|---:|')
+gm = []
+for w in names:
+    g = json.load(open(os.path.join(d, f'{w}.ic.json')))['icost']['graph']
+    if g['costs_compared']: gm.append(g['mean_cost_difference'])
+    print(f"| {w} | {100 * g['critical_path_difference']:+.1f}% | {g['costs_compared']} | "
+          f"{100 * g['mean_cost_difference']:.1f}% | {100 * g['worst_cost_difference']:.1f}% |")
+print(f'\nMedian of the mean differences: {100 * sorted(gm)[len(gm) // 2]:.1f}% (paper: 8.1% mean, 14.3% worst).')
+print('\n## ProfileMe: estimates against exact counts (one sample per 1,000 fetched instances)\n')
+print('| workload | samples | retired: total error | hot pcs (>= 100 samples): mean abs error | inside 95% interval | within 1 +- 1/sqrt(k) |')
+print('|---|---:|---:|---:|---:|---:|')
+for w in names:
+    r = json.load(open(os.path.join(d, f'{w}.pm.json')))['results'][0]
+    pm = r['profileme']
+    tot = sum(p['events']['retired']['estimate'] for p in pm['pcs'])
+    hot = [p['events']['retired'] for p in pm['pcs'] if p['events']['retired']['samples'] >= 100]
+    err = sum(abs(e['estimate'] / e['exact'] - 1) for e in hot) / len(hot) if hot else 0
+    inside = sum(e['ci95'][0] <= e['exact'] <= e['ci95'][1] for e in hot) / len(hot) if hot else 0
+    env = pm['within_envelope']['retired']
+    print(f"| {w} | {pm['samples']} | {100 * (tot / r['instructions'] - 1):+.2f}% | {100 * err:.1f}% ({len(hot)} pcs) | "
+          f"{100 * inside:.0f}% | {100 * env['share']:.0f}% of {env['pcs']} |")
 PY
 cat "$TOP/bench/results/why_slow.md"

@@ -138,7 +138,7 @@ static uint64_t retire(sim_core *c, uop *u)
     if (u->flags & UOP_SERIAL) c->serial_inflight = false;
     count_events(c, u);
     c->ctr.instructions++;
-    probe_instance_end(c, u, true, 0);
+    if (c->ninstance_probes) probe_instance_end(c, u, true, 0);
     return block;
 }
 

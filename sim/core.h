@@ -53,6 +53,7 @@ typedef struct uop {
     uint64_t issue, complete;  /* scheduled at dispatch */
     uint64_t fetched, dispatched, ready; /* cycles: fetch, dispatch (rename), operands ready */
     uint64_t instance;         /* fetched instances before this one (a refetch is a new instance) */
+    uint64_t history;          /* conditional-branch outcomes before it, newest in bit 0 (at its fetch) */
     uint64_t units[ST_COUNT];  /* attributed time so far, 1/U cycle */
     uint32_t packet;           /* fetch packet number (FTQ occupancy) */
     uint16_t flags;
@@ -160,6 +161,7 @@ typedef struct sim_core {
     attribution_probe attribution;
 
     uint64_t instances;        /* instances fetched so far */
+    uint64_t history;          /* global history of conditional branches as fetched */
     instance_probe instance_probes[4];
     int ninstance_probes;
 

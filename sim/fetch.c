@@ -115,6 +115,8 @@ void core_fetch_stage(sim_core *c)
         u->fetched = c->now;
         u->dispatched = 0;
         u->instance = c->instances++;
+        u->history = c->history;
+        if (rv_ops[in->op].cls == CLS_BRANCH) c->history = c->history << 1 | u->d.taken;
         u->fe_key = fe_key;
         u->packet = c->packet;
         u->flags &= (uint16_t)(UOP_PREDICTED | UOP_MISPREDICT | UOP_BTB_MISS | UOP_REPLAYED);

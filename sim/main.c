@@ -62,6 +62,8 @@ static const char usage[] =
     "                          and profileme (by name only: instruction sampling, below)\n"
     "      --profileme-interval S  ProfileMe: one sample per S fetched instructions on average\n"
     "                          (uniformly random in [1, 2S-1]; default 1000; seed: --sample-seed)\n"
+    "      --profileme-samples FILE  every ProfileMe sample's registers as CSV (--full or a single\n"
+    "                          region): events, latencies, effective address, branch history\n"
     "      --pair-window W     ProfileMe paired sampling: a second instruction 1..W fetches after\n"
     "                          the first (W <= S/4): useful concurrency and wasted issue slots\n"
     "      --psv-extra LIST    extra PSV bits for tea, nci-tea and tea-dispatch, or 'all': FL-CSR,\n"
@@ -116,7 +118,7 @@ enum {
     OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
     OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
-    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS, OPT_PM_INTERVAL, OPT_PAIR_WINDOW,
+    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS, OPT_PM_INTERVAL, OPT_PAIR_WINDOW, OPT_PM_SAMPLES,
 };
 
 /* --sample LIST: names checked against the policies; 'all' for every one
@@ -223,6 +225,7 @@ int main(int argc, char **argv)
         {"icost-loads", required_argument, NULL, OPT_ICOST_LOADS},
         {"profileme-interval", required_argument, NULL, OPT_PM_INTERVAL},
         {"pair-window", required_argument, NULL, OPT_PAIR_WINDOW},
+        {"profileme-samples", required_argument, NULL, OPT_PM_SAMPLES},
         GUEST_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -312,6 +315,7 @@ int main(int argc, char **argv)
             icost = true;
             break;
         case OPT_ICOST_TRIPLES: icost_triples = true; break;
+        case OPT_PM_SAMPLES: smp->pm_records = optarg; break;
         case OPT_PM_INTERVAL: smp->pm.interval = count_arg("--profileme-interval", optarg, true); break;
         case OPT_PAIR_WINDOW:
             smp->pm.window = (uint32_t)count_arg("--pair-window", optarg, true);
@@ -354,7 +358,8 @@ int main(int argc, char **argv)
                                                     sizeof err);
     if (sens_preset) so.nvariants = resource_preset(&o.cfg, sens_preset, &so.variants, err, sizeof err);
     if (so.nvariants < 0) die("%s: %s", sens_list ? "--sensitivity" : "--sensitivity-preset", err);
-    if ((smp->pm.interval || smp->pm.window) && !smp->profileme) die("--profileme-interval and --pair-window need --sample profileme");
+    if ((smp->pm.interval || smp->pm.window || smp->pm_records) && !smp->profileme)
+        die("--profileme-interval, --pair-window and --profileme-samples need --sample profileme");
     if (smp->profileme) {
         smp->pm.interval = smp->pm.interval ? smp->pm.interval : 1000;
         smp->pm.seed = smp->cfg.seed;
@@ -368,7 +373,8 @@ int main(int argc, char **argv)
     }
 
     /* An output that cannot be written fails now, not after the simulation. */
-    const char *outputs[] = {output, profile, sampled_csv, report, o.interval_log, smp->records, smp->commit_trace};
+    const char *outputs[] = {output,           profile,           sampled_csv,      report,
+                             o.interval_log,   smp->records,      smp->commit_trace, smp->pm_records};
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) outfile_probe(outputs[i]);
 
     rv_symtab syms = {0};

@@ -83,6 +83,7 @@ typedef struct instance_record {
     uint32_t packet;           /* its fetch packet's number */
     uint8_t cls;               /* enum insn class (lib/decode.h) */
     uint8_t dst, src[3];       /* registers, rv_operands numbering (RV_REG_NONE: none) */
+    uint64_t history;          /* conditional-branch outcomes before its fetch, newest in bit 0 */
 } instance_record;
 
 typedef void instance_fn(void *ctx, const instance_record *r);

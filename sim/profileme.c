@@ -7,6 +7,7 @@
 
 #include "core.h"
 #include "gnuplot.h"
+#include "outfile.h"
 #include "util.h"
 
 const char *const pm_latency_names[PM_LATENCIES] = {
@@ -14,8 +15,8 @@ const char *const pm_latency_names[PM_LATENCIES] = {
     "load_issue_to_completion",
 };
 const char *const pm_event_names[PM_EVENTS] = {
-    "retired", "aborted", "icache_miss", "itlb_miss", "dcache_miss", "dtlb_miss", "taken", "mispredicted",
-    "memory_trap",
+    "retired", "aborted", "aborted_csr_flush", "aborted_exception", "aborted_ordering", "icache_miss", "itlb_miss",
+    "dcache_miss", "l2_miss", "llc_miss", "dtlb_miss", "taken", "mispredicted", "memory_trap",
 };
 
 /* What the exact overlap count needs of an instance. */
@@ -76,7 +77,15 @@ static unsigned events_of(const instance_record *r)
     unsigned e = 0;
     e |= (unsigned)r->retired << PM_RETIRED | (unsigned)!r->retired << PM_ABORTED;
     e |= (unsigned)!!(r->flags & UOP_L1I_MISS) << PM_IMISS | (unsigned)!!(r->flags & UOP_ITLB_MISS) << PM_ITLB;
-    e |= (unsigned)(r->load && !(r->flags & UOP_FORWARDED) && r->mem_level > MEM_L1) << PM_DMISS | (unsigned)!!(r->flags & UOP_DTLB_MISS) << PM_DTLB;
+    bool from_memory = r->load && !(r->flags & UOP_FORWARDED);
+    e |= (unsigned)(from_memory && r->mem_level > MEM_L1) << PM_DMISS | (unsigned)!!(r->flags & UOP_DTLB_MISS) << PM_DTLB;
+    e |= (unsigned)(from_memory && r->mem_level > MEM_L2) << PM_L2_MISS;
+    e |= (unsigned)(from_memory && r->mem_level > MEM_LLC) << PM_LLC_MISS;
+    if (!r->retired) {
+        e |= (unsigned)(r->abort_key == STK_FLUSHED_CSR) << PM_ABORT_CSR;
+        e |= (unsigned)(r->abort_key == STK_FLUSHED_EXCEPTION) << PM_ABORT_EXCEPTION;
+        e |= (unsigned)(r->abort_key == STK_FLUSHED_ORDERING) << PM_ABORT_ORDERING;
+    }
     e |= (unsigned)r->taken << PM_TAKEN | (unsigned)!!(r->flags & UOP_MISPREDICT) << PM_MISPREDICT;
     e |= (unsigned)!!(r->flags & UOP_REPLAYED) << PM_TRAP;
     return e;
@@ -138,11 +147,36 @@ static void ring_push(profileme *pm, const instance_record *r)
     if (r->instance >= pm->cfg.window) exact_overlaps(pm, r->instance - pm->cfg.window);
 }
 
-static void sample(profileme *pm, const instance_record *r, unsigned events)
+/* The sample's profile registers as one CSV row (--profileme-samples):
+ * member 0 alone or first of a pair, 1 second (with the intra-pair fetch
+ * latency). */
+static void record(profileme *pm, const instance_record *r, unsigned events, int member, uint64_t first_fetched)
+{
+    outfile *o = pm->cfg.records;
+    outfile_printf(o, "%" PRIu64 ",%d,%" PRIu64 ",0x%" PRIx64 ",%d,", pm->samples, member, r->instance, r->pc, r->retired);
+    for (int e = 0, n = 0; e < PM_EVENTS; e++)
+        if (events >> e & 1) outfile_printf(o, "%s%s", n++ ? ";" : "", pm_event_names[e]);
+    uint64_t lat[PM_LATENCIES] = {0};
+    if (r->retired) latencies_of(r, lat);
+    for (int l = 0; l < PM_LATENCIES; l++) outfile_printf(o, ",%" PRIu64, lat[l]);
+    outfile_printf(o, ",0x%" PRIx64 ",0x%016" PRIx64 ",", r->mem_addr, r->history);
+    if (member) outfile_printf(o, "%" PRIu64, diff(r->fetched, first_fetched));
+    outfile_printf(o, "\n");
+}
+
+void profileme_records_header(struct outfile *o)
+{
+    outfile_printf(o, "sample,member,instance,pc,retired,events");
+    for (int l = 0; l < PM_LATENCIES; l++) outfile_printf(o, ",%s", pm_latency_names[l]);
+    outfile_printf(o, ",effective_address,history,intra_pair_fetch_latency\n");
+}
+
+static void sample(profileme *pm, const instance_record *r, unsigned events, int member)
 {
     pm_pc *p = pc_of(pm, r->pc);
     p->samples++;
     add(p->sampled, r, events, p->sampled_latency);
+    if (pm->cfg.records) record(pm, r, events, member, pm->first.fetched);
     pm->samples++;
 }
 
@@ -169,14 +203,14 @@ void profileme_instance(void *ctx, const instance_record *r)
     if (!pm->armed) pm->next = r->instance + draw(pm), pm->armed = true;
     if (pm->awaiting_second) {
         if (r->instance < pm->second) return;
-        sample(pm, r, events);
+        sample(pm, r, events, 1);
         pair(pm, &pm->first, r);
         pm->awaiting_second = false;
         if (pm->next <= r->instance) pm->next = r->instance + 1;
         return;
     }
     if (r->instance < pm->next) return;
-    sample(pm, r, events);
+    sample(pm, r, events, 0);
     pm->next = r->instance + draw(pm);
     if (pm->cfg.window) {
         pm->first = *r;

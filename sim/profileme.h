@@ -28,8 +28,8 @@ enum pm_latency { PM_FETCH_MAP, PM_MAP_READY, PM_READY_ISSUE, PM_ISSUE_RETIRE_RE
 extern const char *const pm_latency_names[PM_LATENCIES];
 
 /* Event bits of a profile (the Profiled Event register). */
-enum pm_event { PM_RETIRED, PM_ABORTED, PM_IMISS, PM_ITLB, PM_DMISS, PM_DTLB, PM_TAKEN, PM_MISPREDICT, PM_TRAP,
-                PM_EVENTS };
+enum pm_event { PM_RETIRED, PM_ABORTED, PM_ABORT_CSR, PM_ABORT_EXCEPTION, PM_ABORT_ORDERING, PM_IMISS, PM_ITLB,
+                PM_DMISS, PM_L2_MISS, PM_LLC_MISS, PM_DTLB, PM_TAKEN, PM_MISPREDICT, PM_TRAP, PM_EVENTS };
 extern const char *const pm_event_names[PM_EVENTS];
 
 /* Per pc: exact figures and the samples' (sums). */
@@ -43,8 +43,10 @@ typedef struct pm_pc {
     uint64_t useful_fwd, useful_bwd, pair_latency, exact_useful, exact_progress;
 } pm_pc;
 
+struct outfile;
 typedef struct profileme_config {
     uint64_t interval;         /* S: mean fetched instances between samples */
+    struct outfile *records;   /* every sample's profile registers as CSV (--profileme-samples), or NULL */
     uint32_t window;           /* W: paired sampling's window; 0 = single sampling */
     uint64_t seed;
     uint32_t issue_width;      /* C: slots per cycle (the dispatch width) */
@@ -53,6 +55,8 @@ typedef struct profileme_config {
 typedef struct profileme profileme;
 
 profileme *profileme_new(const profileme_config *cfg);
+/* The header of --profileme-samples' CSV. */
+void profileme_records_header(struct outfile *o);
 void profileme_begin(profileme *pm);   /* samples and exact figures count from here */
 instance_fn profileme_instance;
 /* The per-pc results (*n of them, by samples then pc) and the totals. */

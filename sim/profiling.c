@@ -52,6 +52,10 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
     if (o->profileme) {
         profileme_config cfg = o->pm;
         cfg.issue_width = (uint32_t)c->cfg.decode_width;
+        if (o->pm_records) {
+            cfg.records = p->pm_records = outfile_open(o->pm_records);
+            profileme_records_header(p->pm_records);
+        }
         p->pm = profileme_new(&cfg);
         core_add_instance_probe(c, profileme_instance, p->pm);
     }
@@ -95,6 +99,7 @@ void profiling_finish(profiling *p, sim_result *r)
     if (p->pm) {
         if (!(r->profileme = malloc(sizeof *r->profileme))) die("out of memory");
         profileme_finish(p->pm, r->profileme);
+        if (p->pm_records) outfile_commit(p->pm_records);
     }
     if (p->graph) {
         if (!(r->graph = malloc(sizeof *r->graph))) die("out of memory");

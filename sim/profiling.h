@@ -25,6 +25,7 @@ typedef struct sampling_options {
     bool pics;                 /* the golden PICS even without an event-based profiler */
     bool profileme;            /* --sample profileme: instruction sampling (sim/profileme.h) */
     profileme_config pm;
+    const char *pm_records;    /* --profileme-samples FILE */
     const depgraph_config *graph; /* the dependence-graph model of icost, or NULL */
 } sampling_options;
 
@@ -35,6 +36,7 @@ typedef struct profiling {
     trace_writer trace;
     pics_golden *pics;         /* when asked for, or an event-based profiler runs */
     profileme *pm;
+    outfile *pm_records;
     depgraph *graph;
 } profiling;
 

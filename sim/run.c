@@ -280,8 +280,8 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
 {
     region_job *jobs;
     size_t njobs = sim_region_jobs(paths, npaths, &jobs);
-    if (njobs > 1 && (o->sampling.records || o->sampling.commit_trace))
-        die("--samples and --commit-trace need --full or a single region (%zu regions given)", njobs);
+    if (njobs > 1 && (o->sampling.records || o->sampling.commit_trace || o->sampling.pm_records))
+        die("--samples, --commit-trace and --profileme-samples need --full or a single region (%zu regions given)", njobs);
     sim_result *res = calloc(njobs, sizeof *res);
     if (!res) die("out of memory");
     progress prog;

@@ -71,8 +71,10 @@ assert load['events']['dcache_miss']['exact'] > 0.9 * load['events']['retired'][
 print(f"chase load {load['pc']}: issue to completion {lat['exact_mean']:.0f} cycles, sampled {lat['sampled_mean']:.0f}")
 PY
 
-# 4. Aborted instances (flushes) are sampled too; the same seed gives the same samples.
-"$BIN/sim" --full -q --max-insts 2M -o a.json --sample profileme --profileme-interval 50 -- "$RV/workloads/fp_flags" 1
+# 4. Aborted instances (flushes) are sampled too, with their reason; the same
+#    seed gives the same samples; the raw records are the samples.
+"$BIN/sim" --full -q --max-insts 2M -o a.json --sample profileme --profileme-interval 50 \
+    --profileme-samples a.csv -- "$RV/workloads/fp_flags" 1
 "$BIN/sim" --full -q --max-insts 2M -o b.json --sample profileme --profileme-interval 50 -- "$RV/workloads/fp_flags" 1
 "$BIN/sim" --full -q --max-insts 2M -o c.json --sample profileme --profileme-interval 50 --sample-seed 7 -- "$RV/workloads/fp_flags" 1
 python3 - <<'PY' || fail "aborted instances or determinism"
@@ -83,10 +85,20 @@ assert a == b, 'the same seed gave other samples'
 assert a['pcs'] != c['pcs'] and a['instances'] == c['instances']
 aborted = sum(p['events']['aborted']['exact'] for p in a['pcs'])
 assert aborted > 0 and sum(p['events']['aborted']['samples'] for p in a['pcs']) > 0, aborted
-print(f'fp_flags: {aborted} aborted instances')
+csr = sum(p['events']['aborted_csr_flush']['exact'] for p in a['pcs'])
+assert csr > 0.9 * aborted, (csr, aborted)   # fp_flags flushes on its fflags accesses
+import csv
+rows = list(csv.DictReader(open('a.csv')))
+assert len(rows) == a['samples'], (len(rows), a['samples'])
+assert sum('aborted_csr_flush' in r['events'] for r in rows) == sum(p['events']['aborted_csr_flush']['samples'] for p in a['pcs'])
+for r in rows:
+    if r['retired'] == '1':
+        assert int(r['fetch_to_map']) >= 1 and len(r['history']) == 18, r
+print(f'fp_flags: {aborted} aborted instances ({csr} by CSR flushes); {len(rows)} sample records')
 PY
 
 # 5. Refused.
+expect_status 1 "$BIN/sim" --full -q --profileme-samples x.csv -- "$sort" 2> err.txt
 expect_status 1 "$BIN/sim" --full -q --pair-window 8 -- "$sort" 2> err.txt
 expect_status 1 "$BIN/sim" --full -q --sample profileme --profileme-interval 100 --pair-window 40 -- "$sort" 2> err.txt
 grep -q "quarter" err.txt || fail "an overlapping pair window was not explained: $(cat err.txt)"
