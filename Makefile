@@ -78,7 +78,7 @@ ASMPROGS  := $(patsubst tests/asm/%.S,$(B)/rv/asm/%,$(wildcard tests/asm/*.S))
 $(B)/rv/workloads/%: workloads/%.c $(wildcard workloads/*.h)
 	@mkdir -p $(@D)
 	$(RVCC) $(RVCFLAGS) -o $@ $< -lm
-$(B)/rv/progs/%: tests/progs/%.c
+$(B)/rv/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(@D)
 	$(RVCC) $(RVCFLAGS) -o $@ $< -lm
 $(B)/rv/asm/%: tests/asm/%.S
