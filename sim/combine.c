@@ -134,6 +134,21 @@ json_t *combined_json(const sim_result *all, size_t n_all, uint64_t total_insts,
     return o;
 }
 
+/* ProfileMe's estimates and exact counts, regions weighted. */
+static json_t *combined_profileme(const sim_result *res, size_t n, const report_ctx *x)
+{
+    const profileme_result **r = calloc(n, sizeof *r);
+    double *w = calloc(n, sizeof *w);
+    uint64_t *insts = calloc(n, sizeof *insts);
+    if (!r || !w || !insts) die("out of memory");
+    for (size_t i = 0; i < n; i++) r[i] = res[i].profileme, w[i] = res[i].region.weight, insts[i] = res[i].c.instructions;
+    json_t *o = profileme_combined_json(r, w, insts, n, x->syms, x->top);
+    free(r);
+    free(w);
+    free(insts);
+    return o;
+}
+
 static json_t *combined_reps(const sim_result *res, size_t n, uint64_t total_insts, const report_ctx *x)
 {
     if (!combinable(res, n)) return NULL;
@@ -161,6 +176,7 @@ static json_t *combined_reps(const sim_result *res, size_t n, uint64_t total_ins
         free(s);
     }
     json_object_set_new(o, "sampled", sampled);
+    if (res[0].profileme) json_object_set_new(o, "profileme", combined_profileme(res, n, x));
     bool pics = true;
     for (size_t i = 0; i < n; i++) pics &= res[i].pics != NULL;
     if (pics) {

@@ -418,3 +418,62 @@ void profileme_plot(const profileme_result *r, const char *dir)
     gnuplot_plot(&g, dir, "profileme_convergence", data, body);
     free(data);
 }
+
+/* ------------------------------------------------------------- regions */
+
+typedef struct pm_rate {
+    uint64_t pc;
+    double estimate[PM_EVENTS], exact[PM_EVENTS]; /* per 1,000 instructions of the whole */
+} pm_rate;
+
+static int by_retired_rate(const void *a, const void *b)
+{
+    const pm_rate *x = a, *y = b;
+    if (x->estimate[PM_RETIRED] != y->estimate[PM_RETIRED]) return x->estimate[PM_RETIRED] < y->estimate[PM_RETIRED] ? 1 : -1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+json_t *profileme_combined_json(const profileme_result *const *r, const double *weight, const uint64_t *insts, size_t n,
+                                const rv_symtab *syms, size_t top)
+{
+    double w = 0;
+    uint64_t samples = 0;
+    for (size_t i = 0; i < n; i++) w += weight[i], samples += r[i]->samples;
+    cost_table index = {0};
+    pm_rate *rates = NULL;
+    size_t nrates = 0, cap = 0;
+    for (size_t i = 0; i < n && w > 0; i++) {
+        if (!insts[i]) continue;
+        double f = weight[i] / w * 1000.0 / (double)insts[i];
+        for (size_t k = 0; k < r[i]->npcs; k++) {
+            const pm_pc *p = &r[i]->pcs[k];
+            cost *slot = cost_at(&index, p->pc);
+            if (!slot->execs) {
+                if (nrates == cap && !(rates = realloc(rates, (cap = cap ? 2 * cap : 256) * sizeof *rates))) die("out of memory");
+                rates[nrates] = (pm_rate){.pc = p->pc};
+                slot->execs = ++nrates;
+            }
+            pm_rate *rate = &rates[slot->execs - 1];
+            for (int e = 0; e < PM_EVENTS; e++) {
+                rate->estimate[e] += f * pm_estimate(r[i], p->sampled[e]);
+                rate->exact[e] += f * (double)p->exact[e];
+            }
+        }
+    }
+    cost_table_free(&index);
+    if (nrates) qsort(rates, nrates, sizeof *rates, by_retired_rate);
+    json_t *pcs = json_array();
+    for (size_t i = 0; i < nrates && (!top || i < top); i++) {
+        char pc[24], sym[256];
+        snprintf(pc, sizeof pc, "0x%" PRIx64, rates[i].pc);
+        symtab_describe(syms, rates[i].pc, sym, sizeof sym);
+        json_t *events = json_object();
+        for (int e = 0; e < PM_EVENTS; e++)
+            if (rates[i].estimate[e] > 0 || rates[i].exact[e] > 0)
+                json_object_set_new(events, pm_event_names[e], json_pack("{s:f, s:f}", "estimate", rates[i].estimate[e],
+                                                                         "exact", rates[i].exact[e]));
+        json_array_append_new(pcs, json_pack("{s:s, s:s, s:o}", "pc", pc, "symbol", sym, "per_1000_instructions", events));
+    }
+    free(rates);
+    return json_pack("{s:I, s:o}", "samples", (json_int_t)samples, "pcs", pcs);
+}

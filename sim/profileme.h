@@ -81,6 +81,11 @@ double pm_wasted_exact(const profileme_result *r, const pm_pc *p);
  * share whose estimate/exact lies within 1 +- 1/sqrt(k) (expected ~2/3). */
 double pm_within_envelope(const profileme_result *r, enum pm_event e, size_t *npcs);
 
+/* Regions combined by their weights: each pc's estimated and exact event
+ * counts per 1,000 instructions of the whole program (top: list length, 0
+ * = all). */
+json_t *profileme_combined_json(const profileme_result *const *r, const double *weight, const uint64_t *insts, size_t n,
+                                const rv_symtab *syms, size_t top);
 json_t *profileme_json(const profileme_result *r, const cost *golden, size_t ngolden, uint32_t units,
                        const rv_symtab *syms, size_t top);
 /* Fig. 3's shape (gnuplot): estimate/exact against samples per pc, with the

@@ -97,7 +97,26 @@ for r in rows:
 print(f'fp_flags: {aborted} aborted instances ({csr} by CSR flushes); {len(rows)} sample records')
 PY
 
-# 5. Refused.
+# 5. Regions: each samples on its own; combined by the regions' weights, the
+#    exact retire counts per 1,000 instructions add up to 1,000.
+W=$RV/workloads/phases
+"$BIN/bbv" -i 1M -o ph -- "$W" 1 >/dev/null
+"$BIN/simpoint" -loadFVFile ph.1000000.bb.gz -maxK 3 -saveSimpoints ph.simpoints -saveSimpointWeights ph.weights >/dev/null
+"$BIN/checkpoint" -o ck --simpoints ph.simpoints --weights ph.weights -i 1M --warmup 200k --guest-output none -- "$W" 1
+"$BIN/sim" -q --profile-top 0 -o regions.json --sample profileme --profileme-interval 100 ck/*.ckpt
+python3 - <<'PY' || fail "ProfileMe's regions do not combine"
+import json
+j = json.load(open('regions.json'))
+assert all('profileme' in r for r in j['results'])
+c = j['combined']['profileme']
+exact = sum(p['per_1000_instructions'].get('retired', {}).get('exact', 0) for p in c['pcs'])
+est = sum(p['per_1000_instructions'].get('retired', {}).get('estimate', 0) for p in c['pcs'])
+assert abs(exact - 1000) < 1e-6 and abs(est / 1000 - 1) < 0.05, (exact, est)
+assert c['samples'] == sum(r['profileme']['samples'] for r in j['results'])
+print(f'regions: {len(j["results"])}, retired per 1,000: exact {exact:.1f}, estimated {est:.1f}')
+PY
+
+# 6. Refused.
 expect_status 1 "$BIN/sim" --full -q --profileme-samples x.csv -- "$sort" 2> err.txt
 expect_status 1 "$BIN/sim" --full -q --pair-window 8 -- "$sort" 2> err.txt
 expect_status 1 "$BIN/sim" --full -q --sample profileme --profileme-interval 100 --pair-window 40 -- "$sort" 2> err.txt
