@@ -30,7 +30,7 @@ PY
 }
 
 # 1. Parallel: misses beside an equally long divide chain.
-"$BIN/sim" --full -q -o par.json --icost dmiss,lgalu,bmisp -- "$RV/progs/icost_parallel" > /dev/null
+"$BIN/sim" --full -q -o par.json --icost dmiss,lgalu -- "$RV/progs/icost_parallel" > /dev/null
 check par.json > par.txt || fail "icost_parallel: figures inconsistent"
 cat par.txt
 awk '$1 == "dmiss+lgalu" && $2 > 10 && $3 == "parallel" { ok = 1 } END { exit !ok }' par.txt \
@@ -84,7 +84,7 @@ cpi = json.load(open('hand.json'))['results'][0]['cpi']
 assert abs(t['dmiss+bmisp']['cpi'] - cpi) < 1e-8, (t['dmiss+bmisp']['cpi'], cpi)" || fail "a set differs from its run by hand"
 
 # 4. Triples, on sort: consistent figures (the Möbius inversion of order 3).
-"$BIN/sim" --full -q --max-insts 3M -o tri.json --icost bmisp,win,bw --icost-triples --plots plots \
+"$BIN/sim" --full -q --max-insts 1M -o tri.json --icost bmisp,win,bw --icost-triples --plots plots \
     -- "$RV/workloads/sort" > /dev/null
 check tri.json > /dev/null || fail "triples inconsistent"
 python3 -c "
@@ -97,8 +97,8 @@ W=$RV/workloads/phases
 "$BIN/bbv" -i 1M -o ph -- "$W" 1 >/dev/null
 "$BIN/simpoint" -loadFVFile ph.1000000.bb.gz -maxK 3 -saveSimpoints ph.simpoints -saveSimpointWeights ph.weights >/dev/null
 "$BIN/checkpoint" -o ck --simpoints ph.simpoints --weights ph.weights -i 1M --warmup 500k --guest-output none -- "$W" 1
-"$BIN/sim" -q -j 1 --warmup functional -o one.json --icost dmiss,bmisp,win ck/*.ckpt
-"$BIN/sim" -j 2 --warmup functional -o two.json --icost dmiss,bmisp,win ck/*.ckpt 2> report.txt
+"$BIN/sim" -q -j 1 --warmup functional -o one.json --icost dmiss,bmisp ck/*.ckpt
+"$BIN/sim" -j 2 --warmup functional -o two.json --icost dmiss,bmisp ck/*.ckpt 2> report.txt
 cmp <(python3 -c "import json; print(json.load(open('one.json'))['icost'])") \
     <(python3 -c "import json; print(json.load(open('two.json'))['icost'])") || fail "thread count changed the costs"
 check two.json > /dev/null || fail "regions: figures inconsistent"
