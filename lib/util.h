@@ -35,6 +35,11 @@ bool parse_double(const char *s, double *out);
 /* Seconds since an arbitrary fixed point (monotonic clock). */
 double now_seconds(void);
 
+/* The larger of two counts, and later - earlier or 0 (cycles between two
+ * events that may be out of order). */
+static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t cycles_after(uint64_t later, uint64_t earlier) { return later > earlier ? later - earlier : 0; }
+
 /* splitmix64: a seeded stream of random numbers, the same on every host. */
 uint64_t splitmix64_next(uint64_t *state);
 

@@ -245,7 +245,7 @@ void probe_note_dispatch(sim_core *c, const uop *u);
 void probe_note_fetch(sim_core *c, const uop *u);
 void probe_note_squash(sim_core *c, uint64_t from);
 /* An instance leaves the window: retired, or aborted by the flush of
- * stack key abort_key. */
+ * stack key abort_key (callers check that an instance probe is attached). */
 void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key);
 /* Publish the view of the cycle that ends (run 1) or of `run` idle cycles. */
 void probe_publish(sim_core *c, uint64_t cycle, uint64_t run);

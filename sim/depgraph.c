@@ -40,8 +40,6 @@ struct depgraph {
     graph_state *g;
 };
 
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-static uint64_t diff(uint64_t later, uint64_t earlier) { return later > earlier ? later - earlier : 0; }
 
 depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
 {
@@ -100,20 +98,20 @@ static edges measure(const depgraph *dg, const instance_record *r)
     /* A store's address may issue before its data is ready: execution runs
      * from the later of the two. */
     uint64_t start = r->issued > r->ready ? r->issued : r->ready;
-    edges e = {.re = diff(start, r->ready), .ep = diff(r->completed, start), .speed = core_op_speed(r->cls),
+    edges e = {.re = cycles_after(start, r->ready), .ep = cycles_after(r->completed, start), .speed = core_op_speed(r->cls),
                .load = r->load, .dmiss = r->load && !(r->flags & UOP_FORWARDED) && r->mem_level > MEM_L1,
                .mshr_wait = r->mshr_wait,
                .unpipelined = r->cls == CLS_DIV || r->cls == CLS_FDIV || r->cls == CLS_FSQRT,
                .new_packet = r->packet != dg->prev_packet, .after_taken = dg->prev_taken,
-               .arrive = diff(r->fetch_ready, r->fetched),
+               .arrive = cycles_after(r->fetch_ready, r->fetched),
                .imiss = r->flags & UOP_L1I_MISS};
-    if (dg->prev_mispredict) e.pd = diff(r->fetched, dg->prev_completed);
-    else if (dg->prev_serial) e.serial = diff(r->fetched, dg->prev_ended);
-    else if (dg->prev_btb_miss && e.new_packet) e.bubble = diff(r->fetched, dg->prev_fetched + 1);
-    if (r->flags & UOP_SERIAL) e.serial_dispatch = diff(r->dispatched, dg->prev_ended);
+    if (dg->prev_mispredict) e.pd = cycles_after(r->fetched, dg->prev_completed);
+    else if (dg->prev_serial) e.serial = cycles_after(r->fetched, dg->prev_ended);
+    else if (dg->prev_btb_miss && e.new_packet) e.bubble = cycles_after(r->fetched, dg->prev_fetched + 1);
+    if (r->flags & UOP_SERIAL) e.serial_dispatch = cycles_after(r->dispatched, dg->prev_ended);
     if (r->flags & UOP_SQ_FULL) {
         uint64_t could = r->fetch_ready > dg->prev_dispatched ? r->fetch_ready : dg->prev_dispatched;
-        e.sq = diff(r->dispatched, could);
+        e.sq = cycles_after(r->dispatched, could);
     }
     return e;
 }

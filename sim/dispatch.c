@@ -3,7 +3,10 @@
  * functional unit or the memory hierarchy takes. */
 #include "core.h"
 
+#include <stdlib.h>
+
 #include "exec_common.h"
+#include "util.h"
 
 enum { CSR_FFLAGS_NUM = 0x001, CSR_FRM_NUM = 0x002, CSR_FCSR_NUM = 0x003 };
 
@@ -128,7 +131,6 @@ static uint64_t *free_unit(uint64_t *units, int n, uint64_t t, uint64_t *start)
     return best;
 }
 
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static bool overlaps(uint64_t a, unsigned an, uint64_t b, unsigned bn) { return a < b + bn && b < a + an; }
 
@@ -149,22 +151,17 @@ static uint64_t finish_access(uop *u, uint64_t issue, tlb_result t, uint64_t com
     return complete;
 }
 
-static bool is_ideal_load(const sim_core *c, uint64_t pc)
+static int compare_pc(const void *a, const void *b)
 {
-    size_t lo = 0, hi = c->nideal_loads;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->ideal_loads[mid] < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < c->nideal_loads && c->ideal_loads[lo] == pc;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 /* The load's data from the memory system, or an L1D hit for an idealised
  * load (the caches are left as they are). */
 static mem_result load_data(sim_core *c, const uop *u, uint64_t at)
 {
-    if (c->nideal_loads && is_ideal_load(c, u->d.insn.pc)) return (mem_result){at + (uint64_t)c->cfg.l1d_latency, MEM_L1, 0};
+    if (c->nideal_loads && bsearch(&u->d.insn.pc, c->ideal_loads, c->nideal_loads, sizeof *c->ideal_loads, compare_pc)) return (mem_result){at + (uint64_t)c->cfg.l1d_latency, MEM_L1, 0};
     return memsys_load(c->ua->mem, u->d.mem_addr, at);
 }
 

@@ -113,12 +113,12 @@ void probe_note_squash(sim_core *c, uint64_t from)
 
 void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key)
 {
-    if (!c->ninstance_probes) return;
     bool dispatched = u->dispatched != 0;
     instance_record r = {.instance = u->instance, .seq = u->d.icount, .pc = u->d.insn.pc, .mem_addr = u->d.mem_addr,
                          .fetched = u->fetched, .dispatched = u->dispatched, .ready = dispatched ? u->ready : 0,
                          .issued = dispatched ? u->issue : 0, .completed = dispatched ? u->complete : 0,
-                         .ended = c->now, .flags = u->flags, .mem_level = u->mem_level, .mshr_wait = u->d.mem_access == RV_MEM_LOAD ? u->mshr_wait : 0, .abort_key = abort_key,
+                         .ended = c->now, .flags = u->flags, .mem_level = u->mem_level,
+                         .mshr_wait = u->d.mem_access == RV_MEM_LOAD ? u->mshr_wait : 0, .abort_key = abort_key,
                          .retired = retired, .taken = u->d.taken,
                          .load = u->d.mem_access == RV_MEM_LOAD, .fetch_ready = u->fetch_ready, .packet = u->packet,
                          .cls = rv_ops[u->d.insn.op].cls, .dst = u->ops.dst,

@@ -70,7 +70,6 @@ static uint64_t draw(profileme *pm)
     return 1 + splitmix64_next(&pm->rng) % span;
 }
 
-static uint64_t diff(uint64_t later, uint64_t earlier) { return later > earlier ? later - earlier : 0; }
 
 static unsigned events_of(const instance_record *r)
 {
@@ -94,16 +93,16 @@ static unsigned events_of(const instance_record *r)
 /* The Table 1 latencies of a retired instance. */
 static void latencies_of(const instance_record *r, uint64_t lat[PM_LATENCIES])
 {
-    lat[PM_FETCH_MAP] = diff(r->dispatched, r->fetched);
-    lat[PM_MAP_READY] = diff(r->ready, r->dispatched);
-    lat[PM_READY_ISSUE] = diff(r->issued, r->ready);
-    lat[PM_ISSUE_RETIRE_READY] = diff(r->completed, r->issued);
-    lat[PM_RETIRE_READY_RETIRE] = diff(r->ended, r->completed);
-    lat[PM_LOAD_ISSUE_DONE] = r->load ? diff(r->completed, r->issued) : 0;
+    lat[PM_FETCH_MAP] = cycles_after(r->dispatched, r->fetched);
+    lat[PM_MAP_READY] = cycles_after(r->ready, r->dispatched);
+    lat[PM_READY_ISSUE] = cycles_after(r->issued, r->ready);
+    lat[PM_ISSUE_RETIRE_READY] = cycles_after(r->completed, r->issued);
+    lat[PM_RETIRE_READY_RETIRE] = cycles_after(r->ended, r->completed);
+    lat[PM_LOAD_ISSUE_DONE] = r->load ? cycles_after(r->completed, r->issued) : 0;
 }
 
 /* In progress: fetch to ready-to-retire (0 if it never got that far). */
-static uint64_t progress(const instance_record *r) { return r->completed ? diff(r->completed, r->fetched) : 0; }
+static uint64_t progress(const instance_record *r) { return r->completed ? cycles_after(r->completed, r->fetched) : 0; }
 
 static void add(uint64_t *sum, const instance_record *r, unsigned events, uint64_t *lat)
 {
@@ -160,7 +159,7 @@ static void record(profileme *pm, const instance_record *r, unsigned events, int
     if (r->retired) latencies_of(r, lat);
     for (int l = 0; l < PM_LATENCIES; l++) outfile_printf(o, ",%" PRIu64, lat[l]);
     outfile_printf(o, ",0x%" PRIx64 ",0x%016" PRIx64 ",", r->mem_addr, r->history);
-    if (member) outfile_printf(o, "%" PRIu64, diff(r->fetched, first_fetched));
+    if (member) outfile_printf(o, "%" PRIu64, cycles_after(r->fetched, first_fetched));
     outfile_printf(o, "\n");
 }
 

@@ -7,7 +7,6 @@
 
 #define ONE_CYCLE ((uint64_t)1 << DRAM_FRAC_BITS)
 
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 void dram_init(dram *d, const uarch_config *c)
 {
