@@ -28,15 +28,35 @@ all: deps
 	@$(MAKE) --no-print-directory build
 
 # ---------------------------------------------------------------- host code
-LIB_SRCS   := $(wildcard lib/*.c lib/*/*.c)
+# The translator's stencils are not part of the library: they are compiled
+# on their own and read by a generator, which writes them as tables.
+STENCIL_SRCS := lib/jit/stencils.c lib/jit/gen_stencils.c
+LIB_SRCS   := $(filter-out $(STENCIL_SRCS),$(wildcard lib/*.c lib/*/*.c))
 TOOLS      := $(patsubst %/main.c,%,$(wildcard */main.c))
-GEN_HDRS   := $(B)/gen/syscall_names.h
+GEN_HDRS   := $(B)/gen/syscall_names.h $(B)/gen/jit_stencils.inc
 
 obj = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 
 $(B)/gen/syscall_names.h: scripts/gen_syscall_names.sh
 	@mkdir -p $(@D)
 	scripts/gen_syscall_names.sh $(RVCC) > $@.tmp && mv $@.tmp $@
+
+# Stencils: optimised whatever the variant, no sanitizers, and compiled so
+# that their holes are relocations jit.c can patch (medium code model: small
+# holes as 32-bit displacements, the others as 64-bit immediates; host calls
+# through a slot; one section per stencil).
+STENCIL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -frounding-math -ffp-contract=off -Ilib -I$(B)/gen -MMD -MP \
+                  -O2 -fno-pic -mcmodel=medium -fno-plt -fno-asynchronous-unwind-tables -fno-jump-tables \
+                  -fomit-frame-pointer -fno-stack-protector -fcf-protection=none -ffunction-sections
+
+$(B)/gen/stencils.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
+	@mkdir -p $(@D)
+	$(CC) $(STENCIL_CFLAGS) -c $< -o $@
+$(B)/gen/gen_stencils: lib/jit/gen_stencils.c lib/jit/jit_stencil.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -Ilib -o $@ $< -lelf
+$(B)/gen/jit_stencils.inc: $(B)/gen/gen_stencils $(B)/gen/stencils.o
+	$(B)/gen/gen_stencils $(B)/gen/stencils.o > $@.tmp && mv $@.tmp $@
 
 # $(1) = variant dir (rel or san), $(2) = extra CFLAGS
 define VARIANT

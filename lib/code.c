@@ -1,5 +1,7 @@
 #include "code.h"
 
+#include "jit/jit.h"
+
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@ struct rv_code {
     size_t ntouched, cap_touched;
     rv_count_visitor visit;
     void *visit_ctx;
+    rv_jit *jit; /* made on first use */
 };
 
 static void *xcalloc(size_t n, size_t size)
@@ -60,6 +63,7 @@ void code_free(rv_code *c)
     if (!c)
         return;
     free(c->touched);
+    jit_free(c->jit);
     free_arena(c);
     free(c->buckets);
     free(c);
@@ -70,6 +74,8 @@ void rv_code_flush(rv_proc *p)
     rv_code *c = p->code;
     rv_drain_counts(p); /* the counts live in the blocks about to go */
     free_arena(c);
+    if (c->jit)
+        jit_reset(c->jit);
     memset(c->fast, 0, sizeof c->fast);
     memset(c->buckets, 0, c->nbuckets * sizeof *c->buckets);
     c->nblocks = 0;
@@ -77,6 +83,21 @@ void rv_code_flush(rv_proc *p)
         c->step[i].pc = 1;
     p->flush_code = false;
     p->code_changes_seen = p->mem.code_changes;
+}
+
+void code_translate(rv_proc *p, rv_block *b)
+{
+    rv_code *c = p->code;
+    b->jit_tried = true;
+    if (!c->jit && !(c->jit = jit_new())) {
+        p->exec_mode = RV_EXEC_INTERPRET; /* no executable memory: interpret */
+        return;
+    }
+    b->jit = jit_translate(c->jit, b);
+    if (!b->jit && jit_full(c->jit)) {
+        p->flush_code = true; /* start afresh at the next block boundary */
+        b->jit_tried = false;
+    }
 }
 
 bool code_counting(const rv_proc *p)
@@ -210,6 +231,8 @@ static rv_block *decode_block(rv_proc *p, uint64_t pc)
     b->profile_id = 0;
     b->succ[0] = b->succ[1] = NULL;
     b->execs = 0;
+    b->jit = NULL;
+    b->jit_tried = false;
     b->ends_in_system = n > 0 && (rv_ops[tmp[n - 1].op].flags & RVF_ENDS_BLOCK);
     memcpy(b->insns, tmp, n * sizeof(rv_insn));
     if (!ends_in_jump) {

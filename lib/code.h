@@ -15,6 +15,15 @@ const rv_insn *code_insn(rv_proc *p, uint64_t pc);
  * handler, a timer expired) and when the process stops. Returns how many
  * retired. */
 size_t code_step(rv_proc *p, rv_dyninst *d, size_t n);
+/* Translate b to host code (b->jit; it stays NULL when b cannot be). */
+void code_translate(rv_proc *p, rv_block *b);
+/* b's host code when the process runs translated code, else NULL. */
+static inline void (*code_host(rv_proc *p, rv_block *b))(rv_proc *, uint64_t *)
+{
+    if (__builtin_expect(!b->jit_tried, 0) && p->exec_mode != RV_EXEC_INTERPRET)
+        code_translate(p, b);
+    return b->jit;
+}
 /* Block counting (see rv_count_blocks): true when it is on. */
 bool code_counting(const rv_proc *p);
 /* Remember b as executed since the last drain. */

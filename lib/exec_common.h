@@ -18,12 +18,8 @@ static inline bool signal_due(const rv_proc *p)
 
 static inline uint64_t guest_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
-    if (__builtin_expect(!mem_ok_small(&p->mem, addr, bytes, GP_R), 0)) {
-        bool mapped = mem_ok(&p->mem, addr, 1, 0) && mem_find_vma(&p->mem, addr);
-        rv_trap(p, in, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, addr,
-                "segmentation fault: %u-byte load from %s address 0x%llx", bytes, mapped ? "protected" : "unmapped",
-                (unsigned long long)addr);
-    }
+    if (__builtin_expect(!mem_ok_small(&p->mem, addr, bytes, GP_R), 0))
+        rv_fault_load(p, in, addr, bytes);
     const uint8_t *h = mem_host(&p->mem, addr);
     switch (bytes) {
     case 1: return *h;
@@ -35,12 +31,8 @@ static inline uint64_t guest_load(rv_proc *p, const rv_insn *in, uint64_t addr, 
 
 static inline void guest_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes, uint64_t v)
 {
-    if (__builtin_expect(!mem_ok_small(&p->mem, addr, bytes, GP_W), 0)) {
-        bool mapped = mem_find_vma(&p->mem, addr) != NULL;
-        rv_trap(p, in, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, addr,
-                "segmentation fault: %u-byte store to %s address 0x%llx", bytes, mapped ? "read-only" : "unmapped",
-                (unsigned long long)addr);
-    }
+    if (__builtin_expect(!mem_ok_small(&p->mem, addr, bytes, GP_W), 0))
+        rv_fault_store(p, in, addr, bytes);
     uint8_t *h = mem_host(&p->mem, addr);
     switch (bytes) {
     case 1: *h = (uint8_t)v; break;
@@ -53,7 +45,7 @@ static inline void guest_store(rv_proc *p, const rv_insn *in, uint64_t addr, uns
 static inline void check_aligned(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
     if (__builtin_expect(addr & (bytes - 1), 0))
-        rv_trap(p, in, SIGBUS, G_BUS_ADRALN, addr, "bus error: misaligned atomic access to 0x%llx", (unsigned long long)addr);
+        rv_fault_misaligned(p, in, addr);
 }
 
 static inline uint32_t unbox_s(uint64_t v)
@@ -70,7 +62,7 @@ static inline unsigned resolve_rm(rv_proc *p, const rv_insn *in)
 {
     unsigned rm = in->rm == 7 ? p->cpu.frm : in->rm;
     if (__builtin_expect(rm > FP_RMM, 0))
-        rv_trap(p, in, SIGILL, G_ILL_ILLOPC, in->pc, "illegal instruction: dynamic rounding mode with invalid frm %u", rm);
+        rv_fault_rounding_mode(p, in, rm);
     return rm;
 }
 
@@ -90,12 +82,12 @@ static inline uint64_t csr_rmw(rv_proc *p, const rv_insn *in, enum csr_kind kind
     case CSR_FCSR: old = p->cpu.frm << 5 | p->cpu.fflags; break;
     case CSR_CYCLE: case CSR_INSTRET: old = retired; break;
     case CSR_TIME: old = retired / (1000000000 / RV_TIMEBASE_HZ); break;
-    default: rv_trap(p, in, SIGILL, G_ILL_ILLOPC, in->pc, "illegal instruction: unsupported CSR 0x%03x", csr);
+    default: rv_fault_csr(p, in, csr, false);
     }
     if (!writes)
         return old;
     if ((csr >> 10) == 3)
-        rv_trap(p, in, SIGILL, G_ILL_ILLOPC, in->pc, "illegal instruction: write to read-only CSR 0x%03x", csr);
+        rv_fault_csr(p, in, csr, true);
     uint64_t v = kind == CSR_WRITE ? src : kind == CSR_SET ? old | src : old & ~src;
     switch (csr) {
     case CSR_FFLAGS: p->cpu.fflags = v & 0x1f; break;
@@ -134,7 +126,7 @@ static inline bool sc_succeeds(rv_proc *p, uint64_t addr, uint64_t current)
     (p->cpu.has_reservation = true, p->cpu.reservation = (addr), p->cpu.reservation_value = (value))
 #define SC_SUCCEEDS(addr, current) sc_succeeds(p, (addr), (current))
 #define CLEAR_RESERVATION() (p->cpu.has_reservation = false)
-#define ILLEGAL(why) rv_trap(p, in, SIGILL, G_ILL_ILLOPC, in->pc, "illegal instruction: %s", (why))
-#define BREAKPOINT() rv_trap(p, in, SIGTRAP, G_TRAP_BRKPT, in->pc, "breakpoint (ebreak)")
+#define ILLEGAL(why) rv_fault_illegal(p, in, (why))
+#define BREAKPOINT() rv_fault_breakpoint(p, in)
 
 #endif

@@ -99,6 +99,14 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
         from_at_trap = from;
         p->cpu.icount = start; /* so that an instruction's count is icount + in->idx */
         uint64_t next_pc;
+        if (from == 0) {
+            void (*host)(rv_proc *, uint64_t *) = code_host(p, b);
+            if (host) {
+                host(p, x);
+                next_pc = p->cpu.pc;
+                goto block_end;
+            }
+        }
         const rv_insn *in = b->insns + from;
         goto *handlers[in->op];
 #define SEM(name, ...) op_##name: __VA_ARGS__; goto *handlers[(++in)->op];

@@ -33,15 +33,37 @@ bool guest_cli_option(guest_args *g, int opt, const char *arg)
     case GUEST_OPT_STRACE:
         g->strace = true;
         return true;
+    case GUEST_OPT_NO_JIT:
+        g->exec_mode = RV_EXEC_INTERPRET + 1;
+        return true;
+    case GUEST_OPT_JIT_CHECK:
+        g->exec_mode = RV_EXEC_CHECK + 1;
+        return true;
     default:
         return false;
     }
 }
 
+/* The execution mode RVSAMPLE_JIT asks for (on, off, check), so that whole
+ * test suites can run on either path. */
+static enum rv_exec_mode exec_mode_from_env(void)
+{
+    const char *v = getenv("RVSAMPLE_JIT");
+    if (!v || !*v || strcmp(v, "on") == 0)
+        return RV_EXEC_TRANSLATE;
+    if (strcmp(v, "off") == 0)
+        return RV_EXEC_INTERPRET;
+    if (strcmp(v, "check") == 0)
+        return RV_EXEC_CHECK;
+    die("RVSAMPLE_JIT must be on, off or check, not '%s'", v);
+}
+
 rv_proc_options guest_cli_proc_options(const guest_args *g)
 {
     return (rv_proc_options){.write_dirs = g->write_dirs, .nwrite_dirs = g->nwrite_dirs,
-                             .syscall_enosys = g->syscall_enosys, .strace = g->strace};
+                             .syscall_enosys = g->syscall_enosys, .strace = g->strace,
+                             .exec_mode = g->exec_mode ? (enum rv_exec_mode)(g->exec_mode - 1)
+                                                       : exec_mode_from_env()};
 }
 
 void guest_cli_start(rv_proc *p, rv_elf_info *info, const guest_args *g, int argc, char **argv)

@@ -10,13 +10,16 @@
 #include "loader.h"
 #include "proc.h"
 
-enum { GUEST_OPT_ENV = 0x1000, GUEST_OPT_ALLOW_WRITE, GUEST_OPT_SYSCALL_ENOSYS, GUEST_OPT_STRACE };
+enum { GUEST_OPT_ENV = 0x1000, GUEST_OPT_ALLOW_WRITE, GUEST_OPT_SYSCALL_ENOSYS, GUEST_OPT_STRACE, GUEST_OPT_NO_JIT,
+       GUEST_OPT_JIT_CHECK };
 
 #define GUEST_LONG_OPTIONS                                                 \
     {"env", required_argument, NULL, GUEST_OPT_ENV},                       \
     {"allow-write", required_argument, NULL, GUEST_OPT_ALLOW_WRITE},       \
     {"syscall-enosys", no_argument, NULL, GUEST_OPT_SYSCALL_ENOSYS},      \
-    {"strace", no_argument, NULL, GUEST_OPT_STRACE}
+    {"strace", no_argument, NULL, GUEST_OPT_STRACE},                       \
+    {"no-jit", no_argument, NULL, GUEST_OPT_NO_JIT},                       \
+    {"jit-check", no_argument, NULL, GUEST_OPT_JIT_CHECK}
 
 #define GUEST_OPTIONS_HELP                                                                          \
     "Guest options:\n"                                                                              \
@@ -24,7 +27,12 @@ enum { GUEST_OPT_ENV = 0x1000, GUEST_OPT_ALLOW_WRITE, GUEST_OPT_SYSCALL_ENOSYS, 
     "  --allow-write DIR     let the guest create/modify files under DIR too (default: only\n"      \
     "                        the current directory); repeatable\n"                                   \
     "  --syscall-enosys      unsupported system calls fail with ENOSYS instead of stopping\n"      \
-    "  --strace              log every system call, its arguments and result on stderr\n"
+    "  --strace              log every system call, its arguments and result on stderr\n"      \
+    "  --no-jit              interpret guest code instead of translating it to host code\n"   \
+    "                        (same results, slower; also RVSAMPLE_JIT=off)\n"                  \
+    "  --jit-check           run every translated block on the interpreter too and stop at\n"  \
+    "                        the first difference in registers or memory (debugging; also\n"  \
+    "                        RVSAMPLE_JIT=check)\n"
 
 typedef struct guest_args {
     char **env;
@@ -33,6 +41,7 @@ typedef struct guest_args {
     int nwrite_dirs;
     bool syscall_enosys;
     bool strace;
+    int exec_mode; /* enum rv_exec_mode + 1; 0: from RVSAMPLE_JIT, else translate */
 } guest_args;
 
 /* Handle one of the shared options; false if opt is not one of them. */

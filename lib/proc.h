@@ -109,11 +109,17 @@ enum rv_stop {
 
 typedef struct rv_code rv_code; /* decoded-block cache (code.h) */
 
+/* How the fast path runs whole blocks: translated to host code (the
+ * default), interpreted, or both with their results compared (a debugging
+ * mode: jit_check.c). */
+enum rv_exec_mode { RV_EXEC_TRANSLATE, RV_EXEC_INTERPRET, RV_EXEC_CHECK };
+
 typedef struct rv_proc {
     rv_cpu cpu;
     rv_mem mem;
     rv_os os;
     rv_code *code;
+    enum rv_exec_mode exec_mode;
     uint64_t code_changes_seen; /* mem.code_changes when the cache was last valid */
     bool flush_code;            /* fence.i or code remapped: flush at block end */
     enum rv_stop stop;
@@ -134,6 +140,16 @@ typedef struct rv_proc {
  * the signal, or stops the process with the signal and the reason. */
 _Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, int code, uint64_t addr, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* The faults of the instruction semantics (exec_common.h), out of line:
+ * they are cold, and translated code (jit.c) cannot hold their messages. */
+_Noreturn void rv_fault_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes);
+_Noreturn void rv_fault_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes);
+_Noreturn void rv_fault_misaligned(rv_proc *p, const rv_insn *in, uint64_t addr);
+_Noreturn void rv_fault_rounding_mode(rv_proc *p, const rv_insn *in, unsigned rm);
+/* An unsupported CSR, or (write) a write to a read-only one. */
+_Noreturn void rv_fault_csr(rv_proc *p, const rv_insn *in, unsigned csr, bool write);
+_Noreturn void rv_fault_illegal(rv_proc *p, const rv_insn *in, const char *why);
+_Noreturn void rv_fault_breakpoint(rv_proc *p, const rv_insn *in);
 /* Terminate the process by a signal from outside an instruction's semantics
  * (abort(), an unsupported system call): the current instruction retires. */
 void rv_kill(rv_proc *p, int signal, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -152,6 +168,7 @@ typedef struct rv_proc_options {
     int nwrite_dirs;
     bool syscall_enosys;
     bool strace;                    /* log every system call on stderr */
+    enum rv_exec_mode exec_mode;
 } rv_proc_options;
 
 struct rv_elf_info;

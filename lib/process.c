@@ -119,6 +119,7 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
     task_init(&os->task, name);
     os->syscall_enosys = o->syscall_enosys;
     os->strace = o->strace;
+    p->exec_mode = o->exec_mode;
     os->mmap_top = RV_MMAP_TOP;
     return 0;
 }

@@ -32,6 +32,49 @@ _Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, int code, uint
     longjmp(*p->trap, 1);
 }
 
+void rv_fault_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
+{
+    bool mapped = mem_ok(&p->mem, addr, 1, 0) && mem_find_vma(&p->mem, addr);
+    rv_trap(p, in, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, addr,
+            "segmentation fault: %u-byte load from %s address 0x%llx", bytes, mapped ? "protected" : "unmapped",
+            (unsigned long long)addr);
+}
+
+void rv_fault_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
+{
+    bool mapped = mem_find_vma(&p->mem, addr) != NULL;
+    rv_trap(p, in, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, addr,
+            "segmentation fault: %u-byte store to %s address 0x%llx", bytes, mapped ? "read-only" : "unmapped",
+            (unsigned long long)addr);
+}
+
+void rv_fault_misaligned(rv_proc *p, const rv_insn *in, uint64_t addr)
+{
+    rv_trap(p, in, SIGBUS, G_BUS_ADRALN, addr, "bus error: misaligned atomic access to 0x%llx", (unsigned long long)addr);
+}
+
+void rv_fault_rounding_mode(rv_proc *p, const rv_insn *in, unsigned rm)
+{
+    rv_trap(p, in, SIGILL, G_ILL_ILLOPC, in->pc, "illegal instruction: dynamic rounding mode with invalid frm %u", rm);
+}
+
+void rv_fault_csr(rv_proc *p, const rv_insn *in, unsigned csr, bool write)
+{
+    if (write)
+        rv_trap(p, in, SIGILL, G_ILL_ILLOPC, in->pc, "illegal instruction: write to read-only CSR 0x%03x", csr);
+    rv_trap(p, in, SIGILL, G_ILL_ILLOPC, in->pc, "illegal instruction: unsupported CSR 0x%03x", csr);
+}
+
+void rv_fault_illegal(rv_proc *p, const rv_insn *in, const char *why)
+{
+    rv_trap(p, in, SIGILL, G_ILL_ILLOPC, in->pc, "illegal instruction: %s", why);
+}
+
+void rv_fault_breakpoint(rv_proc *p, const rv_insn *in)
+{
+    rv_trap(p, in, SIGTRAP, G_TRAP_BRKPT, in->pc, "breakpoint (ebreak)");
+}
+
 void rv_kill(rv_proc *p, int signal, const char *fmt, ...)
 {
     va_list ap;

@@ -1,0 +1,31 @@
+/* The translator: host code for decoded blocks, made by copying and
+ * patching the stencils of isa/semantics.def (stencils.c). The fast path
+ * (exec_fast.c) calls a block's code instead of interpreting it when the
+ * block runs whole; the interpreter stays the reference and runs the rest
+ * (partial blocks, operations without a stencil). */
+#ifndef RV_JIT_H
+#define RV_JIT_H
+
+#include <stdbool.h>
+
+#include "exec.h"
+
+typedef struct rv_jit rv_jit;
+
+/* A translated block: runs all of it (p->cpu.icount = the block's start
+ * count, x = p->cpu.x) and leaves the next pc in p->cpu.pc. A fault unwinds
+ * through p->trap as in the interpreter. */
+typedef void (*rv_jit_code)(rv_proc *p, uint64_t *x);
+
+/* NULL when the host refuses executable memory (then everything is
+ * interpreted). */
+rv_jit *jit_new(void);
+void jit_free(rv_jit *j);
+/* Forget every translation (the blocks they were made from are gone). */
+void jit_reset(rv_jit *j);
+/* Host code for b, or NULL: an operation of b has no stencil, or the code
+ * buffer is full (jit_full; reset it at the next safe point). */
+rv_jit_code jit_translate(rv_jit *j, const rv_block *b);
+bool jit_full(const rv_jit *j);
+
+#endif

@@ -1,0 +1,34 @@
+/* The shape of a stencil, shared by the generator (gen_stencils.c), which
+ * writes the tables, and the translator (jit.c), which reads them. */
+#ifndef RV_JIT_STENCIL_H
+#define RV_JIT_STENCIL_H
+
+#include <stdint.h>
+
+/* What a relocation of a stencil asks to be patched with. */
+enum jit_hole {
+    JIT_HOLE_RD, JIT_HOLE_RS1, JIT_HOLE_RS2, JIT_HOLE_RS3, /* register byte offsets, 32-bit */
+    JIT_HOLE_IMM, JIT_HOLE_PC, JIT_HOLE_INSN,              /* 64-bit values */
+    JIT_HOLE_CONTINUE, /* `jmp *slot(%rip)` to the next stencil: made a direct jump or dropped */
+    JIT_HOLE_HELPER,   /* `call/jmp *slot(%rip)` to a host function: aimed at its slot */
+};
+
+/* How the value is written, as the x86-64 relocation types. */
+enum jit_patch { JIT_PATCH_ABS64, JIT_PATCH_ABS32S, JIT_PATCH_ABS32, JIT_PATCH_PCREL32 };
+
+typedef struct jit_reloc {
+    uint16_t offset;  /* of the field in the stencil */
+    uint8_t hole;     /* enum jit_hole */
+    uint8_t patch;    /* enum jit_patch */
+    uint16_t helper;  /* JIT_HOLE_HELPER: index in the helper table */
+    int32_t addend;
+} jit_reloc;
+
+typedef struct jit_stencil {
+    const uint8_t *code; /* NULL: the operation is left to the interpreter */
+    uint16_t size;
+    uint16_t nrelocs;
+    const jit_reloc *relocs;
+} jit_stencil;
+
+#endif

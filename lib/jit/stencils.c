@@ -1,0 +1,82 @@
+/* The stencils of the translator (jit.c): every instruction of
+ * isa/semantics.def compiled once, at build time, into a function whose
+ * operands are holes. gen_stencils.c reads this file's object code and
+ * relocations and turns them into tables; at run time jit.c copies the
+ * stencils of a block one after another and patches the holes. So the host
+ * code comes from the very semantics both interpreters run.
+ *
+ * Conventions, which jit.c relies on:
+ *  - a stencil is void f(rv_proc *p, uint64_t *x): p and x (p->cpu.x) are in
+ *    the first two argument registers when it starts and when it ends;
+ *  - it ends by a tail call of JIT_CONTINUE (the next stencil: jit.c drops
+ *    the jump when it is the last instruction, or aims it there), or, for an
+ *    instruction that leaves the block, by storing the next pc in p->cpu.pc
+ *    and returning to whoever called the block;
+ *  - holes are the addresses of the undefined symbols below: small ones
+ *    (declared with a size) are 32-bit displacements, the others 64-bit
+ *    immediates under the medium code model. */
+#include "exec_common.h"
+
+extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of registers */
+extern char JIT_IMM[], JIT_PC[], JIT_INSN[];              /* immediate, pc, the rv_insn */
+extern void JIT_CONTINUE(rv_proc *p, uint64_t *x);
+
+#define HOLE(h) ((uint64_t)(uintptr_t)(h))
+#define XREG(h) (*(uint64_t *)((char *)x + HOLE(h)))
+#define FREG(h) (*(uint64_t *)((char *)p->cpu.f + HOLE(h)))
+
+/* The vocabulary of semantics.def over the holes (see exec_common.h for the
+ * interpreters'). `in` is the real decoded instruction: the cold paths
+ * (faults, CSRs, rounding modes) read it. */
+#define in ((const rv_insn *)JIT_INSN)
+#undef RS1
+#undef RS2
+#undef IMM
+#undef PC
+#undef FRS1_S
+#undef FRS2_S
+#undef FRS3_S
+#undef FRS1_D
+#undef FRS2_D
+#undef FRS3_D
+#undef WRITE_RD
+#undef WRITE_FRD_S
+#undef WRITE_FRD_D
+#define RS1 XREG(JIT_RS1)
+#define RS2 XREG(JIT_RS2)
+#define IMM ((int64_t)HOLE(JIT_IMM))
+#define PC HOLE(JIT_PC)
+#define FRS1_S unbox_s(FREG(JIT_RS1))
+#define FRS2_S unbox_s(FREG(JIT_RS2))
+#define FRS3_S unbox_s(FREG(JIT_RS3))
+#define FRS1_D FREG(JIT_RS1)
+#define FRS2_D FREG(JIT_RS2)
+#define FRS3_D FREG(JIT_RS3)
+#define WRITE_RD(v) (XREG(JIT_RD) = (uint64_t)(v))
+#define WRITE_FRD_S(v) (FREG(JIT_RD) = box_s((uint32_t)(v)))
+#define WRITE_FRD_D(v) (FREG(JIT_RD) = (uint64_t)(v))
+
+#define LOAD(bits, addr) guest_load(p, in, (addr), (bits) / 8)
+#define STORE(bits, addr, v) guest_store(p, in, (addr), (bits) / 8, (v))
+#define PREFETCH(addr) ((void)(addr))
+#define JUMP(target) do { next_pc = (target); goto leave; } while (0)
+#define BRANCH(cond) JUMP((cond) ? PC + IMM : PC + LEN)
+/* p->cpu.icount is the count at the block's start while it runs, as in
+ * exec_fast.c. */
+#define SYSCALL() do { p->cpu.icount += in->idx + 1u; p->cpu.pc = PC + LEN; rv_syscall(p); \
+                       JUMP(p->cpu.pc); } while (0)
+#define FENCE_I() do { p->flush_code = true; JUMP(PC + LEN); } while (0)
+
+#define SEM(name, ...)                                \
+    void jit_stencil_##name(rv_proc *p, uint64_t *x); \
+    void jit_stencil_##name(rv_proc *p, uint64_t *x)  \
+    {                                                 \
+        uint64_t next_pc;                             \
+        __VA_ARGS__;                                  \
+        JIT_CONTINUE(p, x);                           \
+        return;                                       \
+    leave: __attribute__((unused));                   \
+        p->cpu.pc = next_pc;                          \
+    }
+#include "isa/semantics.def"
+#undef SEM
