@@ -100,6 +100,16 @@ void code_translate(rv_proc *p, rv_block *b)
     }
 }
 
+void code_chain(rv_proc *p, rv_block *from, rv_block *to)
+{
+    jit_chain(p->code->jit, from, to->pc, to);
+}
+
+bool code_chained(const rv_block *b, uint64_t pc)
+{
+    return jit_chained(b, pc);
+}
+
 bool code_counting(const rv_proc *p)
 {
     return p->code->visit != NULL;

@@ -24,6 +24,11 @@ static inline void (*code_host(rv_proc *p, rv_block *b))(rv_proc *, uint64_t *)
         code_translate(p, b);
     return b->jit;
 }
+/* Make translated block `from` go straight on to translated block `to`
+ * when it leaves for to->pc (jit_chain). */
+void code_chain(rv_proc *p, rv_block *from, rv_block *to);
+/* Translated b already goes straight on when it leaves for pc. */
+bool code_chained(const rv_block *b, uint64_t pc);
 /* Block counting (see rv_count_blocks): true when it is on. */
 bool code_counting(const rv_proc *p);
 /* Remember b as executed since the last drain. */

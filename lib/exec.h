@@ -21,6 +21,7 @@ typedef struct rv_block {
     struct rv_block *succ[2]; /* the last two successors seen, to skip lookups */
     uint64_t execs;       /* whole executions since the last drain (block counting) */
     void (*jit)(rv_proc *p, uint64_t *x); /* host code for the whole block (jit.h), or NULL */
+    uint8_t *jit_exit;    /* where its exit (chaining) code is */
     bool jit_tried;       /* translation was attempted */
     rv_insn insns[];      /* n, plus a fallthrough when the block does not end in a jump */
 } rv_block;

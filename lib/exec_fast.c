@@ -41,20 +41,25 @@ static int position_in(const rv_block *b, uint64_t pc)
 }
 
 /* Run whole blocks up to exactly `limit` instructions; a fault returns early
- * (stopped, or with the fault pending for the program's handler). */
+ * (stopped, or with the fault pending for the program's handler). Blocks
+ * with host code (jit.h) run it, chained to one another where the hook
+ * allows (none, or block counting); the others are interpreted. */
 static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx)
 {
     jmp_buf trap;
     jmp_buf *outer = p->trap;
     rv_block *volatile current = NULL;
     volatile uint32_t from_at_trap = 0;
+    volatile bool translated = false; /* host code is running: p->jit.last is its block */
     p->trap = &trap;
     if (setjmp(trap)) {
         /* A fault inside `current`: the instructions before it retired. */
+        rv_block *b = translated ? p->jit.last : current;
+        uint32_t from = translated ? 0 : from_at_trap;
         uint64_t block_start = p->cpu.icount; /* see below: icount is b's start while it runs */
         uint32_t done = p->trap_idx;
-        if (hook && current && done > from_at_trap)
-            hook(ctx, current, block_start + from_at_trap, done - from_at_trap);
+        if (hook && b && done > from)
+            hook(ctx, b, block_start + from, done - from);
         p->cpu.icount = block_start + done;
         p->trap = outer;
         return;
@@ -67,7 +72,11 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     uint64_t *x = p->cpu.x;
     uint64_t pc = p->cpu.pc;
     const bool counting = code_counting(p);
+    p->jit.counting = counting;
+    /* chained blocks go on while the next one cannot cross the limit */
+    p->jit.chain_limit = (counting || !hook) && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;
     rv_block *b = NULL; /* the block at pc, when already known */
+    rv_block *chain_from = NULL; /* translated block that just left for b, to chain to b's code */
     uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */
     if (p->cpu.block_pc != pc && p->stop == RV_RUNNING) {
         code_sync(p);
@@ -83,6 +92,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
             code_sync(p);
             p->cpu.pc = pc; /* for a fetch fault */
             b = code_block(p, pc);
+            chain_from = NULL;
         }
         /* start = the count at b's first instruction, as if it ran from there */
         uint64_t start = p->cpu.icount - from;
@@ -95,18 +105,30 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
             p->trap = outer;
             return;
         }
+        uint64_t next_pc;
+        void (*host)(rv_proc *, uint64_t *) = from == 0 ? code_host(p, b) : NULL;
+        if (host) {
+            if (chain_from)
+                code_chain(p, chain_from, b);
+            p->jit.last = b;
+            translated = true;
+            host(p, x); /* counts and advances icount itself, perhaps over several blocks */
+            translated = false;
+            b = p->jit.last;
+            pc = p->cpu.pc;
+            if (!counting && hook)
+                hook(ctx, b, p->cpu.icount - b->n, b->n);
+            chain_from = p->jit.chain_limit && !b->ends_in_system && !code_chained(b, pc) ? b : NULL;
+            goto block_left;
+        }
+        if (__builtin_expect(p->flush_code, 0)) {
+            b = NULL; /* the translation buffer is full: start afresh */
+            continue;
+        }
+        chain_from = NULL;
         current = b;
         from_at_trap = from;
         p->cpu.icount = start; /* so that an instruction's count is icount + in->idx */
-        uint64_t next_pc;
-        if (from == 0) {
-            void (*host)(rv_proc *, uint64_t *) = code_host(p, b);
-            if (host) {
-                host(p, x);
-                next_pc = p->cpu.pc;
-                goto block_end;
-            }
-        }
         const rv_insn *in = b->insns + from;
         goto *handlers[in->op];
 #define SEM(name, ...) op_##name: __VA_ARGS__; goto *handlers[(++in)->op];
@@ -120,6 +142,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
             hook(ctx, b, start + from, b->n - from);
         from = 0;
         pc = next_pc;
+    block_left:
         /* Only a system instruction can stop the process, change its code,
          * or arm a timer. */
         if (__builtin_expect(b->ends_in_system, 0)) {

@@ -120,6 +120,11 @@ typedef struct rv_proc {
     rv_os os;
     rv_code *code;
     enum rv_exec_mode exec_mode;
+    struct {                    /* shared by the fast path and translated code */
+        struct rv_block *last;  /* the block running, or that ran last */
+        uint64_t chain_limit;   /* chain to the next block only up to this count */
+        bool counting;          /* block counting is on (rv_count_blocks) */
+    } jit;
     uint64_t code_changes_seen; /* mem.code_changes when the cache was last valid */
     bool flush_code;            /* fence.i or code remapped: flush at block end */
     enum rv_stop stop;

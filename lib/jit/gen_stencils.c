@@ -38,8 +38,16 @@ static _Noreturn void die(const char *fmt, ...)
 static const char *const hole_names[] = {
     [JIT_HOLE_RD] = "JIT_RD", [JIT_HOLE_RS1] = "JIT_RS1", [JIT_HOLE_RS2] = "JIT_RS2",
     [JIT_HOLE_RS3] = "JIT_RS3", [JIT_HOLE_IMM] = "JIT_IMM", [JIT_HOLE_PC] = "JIT_PC",
-    [JIT_HOLE_INSN] = "JIT_INSN", [JIT_HOLE_CONTINUE] = "JIT_CONTINUE",
+    [JIT_HOLE_INSN] = "JIT_INSN", [JIT_HOLE_N] = "JIT_N", [JIT_HOLE_BLOCK] = "JIT_BLOCK",
+    [JIT_HOLE_TARGET0] = "JIT_TARGET0", [JIT_HOLE_TARGET1] = "JIT_TARGET1", [JIT_HOLE_NEXT0] = "JIT_NEXT0",
+    [JIT_HOLE_NEXT1] = "JIT_NEXT1", [JIT_HOLE_CONTINUE] = "JIT_CONTINUE", [JIT_HOLE_EXIT] = "JIT_EXIT",
+    [JIT_HOLE_CHAIN0] = "JIT_CHAIN0", [JIT_HOLE_CHAIN1] = "JIT_CHAIN1",
 };
+
+static bool is_jump_hole(int hole)
+{
+    return hole >= JIT_HOLE_CONTINUE && hole <= JIT_HOLE_CHAIN1;
+}
 
 static int hole_of(const char *sym)
 {
@@ -127,11 +135,11 @@ static void add_reloc(stencil *s, const char *sym, bool defined, unsigned type, 
     }
     if (hole >= 0)
         r.hole = (uint8_t)hole;
-    if (hole == JIT_HOLE_CONTINUE) {
-        /* only `jmp *JIT_CONTINUE@GOTPCREL(%rip)` (ff 25) can be made direct */
+    if (is_jump_hole(hole)) {
+        /* only `jmp *SYMBOL@GOTPCREL(%rip)` (ff 25) can be made direct */
         const uint8_t *c = s->code->d_buf;
         if (r.patch != JIT_PATCH_PCREL32 || offset < 2 || c[offset - 2] != 0xff || c[offset - 1] != 0x25)
-            die("%s: JIT_CONTINUE is not reached by an indirect jump", s->name);
+            die("%s: %s is not reached by an indirect jump", s->name, sym);
     }
     if (hole < 0 && r.patch != JIT_PATCH_PCREL32)
         die("%s: %s is used as data", s->name, sym);
@@ -224,9 +232,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < nstencils; i++)
         if (stencils[i].why[0])
             printf(" *   %s: %s\n", stencils[i].name, stencils[i].why);
-    printf(" */\nstatic const jit_stencil jit_stencils[RV_OP_COUNT] = {\n");
+    printf(" */\n");
+    /* Stencils of the block structure (block_*) are not operations. */
     for (int i = 0; i < nstencils; i++)
-        if (!stencils[i].why[0])
+        if (strncmp(stencils[i].name, "block_", 6) == 0) {
+            if (stencils[i].why[0])
+                die("%s %s", stencils[i].name, stencils[i].why);
+            printf("static const jit_stencil jit_%s = {jit_code_%s, sizeof jit_code_%s, %d, jit_relocs_%s};\n",
+                   stencils[i].name, stencils[i].name, stencils[i].name, stencils[i].nrelocs, stencils[i].name);
+        }
+    printf("static const jit_stencil jit_stencils[RV_OP_COUNT] = {\n");
+    for (int i = 0; i < nstencils; i++)
+        if (!stencils[i].why[0] && strncmp(stencils[i].name, "block_", 6) != 0)
             printf("    [RV_OP_%s] = {jit_code_%s, sizeof jit_code_%s, %d, jit_relocs_%s},\n", stencils[i].name,
                    stencils[i].name, stencils[i].name, stencils[i].nrelocs, stencils[i].name);
     printf("};\n\nstatic void (*const jit_helpers[])(void) = {\n");

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "code.h"
 #include "exec_common.h"
 #include "jit/jit_stencil.h"
 #include "jit_stencils.inc"
@@ -15,8 +16,9 @@ enum {
 };
 
 struct rv_jit {
-    uint8_t *base;  /* helper slots, then code */
+    uint8_t *base;  /* helper slots, a return instruction, then code */
     size_t used, size;
+    size_t ret_stub; /* offset of the return: where unchained exits go */
     bool full;
 };
 
@@ -50,7 +52,9 @@ void jit_free(rv_jit *j)
 
 void jit_reset(rv_jit *j)
 {
-    j->used = (sizeof jit_helpers + 63) & ~(size_t)63;
+    j->ret_stub = sizeof jit_helpers;
+    j->base[j->ret_stub] = 0xc3; /* ret */
+    j->used = (j->ret_stub + 1 + 63) & ~(size_t)63;
     j->full = false;
 }
 
@@ -59,24 +63,35 @@ bool jit_full(const rv_jit *j)
     return j->full;
 }
 
-static bool has_continue(const jit_stencil *s)
+static bool has_hole(const jit_stencil *s, enum jit_hole hole)
 {
     for (unsigned i = 0; i < s->nrelocs; i++)
-        if (s->relocs[i].hole == JIT_HOLE_CONTINUE)
+        if (s->relocs[i].hole == hole)
             return true;
     return false;
 }
 
-/* The tail jump to the next stencil is the last instruction: it can go. */
-static bool ends_in_continue(const jit_stencil *s)
+static const jit_reloc *find_hole(const jit_stencil *s, enum jit_hole hole)
 {
     for (unsigned i = 0; i < s->nrelocs; i++)
-        if (s->relocs[i].hole == JIT_HOLE_CONTINUE && s->relocs[i].offset + 4u == s->size)
-            return true;
-    return false;
+        if (s->relocs[i].hole == hole)
+            return &s->relocs[i];
+    abort(); /* the exit stencil has every hole jit_chain patches */
 }
 
-static uint64_t hole_value(const jit_reloc *r, const rv_insn *in)
+/* Bytes of s that are copied: all but a final jump to what follows it (the
+ * next stencil, or after the last instruction the exit). */
+static unsigned copied_size(const jit_stencil *s, bool last)
+{
+    for (unsigned i = 0; i < s->nrelocs; i++) {
+        const jit_reloc *r = &s->relocs[i];
+        if (r->offset + 4u == s->size && r->hole == (last ? JIT_HOLE_EXIT : JIT_HOLE_CONTINUE))
+            return s->size - 6u;
+    }
+    return s->size;
+}
+
+static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block *b)
 {
     switch ((enum jit_hole)r->hole) {
     case JIT_HOLE_RD: return (uint64_t)in->rd * 8;
@@ -86,37 +101,50 @@ static uint64_t hole_value(const jit_reloc *r, const rv_insn *in)
     case JIT_HOLE_IMM: return (uint64_t)in->imm;
     case JIT_HOLE_PC: return in->pc;
     case JIT_HOLE_INSN: return (uint64_t)(uintptr_t)in;
-    case JIT_HOLE_CONTINUE:
-    case JIT_HOLE_HELPER: break;
+    case JIT_HOLE_N: return b->n;
+    case JIT_HOLE_BLOCK: return (uint64_t)(uintptr_t)b;
+    case JIT_HOLE_TARGET0:
+    case JIT_HOLE_TARGET1: return 1; /* odd: no pc; jit_chain fills them */
+    case JIT_HOLE_NEXT0:
+    case JIT_HOLE_NEXT1: return 0;
+    default: abort(); /* jumps and helpers are not values */
     }
-    abort(); /* the generator emits no other holes */
 }
 
-/* Copy stencil s for instruction in to `at`; `next` is where the next
- * stencil starts. */
-static void emit(rv_jit *j, uint8_t *at, const jit_stencil *s, const rv_insn *in, uint8_t *next)
+/* jmp *slot(%rip) (ff 25 rel32, the field at `field`) -> jmp rel32 (e9) + nop */
+static void aim_jump(uint8_t *field, const uint8_t *target)
 {
-    memcpy(at, s->code, next - at < s->size ? (size_t)(next - at) : s->size);
+    int32_t rel = (int32_t)(target - (field - 2 + 5));
+    field[-2] = 0xe9;
+    memcpy(field - 1, &rel, 4);
+    field[3] = 0x90;
+}
+
+/* Copy stencil s for instruction in of block b to `at`, `size` bytes of it;
+ * `exit` is where b's exit stencil starts. */
+static void emit(rv_jit *j, uint8_t *at, unsigned size, const jit_stencil *s, const rv_insn *in, const rv_block *b,
+                 const uint8_t *exit)
+{
+    memcpy(at, s->code, size);
     for (unsigned i = 0; i < s->nrelocs; i++) {
         const jit_reloc *r = &s->relocs[i];
         uint8_t *field = at + r->offset;
-        if (r->hole == JIT_HOLE_CONTINUE) {
-            if (field + 4 >= next)
-                continue; /* dropped: the next stencil follows */
-            /* jmp *slot(%rip) (ff 25 rel32) -> jmp rel32 (e9) + nop */
-            int32_t rel = (int32_t)(next - (field - 2 + 5));
-            field[-2] = 0xe9;
-            memcpy(field - 1, &rel, 4);
-            field[3] = 0x90;
-            continue;
-        }
-        if (r->hole == JIT_HOLE_HELPER) {
+        if (r->offset + 4u > size)
+            continue; /* the dropped final jump */
+        switch ((enum jit_hole)r->hole) {
+        case JIT_HOLE_CONTINUE: aim_jump(field, at + size); continue;
+        case JIT_HOLE_EXIT: aim_jump(field, exit); continue;
+        case JIT_HOLE_CHAIN0:
+        case JIT_HOLE_CHAIN1: aim_jump(field, j->base + j->ret_stub); continue;
+        case JIT_HOLE_HELPER: {
             uint8_t *slot = j->base + r->helper * sizeof(void (*)(void));
             int32_t rel = (int32_t)(slot + r->addend - field);
             memcpy(field, &rel, 4);
             continue;
         }
-        uint64_t v = hole_value(r, in) + (uint64_t)(int64_t)r->addend;
+        default: break;
+        }
+        uint64_t v = hole_value(r, in, b) + (uint64_t)(int64_t)r->addend;
         if (r->patch == JIT_PATCH_ABS64) {
             memcpy(field, &v, 8);
         } else {
@@ -135,44 +163,80 @@ static uint32_t block_length(const rv_block *b)
 
 /* A value that does not fit its field makes the block untranslatable (the
  * register offsets and 32-bit fields are small by construction). */
-static bool fits(const jit_stencil *s, const rv_insn *in)
+static bool fits(const jit_stencil *s, const rv_insn *in, const rv_block *b)
 {
     for (unsigned i = 0; i < s->nrelocs; i++) {
         const jit_reloc *r = &s->relocs[i];
         if (r->patch != JIT_PATCH_ABS32S && r->patch != JIT_PATCH_ABS32)
             continue;
-        int64_t v = (int64_t)(hole_value(r, in) + (uint64_t)(int64_t)r->addend);
+        int64_t v = (int64_t)(hole_value(r, in, b) + (uint64_t)(int64_t)r->addend);
         if (r->patch == JIT_PATCH_ABS32S ? v != (int32_t)v : (uint64_t)v > UINT32_MAX)
             return false;
     }
     return true;
 }
 
-rv_jit_code jit_translate(rv_jit *j, const rv_block *b)
+rv_jit_code jit_translate(rv_jit *j, rv_block *b)
 {
     uint32_t len = block_length(b);
-    size_t total = 0;
+    size_t total = jit_block_exit.size;
     for (uint32_t i = 0; i < len; i++) {
         const jit_stencil *s = &jit_stencils[b->insns[i].op];
         bool last = i + 1 == len;
-        if (!s->code || !fits(s, &b->insns[i]) || (last && has_continue(s)))
+        if (!s->code || !fits(s, &b->insns[i], b) || (last && has_hole(s, JIT_HOLE_CONTINUE)))
             return NULL;
-        total += s->size - (!last && ends_in_continue(s) ? 6 : 0);
+        total += copied_size(s, last);
     }
     if (total > j->size - j->used) {
         j->full = true;
         return NULL;
     }
-    uint8_t *start = j->base + j->used, *at = start;
+    uint8_t *start = j->base + j->used, *exit = start + total - jit_block_exit.size, *at = start;
     for (uint32_t i = 0; i < len; i++) {
         const jit_stencil *s = &jit_stencils[b->insns[i].op];
-        bool last = i + 1 == len;
-        uint8_t *next = at + s->size - (!last && ends_in_continue(s) ? 6 : 0);
-        emit(j, at, s, &b->insns[i], next);
-        at = next;
+        unsigned size = copied_size(s, i + 1 == len);
+        emit(j, at, size, s, &b->insns[i], b, exit);
+        at += size;
     }
-    j->used = ((size_t)(at - j->base) + 15) & ~(size_t)15;
+    emit(j, exit, jit_block_exit.size, &jit_block_exit, &b->insns[0], b, exit);
+    b->jit_exit = exit;
+    j->used = ((size_t)(exit + jit_block_exit.size - j->base) + 15) & ~(size_t)15;
     rv_jit_code code;
     memcpy(&code, &start, sizeof code); /* object pointer to function pointer */
     return code;
+}
+
+static uint64_t chained_pc(const rv_block *b, enum jit_hole hole)
+{
+    const jit_reloc *r = find_hole(&jit_block_exit, hole);
+    uint64_t v;
+    memcpy(&v, b->jit_exit + r->offset, 8);
+    return v - (uint64_t)(int64_t)r->addend;
+}
+
+bool jit_chained(const rv_block *b, uint64_t pc)
+{
+    return chained_pc(b, JIT_HOLE_TARGET0) == pc || chained_pc(b, JIT_HOLE_TARGET1) == pc;
+}
+
+void jit_chain(rv_jit *j, rv_block *from, uint64_t pc, rv_block *to)
+{
+    (void)j;
+    static const enum jit_hole holes[2][3] = {{JIT_HOLE_TARGET0, JIT_HOLE_NEXT0, JIT_HOLE_CHAIN0},
+                                              {JIT_HOLE_TARGET1, JIT_HOLE_NEXT1, JIT_HOLE_CHAIN1}};
+    uint8_t *exit = from->jit_exit;
+    /* The first free slot. Patching code costs the host a pipeline flush,
+     * so a block that leaves for many places (a return, an interpreter's
+     * dispatch) keeps its first two. */
+    int k = chained_pc(from, JIT_HOLE_TARGET0) == 1 ? 0 : chained_pc(from, JIT_HOLE_TARGET1) == 1 ? 1 : -1;
+    if (k < 0)
+        return;
+    const enum jit_hole *h = holes[k];
+    uint64_t target = pc + (uint64_t)(int64_t)find_hole(&jit_block_exit, h[0])->addend;
+    uint64_t next = (uint64_t)(uintptr_t)to + (uint64_t)(int64_t)find_hole(&jit_block_exit, h[1])->addend;
+    memcpy(exit + find_hole(&jit_block_exit, h[0])->offset, &target, 8);
+    memcpy(exit + find_hole(&jit_block_exit, h[1])->offset, &next, 8);
+    uint8_t *code;
+    memcpy(&code, &to->jit, sizeof code);
+    aim_jump(exit + find_hole(&jit_block_exit, h[2])->offset, code);
 }

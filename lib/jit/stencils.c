@@ -10,16 +10,19 @@
  *    the first two argument registers when it starts and when it ends;
  *  - it ends by a tail call of JIT_CONTINUE (the next stencil: jit.c drops
  *    the jump when it is the last instruction, or aims it there), or, for an
- *    instruction that leaves the block, by storing the next pc in p->cpu.pc
- *    and returning to whoever called the block;
+ *    instruction that leaves the block, of JIT_EXIT with the next pc: the
+ *    block's exit stencil (block_exit below), which follows the last
+ *    instruction;
  *  - holes are the addresses of the undefined symbols below: small ones
  *    (declared with a size) are 32-bit displacements, the others 64-bit
  *    immediates under the medium code model. */
+#include "code.h"
 #include "exec_common.h"
 
 extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of registers */
 extern char JIT_IMM[], JIT_PC[], JIT_INSN[];              /* immediate, pc, the rv_insn */
 extern void JIT_CONTINUE(rv_proc *p, uint64_t *x);
+extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
 
 #define HOLE(h) ((uint64_t)(uintptr_t)(h))
 #define XREG(h) (*(uint64_t *)((char *)x + HOLE(h)))
@@ -59,11 +62,12 @@ extern void JIT_CONTINUE(rv_proc *p, uint64_t *x);
 #define LOAD(bits, addr) guest_load(p, in, (addr), (bits) / 8)
 #define STORE(bits, addr, v) guest_store(p, in, (addr), (bits) / 8, (v))
 #define PREFETCH(addr) ((void)(addr))
-#define JUMP(target) do { next_pc = (target); goto leave; } while (0)
+#define JUMP(target) do { JIT_EXIT(p, x, (target)); return; } while (0)
 #define BRANCH(cond) JUMP((cond) ? PC + IMM : PC + LEN)
 /* p->cpu.icount is the count at the block's start while it runs, as in
- * exec_fast.c. */
-#define SYSCALL() do { p->cpu.icount += in->idx + 1u; p->cpu.pc = PC + LEN; rv_syscall(p); \
+ * exec_fast.c; the exit adds the block's length. */
+#define SYSCALL() do { uint64_t block_start = p->cpu.icount; p->cpu.icount += in->idx + 1u; \
+                       p->cpu.pc = PC + LEN; rv_syscall(p); p->cpu.icount = block_start; \
                        JUMP(p->cpu.pc); } while (0)
 #define FENCE_I() do { p->flush_code = true; JUMP(PC + LEN); } while (0)
 
@@ -71,12 +75,40 @@ extern void JIT_CONTINUE(rv_proc *p, uint64_t *x);
     void jit_stencil_##name(rv_proc *p, uint64_t *x); \
     void jit_stencil_##name(rv_proc *p, uint64_t *x)  \
     {                                                 \
-        uint64_t next_pc;                             \
         __VA_ARGS__;                                  \
         JIT_CONTINUE(p, x);                           \
-        return;                                       \
-    leave: __attribute__((unused));                   \
-        p->cpu.pc = next_pc;                          \
     }
 #include "isa/semantics.def"
 #undef SEM
+
+/* The end of every translated block: what exec_fast.c does after a block
+ * (count it, advance the instruction count), then straight on to the
+ * translated successor when the next pc is one of the two it was chained to
+ * (jit_chain) and the next block cannot cross the run's limit; otherwise back
+ * to the caller with the next pc in p->cpu.pc. */
+extern char JIT_N[1];                  /* instructions in the block */
+extern char JIT_BLOCK[];               /* its rv_block */
+extern char JIT_TARGET0[], JIT_TARGET1[], JIT_NEXT0[], JIT_NEXT1[]; /* chained pcs and their blocks */
+extern void JIT_CHAIN0(rv_proc *p, uint64_t *x);
+extern void JIT_CHAIN1(rv_proc *p, uint64_t *x);
+
+void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc);
+void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
+{
+    p->cpu.icount += HOLE(JIT_N);
+    if (p->jit.counting)
+        code_count(p, (rv_block *)JIT_BLOCK);
+    if (p->cpu.icount <= p->jit.chain_limit) {
+        if (next_pc == HOLE(JIT_TARGET0)) {
+            p->jit.last = (rv_block *)JIT_NEXT0;
+            JIT_CHAIN0(p, x);
+            return;
+        }
+        if (next_pc == HOLE(JIT_TARGET1)) {
+            p->jit.last = (rv_block *)JIT_NEXT1;
+            JIT_CHAIN1(p, x);
+            return;
+        }
+    }
+    p->cpu.pc = next_pc;
+}
