@@ -6,6 +6,7 @@
  * instruction's own count is icount + in->idx. */
 #include "code.h"
 #include "exec_common.h"
+#include "jit/check.h"
 
 #define LOAD(bits, addr) guest_load(p, in, (addr), (bits) / 8)
 #define STORE(bits, addr, v) guest_store(p, in, (addr), (bits) / 8, (v))
@@ -74,7 +75,8 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     const bool counting = code_counting(p);
     p->jit.counting = counting;
     /* chained blocks go on while the next one cannot cross the limit */
-    p->jit.chain_limit = (counting || !hook) && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;
+    bool chaining = (counting || !hook) && p->exec_mode != RV_EXEC_CHECK;
+    p->jit.chain_limit = chaining && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;
     rv_block *b = NULL; /* the block at pc, when already known */
     rv_block *chain_from = NULL; /* translated block that just left for b, to chain to b's code */
     uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */
@@ -112,7 +114,17 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
                 code_chain(p, chain_from, b);
             p->jit.last = b;
             translated = true;
-            host(p, x); /* counts and advances icount itself, perhaps over several blocks */
+            if (p->exec_mode == RV_EXEC_CHECK && !b->ends_in_system) {
+                uint32_t done = jit_check_block(p, b, host);
+                if (done < b->n) { /* the interpreter stopped inside b: a fault, as below */
+                    if (hook && done)
+                        hook(ctx, b, start, done);
+                    p->trap = outer;
+                    return;
+                }
+            } else {
+                host(p, x); /* counts and advances icount itself, perhaps over several blocks */
+            }
             translated = false;
             b = p->jit.last;
             pc = p->cpu.pc;

@@ -2,6 +2,7 @@
  * for a consumer (the detailed core, warming models). */
 #include "code.h"
 #include "exec_common.h"
+#include "jit/check.h"
 
 static inline uint64_t record_load(rv_proc *p, const rv_insn *in, rv_dyninst *d, uint64_t addr, unsigned bytes)
 {
@@ -13,6 +14,8 @@ static inline void record_store(rv_proc *p, const rv_insn *in, rv_dyninst *d, ui
                                 uint64_t v)
 {
     d->mem_addr = addr, d->mem_size = (uint8_t)bytes, d->mem_access |= RV_MEM_STORE;
+    if (__builtin_expect(p->undo != NULL, 0) && mem_ok_small(&p->mem, addr, bytes, GP_W))
+        jit_check_log_store(p, addr, bytes);
     guest_store(p, in, addr, bytes, v);
 }
 

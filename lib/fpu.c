@@ -204,8 +204,11 @@ static inline uint64_t sse_exec(bool binary64, enum host_op op, uint64_t a, uint
                                 unsigned rm, unsigned *flags)
 {
     uint32_t before, after;
-    __asm__ volatile("stmxcsr %[before]" : [before] "=m"(before), "+r"(a), "+r"(b), "+r"(c));
-    uint32_t ignorable = MXCSR_DE | mxcsr_from_fflags(*flags);
+    /* *flags is read before MXCSR is stored: a load just after that store
+     * can wait for it when the two addresses alias modulo 4 KiB on the host. */
+    unsigned accrued = *flags;
+    __asm__ volatile("stmxcsr %[before]" : [before] "=m"(before), "+r"(a), "+r"(b), "+r"(c), "+r"(accrued));
+    uint32_t ignorable = MXCSR_DE | mxcsr_from_fflags(accrued);
     uint32_t wanted = mxcsr_mode[rm & 3] | (before & ignorable);
     if (before != wanted)
         __asm__ volatile("ldmxcsr %[wanted]" : "+r"(a), "+r"(b), "+r"(c) : [wanted] "m"(wanted));

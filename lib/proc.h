@@ -131,6 +131,7 @@ typedef struct rv_proc {
     int exit_status;            /* as a shell shows it */
     int signal;                 /* for RV_STOP_SIGNAL */
     char message[256];          /* why it stopped, for fatal stops */
+    struct rv_undo *undo;       /* --jit-check: the stepping path logs its stores here */
     jmp_buf *trap;              /* where a fault inside an instruction unwinds to */
     uint16_t trap_idx;          /* block position of the faulting instruction */
 } rv_proc;

@@ -1,7 +1,8 @@
-/* Instruction semantics through the two real execution paths: every program
- * runs once with rv_step (stepping path) and once with rv_run (fast path over
- * decoded blocks) on identical fresh processes, and the two final states must
- * be identical before the expected values are checked.
+/* Instruction semantics through the real execution paths: every program
+ * runs with rv_step (stepping path) and with rv_run (fast path over decoded
+ * blocks) twice, translated to host code and interpreted, on identical fresh
+ * processes, and the final states must be identical before the expected
+ * values are checked.
  *
  * The instruction words were produced with the GNU cross assembler
  * (riscv64-linux-gnu-as -march=rv64gc, `.option norvc` unless the mnemonic is
@@ -77,12 +78,14 @@ static uint64_t step_all(rv_proc *p)
     return n;
 }
 
-/* The same program in two processes: s runs with rv_step, r with rv_run. */
+/* The same program in three processes: s runs with rv_step, r with rv_run
+ * (translated), i with rv_run interpreted. */
 typedef struct pair {
-    rv_proc s, r;
+    rv_proc s, r, i;
 } pair;
 
-#define BOTH(pr, p) for (rv_proc *p = &(pr)->s; p; p = (p == &(pr)->s ? &(pr)->r : NULL))
+#define BOTH(pr, p) \
+    for (rv_proc *p = &(pr)->s; p; p = (p == &(pr)->s ? &(pr)->r : p == &(pr)->r ? &(pr)->i : NULL))
 
 static pair *pair_new_prot(const uint16_t *code, size_t nhalf, unsigned prot)
 {
@@ -90,6 +93,8 @@ static pair *pair_new_prot(const uint16_t *code, size_t nhalf, unsigned prot)
     cr_assert_not_null(pr);
     vm_init(&pr->s, code, nhalf, prot);
     vm_init(&pr->r, code, nhalf, prot);
+    vm_init(&pr->i, code, nhalf, prot);
+    pr->i.exec_mode = RV_EXEC_INTERPRET;
     return pr;
 }
 
@@ -102,6 +107,7 @@ static void pair_free(pair *pr)
 {
     vm_free(&pr->s);
     vm_free(&pr->r);
+    vm_free(&pr->i);
     free(pr);
 }
 
@@ -135,6 +141,8 @@ static void pair_run(pair *pr)
     cr_expect_eq(pr->s.cpu.icount, start + n, "stepping: icount does not count the steps");
     cr_expect_eq(rv_run(&pr->r, UINT64_MAX, NULL, NULL), RV_RUN_STOPPED);
     check_same(&pr->s, &pr->r);
+    cr_expect_eq(rv_run(&pr->i, UINT64_MAX, NULL, NULL), RV_RUN_STOPPED);
+    check_same(&pr->s, &pr->i);
 }
 
 #define XEQ(pr, reg, val)                                                                                          \

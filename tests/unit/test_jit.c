@@ -1,0 +1,79 @@
+/* The translator's debugging mode (--jit-check, lib/jit/check.c): it agrees
+ * with correct host code and stops at the first difference of a wrong one.
+ * (That translated code equals the interpreters is tested in test_exec.c and
+ * tests/e2e/jit_differential.sh.) */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "code.h"
+#include "jit/check.h"
+
+enum { CODE = 0x10000, DATA = 0x20000 };
+
+/* addi x5, x0, 7; sd x5, 0(x6); addi x5, x5, 1; jal x0, 0 (to itself) */
+static const uint32_t program[] = {0x00700293, 0x00533023, 0x00128293, 0x0000006f};
+
+static rv_block *setup(rv_proc *p)
+{
+    rv_proc_clear(p);
+    cr_assert(mem_init(&p->mem));
+    cr_assert_eq(mem_map(&p->mem, CODE, 4096, GP_R | GP_X, VMA_ANON, -1, 0, NULL, "code"), 0);
+    cr_assert_eq(mem_map(&p->mem, DATA, 4096, GP_R | GP_W, VMA_ANON, -1, 0, NULL, "data"), 0);
+    memcpy(mem_host(&p->mem, CODE), program, sizeof program);
+    p->code = code_new();
+    p->code_changes_seen = p->mem.code_changes;
+    p->cpu.pc = p->cpu.block_pc = CODE;
+    p->cpu.x[6] = DATA;
+    p->exec_mode = RV_EXEC_CHECK;
+    rv_block *b = code_block(p, CODE);
+    cr_assert_eq(b->n, 4);
+    return b;
+}
+
+/* What the block does, but x5 ends one too high. */
+static void wrong_register(rv_proc *p, uint64_t *x)
+{
+    x[5] = 9;
+    memcpy(mem_host(&p->mem, DATA), &(uint64_t){7}, 8);
+    p->cpu.icount += 4;
+    p->cpu.pc = CODE + 12;
+}
+
+/* Right registers, wrong store. */
+static void wrong_store(rv_proc *p, uint64_t *x)
+{
+    x[5] = 8;
+    memcpy(mem_host(&p->mem, DATA), &(uint64_t){6}, 8);
+    p->cpu.icount += 4;
+    p->cpu.pc = CODE + 12;
+}
+
+Test(jit_check, agrees_with_the_translation)
+{
+    rv_proc p;
+    rv_block *b = setup(&p);
+    void (*host)(rv_proc *, uint64_t *) = code_host(&p, b);
+    cr_assert_not_null(host, "the block was not translated");
+    cr_assert_eq(jit_check_block(&p, b, host), 4);
+    cr_expect_eq(p.cpu.x[5], 8);
+    cr_expect_eq(p.cpu.icount, 4);
+    cr_expect_eq(p.cpu.pc, CODE + 12);
+    uint64_t stored;
+    memcpy(&stored, mem_host(&p.mem, DATA), 8);
+    cr_expect_eq(stored, 7);
+    rv_proc_destroy(&p);
+}
+
+Test(jit_check, stops_at_a_wrong_register, .exit_code = 1)
+{
+    rv_proc p;
+    rv_block *b = setup(&p);
+    jit_check_block(&p, b, wrong_register);
+}
+
+Test(jit_check, stops_at_a_wrong_store, .exit_code = 1)
+{
+    rv_proc p;
+    rv_block *b = setup(&p);
+    jit_check_block(&p, b, wrong_store);
+}
