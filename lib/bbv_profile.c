@@ -157,9 +157,9 @@ static void count_whole(void *ctx, rv_block *b, uint64_t execs)
 }
 
 /* Part of a block (the rv_run hook, which then sees only partial executions). */
-static void count_part(void *ctx, rv_block *b, uint64_t start, uint32_t executed)
+static void count_part(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
 {
-    (void)start;
+    (void)first, (void)start;
     bbv_profile *bp = ctx;
     uint32_t id = id_of(bp, b);
     for (int i = 0; i < bp->nseries; i++)

@@ -26,9 +26,12 @@ typedef struct rv_block {
     rv_insn insns[];      /* n, plus a fallthrough when the block does not end in a jump */
 } rv_block;
 
-/* Called after each block with the instructions that retired in it: all n,
- * or fewer when the run stopped inside it (fault, instruction limit). */
-typedef void (*rv_block_hook)(void *ctx, rv_block *b, uint64_t start_icount, uint32_t executed);
+/* Called after each block with the instructions that retired in it:
+ * positions [first, first + executed) of b, the first of them the
+ * start_icount-th retired. That is all n, or fewer when the run stopped
+ * inside b (a fault, the instruction limit) or resumed inside it. After a
+ * whole block p->cpu.pc is the pc that follows it. */
+typedef void (*rv_block_hook)(void *ctx, rv_block *b, uint32_t first, uint64_t start_icount, uint32_t executed);
 
 enum rv_run_result { RV_RUN_STOPPED, RV_RUN_LIMIT };
 
@@ -37,6 +40,21 @@ enum rv_run_result { RV_RUN_STOPPED, RV_RUN_LIMIT };
 enum rv_run_result rv_run(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx);
 
 enum { RV_MEM_LOAD = 1, RV_MEM_STORE = 2, RV_MEM_PREFETCH = 4 /* a hint: never faults, never blocks */ };
+
+/* The memory accesses of the block running, for a hook that needs them
+ * (functional warming): while p->trace is set, the fast path and
+ * translated code note each access (an atomic makes two) in order, and
+ * whether the block's final conditional branch was taken. It holds one
+ * block: the run empties it before each. */
+typedef struct rv_trace {
+    uint32_t n;
+    bool taken;
+    struct {
+        uint16_t idx;  /* position in the block */
+        uint8_t kind;  /* RV_MEM_* */
+        uint64_t addr;
+    } e[2 * RV_BLOCK_MAX_INSNS];
+} rv_trace;
 
 /* One dynamic instruction as the stepping path saw it. */
 typedef struct rv_dyninst {

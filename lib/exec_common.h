@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include "fpu.h"
+#include "exec.h"
 #include "proc.h"
 #include "syscall.h"
 
@@ -40,6 +41,43 @@ static inline void guest_store(rv_proc *p, const rv_insn *in, uint64_t addr, uns
     case 4: { uint32_t w = (uint32_t)v; memcpy(h, &w, 4); break; }
     default: memcpy(h, &v, 8);
     }
+}
+
+/* The fast paths' accesses: noted in p->trace when it is set (exec.h). */
+static inline void trace_access(rv_proc *p, const rv_insn *in, unsigned kind, uint64_t addr)
+{
+    struct rv_trace *t = p->trace;
+    t->e[t->n].idx = in->idx;
+    t->e[t->n].kind = (uint8_t)kind;
+    t->e[t->n].addr = addr;
+    t->n++;
+}
+
+static inline uint64_t traced_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
+{
+    if (__builtin_expect(p->trace != NULL, 0))
+        trace_access(p, in, RV_MEM_LOAD, addr);
+    return guest_load(p, in, addr, bytes);
+}
+
+static inline void traced_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes, uint64_t v)
+{
+    if (__builtin_expect(p->trace != NULL, 0))
+        trace_access(p, in, RV_MEM_STORE, addr);
+    guest_store(p, in, addr, bytes, v);
+}
+
+static inline void traced_prefetch(rv_proc *p, const rv_insn *in, uint64_t addr)
+{
+    if (__builtin_expect(p->trace != NULL, 0))
+        trace_access(p, in, RV_MEM_PREFETCH, addr);
+}
+
+static inline bool traced_branch(rv_proc *p, bool taken)
+{
+    if (__builtin_expect(p->trace != NULL, 0))
+        p->trace->taken = taken;
+    return taken;
 }
 
 static inline void check_aligned(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)

@@ -8,11 +8,11 @@
 #include "exec_common.h"
 #include "jit/check.h"
 
-#define LOAD(bits, addr) guest_load(p, in, (addr), (bits) / 8)
-#define STORE(bits, addr, v) guest_store(p, in, (addr), (bits) / 8, (v))
-#define PREFETCH(addr) ((void)(addr))
+#define LOAD(bits, addr) traced_load(p, in, (addr), (bits) / 8)
+#define STORE(bits, addr, v) traced_store(p, in, (addr), (bits) / 8, (v))
+#define PREFETCH(addr) traced_prefetch(p, in, (addr))
 #define JUMP(target) do { next_pc = (target); goto block_end; } while (0)
-#define BRANCH(cond) JUMP((cond) ? PC + IMM : PC + LEN)
+#define BRANCH(cond) JUMP(traced_branch(p, (cond)) ? PC + IMM : PC + LEN)
 #define SYSCALL() do { p->cpu.icount = start + in->idx + 1; p->cpu.pc = PC + LEN; rv_syscall(p); \
                        JUMP(p->cpu.pc); } while (0)
 #define FENCE_I() do { p->flush_code = true; JUMP(PC + LEN); } while (0)
@@ -24,10 +24,15 @@ static void step_partial(rv_proc *p, rv_block *b, uint32_t from, uint64_t count,
     uint64_t start = p->cpu.icount;
     rv_dyninst d;
     uint32_t done = 0;
-    while (done < count && code_step(p, &d, 1) == 1)
+    if (p->trace)
+        p->trace->n = 0;
+    while (done < count && code_step(p, &d, 1) == 1) {
+        if (p->trace && d.mem_access)
+            trace_access(p, &b->insns[from + done], d.mem_access, d.mem_addr);
         done++;
+    }
     if (hook && done)
-        hook(ctx, b, start, done);
+        hook(ctx, b, from, start, done);
     if (p->stop == RV_RUNNING)
         p->cpu.block_pc = from + done < b->n ? b->pc : p->cpu.pc;
 }
@@ -60,7 +65,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
         uint64_t block_start = p->cpu.icount; /* see below: icount is b's start while it runs */
         uint32_t done = p->trap_idx;
         if (hook && b && done > from)
-            hook(ctx, b, block_start + from, done - from);
+            hook(ctx, b, from, block_start + from, done - from);
         p->cpu.icount = block_start + done;
         p->trap = outer;
         return;
@@ -108,6 +113,8 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
             return;
         }
         uint64_t next_pc;
+        if (p->trace)
+            p->trace->n = 0;
         void (*host)(rv_proc *, uint64_t *) = from == 0 ? code_host(p, b) : NULL;
         if (host) {
             if (chain_from)
@@ -118,7 +125,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
                 uint32_t done = jit_check_block(p, b, host);
                 if (done < b->n) { /* the interpreter stopped inside b: a fault, as below */
                     if (hook && done)
-                        hook(ctx, b, start, done);
+                        hook(ctx, b, 0, start, done);
                     p->trap = outer;
                     return;
                 }
@@ -129,7 +136,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
             b = p->jit.last;
             pc = p->cpu.pc;
             if (!counting && hook)
-                hook(ctx, b, p->cpu.icount - b->n, b->n);
+                hook(ctx, b, 0, p->cpu.icount - b->n, b->n);
             chain_from = p->jit.chain_limit && !b->ends_in_system && !code_chained(b, pc) ? b : NULL;
             goto block_left;
         }
@@ -148,10 +155,12 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
 #undef SEM
     block_end:
         p->cpu.icount = start + b->n;
-        if (counting && from == 0)
+        if (counting && from == 0) {
             code_count(p, b);
-        else if (hook)
-            hook(ctx, b, start + from, b->n - from);
+        } else if (hook) {
+            p->cpu.pc = next_pc;
+            hook(ctx, b, from, start + from, b->n - from);
+        }
         from = 0;
         pc = next_pc;
     block_left:

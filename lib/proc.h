@@ -132,6 +132,7 @@ typedef struct rv_proc {
     int signal;                 /* for RV_STOP_SIGNAL */
     char message[256];          /* why it stopped, for fatal stops */
     struct rv_undo *undo;       /* --jit-check: the stepping path logs its stores here */
+    struct rv_trace *trace;     /* memory accesses of the fast path, when a hook wants them (exec.h) */
     jmp_buf *trap;              /* where a fault inside an instruction unwinds to */
     uint16_t trap_idx;          /* block position of the faulting instruction */
 } rv_proc;

@@ -59,11 +59,11 @@ extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
 #define WRITE_FRD_S(v) (FREG(JIT_RD) = box_s((uint32_t)(v)))
 #define WRITE_FRD_D(v) (FREG(JIT_RD) = (uint64_t)(v))
 
-#define LOAD(bits, addr) guest_load(p, in, (addr), (bits) / 8)
-#define STORE(bits, addr, v) guest_store(p, in, (addr), (bits) / 8, (v))
-#define PREFETCH(addr) ((void)(addr))
+#define LOAD(bits, addr) traced_load(p, in, (addr), (bits) / 8)
+#define STORE(bits, addr, v) traced_store(p, in, (addr), (bits) / 8, (v))
+#define PREFETCH(addr) traced_prefetch(p, in, (addr))
 #define JUMP(target) do { JIT_EXIT(p, x, (target)); return; } while (0)
-#define BRANCH(cond) JUMP((cond) ? PC + IMM : PC + LEN)
+#define BRANCH(cond) JUMP(traced_branch(p, (cond)) ? PC + IMM : PC + LEN)
 /* p->cpu.icount is the count at the block's start while it runs, as in
  * exec_fast.c; the exit adds the block's length. */
 #define SYSCALL() do { uint64_t block_start = p->cpu.icount; p->cpu.icount += in->idx + 1u; \

@@ -19,9 +19,11 @@ void uarch_destroy(uarch *u)
     *u = (uarch){0};
 }
 
-void uarch_warm(uarch *u, const rv_dyninst *d)
+/* One executed instruction: its memory access (RV_MEM_* bits, 0 for none)
+ * and, for control flow, whether it was taken and where it went. */
+static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, uint64_t mem_addr, bool taken,
+                             uint64_t next_pc)
 {
-    const rv_insn *in = &d->insn;
     /* The front end reads whole fetch blocks: one I-TLB and I-cache access
      * per block entered, as the detailed core makes them. */
     uint64_t block = in->pc / (2u * (unsigned)u->cfg.fetch_width);
@@ -30,29 +32,59 @@ void uarch_warm(uarch *u, const rv_dyninst *d)
         tlbs_warm(u->tlb, true, in->pc);
         memsys_warm_ifetch(u->mem, in->pc);
     }
-    if (d->mem_access) {
-        tlbs_warm(u->tlb, false, d->mem_addr);
-        if (d->mem_access & RV_MEM_STORE)
-            memsys_warm_store(u->mem, d->mem_addr);
+    if (mem_access) {
+        tlbs_warm(u->tlb, false, mem_addr);
+        if (mem_access & RV_MEM_STORE)
+            memsys_warm_store(u->mem, mem_addr);
         else
-            memsys_warm_load(u->mem, d->mem_addr);
+            memsys_warm_load(u->mem, mem_addr);
     }
     if (rv_ops[in->op].flags & RVF_CTRL) {
-        bpred_predict_update(u->bp, in, d->taken, d->next_pc);
-        if (d->taken) u->fetch_block = UINT64_MAX; /* a taken transfer starts a new fetch block */
+        bpred_predict_update(u->bp, in, taken, next_pc);
+        if (taken) u->fetch_block = UINT64_MAX; /* a taken transfer starts a new fetch block */
+    }
+}
+
+void uarch_warm(uarch *u, const rv_dyninst *d)
+{
+    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
+}
+
+/* Warming from the fast path: blocks (translated or interpreted) with the
+ * memory accesses they noted. */
+typedef struct warm_run {
+    uarch *u;
+    const rv_proc *p;
+    rv_trace trace;
+} warm_run;
+
+static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
+{
+    (void)start;
+    warm_run *w = ctx;
+    const rv_trace *t = &w->trace;
+    uint32_t k = 0;
+    for (uint32_t i = first; i < first + executed; i++) {
+        unsigned access = 0;
+        uint64_t addr = 0;
+        for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
+            if (t->e[k].idx == i)
+                access |= t->e[k].kind, addr = t->e[k].addr;
+        const rv_insn *in = &b->insns[i];
+        /* only a block's last instruction transfers control: it ran whole */
+        bool taken = rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true;
+        warm_insn(w->u, in, access, addr, taken, w->p->cpu.pc);
     }
 }
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
 {
     uint64_t start = p->cpu.icount;
-    rv_dyninst batch[64];
-    while (p->cpu.icount < limit) {
-        uint64_t n = limit - p->cpu.icount < 64 ? limit - p->cpu.icount : 64;
-        size_t done = rv_step_many(p, batch, n);
-        for (size_t i = 0; i < done; i++) uarch_warm(u, &batch[i]);
-        if (done < n) break;
-    }
+    warm_run w = {.u = u, .p = p};
+    p->trace = &w.trace;
+    if (p->cpu.icount < limit)
+        rv_run(p, limit, warm_block, &w);
+    p->trace = NULL;
     return p->cpu.icount - start;
 }
 

@@ -1,8 +1,9 @@
 /* The warmable micro-architectural state of one core: caches, TLBs and
  * branch predictors, built from a configuration. The detailed core times
- * accesses through it; functional warming (uarch_warm) feeds it from the
- * stepping path at a fraction of the detailed cost, and a warm checkpoint
- * stores it. */
+ * accesses through it; functional warming feeds it from the fast path
+ * (uarch_warm_run: translated blocks and the memory accesses they note) or
+ * from the stepping path (uarch_warm) at a fraction of the detailed cost,
+ * and a warm checkpoint stores it. */
 #ifndef RV_UARCH_H
 #define RV_UARCH_H
 
@@ -26,7 +27,8 @@ void uarch_destroy(uarch *u);
 /* Update caches, TLBs and predictors for one executed instruction. */
 void uarch_warm(uarch *u, const rv_dyninst *d);
 
-/* Step the process to icount == limit (or its end) warming all the way.
+/* Run the process to icount == limit (or its end) on the fast path,
+ * warming all the way exactly as uarch_warm on every instruction would.
  * Returns the instructions executed. */
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
 

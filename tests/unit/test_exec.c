@@ -1308,15 +1308,16 @@ Test(exec, host_side_code_change_with_mprotect_is_seen)
 
 typedef struct hook_log {
     int n;
-    struct { uint64_t pc, start; uint32_t executed, block_n; } e[64];
+    struct { uint64_t pc, start; uint32_t first, executed, block_n; } e[64];
 } hook_log;
 
-static void log_hook(void *ctx, rv_block *b, uint64_t start, uint32_t executed)
+static void log_hook(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
 {
     hook_log *l = ctx;
     cr_assert_lt(l->n, 64);
     l->e[l->n].pc = b->pc;
     l->e[l->n].start = start;
+    l->e[l->n].first = first;
     l->e[l->n].executed = executed;
     l->e[l->n].block_n = b->n;
     l->n++;
@@ -1341,6 +1342,7 @@ Test(exec, run_stops_exactly_at_limit_inside_a_block)
     cr_assert_eq(log.n, 1);
     cr_expect_eq(log.e[0].pc, CODE);
     cr_expect_eq(log.e[0].start, 0);
+    cr_expect_eq(log.e[0].first, 0);
     cr_expect_eq(log.e[0].executed, 4);
 
     /* already at the limit: nothing runs, no hook call */
@@ -1354,6 +1356,7 @@ Test(exec, run_stops_exactly_at_limit_inside_a_block)
     cr_expect_eq(p.cpu.x[10], 10);
     cr_assert_eq(log.n, 2);
     cr_expect_eq(log.e[1].start, 4);
+    cr_expect_eq(log.e[1].first, 4, "resumed inside the block at its 5th instruction");
     cr_expect_eq(log.e[1].executed, 6);
 
     cr_expect_eq(rv_run(&p, UINT64_MAX, log_hook, &log), RV_RUN_STOPPED);
@@ -1408,6 +1411,7 @@ Test(exec, block_hook_receives_exact_counts)
     cr_assert_eq(log.n, 5, "%d hook calls", log.n);
     cr_expect_eq(log.e[0].pc, CODE);
     cr_expect_eq(log.e[0].start, 0);
+    cr_expect_eq(log.e[0].first, 0);
     cr_expect_eq(log.e[0].executed, 4);
     cr_expect_eq(log.e[0].block_n, 4);
     for (int i = 1; i < 5; i++) {

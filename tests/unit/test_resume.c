@@ -27,12 +27,14 @@ static void flush_pending(trace *t)
     t->pending_insts = 0;
 }
 
-static void on_block(void *ctx, rv_block *b, uint64_t start, uint32_t executed)
+static void on_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
 {
     trace *t = ctx;
     if (start != t->next_expected)
         t->broken = true; /* the hook must see contiguous instruction ranges */
     t->next_expected = start + executed;
+    if (first + executed > b->n)
+        t->broken = true; /* positions past the block's end */
     t->calls++;
     /* A piece continues the pending block execution if it is the same block
      * and the pending piece did not already complete it. */
