@@ -277,12 +277,67 @@ static bool exact_result_is_midpoint(const struct fp_format *f, enum host_op op,
     return midpoint;
 }
 
+static inline bool is_normal(const struct fp_format *f, uint64_t x)
+{
+    unsigned e = exp_of(f, x);
+    return e != 0 && e != exp_all_ones(f);
+}
+
+static inline bool normal_or_zero(const struct fp_format *f, uint64_t x)
+{
+    return is_normal(f, x) || is_zero(f, x);
+}
+
+/* The common case, without MXCSR: round to nearest even (MXCSR's control
+ * state between calls), NX already accrued, operands that are normal
+ * numbers or zeros (no zero divisor), and a result that is either normal
+ * above the smallest binade or an exact zero (a sum, or a product with a
+ * zero factor). Then no flag but NX can arise (NV needs an infinity, a NaN
+ * or a negative square root, DZ a zero divisor, OF an infinite result, UF a
+ * result tiny after rounding, which one above the smallest binade is not,
+ * nor an exact zero), and NX is already set: the host's result is the whole
+ * answer. Otherwise (false) the full path decides. */
+static inline bool host_round_quick(const struct fp_format *f, enum host_op op, uint64_t a, uint64_t b,
+                                    uint64_t c, unsigned rm, const unsigned *flags, uint64_t *r)
+{
+    if (rm != FP_RNE || !(*flags & FFLAG_NX))
+        return false;
+    bool zero_exact; /* a zero result would be exact */
+    switch (op) {
+    case H_FROM_I64: case H_FROM_U64: zero_exact = true; break;
+    case H_FROM_F64:
+        if (!normal_or_zero(&FMT64, a)) return false;
+        zero_exact = is_zero(&FMT64, a);
+        break;
+    case H_SQRT:
+        if (!normal_or_zero(f, a)) return false;
+        zero_exact = true;
+        break;
+    case H_ADD: case H_SUB:
+        if (!normal_or_zero(f, a) || !normal_or_zero(f, b)) return false;
+        zero_exact = true; /* a sum that cancels is exact */
+        break;
+    case H_DIV:
+        if (!normal_or_zero(f, a) || !is_normal(f, b)) return false;
+        zero_exact = is_zero(f, a);
+        break;
+    default: /* H_MUL, H_FMA */
+        if (!normal_or_zero(f, a) || !normal_or_zero(f, b) || (op == H_FMA && !normal_or_zero(f, c))) return false;
+        zero_exact = is_zero(f, a) || is_zero(f, b);
+        break;
+    }
+    *r = is_binary64(f) ? f64_bits_of(apply_f64(op, a, b, c)) : f32_bits_of(apply_f32(op, a, b, c));
+    return is_zero(f, *r) ? zero_exact : is_normal(f, *r) && exp_of(f, *r) > 1;
+}
+
 /* Host operation with RISC-V rounding, flags and NaN results. */
 static inline uint64_t host_round(const struct fp_format *f, enum host_op op, uint64_t a,
                                   uint64_t b, uint64_t c, unsigned rm, unsigned *flags)
 {
     bool binary64 = is_binary64(f);
     uint64_t r;
+    if (host_round_quick(f, op, a, b, c, rm, flags, &r))
+        return r;
     if (rm != FP_RMM) {
         r = sse_exec(binary64, op, a, b, c, rm, flags);
     } else {

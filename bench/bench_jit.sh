@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# bench_jit.sh: the translator (lib/jit) against qemu-riscv64 and against our
+# own interpreter, on bundled workloads and real programs of the corpus, all
+# measured in the same run, one after another, each command's fastest of
+# --reps runs (interference on a shared machine only ever adds time):
+#   qemu      qemu-riscv64 PROG ARGS                     (no plugin)
+#   bbv       bbv --interval 100M -- PROG ARGS           (translated, the default)
+#   bbv-i     bbv --no-jit --interval 100M -- PROG ARGS  (the interpreter)
+#   ff        checkpoint --at N -- PROG ARGS, N = 95% of the run: the
+#             fast-forward's own MIPS from checkpoints.json
+#   warm      checkpoint --warm configs/boom-tip.ini --at W (W = the first
+#             --warm-insts instructions): functional warming MIPS, translated
+#             and interpreted
+# Wall times include process start-up and output. The guest's stdout must be
+# identical under qemu and bbv (checked). Prints a table and writes
+# bench/results/jit.txt and jit.csv (jit_quick.* with --quick).
+#
+# Usage: bench/bench_jit.sh [--quick] [--reps N] [--warm-insts N] [--perf]
+#   --perf   also record perf profiles of bbv and of warming on sort and lua
+#            and print where the time goes (top symbols; [JIT] = translated code)
+set -u -o pipefail
+export LC_ALL=C
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=$TOP/build/bin
+RVW=$TOP/build/rv/workloads
+CORPUS_BIN=$TOP/build/corpus/bin
+QEMU=${QEMU:-qemu-riscv64}
+REPS=3 QUICK= WARM_INSTS=100000000 PERF=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) QUICK=1; shift ;;
+    --reps) REPS=$2; shift 2 ;;
+    --warm-insts) WARM_INSTS=$2; shift 2 ;;
+    --perf) PERF=1; shift ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench_jit: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+die() { echo "bench_jit: $*" >&2; exit 2; }
+command -v "$QEMU" >/dev/null || die "$QEMU not found"
+[ -x "$BIN/bbv" ] || die "build first (make build)"
+[ -x "$CORPUS_BIN/lua" ] || die "the corpus is not built (make corpus)"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+python3 "$TOP/tests/corpus/make_inputs.py" "$T/in" >/dev/null
+# The real programs' input, larger than the tests' (the same text repeated).
+for i in $(seq 1 "$([ -n "$QUICK" ] && echo 1 || echo 6)"); do cat "$T/in/text.txt"; done >"$T/in/big.txt"
+
+size=$([ -n "$QUICK" ] && echo 4 || echo 30)
+[ -n "$QUICK" ] && WARM_INSTS=20000000
+# label | program | arguments (run in $T/in)
+RUNS="int_compute|$RVW/int_compute|$size
+sort|$RVW/sort|$size
+interp|$RVW/interp|$size
+ptr_chase|$RVW/ptr_chase|$((size / 3 + 1))
+stencil|$RVW/stencil|$size
+lua|$CORPUS_BIN/lua|work.lua big.txt
+gzip|$CORPUS_BIN/gzip|-n -c -9 big.txt
+bzip2|$CORPUS_BIN/bzip2|-c -9 big.txt
+xz|$CORPUS_BIN/xz|-c -3 big.txt
+zstd|$CORPUS_BIN/zstd|-c -q -12 big.txt"
+
+now() { echo "$EPOCHREALTIME"; }
+# timed OUT CMD...: wall seconds of CMD (stdout to OUT) on stdout
+timed() {
+    local out=$1; shift
+    local t0 t1
+    t0=$(now); (cd "$T/in" && "$@" </dev/null >"$out" 2>"$out.err"); t1=$(now)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
+}
+fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
+json_mips() { # FILE SECTION: the mips of a checkpoints.json section
+    sed -n "/\"$2\"/,/}/s/.*\"mips\": \([0-9.]*\).*/\1/p" "$1" | head -n 1
+}
+
+suffix=$([ -n "$QUICK" ] && echo _quick)
+csv=$TOP/bench/results/jit$suffix.csv
+txt=$TOP/bench/results/jit$suffix.txt
+mkdir -p "$TOP/bench/results"
+echo "program,instructions,qemu_s,bbv_s,bbv_over_qemu,bbv_interp_s,interp_over_jit,bbv_mips,ff_mips,ff_over_bbv,warm_mips,warm_interp_mips" >"$csv"
+hdr=$(printf '%-12s %12s %8s %8s %9s %8s %8s %8s %8s %7s %9s %9s' program instructions "qemu s" "bbv s" "bbv/qemu" \
+    "bbv-i s" "bbv-i/bbv" "bbv MIPS" "ff MIPS" "ff/bbv" "warm MIPS" "warm-i MIPS")
+{
+    echo "bench_jit ($(date -u +%FT%TZ), $(git -C "$TOP" rev-parse --short HEAD), $("$QEMU" --version | head -n 1), $(nproc) cores, fastest of $REPS)"
+    echo "$hdr"
+} | tee "$txt"
+status=0
+while IFS='|' read -r label prog args <&3; do
+    read -r -a argv <<<"$args"
+    q=() b=() i=()
+    for r in $(seq 1 "$REPS"); do
+        q+=("$(timed "$T/q.out" "$QEMU" "$prog" "${argv[@]}")")
+        b+=("$(timed "$T/b.out" "$BIN/bbv" --interval 100M -o "$T/bb" --summary "$T/b.json" -- "$prog" "${argv[@]}")")
+        i+=("$(timed "$T/i.out" "$BIN/bbv" --no-jit --interval 100M -o "$T/bb" -- "$prog" "${argv[@]}")")
+    done
+    cmp -s "$T/q.out" "$T/b.out" || { echo "$label: bbv's output differs from qemu's" >&2; status=1; }
+    cmp -s "$T/b.out" "$T/i.out" || { echo "$label: --no-jit output differs" >&2; status=1; }
+    insts=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/b.json" | head -n 1)
+    qs=$(fastest "${q[@]}") bs=$(fastest "${b[@]}") is=$(fastest "${i[@]}")
+    ff=() w=() wi=()
+    at=$((insts * 95 / 100)) wat=$((WARM_INSTS < insts ? WARM_INSTS : insts * 95 / 100))
+    for r in $(seq 1 "$REPS"); do
+        rm -rf "$T/ck"
+        (cd "$T/in" && "$BIN/checkpoint" -o "$T/ck" --at "$at" --guest-output none -- "$prog" "${argv[@]}" >/dev/null)
+        ff+=("$(json_mips "$T/ck/checkpoints.json" fast_forward)")
+        for mode in on off; do
+            rm -rf "$T/ck"
+            (cd "$T/in" && RVSAMPLE_JIT=$mode "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" \
+                --at "$wat" --guest-output none -- "$prog" "${argv[@]}" >/dev/null)
+            if [ $mode = on ]; then w+=("$(json_mips "$T/ck/checkpoints.json" fast_forward)")
+            else wi+=("$(json_mips "$T/ck/checkpoints.json" fast_forward)"); fi
+        done
+    done
+    ffm=$(printf '%s\n' "${ff[@]}" | sort -g | tail -n 1)
+    wm=$(printf '%s\n' "${w[@]}" | sort -g | tail -n 1)
+    wim=$(printf '%s\n' "${wi[@]}" | sort -g | tail -n 1)
+    awk -v l="$label" -v n="$insts" -v q="$qs" -v b="$bs" -v i="$is" -v ff="$ffm" -v w="$wm" -v wi="$wim" -v csv="$csv" 'BEGIN {
+        bm = n / b / 1e6
+        printf "%-12s %12d %8.2f %8.2f %9.2f %8.2f %8.2f %8.0f %8.0f %7.2f %9.1f %9.1f\n", l, n, q, b, b / q, i, i / b, bm, ff, ff / bm, w, wi
+        printf "%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.3f,%.1f,%.1f\n", l, n, q, b, b / q, i, i / b, bm, ff, ff / bm, w, wi >> csv
+    }' | tee -a "$txt"
+done 3<<<"$RUNS"
+awk -F, 'NR > 1 { n++; if ($5 <= 1.0) le1++; if ($5 <= 1.5) le15++; if ($5 > mx) mx = $5; g += log($5); w += $11 < 150 ? 0 : 1 }
+    END { printf "\nbbv/qemu: at most 1.0x on %d of %d programs, at most 1.5x on %d, worst %.2fx, geometric mean %.2fx; warming >= 150 MIPS on %d\n", le1, n, le15, mx, exp(g / n), w }' "$csv" | tee -a "$txt"
+echo "ff = checkpoint fast-forward (the fast_forward MIPS it reports); warm = functional warming over the first $WARM_INSTS instructions" | tee -a "$txt"
+
+if [ -n "$PERF" ]; then
+    command -v perf >/dev/null || die "perf not found"
+    for label in sort lua; do
+        line=$(grep "^$label|" <<<"$RUNS"); IFS='|' read -r _ prog args <<<"$line"; read -r -a argv <<<"$args"
+        (cd "$T/in" && perf record -q -o "$T/perf.data" "$BIN/bbv" --interval 100M -o "$T/bb" -- "$prog" "${argv[@]}" >/dev/null 2>&1)
+        echo "== where bbv's time goes: $label (perf; [JIT] lines summed)" | tee -a "$txt"
+        perf report -i "$T/perf.data" --stdio --sort sym 2>/dev/null | grep -v '^#' | grep . |
+            awk '/\[JIT\]|0x0000/ { jit += $1; next } { if (n++ < 8) print } END { printf "%7.2f%%  translated code\n", jit }' | tee -a "$txt"
+        rm -rf "$T/ck"
+        (cd "$T/in" && perf record -q -o "$T/perf.data" "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" \
+            --at "$WARM_INSTS" --guest-output none -- "$prog" "${argv[@]}" >/dev/null 2>&1)
+        echo "== where warming's time goes: $label" | tee -a "$txt"
+        perf report -i "$T/perf.data" --stdio --sort sym 2>/dev/null | grep -v '^#' | grep . | head -n 8 | tee -a "$txt"
+    done
+fi
+exit $status
