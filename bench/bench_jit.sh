@@ -39,7 +39,7 @@ done
 die() { echo "bench_jit: $*" >&2; exit 2; }
 command -v "$QEMU" >/dev/null || die "$QEMU not found"
 [ -x "$BIN/bbv" ] || die "build first (make build)"
-[ -x "$CORPUS_BIN/lua" ] || die "the corpus is not built (make corpus)"
+[ -x "$CORPUS_BIN/lua" ] || make -s -C "$TOP" corpus >&2 || die "the corpus could not be built (make corpus)"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 python3 "$TOP/tests/corpus/make_inputs.py" "$T/in" >/dev/null

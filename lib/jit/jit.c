@@ -179,7 +179,8 @@ static bool fits(const jit_stencil *s, const rv_insn *in, const rv_block *b)
 rv_jit_code jit_translate(rv_jit *j, rv_block *b)
 {
     uint32_t len = block_length(b);
-    size_t total = jit_block_exit.size;
+    const jit_stencil *exit_stencil = b->ends_in_system ? &jit_block_exit_system : &jit_block_exit;
+    size_t total = exit_stencil->size;
     for (uint32_t i = 0; i < len; i++) {
         const jit_stencil *s = &jit_stencils[b->insns[i].op];
         bool last = i + 1 == len;
@@ -191,16 +192,16 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b)
         j->full = true;
         return NULL;
     }
-    uint8_t *start = j->base + j->used, *exit = start + total - jit_block_exit.size, *at = start;
+    uint8_t *start = j->base + j->used, *exit = start + total - exit_stencil->size, *at = start;
     for (uint32_t i = 0; i < len; i++) {
         const jit_stencil *s = &jit_stencils[b->insns[i].op];
         unsigned size = copied_size(s, i + 1 == len);
         emit(j, at, size, s, &b->insns[i], b, exit);
         at += size;
     }
-    emit(j, exit, jit_block_exit.size, &jit_block_exit, &b->insns[0], b, exit);
-    b->jit_exit = exit;
-    j->used = ((size_t)(exit + jit_block_exit.size - j->base) + 15) & ~(size_t)15;
+    emit(j, exit, exit_stencil->size, exit_stencil, &b->insns[0], b, exit);
+    b->jit_exit = b->ends_in_system ? NULL : exit;
+    j->used = ((size_t)(exit + exit_stencil->size - j->base) + 15) & ~(size_t)15;
     rv_jit_code code;
     memcpy(&code, &start, sizeof code); /* object pointer to function pointer */
     return code;
@@ -216,7 +217,7 @@ static uint64_t chained_pc(const rv_block *b, enum jit_hole hole)
 
 bool jit_chained(const rv_block *b, uint64_t pc)
 {
-    return chained_pc(b, JIT_HOLE_TARGET0) == pc || chained_pc(b, JIT_HOLE_TARGET1) == pc;
+    return b->jit_exit && (chained_pc(b, JIT_HOLE_TARGET0) == pc || chained_pc(b, JIT_HOLE_TARGET1) == pc);
 }
 
 void jit_chain(rv_jit *j, rv_block *from, uint64_t pc, rv_block *to)

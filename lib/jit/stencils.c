@@ -82,22 +82,30 @@ extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
 #undef SEM
 
 /* The end of every translated block: what exec_fast.c does after a block
- * (count it, advance the instruction count), then straight on to the
- * translated successor when the next pc is one of the two it was chained to
- * (jit_chain) and the next block cannot cross the run's limit; otherwise back
- * to the caller with the next pc in p->cpu.pc. */
+ * (count it, advance the instruction count), then, while the next block
+ * cannot cross the run's limit, straight on to translated code: one of the
+ * two successors it was chained to (jit_chain), else whatever translated
+ * block the code cache holds at the next pc (a return, an interpreter's
+ * dispatch). Otherwise back to the caller with the next pc in p->cpu.pc. A
+ * block that ends in a system instruction always goes back (block_exit_system):
+ * the process may have stopped, its code changed or a signal come due. */
 extern char JIT_N[1];                  /* instructions in the block */
 extern char JIT_BLOCK[];               /* its rv_block */
 extern char JIT_TARGET0[], JIT_TARGET1[], JIT_NEXT0[], JIT_NEXT1[]; /* chained pcs and their blocks */
 extern void JIT_CHAIN0(rv_proc *p, uint64_t *x);
 extern void JIT_CHAIN1(rv_proc *p, uint64_t *x);
 
-void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc);
-void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
+static inline void count_block(rv_proc *p)
 {
     p->cpu.icount += HOLE(JIT_N);
     if (p->jit.counting)
         code_count(p, (rv_block *)JIT_BLOCK);
+}
+
+void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc);
+void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
+{
+    count_block(p);
     if (p->cpu.icount <= p->jit.chain_limit) {
         if (next_pc == HOLE(JIT_TARGET0)) {
             p->jit.last = (rv_block *)JIT_NEXT0;
@@ -109,6 +117,20 @@ void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
             JIT_CHAIN1(p, x);
             return;
         }
+        rv_block *next = code_translated_at(p, next_pc);
+        if (next) {
+            p->jit.last = next;
+            next->jit(p, x);
+            return;
+        }
     }
+    p->cpu.pc = next_pc;
+}
+
+void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc);
+void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc)
+{
+    (void)x;
+    count_block(p);
     p->cpu.pc = next_pc;
 }
