@@ -110,10 +110,13 @@ bool code_chained(const rv_block *b, uint64_t pc)
     return jit_chained(b, pc);
 }
 
-rv_block *code_translated_at(rv_proc *p, uint64_t pc)
+rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc)
 {
     rv_block *b = p->code->fast[(pc >> 1) & ((1u << FAST_BITS) - 1)];
-    return b && b->pc == pc && b->jit ? b : NULL;
+    if (!b || b->pc != pc || !b->jit)
+        return NULL;
+    jit_chain(p->code->jit, from, pc, b);
+    return b;
 }
 
 bool code_counting(const rv_proc *p)

@@ -29,9 +29,11 @@ static inline void (*code_host(rv_proc *p, rv_block *b))(rv_proc *, uint64_t *)
 void code_chain(rv_proc *p, rv_block *from, rv_block *to);
 /* Translated b already goes straight on when it leaves for pc. */
 bool code_chained(const rv_block *b, uint64_t pc);
-/* The translated block at pc that the cache already holds, else NULL (for
- * translated code: cheap, and it never translates or flushes). */
-rv_block *code_translated_at(rv_proc *p, uint64_t pc);
+/* For translated block `from` leaving for pc: the translated block at pc
+ * that the cache already holds, else NULL; from is chained to it while it
+ * has room (jit_chain), so that the next time is a direct jump. Cheap: it
+ * never translates or flushes. */
+rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc);
 /* Block counting (see rv_count_blocks): true when it is on. */
 bool code_counting(const rv_proc *p);
 /* Remember b as executed since the last drain. */

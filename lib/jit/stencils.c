@@ -117,7 +117,7 @@ void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
             JIT_CHAIN1(p, x);
             return;
         }
-        rv_block *next = code_translated_at(p, next_pc);
+        rv_block *next = code_follow(p, (rv_block *)JIT_BLOCK, next_pc);
         if (next) {
             p->jit.last = next;
             next->jit(p, x);
