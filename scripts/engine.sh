@@ -250,7 +250,7 @@ else:
     docs = [json.load(open(os.path.join(d, f))) for f in parts]
     merged = {k: v for k, v in docs[0].items() if k != "combined"}
     for doc in docs[1:]:
-        for k in ("mode", "digest", "units_per_cycle"):
+        for k in ("tool", "version", "mode", "config", "units_per_cycle"):
             if doc.get(k) != docs[0].get(k):
                 sys.exit(f"the tasks disagree on {k}")
         merged["results"] += doc["results"]

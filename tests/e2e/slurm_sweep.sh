@@ -7,6 +7,7 @@
 # a second run submits nothing; a missing program's failed jobs are reported
 # with their logs and cancel their dependents instead of leaving them pending,
 # while the other programs' stages are reused and not submitted again.
+# pipeline.sh too: its validation report is a local run's.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -83,4 +84,20 @@ grep -q "report (job [0-9]*): did not finish: cancelled after a job it depends o
 expect_eq "phases and sort up to date beside the missing program" 12 "$(grep -c ': up to date' "$T/fail.txt")"
 expect_eq "jobs submitted: the missing program's and the report" 8 "$(grep -c ': submitted as job' "$T/fail.txt")"
 
+# pipeline.sh through Slurm, its regions in two tasks: the validation report of
+# a local run but for the wall times, and the same output files.
+pipeline() { # pipeline OUT-DIR LOG [OPTIONS...]
+    local out=$1 log=$2
+    shift 2
+    BIN=$BIN timeout 300 "$TOP/scripts/pipeline.sh" -o "$out" -i 200k -k 4 "$@" -- ./sort 1 > "$log" 2>&1 ||
+        { cat "$log"; fail "pipeline.sh $* failed"; }
+    echo "$((SECONDS - t0)) s: pipeline.sh $*"
+}
+pipeline "$T/pl.local" "$T/pl.local.txt"
+pipeline "$T/pl.slurm" "$T/pl.slurm.txt" --engine slurm --wait --regions-per-task 2
+grep -q "regions.tasks (array of 2 tasks)" "$T/pl.slurm.txt" || fail "no array of 2 tasks: $(cat "$T/pl.slurm.txt")"
+no_wall() { sed "s#$1#OUT#g" "$1/validate/report.md" | grep -v '^| sort |\|^- wall time'; }
+cmp <(no_wall "$T/pl.local") <(no_wall "$T/pl.slurm") > /dev/null ||
+    fail "the pipeline's reports differ: $(diff <(no_wall "$T/pl.local") <(no_wall "$T/pl.slurm") | head)"
+expect_eq "output files" "$(cd "$T/pl.local" && find . | sort)" "$(cd "$T/pl.slurm" && find . -path ./.slurm -prune -o -print | sort)"
 echo "slurm_sweep: ok"
