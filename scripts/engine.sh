@@ -37,9 +37,9 @@ simpoint, checkpoint, the regions as a job array over the checkpoints (one task 
 validate or the report after all of its inputs. The outputs are where a local run
 puts them; job scripts, Slurm's output and a status file per job are in .slurm/ of
 each output directory. Rerunning the command submits only what is missing and not
-already queued; a failed job is reported with its log's path (with --wait, or by
-rerunning the command once the queue is empty).
-Defaults a job: 1 CPU and 2 GB; simpoint 2 CPUs and 4 GB; a region task 1 CPU a
+already queued, after saying how the last job of each stage that failed ended (its
+log's path); with --wait, the failed jobs are reported as they end.
+Defaults for each job: 1 CPU and 2 GB; simpoint 2 CPUs and 4 GB; a region task 1 CPU a
 checkpoint (at most 8). --time, once bbv has counted the program's I instructions
 (before that, the partition's default): 10 min + I / 5M s for bbv, checkpoint and
 a region task, 10 min + I / 500k s for the full detailed run, 10 min + I / 50M s
@@ -82,6 +82,16 @@ engine_deps() {
         [ -z "${PRODUCER[$in]:-}" ] || [[ " ${ids[*]} " == *" ${PRODUCER[$in]} "* ]] || ids+=("${PRODUCER[$in]}")
     done
     (IFS=:; echo "${ids[*]}")
+}
+
+# How the last job of stage NAME ended, when it did not succeed (the stage is
+# to be submitted again, so it did not).
+engine_last() {
+    local d=$O/.slurm st
+    [ -z "$DRY_RUN" ] && [ -f "$d/$1.jobid" ] || return 0
+    st=$(cat "$d/$1.status" 2> /dev/null || true)
+    [ "$st" != ok ] || return 0
+    log "$1: its last job, $(cat "$d/$1.jobid"), ${st:-did not finish (cancelled after a job it depends on failed, or stopped by Slurm: see $d/$1.out)}"
 }
 
 # The job that an earlier run submitted for stage NAME, if still queued or running.
@@ -195,6 +205,7 @@ engine_submit() {
         engine_produces "$queued" "$outs"
         return 0
     fi
+    engine_last "$name"
     if [ "$kind" != regions ]; then
         engine_sbatch "$name" 0 "$deps" "$why" engine_job "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" "$@"
     else

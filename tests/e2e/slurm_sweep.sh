@@ -4,10 +4,12 @@
 # directory on free ports, stopped at the end whatever happens): a small sweep
 # of two workloads gives the same reports as the local engine on the same
 # inputs; --dry-run prints the job scripts and the graph and submits nothing;
-# a second run submits nothing; a missing program's failed jobs are reported
+# a missing program's failed jobs are reported
 # with their logs and cancel their dependents instead of leaving them pending,
-# while the other programs' stages are reused and not submitted again.
-# pipeline.sh too: its validation report is a local run's.
+# while the other programs' stages are reused and not submitted again; without
+# --wait the command returns at once, and a rerun says how the last jobs
+# ended. pipeline.sh too: its validation report is a local run's, and a second
+# run submits nothing.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -63,12 +65,6 @@ print(f"{len(files)} region files: the same results")
 PY
 echo "slurm: the reports are the same as the local engine's"
 
-# Up to date: nothing submitted, the same closing line as a local run.
-sweep "$T/slurm" "$T/again.txt" --engine slurm --wait -- ./phases 1 -- ./sort 1
-[ "$st" -eq 0 ] || { cat "$T/again.txt"; fail "the second Slurm sweep failed"; }
-expect_eq "stages up to date on the second run" 13 "$(grep -c ': up to date' "$T/again.txt")"
-! grep -q submitted "$T/again.txt" || fail "the second run submitted jobs: $(cat "$T/again.txt")"
-
 # A missing program: its bbv and full run fail and are reported with their
 # logs; simpoint, checkpoint, the regions and the report are cancelled, not
 # left pending; the command ends with status 1.
@@ -83,6 +79,15 @@ grep -q "report (job [0-9]*): did not finish: cancelled after a job it depends o
 [ -z "$(timeout 10 squeue -h)" ] || fail "jobs left in the queue: $(squeue)"
 expect_eq "phases and sort up to date beside the missing program" 12 "$(grep -c ': up to date' "$T/fail.txt")"
 expect_eq "jobs submitted: the missing program's and the report" 8 "$(grep -c ': submitted as job' "$T/fail.txt")"
+# Without --wait: submitted, and the command returns; a rerun says how the last jobs ended.
+sweep "$T/slurm" "$T/nowait.txt" --engine slurm -- ./phases 1 -- ./sort 1 -- ./missing
+if [ "$st" -ne 0 ] || ! grep -q "== submitted; " "$T/nowait.txt"; then cat "$T/nowait.txt"; fail "no submission without --wait"; fi
+grep -q "missing: bbv: its last job, [0-9]*, FAILED: see $T/slurm/programs/missing/logs/bbv.log" "$T/nowait.txt" ||
+    fail "the last failure is not reported on the rerun: $(cat "$T/nowait.txt")"
+grep -q "missing: simpoint-100000: its last job, [0-9]*, did not finish (cancelled" "$T/nowait.txt" ||
+    fail "the last cancellation is not reported on the rerun"
+for _ in $(seq 60); do [ -n "$(timeout 10 squeue -h)" ] || break; sleep 1; done
+[ -z "$(timeout 10 squeue -h)" ] || fail "jobs still queued 60 s after a failure: $(squeue)"
 
 # pipeline.sh through Slurm, its regions in two tasks: the validation report of
 # a local run but for the wall times, and the same output files.
@@ -100,4 +105,9 @@ no_wall() { sed "s#$1#OUT#g" "$1/validate/report.md" | grep -v '^| sort |\|^- wa
 cmp <(no_wall "$T/pl.local") <(no_wall "$T/pl.slurm") > /dev/null ||
     fail "the pipeline's reports differ: $(diff <(no_wall "$T/pl.local") <(no_wall "$T/pl.slurm") | head)"
 expect_eq "output files" "$(cd "$T/pl.local" && find . | sort)" "$(cd "$T/pl.slurm" && find . -path ./.slurm -prune -o -print | sort)"
+# Up to date: nothing submitted, and the summary printed as by a local run.
+pipeline "$T/pl.slurm" "$T/pl.again.txt" --engine slurm --wait --regions-per-task 2
+expect_eq "stages up to date on the second run" 6 "$(grep -c ': up to date' "$T/pl.again.txt")"
+! grep -q submitted "$T/pl.again.txt" || fail "the second run submitted jobs: $(cat "$T/pl.again.txt")"
+grep -q '^## Summary' "$T/pl.again.txt" || fail "no summary on the second run: $(cat "$T/pl.again.txt")"
 echo "slurm_sweep: ok"
