@@ -3,10 +3,10 @@
 # here, one after the other (--engine local, the default), or as Slurm batch
 # jobs (--engine slurm). run_stage (pipeline.sh) decides whether a stage must
 # run with the same up-to-date test for both; for Slurm it then calls
-# engine_submit instead of running it. A job script carries the variables and
-# functions the stage command needs (declare -p / -f) and runs stage_exec,
-# the function that runs a stage locally, so a stage's command and outputs are
-# the same on both engines. Jobs wait for the jobs that write their inputs
+# engine_submit instead of running it. A job script sources the stage helpers
+# (pipeline.sh), sets the variables they use and defines the command's own
+# functions (declare -p / -f), and runs stage_exec, the function that runs a
+# stage locally, so a stage's command and outputs are the same on both engines. Jobs wait for the jobs that write their inputs
 # (--dependency=afterok, --kill-on-invalid-dep=yes: the dependents of a failed
 # job are cancelled, not left pending) and leave DIR/.slurm/NAME.status, "ok"
 # or why they failed with the log's path. The regions are a job array (one
@@ -17,7 +17,7 @@ ENGINE=local DRY_RUN='' WAIT='' REGIONS_PER_TASK=1
 SLURM_OPTS=()
 declare -A PRODUCER=() # output path -> the job of this run that writes it
 SUBMITTED=()           # "id|dir|name|tasks|tag|deps", tasks 0 but for an array
-DRY_ID=0 JOB_ID=
+DRY_ID=0 JOB_ID='' NODE_CPUS=''  # the most CPUs of a node (sinfo), the most a job asks for
 
 engine_usage() {
     cat << 'EOF'
@@ -40,7 +40,7 @@ each output directory. Rerunning the command submits only what is missing and no
 already queued, after saying how the last job of each stage that failed ended (its
 log's path); with --wait, the failed jobs are reported as they end.
 Defaults for each job: 1 CPU and 2 GB; simpoint 2 CPUs and 4 GB; a region task 1 CPU a
-checkpoint (at most 8). --time, once bbv has counted the program's I instructions
+checkpoint (at most 8, and at most a node's CPUs). --time, once bbv has counted the program's I instructions
 (before that, the partition's default): 10 min + I / 5M s for bbv, checkpoint and
 a region task, 10 min + I / 500k s for the full detailed run, 10 min + I / 50M s
 for simpoint, 30 min for validate and the sweep report.
@@ -72,6 +72,7 @@ engine_check() {
             echo "$me: --engine slurm: no sbatch or squeue on PATH" >&2
             exit 1
         fi
+        NODE_CPUS=$(sinfo -h -o %c 2> /dev/null | tr -dc '0-9\n' | sort -n | tail -n 1 || true)
     fi
 }
 
@@ -121,6 +122,7 @@ engine_resources() {
     simpoint*) per=50000000 cpus=2 mem=4G ;;
     esac
     [ -z "$per" ] || [ -z "${P:-}" ] || [ ! -f "$P.summary.json" ] || insts=$(total_insts)
+    [ -z "$NODE_CPUS" ] || [ "$cpus" -le "$NODE_CPUS" ] || cpus=$NODE_CPUS
     printf '#SBATCH --cpus-per-task=%s\n#SBATCH --mem=%s\n' "$cpus" "$mem"
     if [ -n "$insts" ]; then
         printf '#SBATCH --time=%s\n' "$((10 + (insts / per + 59) / 60))"
@@ -244,10 +246,6 @@ engine_task() {
 # estimate ("combined") that needs every region in one sim.
 merge_regions() {
     local out=$1 dir=$2 f
-    for f in $(find "$dir" -maxdepth 1 -name '*.log' -printf '%f\n' | sort -n); do
-        printf '== task %s\n' "${f%.log}"
-        cat "$dir/$f"
-    done
     python3 - "$out" "$dir" << 'PY'
 import json, os, shutil, sys
 out, d = sys.argv[1:]
@@ -270,6 +268,10 @@ else:
 os.replace(tmp, out)
 print(f"{len(parts)} task result file(s) -> {out}")
 PY
+    for f in $(find "$dir" -maxdepth 1 -name '*.log' -printf '%f\n' | sort -n); do
+        printf '== task %s\n' "${f%.log}"
+        cat "$dir/$f"
+    done
 }
 
 # After the stages: nothing for a local run, or when nothing was submitted.
@@ -298,15 +300,22 @@ engine_finish() {
 # Until none of the submitted jobs is queued or running, asking squeue after
 # a tenth of the time waited so far (1 s to 1 min).
 engine_wait() {
-    local rec ids=() pause left start=$SECONDS
+    local rec ids=() pause left stuck start=$SECONDS
     for rec in "${SUBMITTED[@]}"; do ids+=("${rec%%|*}"); done
     local re
-    re="^($(IFS='|'; echo "${ids[*]}"))(_|\$)"
+    re="^($(IFS='|'; echo "${ids[*]}"))[_ ]"
     log "== waiting for ${#ids[@]} jobs"
     while :; do
-        left=$(squeue --me -h -o %i) || { log "squeue failed"; exit 1; }
-        left=$(grep -cE "$re" <<< "$left" || true)
-        [ "$left" -gt 0 ] || break
+        left=$(squeue --me -h -o '%i %r') || { log "squeue failed"; exit 1; }
+        left=$(grep -E "$re" <<< "$left" || true)
+        [ -n "$left" ] || break
+        # reasons a pending job keeps until someone changes it or the cluster
+        stuck=$(grep -E ' (PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|BadConstraints|InvalidAccount|InvalidQOS|DependencyNeverSatisfied)$' <<< "$left" || true)
+        if [ -n "$stuck" ]; then
+            log "== jobs that cannot start as submitted (job, reason): $(tr '\n' ';' <<< "$stuck")"
+            log "   the partition's limits refuse them: see --slurm-opts; they are still queued (scancel them)"
+            exit 1
+        fi
         pause=$(((SECONDS - start) / 10))
         sleep "$((pause < 1 ? 1 : pause > 60 ? 60 : pause))"
     done

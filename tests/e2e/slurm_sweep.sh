@@ -110,4 +110,10 @@ pipeline "$T/pl.slurm" "$T/pl.again.txt" --engine slurm --wait --regions-per-tas
 expect_eq "stages up to date on the second run" 6 "$(grep -c ': up to date' "$T/pl.again.txt")"
 ! grep -q submitted "$T/pl.again.txt" || fail "the second run submitted jobs: $(cat "$T/pl.again.txt")"
 grep -q '^## Summary' "$T/pl.again.txt" || fail "no summary on the second run: $(cat "$T/pl.again.txt")"
+# A job the partition can never run is refused, and said so.
+st=0
+BIN=$BIN timeout 60 "$TOP/scripts/pipeline.sh" -o "$T/big" --engine slurm --slurm-opts "--cpus-per-task=999" \
+    -- ./sort 1 > "$T/big.txt" 2>&1 || st=$?
+expect_eq "status of an impossible job" 1 "$st"
+grep -q "bbv: sbatch refused the job" "$T/big.txt" || fail "an impossible job: $(cat "$T/big.txt")"
 echo "slurm_sweep: ok"

@@ -54,6 +54,7 @@ JobCompType=jobcomp/none
 MpiDefault=none
 SwitchType=switch/none
 ReturnToService=2
+EnforcePartLimits=ALL
 SchedulerParameters=sched_interval=1,batch_sched_delay=0,sched_min_interval=0
 NodeName=$host CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
 PartitionName=rvtest Nodes=$host Default=YES MaxTime=60 State=UP
