@@ -33,7 +33,7 @@ workload (build/rv/workloads/*) with argument SIZE.
   -c FILE         core configuration [configs/boom-tip.ini]
   -s SEC.KEY=V    a core parameter (sim --set); repeatable
   -S SIZE         the bundled workloads' argument [12]
-  -P N            programs processed at the same time [number of cores]
+  -P N            programs processed at the same time, by the local engine [number of cores]
   --target PCT    error target for the cheapest configuration [1%]
   --no-full       no full detailed runs and no validation: each simulated configuration's
                   whole-program estimate from its regions alone (DIR/estimates.md)

@@ -16,6 +16,7 @@
 # ----------------------------------------------------------- the cluster
 . "$TOP/tests/tools/slurm_cluster.sh"
 trap 'slurm_cluster_stop; rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
 slurm_cluster_start "$T/cluster" || fail "no Slurm cluster (above: why)"
 
 # ------------------------------------------------------------- the sweeps

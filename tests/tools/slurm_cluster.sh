@@ -3,9 +3,10 @@
 # `--engine slurm` on one machine: munged, slurmctld and slurmd as root, with
 # their own munge key, slurm.conf (this host, its CPUs and memory, one
 # partition, no cgroups, no accounting), state, spool and logs in DIR, on free
-# ports, so that it cannot meet a system Slurm; it schedules every second,
-# so that short chains of dependent jobs do not wait. Client commands find it
-# through SLURM_CONF. Sourced:
+# ports of 127.0.0.1 (no name service needed), so that it cannot meet a
+# system Slurm; it schedules every second, so that short chains of dependent
+# jobs do not wait, and refuses at submission a job it could never run.
+# Client commands find it through SLURM_CONF. Sourced:
 #   slurm_cluster_start DIR   # exports SLURM_CONF; fails (status 1, with the
 #                             # daemons' logs) if the node is not idle in 30 s
 #   slurm_cluster_stop        # cancels the jobs and stops the daemons it started
@@ -30,7 +31,7 @@ print(*[s.getsockname()[1] for s in ss])')
     export SLURM_CONF=$d/slurm.conf
     cat > "$SLURM_CONF" << EOF
 ClusterName=rvtest
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 SlurmUser=root
@@ -56,7 +57,7 @@ SwitchType=switch/none
 ReturnToService=2
 EnforcePartLimits=ALL
 SchedulerParameters=sched_interval=1,batch_sched_delay=0,sched_min_interval=0
-NodeName=$host CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
 PartitionName=rvtest Nodes=$host Default=YES MaxTime=60 State=UP
 EOF
     mungekey -c -k "$d/munge.key"
