@@ -42,8 +42,9 @@ log's path); with --wait, the failed jobs are reported as they end.
 Defaults for each job: 1 CPU and 2 GB; simpoint 2 CPUs and 4 GB; a region task 1 CPU a
 checkpoint (at most 8, and at most a node's CPUs). --time, once bbv has counted the program's I instructions
 (before that, the partition's default): 10 min + I / 5M s for bbv, checkpoint and
-a region task, 10 min + I / 500k s for the full detailed run, 10 min + I / 50M s
-for simpoint, 30 min for validate and the sweep report.
+a region task, 10 min + I / 2M s for the full detailed run, 10 min + I / 50M s
+for simpoint, 30 min for validate and the sweep report (measured here: about 8M
+instructions/s for the detailed core, 80M-200M for bbv and warm checkpoints).
 EOF
 }
 
@@ -118,7 +119,7 @@ engine_resources() {
     case $name in
     bbv | checkpoint*) per=5000000 ;;
     *.tasks) per=5000000 cpus=$((REGIONS_PER_TASK < 8 ? REGIONS_PER_TASK : 8)) ;;
-    full) per=500000 ;;
+    full) per=2000000 ;;
     simpoint*) per=50000000 cpus=2 mem=4G ;;
     esac
     [ -z "$per" ] || [ -z "${P:-}" ] || [ ! -f "$P.summary.json" ] || insts=$(total_insts)
@@ -192,9 +193,10 @@ engine_sbatch() {
 array_of() { [ "$1" -eq 0 ] || echo " (array of $1 tasks)"; }
 
 # engine_submit KIND NAME OUTPUTS DEPS WHY COMMAND...: stage NAME as Slurm
-# job(s), unless an earlier run's job for it is still queued or running. KIND regions: COMMAND is simulate_regions DIR OUT OPTIONS..., run
-# as an array (REGIONS_MAX checkpoints at most, while DIR is still to be made)
-# and a join job that writes OUT.
+# job(s), unless an earlier run's job for it is still queued or running.
+# KIND regions: COMMAND is simulate_regions DIR OUT OPTIONS..., run as an
+# array (REGIONS_MAX checkpoints at most, while DIR is still to be made) and a
+# join job that writes OUT.
 engine_submit() {
     local kind=$1 name=$2 outs=$3 deps=$4 why=$5
     shift 5
