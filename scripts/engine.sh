@@ -37,14 +37,16 @@ simpoint, checkpoint, the regions as a job array over the checkpoints (one task 
 validate or the report after all of its inputs. The outputs are where a local run
 puts them; job scripts, Slurm's output and a status file per job are in .slurm/ of
 each output directory. Rerunning the command submits only what is missing and not
-already queued, after saying how the last job of each stage that failed ended (its
-log's path); with --wait, the failed jobs are reported as they end.
-Defaults for each job: 1 CPU and 2 GB; simpoint 2 CPUs and 4 GB; a region task 1 CPU a
-checkpoint (at most 8, and at most a node's CPUs). --time, once bbv has counted the program's I instructions
-(before that, the partition's default): 10 min + I / 5M s for bbv, checkpoint and
-a region task, 10 min + I / 2M s for the full detailed run, 10 min + I / 50M s
-for simpoint, 30 min for validate and the sweep report (measured here: about 8M
-instructions/s for the detailed core, 80M-200M for bbv and warm checkpoints).
+already queued, and says how the last job of each stage it submits again ended
+(failed: its log's path); with --wait, the jobs that failed or did not run are
+reported once all have ended.
+Defaults for each job: 1 CPU and 2 GB; simpoint 2 CPUs and 4 GB; a region task 1
+CPU a checkpoint (at most 8, and at most a node's CPUs). --time, once bbv has
+counted the program's I instructions (before that, the partition's default):
+10 min + I / 5M s for bbv, checkpoint and a region task, 10 min + I / 2M s for the
+full detailed run, 10 min + I / 50M s for simpoint, 30 min for validate and the
+sweep report (measured here: about 8M instructions/s for the detailed core,
+80M-200M for bbv and warm checkpoints).
 EOF
 }
 
