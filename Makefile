@@ -154,6 +154,7 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/rvsample/configs
 	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(LIBDIR)/bin/
 	install -m 755 scripts/pipeline.sh scripts/sweep.sh $(DESTDIR)$(LIBDIR)/scripts/
+	install -m 644 scripts/engine.sh $(DESTDIR)$(LIBDIR)/scripts/
 	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/rvsample/configs/
 	ln -sfn ../../share/rvsample/configs $(DESTDIR)$(LIBDIR)/configs
 	for t in $(TOOLS); do ln -sfn ../lib/rvsample/bin/$$t $(DESTDIR)$(PREFIX)/bin/rvsample-$$t; done

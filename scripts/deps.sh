@@ -8,6 +8,7 @@ packages=(
   libelf-dev libdw-dev zlib1g-dev libjansson-dev libinih-dev libcriterion-dev
   qemu-user gnuplot-nox python3
   g++-riscv64-linux-gnu dpkg-dev tcl file
+  slurmctld slurmd slurm-client munge
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -11,7 +11,10 @@ set -euo pipefail
 # PREFIX/lib/rvsample with bin/, scripts/ and configs/), found through any
 # symbolic link to this script (PREFIX/bin/rvsample-pipeline).
 ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-if [ -n "${BIN:-}" ]; then B=$BIN; elif [ -d "$ROOT/build/bin" ]; then B=$ROOT/build/bin; else B=$ROOT/bin; fi
+if [ -n "${BIN:-}" ]; then B=$(realpath -m "$BIN"); elif [ -d "$ROOT/build/bin" ]; then B=$ROOT/build/bin; else B=$ROOT/bin; fi
+
+# shellcheck source=engine.sh
+. "$ROOT/scripts/engine.sh"
 
 # ------------------------------------------------------------ stage helpers
 # Callers set O (output directory), FORCE (non-empty: redo everything) and
@@ -57,38 +60,58 @@ stale() {
     return 0
 }
 
-# run_stage KIND NAME "OUTPUTS" "INPUTS" COMMAND...: KIND 'tool' fails on any
-# non-zero status; 'guest' (a run of the program) only on the tool's own
-# failures (125 and up), as the tools mirror the guest's exit status.
+# run_stage KIND NAME "OUTPUTS" "INPUTS" COMMAND...: run a stage unless it is
+# up to date, here (--engine local) or as Slurm job(s) after the jobs that
+# write its inputs (engine.sh). KIND 'tool' fails on any non-zero status;
+# 'guest' (a run of the program) only on the tool's own failures (125 and up),
+# as the tools mirror the guest's exit status; 'regions' is a tool whose
+# command is simulate_regions (a job array on Slurm).
 run_stage() {
     local kind=$1 name=$2 outs=$3 ins=$4
     shift 4
-    local why
-    why=$(stale "$name" "$outs" "$ins" "$*")
+    local why deps=''
+    [ "$ENGINE" == local ] || deps=$(engine_deps "$ins")
+    why=${deps:+"its inputs are being made by job(s) ${deps//:/ }"}
+    [ -n "$why" ] || why=$(stale "$name" "$outs" "$ins" "$*")
     if [ -z "$why" ]; then
         log "$name: up to date"
         return 0
     fi
-    mkdir -p "$O/.stamps" "$O/logs"
-    rm -f "$O/.stamps/$name"
+    if [ "$ENGINE" == slurm ]; then
+        engine_submit "$kind" "$name" "$outs" "$deps" "$why" "$@"
+        return 0
+    fi
     log "$name: running ($why)"
-    local start=$EPOCHREALTIME status=0
-    "$@" < "${STDIN:-/dev/null}" > "$O/logs/$name.log" 2>&1 || status=$?
-    if [ "$status" -ne 0 ] && { [ "$kind" == tool ] || [ "$status" -ge 125 ]; }; then
-        log "$name: FAILED with status $status after $(since "$start") s; the end of $O/logs/$name.log:"
-        tail -n 15 "$O/logs/$name.log" | sed 's/^/    /' | tee -a "$O/pipeline.log"
-        exit 1
+    stage_exec "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" "$@" || exit 1
+}
+
+# stage_exec KIND NAME LOG "OUTPUTS" STAMP COMMAND...: run a stage's command
+# (a tool or a function here) into LOG, check its status and outputs, and
+# record STAMP (the command that decides reuse; none when empty). The same
+# for both engines: a Slurm job script calls it too.
+stage_exec() {
+    local kind=$1 name=$2 logf=$3 outs=$4 stamp=$5
+    shift 5
+    mkdir -p "$O/.stamps" "$(dirname "$logf")"
+    [ -z "$stamp" ] || rm -f "$O/.stamps/$name"
+    local start=$EPOCHREALTIME status=0 f
+    "$@" < "${STDIN:-/dev/null}" > "$logf" 2>&1 || status=$?
+    if [ "$status" -ne 0 ] && { [ "$kind" != guest ] || [ "$status" -ge 125 ]; }; then
+        stage_failed "$name" "with status $status after $(since "$start") s" "$logf"
+        return 1
     fi
     [ "$status" -eq 0 ] || log "$name: the program exited with status $status"
-    local f
     for f in $outs; do
-        [ -e "$f" ] && continue
-        log "$name: FAILED: it did not write $f; the end of $O/logs/$name.log:"
-        tail -n 15 "$O/logs/$name.log" | sed 's/^/    /' | tee -a "$O/pipeline.log"
-        exit 1
+        [ -e "$f" ] || { stage_failed "$name" "it did not write $f" "$logf"; return 1; }
     done
-    echo "$*" > "$O/.stamps/$name"
+    [ -z "$stamp" ] || echo "$stamp" > "$O/.stamps/$name"
     log "$name: done in $(since "$start") s"
+}
+
+# stage_failed NAME WHY LOG: say so, with the end of the log.
+stage_failed() {
+    log "$1: FAILED $2; the end of $3:"
+    tail -n 15 "$3" | sed 's/^/    /' | tee -a "$O/pipeline.log"
 }
 
 # take_checkpoints DIR INTERVAL WARMUP SIMPOINTS WEIGHTS [CHECKPOINT OPTIONS...]
@@ -106,6 +129,24 @@ take_checkpoints() {
 
 # The program's instruction count, from bbv's summary ($P.summary.json).
 total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
+
+# simulate_regions DIR OUT [SIM OPTIONS...]: sim on the checkpoints in DIR
+# into OUT. In a task of a Slurm job array (REGION_CHUNK=I:C), on the I-th C
+# of them only (none: nothing to do), into REGION_PART.
+simulate_regions() {
+    local dir=$1 out=$2
+    shift 2
+    local ckpts=("$dir"/*.ckpt)
+    if [ -n "${REGION_CHUNK:-}" ]; then
+        local i=${REGION_CHUNK%:*} c=${REGION_CHUNK#*:}
+        ckpts=("${ckpts[@]:i*c:c}") out=$REGION_PART
+        [ ${#ckpts[@]} -gt 0 ] || { echo "no checkpoints for task $i"; return 0; }
+    fi
+    "$B/sim" "$@" --total-insts "$(total_insts)" -o "$out" "${ckpts[@]}"
+}
+
+# The functions above, which a Slurm job script gets by sourcing this file.
+ENGINE_HELPERS=" $(compgen -A function | tr '\n' ' ')"
 
 [[ "${BASH_SOURCE[0]}" != "$0" ]] && return 0
 
@@ -141,6 +182,9 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     (CPI, cycle stack, event rates, total cycles), no full run, no validation
   -f                redo every stage
   -h                this help
+EOF
+    engine_usage
+    cat << 'EOF'
 
 Tools come from build/bin (or $BIN). Exit status: 0, 1 when a stage failed,
 2 over --max-error.
@@ -169,6 +213,8 @@ while [ $# -gt 0 ]; do
     --no-full) NO_FULL=1; shift ;;
     --extra-per-cluster) EXTRA=(--labels "__LABELS__" --extra-per-cluster "$2"); shift 2 ;;
     -f) FORCE=1; shift ;;
+    --engine | --slurm-opts | --regions-per-task) engine_set "$1" "$2"; shift 2 ;;
+    --wait | --dry-run) engine_set "$1"; shift ;;
     -h | --help) usage; exit 0 ;;
     --) shift; break ;;
     *) echo "pipeline.sh: unknown option '$1' (see -h)" >&2; exit 1 ;;
@@ -185,6 +231,11 @@ G=$(to_count "${G:-$((N >= 10 && N % 10 == 0 ? N / 10 : N))}")
 W=$(to_count "${WARMUP:-$N}")
 [ $((N % G)) -eq 0 ] || { echo "pipeline.sh: the log interval $G does not divide the interval $N" >&2; exit 1; }
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "pipeline.sh: -m $MODE?" >&2; exit 1 ;; esac
+engine_check pipeline.sh
+# The most checkpoints (a bound for the regions job array while simpoint has
+# not chosen them); the whole-program estimate of --no-full needs them in one sim.
+REGIONS_MAX=$((MAXK * (1 + ${EXTRA[3]:-0})))
+[ -z "$NO_FULL" ] || REGIONS_PER_TASK=$REGIONS_MAX
 for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "pipeline.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
@@ -204,14 +255,6 @@ WARM=()
 P=$O/$NAME
 
 # --------------------------------------------------------------- the stages
-# Stages whose command is more than one tool invocation. Their arguments
-# before "--" are the parameters they depend on, there for the stage's stamp.
-simulate_regions() {
-    local jobs=()
-    [ -z "$JOBS" ] || jobs=(-j "$JOBS")
-    "$B/sim" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${jobs[@]}" --total-insts "$(total_insts)" \
-        -o "$O/regions.json" "$O"/ckpt/*.ckpt
-}
 # |CPI error| of the validation, in percent, above PCT ("1%" or "1")?
 over_error() {
     awk -F, -v max="${1%\%}" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "error_pct") c = i }
@@ -226,16 +269,18 @@ run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simp
     -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${EXTRA[@]/__LABELS__/$P.labels}" "${GUEST[@]}" -- "$PROG" "$@"
-run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
-    simulate_regions "${CORE[@]}" "${PROFILE[@]}" "$MODE" "$JOBS" --
+SIM_JOBS=()
+[ -z "$JOBS" ] || SIM_JOBS=(-j "$JOBS")
+run_stage regions regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
+    simulate_regions "$O/ckpt" "$O/regions.json" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${SIM_JOBS[@]}"
 if [ -n "$NO_FULL" ]; then
+    engine_finish
     sed -n '/^ Whole program from/,$p' "$O/logs/regions.log" | tee -a "$O/pipeline.log"
     log "== the estimate from the regions alone is combined in $O/regions.json (no full run: --no-full)"
     exit 0
 fi
 run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
     "$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
-    --total-insts "$(total_insts)" \
     "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool validate "$O/validate/report.json" \
     "$P.simpoints $P.weights $P.labels $P.summary.json $O/full.json $O/full.csv $O/regions.json $B/validate" \
@@ -243,6 +288,7 @@ run_stage tool validate "$O/validate/report.json" \
     --full "$O/full.json" --regions "$O/regions.json" --profile-summary "$P.summary.json" \
     --checkpoints "$O/ckpt/checkpoints.json" --name "$NAME" \
     -o "$O/validate"
+engine_finish
 
 sed -n '/^## Summary/,/^## Metrics/p' "$O/validate/report.md" | grep -v '^## Metrics' | tee -a "$O/pipeline.log"
 sed -n '/^## Warnings/,$p' "$O/validate/report.md" | tee -a "$O/pipeline.log"

@@ -33,12 +33,15 @@ workload (build/rv/workloads/*) with argument SIZE.
   -c FILE         core configuration [configs/boom-tip.ini]
   -s SEC.KEY=V    a core parameter (sim --set); repeatable
   -S SIZE         the bundled workloads' argument [12]
-  -P N            programs processed at the same time [number of cores]
+  -P N            programs processed at the same time, by the local engine [number of cores]
   --target PCT    error target for the cheapest configuration [1%]
   --no-full       no full detailed runs and no validation: each simulated configuration's
                   whole-program estimate from its regions alone (DIR/estimates.md)
   -f              redo every stage
   -h              this help
+EOF
+    engine_usage
+    cat << 'EOF'
 
 Outputs: DIR/report/sweep.md (and .json, .rows.csv, .configs.csv, plots/),
 DIR/manifest.tsv, and per program DIR/programs/NAME/ with its profiles,
@@ -65,12 +68,17 @@ while [ $# -gt 0 ]; do
     --target) TARGET=$2; shift 2 ;;
     --no-full) NO_FULL=1; shift ;;
     -f) FORCE=1; shift ;;
+    --engine | --slurm-opts | --regions-per-task) engine_set "$1" "$2"; shift 2 ;;
+    --wait | --dry-run) engine_set "$1"; shift ;;
     -h | --help) usage; exit 0 ;;
     --) break ;;
     *) echo "sweep.sh: unknown option '$1' (see -h)" >&2; exit 1 ;;
     esac
 done
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "sweep.sh: -m $MODE?" >&2; exit 1 ;; esac
+engine_check sweep.sh
+# The whole-program estimates of --no-full need every region of a configuration in one sim.
+[ -z "$NO_FULL" ] || REGIONS_PER_TASK=${KRANGE#*..}
 [[ $KRANGE =~ ^[0-9]+\.\.[0-9]+$ ]] || { echo "sweep.sh: -k wants A..B, not '$KRANGE'" >&2; exit 1; }
 [[ $WARM_INTERVALS =~ ^[0-9]+$ ]] || { echo "sweep.sh: -w wants a number of intervals" >&2; exit 1; }
 [ -f "$CONFIG" ] || { echo "sweep.sh: no configuration $CONFIG" >&2; exit 1; }
@@ -155,8 +163,15 @@ sweep_program() {
     log "== $name: ${cmd[*]}"
     run_stage guest bbv "$bbs $P.summary.json" "$prog $B/bbv" \
         "$B/bbv" --interval "$sizes_csv" -o "$P" -- "${cmd[@]}"
+    local r rn rk rb tag outs
     for n in "${SIZES[@]}"; do
-        run_stage tool "simpoint-$n" "$O/sp.$n.csv" "$P.$n.bb.gz $B/simpoint" \
+        # the table, and the files of the configurations simulated for real
+        outs=$O/sp.$n.csv
+        for r in "${REAL_CONFIGS[@]}"; do
+            IFS=: read -r rn rk rb <<< "$r"
+            [ "$rn" != "$n" ] || outs+=" $O/sp.$n.simpoints.maxk_$rk.bic_$rb $O/sp.$n.weights.maxk_$rk.bic_$rb"
+        done
+        run_stage tool "simpoint-$n" "$outs" "$P.$n.bb.gz $B/simpoint" \
             "$B/simpoint" -loadFVFile "$P.$n.bb.gz" -fixedLength off --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
             -saveSimpoints "$O/sp.$n.simpoints" -saveSimpointWeights "$O/sp.$n.weights" \
             -saveLabels "$O/sp.$n.labels" --sweep-table "$O/sp.$n.csv"
@@ -164,58 +179,58 @@ sweep_program() {
     [ -n "$NO_FULL" ] || run_stage guest full "$O/full.json $O/full.csv" "$prog $B/sim $CONFIG" \
         "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" \
         --guest-output none -- "${cmd[@]}"
-    local r rn rk rb tag
     for r in "${REAL_CONFIGS[@]}"; do
         IFS=: read -r rn rk rb <<< "$r"
         tag=$rn.maxk_$rk.bic_$rb
-        [ -f "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb" ] || { log "no SimPoint sweep output for $tag"; exit 1; }
         local warm=()
         [ "$MODE" != checkpoint ] || warm=(--warm "$CONFIG" "${SETS[@]}")
         run_stage guest "checkpoint-$tag" "$O/ckpt.$tag/checkpoints.json" \
             "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb $prog $B/checkpoint $CONFIG" \
             take_checkpoints "$O/ckpt.$tag" "$rn" "$((rn * WARM_INTERVALS))" \
             "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
-        run_stage tool "regions-$tag" "$O/regions.$tag.json" "$O/ckpt.$tag/checkpoints.json $B/sim $CONFIG" \
-            "$B/sim" -q "${CORE[@]}" --warmup "$MODE" -j 1 --total-insts "$(total_insts)" -o "$O/regions.$tag.json" \
-            "$O/ckpt.$tag"/*.ckpt
+        REGIONS_MAX=$rk run_stage regions "regions-$tag" "$O/regions.$tag.json" "$O/ckpt.$tag/checkpoints.json $B/sim $CONFIG" \
+            simulate_regions "$O/ckpt.$tag" "$O/regions.$tag.json" -q "${CORE[@]}" --warmup "$MODE" -j 1
     done
     log "== $name: done"
 }
 
-# The manifest rows of one program (after its stages ran).
-manifest_rows() {
-    local dir=$1 name n k b sp regions
-    name=$(basename "$dir")
-    for n in "${SIZES[@]}"; do
-        for sp in "$dir"/sp."$n".simpoints.maxk_*; do
-            k=${sp##*.maxk_}; k=${k%%.bic_*}; b=${sp##*.bic_}
-            regions=-
-            [ ! -f "$dir/regions.$n.maxk_$k.bic_$b.json" ] || regions=$dir/regions.$n.maxk_$k.bic_$b.json
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$n" "$k" "$b" "$sp" \
-                "$dir/sp.$n.weights.maxk_$k.bic_$b" "$dir/sp.$n.labels.maxk_$k.bic_$b" "$dir/full.json" "$regions"
+# sweep_report OUT TARGET MAXK,BIC WARM-INTERVALS SIZES PROGRAM-DIR...: the
+# manifest of every program x configuration (OUT/manifest.tsv; SIZES, the
+# interval sizes, comma-separated) and the report of validate --sweep (OUT/report).
+sweep_report() {
+    local out=$1 target=$2 baseline=$3 warm_ivals=$4 dir name n k b sp regions
+    local -a sizes
+    IFS=, read -ra sizes <<< "$5"
+    shift 5
+    {
+        printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\n'
+        for dir in "$@"; do
+            name=$(basename "$dir")
+            for n in "${sizes[@]}"; do
+                for sp in "$dir"/sp."$n".simpoints.maxk_*; do
+                    k=${sp##*.maxk_}; k=${k%%.bic_*}; b=${sp##*.bic_}
+                    regions=-
+                    [ ! -f "$dir/regions.$n.maxk_$k.bic_$b.json" ] || regions=$dir/regions.$n.maxk_$k.bic_$b.json
+                    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$n" "$k" "$b" "$sp" \
+                        "$dir/sp.$n.weights.maxk_$k.bic_$b" "$dir/sp.$n.labels.maxk_$k.bic_$b" "$dir/full.json" "$regions"
+                done
+            done
         done
-    done
+    } > "$out/manifest.tsv"
+    echo "validate --sweep: $(($(wc -l < "$out/manifest.tsv") - 1)) configurations x programs"
+    rm -rf "$out/report"
+    "$B/validate" -q --sweep "$out/manifest.tsv" --target "$target" --baseline "$baseline" \
+        --warmup-intervals "$warm_ivals" -o "$out/report"
 }
 
-O=$O_TOP
-log "== sweep: ${#PROGRAMS[@]} programs; intervals ${SIZES[*]}; MaxK $KRANGE; BIC $BICS; simulated: ${REAL:-none} ($MODE, warm-up $WARM_INTERVALS interval(s)); into $O_TOP"
-start=$EPOCHREALTIME
-pids=()
-for p in "${PROGRAMS[@]}"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$PAR" ]; do wait -n || true; done
-    (sweep_program "$p") &
-    pids+=($!)
-done
-failed=0
-for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
-O=$O_TOP
-[ "$failed" -eq 0 ] || { log "a program's stages failed (see its pipeline.log above)"; exit 1; }
-
-if [ -n "$NO_FULL" ]; then
-    # No full runs: each simulated configuration's whole-program estimate from its regions alone.
+# sweep_estimates OUT REGIONS...: without full runs, each simulated
+# configuration's whole-program estimate from its regions alone (OUT/estimates.md).
+sweep_estimates() {
+    local out=$1 f
+    shift
     {
         printf '| program | interval | MaxK | BIC | regions | CPI estimate | projected cycles |\n|---|--:|--:|--:|--:|--:|--:|\n'
-        for f in "$O_TOP"/programs/*/regions.*.json; do
+        for f in "$@"; do
             python3 - "$f" <<'PY'
 import json, os, re, sys
 path = sys.argv[1]
@@ -226,18 +241,60 @@ print(f"| {os.path.basename(os.path.dirname(path))} | {n} | {k} | {b} | {c.get('
       f"{c.get('cpi', float('nan')):.4f} | {proj:.0f} |" if proj else "-")
 PY
         done
-    } > "$O_TOP/estimates.md"
+    } > "$out/estimates.md.tmp"
+    mv "$out/estimates.md.tmp" "$out/estimates.md"
+    cat "$out/estimates.md"
+}
+
+O=$O_TOP
+log "== sweep: ${#PROGRAMS[@]} programs; intervals ${SIZES[*]}; MaxK $KRANGE; BIC $BICS; simulated: ${REAL:-none} ($MODE, warm-up $WARM_INTERVALS interval(s)); into $O_TOP"
+start=$EPOCHREALTIME
+if [ "$ENGINE" == slurm ]; then
+    # Submitting is quick: one program after the other, in this shell, which
+    # keeps the ids of the jobs that the report waits for.
+    for p in "${PROGRAMS[@]}"; do sweep_program "$p"; done
+    TAG=
+else
+    pids=()
+    for p in "${PROGRAMS[@]}"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$PAR" ]; do wait -n || true; done
+        (sweep_program "$p") &
+        pids+=($!)
+    done
+    failed=0
+    for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+    O=$O_TOP
+    [ "$failed" -eq 0 ] || { log "a program's stages failed (see its pipeline.log above)"; exit 1; }
+fi
+
+# The report, from every program's outputs (its stage is up to date when none is newer).
+O=$O_TOP
+dirs=() ins=""
+for p in "${PROGRAMS[@]}"; do
+    d=$O_TOP/programs/$(program_name "$p")
+    dirs+=("$d")
+    [ -n "$NO_FULL" ] || ins+=" $d/full.json"
+    for n in "${SIZES[@]}"; do ins+=" $d/sp.$n.csv"; done
+    for r in "${REAL_CONFIGS[@]}"; do
+        IFS=: read -r rn rk rb <<< "$r"
+        ins+=" $d/regions.$rn.maxk_$rk.bic_$rb.json"
+    done
+done
+if [ -n "$NO_FULL" ]; then
+    regions=()
+    for d in "${dirs[@]}"; do
+        for r in "${REAL_CONFIGS[@]}"; do
+            IFS=: read -r rn rk rb <<< "$r"
+            regions+=("$d/regions.$rn.maxk_$rk.bic_$rb.json")
+        done
+    done
+    run_stage tool estimates "$O_TOP/estimates.md" "$ins $B/sim" sweep_estimates "$O_TOP" "${regions[@]}"
+    engine_finish
     log "== sweep done in $(since "$start") s without full runs (--no-full); estimates: $O_TOP/estimates.md"
-    cat "$O_TOP/estimates.md" | tee -a "$O_TOP/pipeline.log"
+    tee -a "$O_TOP/pipeline.log" < "$O_TOP/estimates.md"
     exit 0
 fi
-{
-    printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\n'
-    for p in "${PROGRAMS[@]}"; do manifest_rows "$O_TOP/programs/$(program_name "$p")"; done
-} > "$O_TOP/manifest.tsv"
-log "validate --sweep: $(($(wc -l < "$O_TOP/manifest.tsv") - 1)) configurations x programs"
-rm -rf "$O_TOP/report"
-"$B/validate" -q --sweep "$O_TOP/manifest.tsv" --target "$TARGET" --baseline "$KMAX,$BIC1" --warmup-intervals "$WARM_INTERVALS" \
-    -o "$O_TOP/report" > "$O_TOP/logs.validate.txt" 2>&1 || {
-    log "validate --sweep failed:"; sed 's/^/    /' "$O_TOP/logs.validate.txt"; exit 1; }
+run_stage tool report "$O_TOP/report/sweep.json $O_TOP/manifest.tsv" "$ins $B/validate" \
+    sweep_report "$O_TOP" "$TARGET" "$KMAX,$BIC1" "$WARM_INTERVALS" "$(IFS=,; echo "${SIZES[*]}")" "${dirs[@]}"
+engine_finish
 log "== sweep done in $(since "$start") s; report: $O_TOP/report/sweep.md"

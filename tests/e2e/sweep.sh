@@ -53,7 +53,7 @@ print("sampling errors recomputed: ok")
 PY
 
 sweep
-[ "$(grep -c 'up to date' "$T/log.txt")" -eq 12 ] || fail "second run redid work: $(cat "$T/log.txt")"
+[ "$(grep -c 'up to date' "$T/log.txt")" -eq 13 ] || fail "second run redid work: $(cat "$T/log.txt")"
 expect_status 1 env BIN="$BIN" "$S" -o "$T/bad" -i 100k,150k -- ./phases 2> "$T/err.txt"
 grep -q "not a multiple" "$T/err.txt" || fail "bad interval sizes not explained: $(cat "$T/err.txt")"
 expect_status 1 env BIN="$BIN" "$S" -o "$T/bad" -k 1..6 -r 1M:9 -i 1M -- ./phases 2> "$T/err.txt"

@@ -1,0 +1,353 @@
+# shellcheck shell=bash
+# Where the stages of pipeline.sh and sweep.sh run (sourced by pipeline.sh):
+# here, one after the other (--engine local, the default), or as Slurm batch
+# jobs (--engine slurm). run_stage (pipeline.sh) decides whether a stage must
+# run with the same up-to-date test for both; for Slurm it then calls
+# engine_submit instead of running it. A job script sources the stage helpers
+# (pipeline.sh), sets the variables they use and defines the command's own
+# functions (declare -p / -f), and runs stage_exec, the function that runs a
+# stage locally, so a stage's command and outputs are the same on both engines. Jobs wait for the jobs that write their inputs
+# (--dependency=afterok, --kill-on-invalid-dep=yes: the dependents of a failed
+# job are cancelled, not left pending) and leave DIR/.slurm/NAME.status, "ok"
+# or why they failed with the log's path. The regions are a job array (one
+# task per --regions-per-task checkpoints) and a join job that puts the tasks'
+# results into the stage's output file.
+
+ENGINE=local DRY_RUN='' WAIT='' REGIONS_PER_TASK=1
+SLURM_OPTS=()
+declare -A PRODUCER=() # output path -> the job of this run that writes it
+SUBMITTED=()           # "id|dir|name|tasks|tag|deps", tasks 0 but for an array
+DRY_ID=0 JOB_ID='' NODE_CPUS=''  # the most CPUs of a node (sinfo), the most a job asks for
+
+engine_usage() {
+    cat << 'EOF'
+  --engine E        where the stages run: local (here, now) or slurm (batch jobs) [local]
+  --slurm-opts S    sbatch options for every job (they win over the defaults below),
+                    e.g. "--partition=p --account=a --time=4:00:00 --mem=8G"
+  --regions-per-task N  checkpoints simulated by one task of the regions job array [1]
+  --wait            slurm: wait for the jobs, report the failed ones (exit status 1),
+                    then print what a local run prints; without it the command returns
+                    once the jobs are submitted
+  --dry-run         slurm: print the job scripts and the dependency graph, submit nothing
+
+With --engine slurm every stage that is not up to date (the same test as a local
+run) becomes a job, after the jobs that write its inputs (afterok): per program bbv,
+simpoint, checkpoint, the regions as a job array over the checkpoints (one task per
+--regions-per-task, then a join into the usual file), the full run on its own, and
+validate or the report after all of its inputs. The outputs are where a local run
+puts them; job scripts, Slurm's output and a status file per job are in .slurm/ of
+each output directory. Rerunning the command submits only what is missing and not
+already queued, and says how the last job of each stage it submits again ended
+(failed: its log's path); with --wait, the jobs that failed or did not run are
+reported once all have ended.
+Defaults for each job: 1 CPU and 2 GB; simpoint 2 CPUs and 4 GB; a region task 1
+CPU a checkpoint (at most 8, and at most a node's CPUs). --time, once bbv has
+counted the program's I instructions (before that, the partition's default):
+10 min + I / 5M s for bbv, checkpoint and a region task, 10 min + I / 2M s for the
+full detailed run, 10 min + I / 50M s for simpoint, 30 min for validate and the
+sweep report (measured here: about 8M instructions/s for the detailed core,
+80M-200M for bbv and warm checkpoints).
+EOF
+}
+
+# engine_set OPTION [VALUE]: one of the options above.
+engine_set() {
+    case $1 in
+    --engine) ENGINE=$2 ;;
+    --slurm-opts) read -ra SLURM_OPTS <<< "$2" ;;
+    --regions-per-task) REGIONS_PER_TASK=$2 ;;
+    --wait) WAIT=1 ;;
+    --dry-run) DRY_RUN=1 ;;
+    esac
+}
+
+# engine_check SCRIPT: refuse impossible combinations, with SCRIPT's name.
+engine_check() {
+    local me=$1
+    case $ENGINE in local | slurm) ;; *) echo "$me: --engine local or slurm, not '$ENGINE'" >&2; exit 1 ;; esac
+    [[ $REGIONS_PER_TASK =~ ^[1-9][0-9]*$ ]] || { echo "$me: --regions-per-task wants a positive number" >&2; exit 1; }
+    if [ "$ENGINE" == local ] && [ -n "$DRY_RUN$WAIT" ]; then
+        echo "$me: --dry-run and --wait are for --engine slurm" >&2
+        exit 1
+    fi
+    if [ "$ENGINE" == slurm ] && [ -z "$DRY_RUN" ]; then
+        if ! command -v sbatch > /dev/null || ! command -v squeue > /dev/null; then
+            echo "$me: --engine slurm: no sbatch or squeue on PATH" >&2
+            exit 1
+        fi
+        NODE_CPUS=$(sinfo -h -o %c 2> /dev/null | tr -dc '0-9\n' | sort -n | tail -n 1 || true)
+    fi
+}
+
+# The jobs (ids, ':'-separated) of this run that write any of INPUTS.
+engine_deps() {
+    local in ids=()
+    for in in $1; do
+        [ -z "${PRODUCER[$in]:-}" ] || [[ " ${ids[*]} " == *" ${PRODUCER[$in]} "* ]] || ids+=("${PRODUCER[$in]}")
+    done
+    (IFS=:; echo "${ids[*]}")
+}
+
+# How the last job of stage NAME ended, when it did not succeed (the stage is
+# to be submitted again, so it did not).
+engine_last() {
+    local d=$O/.slurm st
+    [ -z "$DRY_RUN" ] && [ -f "$d/$1.jobid" ] || return 0
+    st=$(cat "$d/$1.status" 2> /dev/null || true)
+    [ "$st" != ok ] || return 0
+    log "$1: its last job, $(cat "$d/$1.jobid"), ${st:-did not finish (cancelled after a job it depends on failed, or stopped by Slurm: see $d/$1.out)}"
+}
+
+# The job that an earlier run submitted for stage NAME, if still queued or running.
+engine_queued() {
+    local f=$O/.slurm/$1.jobid id
+    [ -z "$DRY_RUN" ] && [ -f "$f" ] || return 0
+    id=$(cat "$f")
+    if squeue -h -j "$id" -o %T 2> /dev/null | grep -qE 'PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED|REQUEUE'; then
+        echo "$id"
+    fi
+}
+
+# engine_produces ID OUTPUTS: job ID writes OUTPUTS.
+engine_produces() {
+    local f
+    for f in $2; do PRODUCER[$f]=$1; done
+}
+
+# #SBATCH lines for stage NAME: CPUs, memory and the time limit from the
+# program's instruction count when bbv has counted it (see engine_usage).
+engine_resources() {
+    local name=$1 cpus=1 mem=2G per='' insts=''
+    case $name in
+    bbv | checkpoint*) per=5000000 ;;
+    *.tasks) per=5000000 cpus=$((REGIONS_PER_TASK < 8 ? REGIONS_PER_TASK : 8)) ;;
+    full) per=2000000 ;;
+    simpoint*) per=50000000 cpus=2 mem=4G ;;
+    esac
+    [ -z "$per" ] || [ -z "${P:-}" ] || [ ! -f "$P.summary.json" ] || insts=$(total_insts)
+    [ -z "$NODE_CPUS" ] || [ "$cpus" -le "$NODE_CPUS" ] || cpus=$NODE_CPUS
+    printf '#SBATCH --cpus-per-task=%s\n#SBATCH --mem=%s\n' "$cpus" "$mem"
+    if [ -n "$insts" ]; then
+        printf '#SBATCH --time=%s\n' "$((10 + (insts / per + 59) / 60))"
+    elif [ -z "$per" ]; then
+        printf '#SBATCH --time=30\n'
+    fi
+}
+
+# engine_script NAME TASKS FUNCTION ARGS...: the job script of stage NAME (an
+# array of TASKS tasks unless 0) that calls FUNCTION ARGS, after sourcing the
+# stage helpers (pipeline.sh, this file) and setting the variables they use.
+engine_script() {
+    local name=$1 tasks=$2 d=$O/.slurm
+    shift 2
+    local out=$d/$name.out
+    [ "$tasks" -eq 0 ] || out=$d/$name.%a.out
+    printf '#!/bin/bash\n'
+    printf '#SBATCH --job-name=%s\n' "rv:${TAG:+$TAG:}$name"
+    printf '#SBATCH --output=%s\n#SBATCH --chdir=%s\n' "$out" "$PWD"
+    engine_resources "$name"
+    printf '# rvsample: stage %s of %s, made by %s\n' "$name" "$O" "${0##*/}"
+    # shellcheck disable=SC2016 # expanded in the job
+    printf 'set -euo pipefail\nexport OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}\n'
+    printf '. %q\n' "$ROOT/scripts/pipeline.sh"
+    declare -p B O REGIONS_PER_TASK
+    [ -z "${P:-}" ] || declare -p P
+    [ -z "${TAG:-}" ] || declare -p TAG
+    [ -z "${STDIN:-}" ] || declare -p STDIN
+    # the command's own functions, those the helpers do not have (sweep.sh's)
+    local a
+    for a in "$@"; do
+        if [[ $a =~ ^[a-z_]+$ ]] && [[ $ENGINE_HELPERS != *" $a "* ]] && declare -F "$a" > /dev/null; then
+            declare -f "$a"
+        fi
+    done
+    printf '%q ' "$@"
+    printf '\n'
+}
+
+# engine_sbatch NAME TASKS DEPS WHY FUNCTION ARGS...: submit (or with
+# --dry-run print) a job, after the jobs DEPS; its id in JOB_ID.
+engine_sbatch() {
+    local name=$1 tasks=$2 deps=$3 why=$4 d=$O/.slurm
+    shift 4
+    local opts=(--parsable) script
+    [ -z "$deps" ] || opts+=("--dependency=afterok:$deps" --kill-on-invalid-dep=yes)
+    [ "$tasks" -eq 0 ] || opts+=("--array=0-$((tasks - 1))")
+    script=$(engine_script "$name" "$tasks" "$@")
+    if [ -n "$DRY_RUN" ]; then
+        DRY_ID=$((DRY_ID + 1)) JOB_ID=dry$DRY_ID
+        printf '#### job %s: %s\n#### sbatch %s %s\n%s\n\n' "$JOB_ID" "${TAG:+$TAG: }$name ($why)" \
+            "${opts[*]} ${SLURM_OPTS[*]}" "$d/$name.sh" "$script"
+    else
+        mkdir -p "$d"
+        printf '%s\n' "$script" > "$d/$name.sh"
+        rm -f "$d/$name.status" "$d/$name".[0-9]*.status
+        JOB_ID=$(sbatch "${opts[@]}" "${SLURM_OPTS[@]}" "$d/$name.sh") ||
+            { log "$name: sbatch refused the job ($d/$name.sh)"; exit 1; }
+        JOB_ID=${JOB_ID%%;*}
+        echo "$JOB_ID" > "$d/$name.jobid"
+    fi
+    SUBMITTED+=("$JOB_ID|$O|$name|$tasks|${TAG:-}|${deps//:/ }")
+    log "$name: submitted as job $JOB_ID$(array_of "$tasks")${deps:+ after ${deps//:/ }} ($why)"
+}
+
+# " (array of N tasks)", or nothing for 0.
+array_of() { [ "$1" -eq 0 ] || echo " (array of $1 tasks)"; }
+
+# engine_submit KIND NAME OUTPUTS DEPS WHY COMMAND...: stage NAME as Slurm
+# job(s), unless an earlier run's job for it is still queued or running.
+# KIND regions: COMMAND is simulate_regions DIR OUT OPTIONS..., run as an
+# array (REGIONS_MAX checkpoints at most, while DIR is still to be made) and a
+# join job that writes OUT.
+engine_submit() {
+    local kind=$1 name=$2 outs=$3 deps=$4 why=$5
+    shift 5
+    local queued
+    queued=$(engine_queued "$name")
+    if [ -n "$queued" ]; then
+        # submitted by an earlier run, not finished: waited for and reported as if submitted now
+        log "$name: already queued or running as job $queued"
+        SUBMITTED+=("$queued|$O|$name|0|${TAG:-}|")
+        engine_produces "$queued" "$outs"
+        return 0
+    fi
+    engine_last "$name"
+    if [ "$kind" != regions ]; then
+        engine_sbatch "$name" 0 "$deps" "$why" engine_job "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" "$@"
+    else
+        local dir=$2 out=$3 n
+        if [ -n "$deps" ]; then n=${REGIONS_MAX:?}; else n=$({ find "$dir" -maxdepth 1 -name '*.ckpt' || true; } | wc -l); fi
+        local tasks=$(((n + REGIONS_PER_TASK - 1) / REGIONS_PER_TASK)) parts=$O/.slurm/$name.parts
+        [ -n "$DRY_RUN" ] || { rm -rf "$parts"; mkdir -p "$parts"; }
+        engine_sbatch "$name.tasks" "$((tasks > 0 ? tasks : 1))" "$deps" "$why" engine_task "$name" "$@"
+        engine_sbatch "$name" 0 "$JOB_ID" "the join of its tasks" \
+            engine_job tool "$name" "$O/logs/$name.log" "$outs" "$*" merge_regions "$out" "$parts"
+    fi
+    engine_produces "$JOB_ID" "$outs"
+}
+
+# In a job: stage_exec KIND NAME LOG OUTPUTS STAMP COMMAND..., then the status file.
+engine_job() {
+    if stage_exec "$@"; then
+        echo ok > "$O/.slurm/$2.status"
+    else
+        echo "FAILED: see $3" > "$O/.slurm/$2.status"
+        exit 1
+    fi
+}
+
+# In a task of a regions array: simulate_regions on its share of the checkpoints.
+engine_task() {
+    local name=$1 i=$SLURM_ARRAY_TASK_ID parts=$O/.slurm/$1.parts
+    shift
+    REGION_CHUNK=$i:$REGIONS_PER_TASK REGION_PART=$parts/$i.json \
+        engine_job tool "$name.tasks.$i" "$parts/$i.log" "" "" "$@"
+}
+
+# merge_regions OUT DIR: the results of a regions array's tasks (DIR/I.json)
+# as one file, in the checkpoints' order; the tasks' logs on stdout. One task:
+# its file as it is; several: their results, without the whole-program
+# estimate ("combined") that needs every region in one sim.
+merge_regions() {
+    local out=$1 dir=$2 f
+    python3 - "$out" "$dir" << 'PY'
+import json, os, shutil, sys
+out, d = sys.argv[1:]
+parts = sorted((f for f in os.listdir(d) if f.endswith(".json")), key=lambda f: int(f.split(".")[0]))
+if not parts:
+    sys.exit("no region results from the tasks")
+tmp = out + ".tmp"
+if len(parts) == 1:
+    shutil.copyfile(os.path.join(d, parts[0]), tmp)
+else:
+    docs = [json.load(open(os.path.join(d, f))) for f in parts]
+    merged = {k: v for k, v in docs[0].items() if k != "combined"}
+    for doc in docs[1:]:
+        for k in ("tool", "version", "mode", "config", "units_per_cycle"):
+            if doc.get(k) != docs[0].get(k):
+                sys.exit(f"the tasks disagree on {k}")
+        merged["results"] += doc["results"]
+    with open(tmp, "w") as f:
+        json.dump(merged, f, indent=2)
+os.replace(tmp, out)
+print(f"{len(parts)} task result file(s) -> {out}")
+PY
+    for f in $(find "$dir" -maxdepth 1 -name '*.log' -printf '%f\n' | sort -n); do
+        printf '== task %s\n' "${f%.log}"
+        cat "$dir/$f"
+    done
+}
+
+# After the stages: nothing for a local run, or when nothing was submitted.
+# Otherwise print the dependency graph and stop (--dry-run, or no --wait), or
+# wait for the jobs and report the failed ones (exit 1).
+engine_finish() {
+    [ "$ENGINE" == slurm ] && [ ${#SUBMITTED[@]} -gt 0 ] || return 0
+    local rec id dir name tasks tag deps
+    log "== dependency graph (${#SUBMITTED[@]} jobs; afterok):"
+    for rec in "${SUBMITTED[@]}"; do
+        IFS='|' read -r id dir name tasks tag deps <<< "$rec"
+        log "   $id  ${tag:+$tag: }$name$(array_of "$tasks")${deps:+  <- $deps}"
+    done
+    if [ -n "$DRY_RUN" ]; then
+        log "== dry run: nothing submitted"
+        exit 0
+    fi
+    if [ -z "$WAIT" ]; then
+        log "== submitted; the same command with --wait waits for the jobs, and once they are done it prints the results"
+        exit 0
+    fi
+    engine_wait
+    engine_report || exit 1
+}
+
+# Until none of the submitted jobs is queued or running, asking squeue after
+# a tenth of the time waited so far (1 s to 1 min).
+engine_wait() {
+    local rec ids=() pause left stuck start=$SECONDS
+    for rec in "${SUBMITTED[@]}"; do ids+=("${rec%%|*}"); done
+    local re
+    re="^($(IFS='|'; echo "${ids[*]}"))[_ ]"
+    log "== waiting for ${#ids[@]} jobs"
+    while :; do
+        left=$(squeue --me -h -o '%i %r') || { log "squeue failed"; exit 1; }
+        left=$(grep -E "$re" <<< "$left" || true)
+        [ -n "$left" ] || break
+        # reasons a pending job keeps until someone changes it or the cluster
+        stuck=$(grep -E ' (PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|BadConstraints|InvalidAccount|InvalidQOS|DependencyNeverSatisfied)$' <<< "$left" || true)
+        if [ -n "$stuck" ]; then
+            log "== jobs that cannot start as submitted (job, reason): $(tr '\n' ';' <<< "$stuck")"
+            log "   the partition's limits refuse them: see --slurm-opts; they are still queued (scancel them)"
+            exit 1
+        fi
+        pause=$(((SECONDS - start) / 10))
+        sleep "$((pause < 1 ? 1 : pause > 60 ? 60 : pause))"
+    done
+}
+
+# Every submitted job's status file: the failed ones and those that did not run.
+engine_report() {
+    local rec id dir name tasks tag deps bad=0 st i who
+    for rec in "${SUBMITTED[@]}"; do
+        IFS='|' read -r id dir name tasks tag deps <<< "$rec"
+        who="${tag:+$tag: }$name (job $id"
+        if [ "$tasks" -eq 0 ]; then
+            st=$(cat "$dir/.slurm/$name.status" 2> /dev/null || true)
+            [ "$st" == ok ] && continue
+            bad=$((bad + 1))
+            log "$who): ${st:-did not finish: cancelled after a job it depends on failed, or stopped by Slurm; see $dir/.slurm/$name.out}"
+        else
+            for ((i = 0; i < tasks; i++)); do
+                st=$(cat "$dir/.slurm/$name.$i.status" 2> /dev/null || true)
+                [ "$st" == ok ] && continue
+                bad=$((bad + 1))
+                log "$who""_$i): ${st:-did not finish: cancelled after a job it depends on failed, or stopped by Slurm; see $dir/.slurm/$name.$i.out}"
+            done
+        fi
+    done
+    if [ "$bad" -gt 0 ]; then
+        log "== $bad job(s) failed or did not run; the same command again submits what is missing"
+        return 1
+    fi
+    log "== all ${#SUBMITTED[@]} jobs completed"
+}
