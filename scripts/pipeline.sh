@@ -104,6 +104,27 @@ take_checkpoints() {
         "${opts[@]}" --guest-output none -- "$@"
 }
 
+# method_options METHOD: simpoint's options for a way of choosing the points,
+# one a line. METHOD is simpoint (SimPoint 3.2's choice) or parts joined by
+# '+': select[:N] (--select-by proxy among the N nearest the centre [5]),
+# stratify[:F] (--stratify F [0.2]), dims[:S] (--proxy-dims S [1]); all but
+# simpoint need bbv --proxy's metrics (simpoint --proxy FILE, added by the caller).
+method_options() {
+    [ "$1" != simpoint ] || return 0
+    local part arg
+    for part in ${1//+/ }; do
+        arg=${part#*:}
+        [ "$arg" != "$part" ] || arg=
+        [ -z "$arg" ] || [[ $arg =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "method $1: '$arg' is not a number" >&2; return 1; }
+        case ${part%%:*} in
+        select) printf '%s\n' --select-by proxy --proxy-candidates "${arg:-5}" ;;
+        stratify) printf '%s\n' --stratify "${arg:-0.2}" ;;
+        dims) printf '%s\n' --proxy-dims "${arg:-1}" ;;
+        *) echo "unknown method '$1' (simpoint, or select[:N], stratify[:F], dims[:S] joined by +)" >&2; return 1 ;;
+        esac
+    done
+}
+
 # The program's instruction count, from bbv's summary ($P.summary.json).
 total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
 

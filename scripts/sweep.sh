@@ -24,6 +24,11 @@ workload (build/rv/workloads/*) with argument SIZE.
   -i LIST         interval sizes, comma-separated (k/M/G suffixes) [10k,100k,1M]
   -k A..B         MaxK values [1..30]
   -b LIST         BIC thresholds, comma-separated [0.9]
+  -M LIST         ways of choosing the points, comma-separated, each compared on the
+                  same full-run logs: simpoint (SimPoint 3.2's), or parts joined by
+                  '+': select[:N], stratify[:F], dims[:S] (simpoint's --select-by proxy,
+                  --stratify, --proxy-dims over bbv --proxy's metrics, with the core
+                  configuration of -c) [simpoint]
   -r LIST         configurations whose regions are simulated for real, as
                   INTERVAL:MAXK[:BIC] comma-separated; 'none' for none
                   [every interval size at the largest MaxK and the first BIC]
@@ -47,7 +52,7 @@ EOF
 }
 
 O_TOP=out/sweep INTERVALS=10k,100k,1M KRANGE=1..30 BICS=0.9 REAL= MODE=checkpoint WARM_INTERVALS=1
-CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL=
+CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL= METHODS=simpoint
 SETS=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -55,6 +60,7 @@ while [ $# -gt 0 ]; do
     -i) INTERVALS=$2; shift 2 ;;
     -k) KRANGE=$2; shift 2 ;;
     -b) BICS=$2; shift 2 ;;
+    -M) METHODS=$2; shift 2 ;;
     -r) REAL=$2; shift 2 ;;
     -m) MODE=$2; shift 2 ;;
     -w) WARM_INTERVALS=$2; shift 2 ;;
@@ -78,6 +84,12 @@ for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "sweep.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
 CONFIG=$(cd "$(dirname "$CONFIG")" && pwd)/$(basename "$CONFIG")
+IFS=, read -r -a METHOD_LIST <<< "$METHODS"
+NEED_PROXY=
+for m in "${METHOD_LIST[@]}"; do
+    method_options "$m" > /dev/null || exit 1
+    [ "$m" == simpoint ] || NEED_PROXY=1
+done
 
 # Interval sizes as counts, smallest first; the full runs log at the smallest,
 # which must divide the others.
@@ -155,11 +167,24 @@ sweep_program() {
     log "== $name: ${cmd[*]}"
     run_stage guest bbv "$bbs $P.summary.json" "$prog $B/bbv" \
         "$B/bbv" --interval "$sizes_csv" -o "$P" -- "${cmd[@]}"
-    for n in "${SIZES[@]}"; do
-        run_stage tool "simpoint-$n" "$O/sp.$n.csv" "$P.$n.bb.gz $B/simpoint" \
-            "$B/simpoint" -loadFVFile "$P.$n.bb.gz" -fixedLength off --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
-            -saveSimpoints "$O/sp.$n.simpoints" -saveSimpointWeights "$O/sp.$n.weights" \
-            -saveLabels "$O/sp.$n.labels" --sweep-table "$O/sp.$n.csv"
+    # The proxy metrics come from a second, stepping pass (its .bb files are
+    # the same), so that each method is charged its own profiling time.
+    local pxs="" m
+    for n in "${SIZES[@]}"; do pxs+=" $P.px.$n.bb.gz $P.px.$n.proxy"; done
+    [ -z "$NEED_PROXY" ] || run_stage guest bbv-proxy "$pxs $P.px.summary.json" "$prog $B/bbv $CONFIG" \
+        "$B/bbv" --interval "$sizes_csv" --proxy "$CONFIG" "${SETS[@]}" -o "$P.px" -- "${cmd[@]}"
+    for m in "${METHOD_LIST[@]}"; do
+        local sp=sp opts=() px=() in
+        [ "$m" == simpoint ] || sp=sp-$m
+        mapfile -t opts < <(method_options "$m")
+        for n in "${SIZES[@]}"; do
+            in=$P.$n.bb.gz px=()
+            [ "$m" == simpoint ] || { in=$P.px.$n.bb.gz px=(--proxy "$P.px.$n.proxy"); }
+            run_stage tool "$sp-$n" "$O/$sp.$n.csv $O/$sp.$n.json" "$in $B/simpoint" \
+                "$B/simpoint" -loadFVFile "$in" -fixedLength off --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
+                "${opts[@]}" "${px[@]}" -saveSimpoints "$O/$sp.$n.simpoints" -saveSimpointWeights "$O/$sp.$n.weights" \
+                -saveLabels "$O/$sp.$n.labels" --sweep-table "$O/$sp.$n.csv" --json "$O/$sp.$n.json"
+        done
     done
     [ -n "$NO_FULL" ] || run_stage guest full "$O/full.json $O/full.csv" "$prog $B/sim $CONFIG" \
         "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" \
@@ -182,23 +207,38 @@ sweep_program() {
     log "== $name: done"
 }
 
-# The manifest rows of one program (after its stages ran).
+# A number from a tool's JSON summary: json_number FILE KEY (the first one).
+json_number() {
+    sed -n "s/.*\"$2\": \([0-9.e+-]*\).*/\1/p" "$1" | head -n 1
+}
+
+# The manifest rows of one program (after its stages ran). seconds: the
+# profiling pass (every interval size at once) plus that size's SimPoint sweep.
 manifest_rows() {
-    local dir=$1 name n k b sp regions
+    local dir=$1 name n k b sp regions m pre profile
     name=$(basename "$dir")
-    for n in "${SIZES[@]}"; do
-        for sp in "$dir"/sp."$n".simpoints.maxk_*; do
-            k=${sp##*.maxk_}; k=${k%%.bic_*}; b=${sp##*.bic_}
-            regions=-
-            [ ! -f "$dir/regions.$n.maxk_$k.bic_$b.json" ] || regions=$dir/regions.$n.maxk_$k.bic_$b.json
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$n" "$k" "$b" "$sp" \
-                "$dir/sp.$n.weights.maxk_$k.bic_$b" "$dir/sp.$n.labels.maxk_$k.bic_$b" "$dir/full.json" "$regions"
+    for m in "${METHOD_LIST[@]}"; do
+        pre=sp profile=$dir/$name.summary.json
+        [ "$m" == simpoint ] || pre=sp-$m profile=$dir/$name.px.summary.json
+        for n in "${SIZES[@]}"; do
+            local secs
+            secs=$(awk -v a="$(json_number "$profile" wall_seconds)" -v b="$(json_number "$dir/$pre.$n.json" total_seconds)" \
+                'BEGIN { printf "%.3f", a + b }')
+            for sp in "$dir/$pre.$n".simpoints.maxk_*; do
+                k=${sp##*.maxk_}; k=${k%%.bic_*}; b=${sp##*.bic_}
+                regions=-
+                [ "$m" != simpoint ] || [ ! -f "$dir/regions.$n.maxk_$k.bic_$b.json" ] ||
+                    regions=$dir/regions.$n.maxk_$k.bic_$b.json
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$n" "$k" "$b" "$sp" \
+                    "$dir/$pre.$n.weights.maxk_$k.bic_$b" "$dir/$pre.$n.labels.maxk_$k.bic_$b" "$dir/full.json" \
+                    "$regions" "$m" "$secs"
+            done
         done
     done
 }
 
 O=$O_TOP
-log "== sweep: ${#PROGRAMS[@]} programs; intervals ${SIZES[*]}; MaxK $KRANGE; BIC $BICS; simulated: ${REAL:-none} ($MODE, warm-up $WARM_INTERVALS interval(s)); into $O_TOP"
+log "== sweep: ${#PROGRAMS[@]} programs; intervals ${SIZES[*]}; MaxK $KRANGE; BIC $BICS; methods $METHODS; simulated: ${REAL:-none} ($MODE, warm-up $WARM_INTERVALS interval(s)); into $O_TOP"
 start=$EPOCHREALTIME
 pids=()
 for p in "${PROGRAMS[@]}"; do
@@ -232,7 +272,7 @@ PY
     exit 0
 fi
 {
-    printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\n'
+    printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\tmethod\tseconds\n'
     for p in "${PROGRAMS[@]}"; do manifest_rows "$O_TOP/programs/$(program_name "$p")"; done
 } > "$O_TOP/manifest.tsv"
 log "validate --sweep: $(($(wc -l < "$O_TOP/manifest.tsv") - 1)) configurations x programs"
