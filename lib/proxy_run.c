@@ -88,34 +88,80 @@ static void drain(proxy_run *r)
 
 /* ------------------------------------------------------- block tracking */
 
+/* The length of the block the decoder makes at pc (its rule: up to the first
+ * control transfer or block-ending instruction, at most RV_BLOCK_MAX_INSNS,
+ * cut before bytes that are not executable), for the map of a block first
+ * seen cut short. */
+static uint32_t decoded_length(const rv_proc *p, uint64_t pc)
+{
+    uint32_t n = 0;
+    while (n < RV_BLOCK_MAX_INSNS && mem_ok_small(&p->mem, pc, 2, GP_X)) {
+        uint16_t lo, hi = 0;
+        memcpy(&lo, mem_host(&p->mem, pc), 2);
+        if (rv_insn_length(lo) == 4) {
+            if (!mem_ok_small(&p->mem, pc + 2, 2, GP_X))
+                break;
+            memcpy(&hi, mem_host(&p->mem, pc + 2), 2);
+        }
+        rv_insn in;
+        rv_decode(&in, pc, lo, hi);
+        n++;
+        pc += in.len;
+        if (rv_ops[in.op].flags & (RVF_CTRL | RVF_ENDS_BLOCK))
+            break;
+    }
+    return n;
+}
+
 /* The executing block's instructions not counted yet: a whole execution of
- * a block without an id waits for the drain; anything else counts now. */
-static void report(proxy_run *r, bool ended)
+ * a block without an id waits for the drain; anything else counts now.
+ * complete: the block ended where the decoder ends it, so its length is known
+ * (a block first seen cut by a boundary gets its id before that). */
+static void report(proxy_run *r, bool complete)
 {
     if (!r->unreported)
         return;
-    if (ended && r->whole) {
-        uint32_t id = bbv_profile_find(r->bp, r->blk_pc);
-        if (!id) {
-            pend(r, r->blk_pc, r->len, r->unreported);
-        } else {
-            r->bp->blocks[id - 1].len = r->len; /* first seen in part: now its length is known */
-            bbv_profile_add(r->bp, id, r->unreported);
-        }
+    uint32_t id = bbv_profile_find(r->bp, r->blk_pc);
+    if (complete && r->whole && !id) {
+        pend(r, r->blk_pc, r->len, r->unreported);
     } else {
-        bbv_profile_add(r->bp, bbv_profile_id(r->bp, r->blk_pc, r->len), r->unreported);
-        r->whole = false;
+        if (!id)
+            id = bbv_profile_id(r->bp, r->blk_pc, complete ? r->len : decoded_length(r->p, r->blk_pc));
+        if (complete)
+            r->bp->blocks[id - 1].len = r->len;
+        bbv_profile_add(r->bp, id, r->unreported);
+        r->whole = complete && r->whole;
     }
     r->unreported = 0;
 }
 
-static void track(proxy_run *r, const rv_dyninst *d)
+/* decoded_length through a direct-mapped cache, emptied when the code may
+ * have changed. */
+static uint32_t block_length(proxy_run *r, const rv_proc *p)
+{
+    if (r->len_changes != p->mem.code_changes + r->fences) {
+        memset(r->len_cache, 0, sizeof r->len_cache);
+        r->len_changes = p->mem.code_changes + r->fences;
+    }
+    uint64_t pc = p->cpu.pc;
+    proxy_len_entry *e = &r->len_cache[(pc >> 1) & (PROXY_LEN_CACHE - 1)];
+    if (e->pc != pc || !e->len)
+        *e = (proxy_len_entry){pc, decoded_length(p, pc)};
+    return e->len;
+}
+
+/* One instruction; true when it was not where its block led (a handler
+ * started, or a fault cut the block), after counting what ran of that block. */
+static bool track(proxy_run *r, const rv_dyninst *d, bool drain_at_jump)
 {
     uint64_t pc = d->insn.pc;
-    if (r->in_block && pc != r->next_pc) { /* a handler started, or a fault cut the block */
+    bool jump = r->in_block && pc != r->next_pc;
+    if (jump) {
         r->whole = false;
-        report(r, true);
+        report(r, false);
         r->in_block = false;
+        if (drain_at_jump)
+            drain(r);
     }
     if (!r->in_block) {
         r->in_block = r->whole = true;
@@ -129,6 +175,7 @@ static void track(proxy_run *r, const rv_dyninst *d)
         report(r, true);
         r->in_block = false;
     }
+    return jump;
 }
 
 /* ------------------------------------------------------------- the run */
@@ -137,7 +184,10 @@ static void track(proxy_run *r, const rv_dyninst *d)
  * path stops and drains), or its end. */
 static void boundary(proxy_run *r, uint64_t icount)
 {
-    report(r, false); /* a block cut by the boundary counts in part, at once */
+    if (r->in_block) { /* a block cut by the boundary counts in part, at once */
+        r->whole = false;
+        report(r, false);
+    }
     drain(r);
     bbv_profile *bp = r->bp;
     if (icount < bp->next_event)
@@ -156,18 +206,34 @@ static void boundary(proxy_run *r, uint64_t icount)
     bbv_profile_advance(bp, icount);
 }
 
+/* One block at a time (up to the next boundary), so that the fast path's
+ * drains when it drops decoded code fall where they fell there: after
+ * fence.i, and when executable memory changed, after the system call that
+ * changed it (the last instruction of the block) or, when a signal was
+ * delivered (its frame can grow an executable stack), where the handler
+ * starts. */
 enum rv_run_result proxy_run_go(proxy_run *r, rv_proc *p, uint64_t limit)
 {
-    rv_dyninst batch[64];
+    rv_dyninst batch[RV_BLOCK_MAX_INSNS];
+    r->p = p;
     r->bp->retired = p->cpu.icount;
     while (p->stop == RV_RUNNING && p->cpu.icount < limit) {
         uint64_t stop = r->bp->next_event < limit ? r->bp->next_event : limit;
-        uint64_t n = stop - p->cpu.icount < 64 ? stop - p->cpu.icount : 64;
+        uint64_t n = block_length(r, p);
+        n = n < 1 ? 1 : n > stop - p->cpu.icount ? stop - p->cpu.icount : n;
+        uint64_t changes = p->mem.code_changes;
         size_t done = rv_step_many(p, batch, n);
+        bool changed = p->mem.code_changes != changes, jumped = false;
         for (size_t i = 0; i < done; i++) {
-            track(r, &batch[i]);
+            jumped |= track(r, &batch[i], changed && !jumped);
             uarch_warm(&r->u, &batch[i]);
+            if (batch[i].insn.op == RV_OP_fence_i) {
+                drain(r);
+                r->fences++;
+            }
         }
+        if (changed && !jumped)
+            drain(r);
         if (p->cpu.icount == stop || p->stop != RV_RUNNING)
             boundary(r, p->cpu.icount);
     }

@@ -7,10 +7,12 @@
  * transfer or a block-ending instruction, at RV_BLOCK_MAX_INSNS, and where
  * a signal handler starts or a fault interrupts), and ids are given in the
  * fast path's order: a block executed whole gets its id when the run stops
- * at the next interval boundary (or progress point), in order of first
- * execution; a block first executed in part (cut by a boundary, a fault or
- * a handler) gets it at once. Known difference: a program that rewrites its
- * code (fence.i) may get ids in another order. */
+ * at the next interval boundary (or progress point) or drops its decoded
+ * code (fence.i, a system call that changes executable memory), in order of
+ * first execution; a block first executed in part (cut by a boundary, a
+ * fault or a handler) gets it at once. Known limit: the riscv_flush_icache
+ * system call also drops decoded code, unseen here (ids may then come in
+ * another order; tests/e2e/bbv_proxy.sh compares the two paths). */
 #ifndef RV_PROXY_RUN_H
 #define RV_PROXY_RUN_H
 
@@ -25,8 +27,15 @@ typedef struct proxy_pending {
     uint64_t count;
 } proxy_pending;
 
+enum { PROXY_LEN_CACHE = 4096 };
+typedef struct proxy_len_entry {
+    uint64_t pc;
+    uint32_t len;
+} proxy_len_entry;
+
 typedef struct proxy_run {
     bbv_profile *bp;
+    const rv_proc *p;
     uarch u;
     proxy_penalties pen;
     outfile *outs[BBV_MAX_SIZES];   /* per series, NULL: none */
@@ -41,6 +50,9 @@ typedef struct proxy_run {
     size_t npending, cap;
     uint32_t *slot;                 /* open addressing: pending index + 1 */
     uint32_t mask;
+    /* decoded block lengths by start pc, valid while the code is unchanged */
+    proxy_len_entry len_cache[PROXY_LEN_CACHE];
+    uint64_t len_changes, fences;
 } proxy_run;
 
 /* outs[i] is the .proxy file of bp's series i; headers are written here. */
