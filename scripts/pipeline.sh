@@ -144,6 +144,10 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   -i N              interval size (k/M/G suffixes) [1M]
   -G N              the full run's log interval; divides N [N/10]
   -k K              SimPoint's MaxK [30]
+  -M METHOD         how the points are chosen: simpoint (SimPoint 3.2's choice), or
+                    select[:N], stratify[:F], dims[:S] joined by + (simpoint's
+                    --select-by proxy, --stratify, --proxy-dims over the metrics of
+                    bbv --proxy with the core configuration) [simpoint]
   -w W              warm-up instructions before each region [N]
   -m MODE           sim's warm-up: none, detailed, functional, checkpoint (warm
                     checkpoints: caches, TLBs and predictors warmed over the whole prefix) [checkpoint]
@@ -168,7 +172,7 @@ Tools come from build/bin (or $BIN). Exit status: 0, 1 when a stage failed,
 EOF
 }
 
-O= NAME= INTERVAL=1M G= MAXK=30 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
+O= NAME= INTERVAL=1M G= MAXK=30 METHOD=simpoint WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
 SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=() EXTRA=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -177,6 +181,7 @@ while [ $# -gt 0 ]; do
     -i) INTERVAL=$2; shift 2 ;;
     -G) G=$2; shift 2 ;;
     -k) MAXK=$2; shift 2 ;;
+    -M) METHOD=$2; shift 2 ;;
     -w) WARMUP=$2; shift 2 ;;
     -m) MODE=$2; shift 2 ;;
     -c) CONFIG=$2; shift 2 ;;
@@ -206,6 +211,8 @@ G=$(to_count "${G:-$((N >= 10 && N % 10 == 0 ? N / 10 : N))}")
 W=$(to_count "${WARMUP:-$N}")
 [ $((N % G)) -eq 0 ] || { echo "pipeline.sh: the log interval $G does not divide the interval $N" >&2; exit 1; }
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "pipeline.sh: -m $MODE?" >&2; exit 1 ;; esac
+method_options "$METHOD" > /dev/null || { echo "pipeline.sh: -M $METHOD?" >&2; exit 1; }
+mapfile -t METHOD_OPTS < <(method_options "$METHOD")
 for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "pipeline.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
@@ -239,12 +246,21 @@ over_error() {
         NR == 2 { e = $c < 0 ? -$c : $c; exit !(e > max) }' "$O/validate/summary.csv"
 }
 
-log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, warm-up $W ($MODE), into $O"
-run_stage guest bbv "$P.$N.bb.gz $P.summary.json" "$PROG $B/bbv" \
-    "$B/bbv" --interval "$N" -o "$P" "${GUEST[@]}" -- "$PROG" "$@"
-run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simpoint" \
-    "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
-    -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
+# Methods other than SimPoint's read the proxy metrics of the core's warming
+# model, collected by bbv in the same (stepping) pass as the BBVs.
+PROXY=() PROXY_OUT=
+if [ "$METHOD" != simpoint ]; then
+    PROXY=(--proxy "${CONFIG:-$ROOT/configs/boom-tip.ini}" "${SETS[@]}")
+    PROXY_OUT=$P.$N.proxy
+    METHOD_OPTS+=(--proxy "$PROXY_OUT")
+fi
+
+log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, method $METHOD, warm-up $W ($MODE), into $O"
+run_stage guest bbv "$P.$N.bb.gz $P.summary.json $PROXY_OUT" "$PROG $B/bbv $CONFIG_DEP" \
+    "$B/bbv" --interval "$N" -o "$P" "${PROXY[@]}" "${GUEST[@]}" -- "$PROG" "$@"
+run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $PROXY_OUT $B/simpoint" \
+    "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" "${METHOD_OPTS[@]}" \
+    -saveSimpoints "$P.simpoints" -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${EXTRA[@]/__LABELS__/$P.labels}" "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
