@@ -133,10 +133,18 @@ Test(simpoint_proxy, extend_scales_to_the_bbv_spread)
     free(ds.x);
 }
 
+static char path[] = "/tmp/sp_proxy_XXXXXX";
+
+static void remove_proxy(void)
+{
+    unlink(path);
+}
+
+/* Removed at exit, so also after the tests that end in die(). */
 static const char *write_proxy(const char *text)
 {
-    static char path[] = "/tmp/sp_proxy_XXXXXX";
     int fd = mkstemp(path);
+    atexit(remove_proxy);
     cr_assert(fd >= 0);
     FILE *f = fdopen(fd, "w");
     fputs(text, f);
@@ -150,9 +158,8 @@ Test(simpoint_proxy, load_reads_the_proxy_cpi_column)
 {
     char text[256];
     snprintf(text, sizeof text, "%s0\t10\t1.5\n1\t10\t2.25\n", header);
-    const char *path = write_proxy(text);
+    write_proxy(text);
     double *cpi = proxy_load(path, 2);
-    unlink(path);
     cr_assert_float_eq(cpi[0], 1.5, 1e-12);
     cr_assert_float_eq(cpi[1], 2.25, 1e-12);
     free(cpi);
