@@ -4,9 +4,11 @@
 # --proxy-dims over bbv --proxy's metrics) compared on the same full-run logs
 # (sampling error: each representative's CPI as the full detailed run measured
 # it), over the bundled workloads at SIZE 12 and seven runs of real programs
-# from the corpus, at every interval size x MaxK 30:
+# from the corpus, at every interval size x MaxK 30; at 1M, SimPoint's and the
+# pipeline's method (REAL) also simulated for real from warm checkpoints:
 #
-#   scripts/sweep.sh -o OUT/bundled -S 12 -i 10k,100k,1M -k 30..30 -r none -P 1 -M METHODS
+#   scripts/sweep.sh -o OUT/bundled -S 12 -i 10k,100k,1M -k 30..30 -P 1 -M METHODS \
+#       -r 1M:30@simpoint,1M:30@REAL
 #   scripts/sweep.sh -o OUT/corpus  ... -- build/corpus/bin/lua work.lua text.txt -- ...
 #   validate --sweep (both manifests together) -o OUT/all/report
 #
@@ -14,18 +16,19 @@
 # mean and largest |CPI error|, the instructions simulated and the selection's
 # wall time, beside Paper C's figures; and bbv's time with and without --proxy.
 # The two sweeps run side by side (one program at a time each).
-# Usage: bench/proxy_methods.sh [-o OUT] [-M METHODS] [-S SIZE]
+# Usage: bench/proxy_methods.sh [-o OUT] [-M METHODS] [-R METHOD] [-S SIZE]
 set -euo pipefail
 export LC_ALL=C
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$TOP/out/proxy_methods SIZE=12
-METHODS=simpoint,select,select:10,stratify:0.2,select+stratify:0.2,dims:0.5,dims:1,dims:1+select:10
+METHODS=simpoint,select,select:10,stratify:0.2,select+stratify:0.2,dims:0.5,dims:1,dims:1+select:10 REAL=dims:1
 while [ $# -gt 0 ]; do
     case $1 in
     -o) OUT=$2; shift 2 ;;
     -M) METHODS=$2; shift 2 ;;
+    -R) REAL=$2; shift 2 ;;
     -S) SIZE=$2; shift 2 ;;
-    *) echo "usage: $0 [-o OUT] [-M METHODS] [-S SIZE]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-o OUT] [-M METHODS] [-R METHOD] [-S SIZE]" >&2; exit 2 ;;
     esac
 done
 B=$TOP/build/bin CB=$TOP/build/corpus/bin
@@ -38,7 +41,7 @@ rm -rf "$OUT/bin"
 cp -a "$B" "$OUT/bin"
 export BIN=$OUT/bin
 B=$BIN
-COMMON=(-i 10k,100k,1M -k 30..30 -r none -P 1 -M "$METHODS")
+COMMON=(-i 10k,100k,1M -k 30..30 -r "1M:30@simpoint,1M:30@$REAL" -P 1 -M "$METHODS")
 
 # The corpus runs read their inputs from the current directory.
 INPUTS=$OUT/inputs
@@ -74,9 +77,22 @@ PY
     done
 }
 
+# Do bbv and bbv --proxy write the same BBVs for every program and size?
+bbv_same() {
+    local d name f n=0 bad=""
+    for d in "$OUT"/bundled/programs/* "$OUT"/corpus/programs/*; do
+        name=$(basename "$d")
+        for f in "$d/$name".[0-9]*.bb.gz "$d/$name.bbmap"; do
+            n=$((n + 1))
+            cmp -s <(zcat -f "$f") <(zcat -f "${f/$name./$name.px.}") || bad+=" ${f##*/}"
+        done
+    done
+    if [ -z "$bad" ]; then echo "identical, all $n files"; else echo "DIFFERENT:$bad"; fi
+}
+
 R=$TOP/bench/results/proxy_methods.md
 {
-    echo "<!-- produced by: bench/proxy_methods.sh (methods $METHODS; bundled workloads at size $SIZE; intervals 10k, 100k, 1M; MaxK 30, BIC 0.9), $seconds s on this 2-core machine, $(date +%F) -->"
+    echo "<!-- produced by: bench/proxy_methods.sh (methods $METHODS; bundled workloads at size $SIZE; intervals 10k, 100k, 1M; MaxK 30, BIC 0.9; simulated for real at 1M: simpoint and $REAL), $seconds s on this 2-core machine (stages reused from an earlier run not counted), $(date +%F) -->"
     echo
     echo "# Choosing simulation points with proxy metrics (issue 17)"
     echo
@@ -118,7 +134,13 @@ for p in progs:
                                    for m in methods) + " |")
 PY
     echo
+    echo "## At 1M, MaxK 30, simulated for real (warm checkpoints, one interval of warm-up)"
+    echo
+    sed -n '/^## Configurations simulated/,/^## /p' "$OUT/all/sweep.md" | sed '1d;$d'
+    echo
     echo "## The cost: bbv with and without --proxy (the warming model on the stepping path)"
+    echo
+    echo "The .bb files and block maps of the two passes: $(bbv_same)."
     echo
     bbv_times
 } > "$R"

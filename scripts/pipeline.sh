@@ -147,7 +147,8 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   -M METHOD         how the points are chosen: simpoint (SimPoint 3.2's choice), or
                     select[:N], stratify[:F], dims[:S] joined by + (simpoint's
                     --select-by proxy, --stratify, --proxy-dims over the metrics of
-                    bbv --proxy with the core configuration) [simpoint]
+                    bbv --proxy with the core configuration) [dims:1, the most accurate
+                    at 1M intervals and MaxK 30 in bench/results/proxy_methods.md]
   -w W              warm-up instructions before each region [N]
   -m MODE           sim's warm-up: none, detailed, functional, checkpoint (warm
                     checkpoints: caches, TLBs and predictors warmed over the whole prefix) [checkpoint]
@@ -172,7 +173,7 @@ Tools come from build/bin (or $BIN). Exit status: 0, 1 when a stage failed,
 EOF
 }
 
-O= NAME= INTERVAL=1M G= MAXK=30 METHOD=simpoint WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
+O= NAME= INTERVAL=1M G= MAXK=30 METHOD=dims:1 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
 SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=() EXTRA=()
 while [ $# -gt 0 ]; do
     case $1 in

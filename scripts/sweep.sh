@@ -30,8 +30,8 @@ workload (build/rv/workloads/*) with argument SIZE.
                   --stratify, --proxy-dims over bbv --proxy's metrics, with the core
                   configuration of -c) [simpoint]
   -r LIST         configurations whose regions are simulated for real, as
-                  INTERVAL:MAXK[:BIC] comma-separated; 'none' for none
-                  [every interval size at the largest MaxK and the first BIC]
+                  INTERVAL:MAXK[:BIC][@METHOD] comma-separated; 'none' for none
+                  [every interval size at the largest MaxK and the first BIC, first method]
   -m MODE         sim's warm-up for those regions: none, detailed, functional,
                   checkpoint [checkpoint]
   -w K            warm-up before each region, in intervals [1]
@@ -100,7 +100,7 @@ for n in "${SIZES[@]}"; do
     [ $((n % G)) -eq 0 ] || { echo "sweep.sh: interval $n is not a multiple of the smallest, $G" >&2; exit 1; }
 done
 KMAX=${KRANGE#*..} BIC1=${BICS%%,*}
-[ -n "$REAL" ] || REAL=$(for n in "${SIZES[@]}"; do printf '%s:%s:%s,' "$n" "$KMAX" "$BIC1"; done)
+[ -n "$REAL" ] || REAL=$(for n in "${SIZES[@]}"; do printf '%s:%s:%s@%s,' "$n" "$KMAX" "$BIC1" "${METHODS%%,*}"; done)
 REAL=${REAL%,}
 [ "$REAL" != none ] || REAL=
 
@@ -131,14 +131,22 @@ CORE=(--config "$CONFIG" "${SETS[@]}")
 # The simulated subset's configurations, "N:K:T" with N a count.
 REAL_CONFIGS=()
 for r in ${REAL//,/ }; do
-    IFS=: read -r rn rk rb <<< "$r"
+    rm_=${METHODS%%,*}
+    [[ $r != *@* ]] || rm_=${r#*@}
+    [[ ",$METHODS," == *",$rm_,"* ]] || { echo "sweep.sh: -r $r: method $rm_ is not compared (-M $METHODS)" >&2; exit 1; }
+    IFS=: read -r rn rk rb <<< "${r%%@*}"
     [[ ${rk:-} =~ ^[0-9]+$ ]] || { echo "sweep.sh: -r wants INTERVAL:MAXK[:BIC], not '$r'" >&2; exit 1; }
     rn=$(to_count "$rn") rb=${rb:-$BIC1}
     [[ " ${SIZES[*]} " == *" $rn "* ]] || { echo "sweep.sh: -r $r: $rn is not one of the interval sizes" >&2; exit 1; }
     [ "$rk" -ge "${KRANGE%..*}" ] && [ "$rk" -le "$KMAX" ] || { echo "sweep.sh: -r $r: MaxK outside $KRANGE" >&2; exit 1; }
     [[ ",$BICS," == *",$rb,"* ]] || { echo "sweep.sh: -r $r: BIC threshold $rb is not swept (-b $BICS)" >&2; exit 1; }
-    REAL_CONFIGS+=("$rn:$rk:$rb")
+    REAL_CONFIGS+=("$rn:$rk:$rb@$rm_")
 done
+
+# The file prefix of a method's SimPoint outputs: sp (SimPoint's), sp-METHOD.
+method_prefix() {
+    if [ "$1" == simpoint ]; then echo sp; else echo "sp-$1"; fi
+}
 
 # ------------------------------------------------------------- one program
 # The stages of one program, in DIR/programs/NAME; prints its manifest rows.
@@ -174,8 +182,8 @@ sweep_program() {
     [ -z "$NEED_PROXY" ] || run_stage guest bbv-proxy "$pxs $P.px.summary.json" "$prog $B/bbv $CONFIG" \
         "$B/bbv" --interval "$sizes_csv" --proxy "$CONFIG" "${SETS[@]}" -o "$P.px" -- "${cmd[@]}"
     for m in "${METHOD_LIST[@]}"; do
-        local sp=sp opts=() px=() in
-        [ "$m" == simpoint ] || sp=sp-$m
+        local sp opts=() px=() in
+        sp=$(method_prefix "$m")
         mapfile -t opts < <(method_options "$m")
         for n in "${SIZES[@]}"; do
             in=$P.$n.bb.gz px=()
@@ -189,17 +197,19 @@ sweep_program() {
     [ -n "$NO_FULL" ] || run_stage guest full "$O/full.json $O/full.csv" "$prog $B/sim $CONFIG" \
         "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" \
         --guest-output none -- "${cmd[@]}"
-    local r rn rk rb tag
+    local r rn rk rb tag sp
     for r in "${REAL_CONFIGS[@]}"; do
-        IFS=: read -r rn rk rb <<< "$r"
+        IFS=: read -r rn rk rb <<< "${r%@*}"
+        sp=$(method_prefix "${r#*@}")
         tag=$rn.maxk_$rk.bic_$rb
-        [ -f "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb" ] || { log "no SimPoint sweep output for $tag"; exit 1; }
+        [ "$sp" == sp ] || tag=${sp#sp-}.$tag
+        [ -f "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb" ] || { log "no SimPoint sweep output for $tag"; exit 1; }
         local warm=()
         [ "$MODE" != checkpoint ] || warm=(--warm "$CONFIG" "${SETS[@]}")
         run_stage guest "checkpoint-$tag" "$O/ckpt.$tag/checkpoints.json" \
-            "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb $prog $B/checkpoint $CONFIG" \
+            "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb $prog $B/checkpoint $CONFIG" \
             take_checkpoints "$O/ckpt.$tag" "$rn" "$((rn * WARM_INTERVALS))" \
-            "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
+            "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/$sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
         run_stage tool "regions-$tag" "$O/regions.$tag.json" "$O/ckpt.$tag/checkpoints.json $B/sim $CONFIG" \
             "$B/sim" -q "${CORE[@]}" --warmup "$MODE" -j 1 --total-insts "$(total_insts)" -o "$O/regions.$tag.json" \
             "$O/ckpt.$tag"/*.ckpt
@@ -218,17 +228,18 @@ manifest_rows() {
     local dir=$1 name n k b sp regions m pre profile
     name=$(basename "$dir")
     for m in "${METHOD_LIST[@]}"; do
-        pre=sp profile=$dir/$name.summary.json
-        [ "$m" == simpoint ] || pre=sp-$m profile=$dir/$name.px.summary.json
+        pre=$(method_prefix "$m") profile=$dir/$name.summary.json
+        [ "$m" == simpoint ] || profile=$dir/$name.px.summary.json
         for n in "${SIZES[@]}"; do
             local secs
             secs=$(awk -v a="$(json_number "$profile" wall_seconds)" -v b="$(json_number "$dir/$pre.$n.json" total_seconds)" \
                 'BEGIN { printf "%.3f", a + b }')
             for sp in "$dir/$pre.$n".simpoints.maxk_*; do
                 k=${sp##*.maxk_}; k=${k%%.bic_*}; b=${sp##*.bic_}
+                local tag=$n.maxk_$k.bic_$b
+                [ "$pre" == sp ] || tag=${pre#sp-}.$tag
                 regions=-
-                [ "$m" != simpoint ] || [ ! -f "$dir/regions.$n.maxk_$k.bic_$b.json" ] ||
-                    regions=$dir/regions.$n.maxk_$k.bic_$b.json
+                [ ! -f "$dir/regions.$tag.json" ] || regions=$dir/regions.$tag.json
                 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$n" "$k" "$b" "$sp" \
                     "$dir/$pre.$n.weights.maxk_$k.bic_$b" "$dir/$pre.$n.labels.maxk_$k.bic_$b" "$dir/full.json" \
                     "$regions" "$m" "$secs"
@@ -254,15 +265,15 @@ O=$O_TOP
 if [ -n "$NO_FULL" ]; then
     # No full runs: each simulated configuration's whole-program estimate from its regions alone.
     {
-        printf '| program | interval | MaxK | BIC | regions | CPI estimate | projected cycles |\n|---|--:|--:|--:|--:|--:|--:|\n'
+        printf '| program | method | interval | MaxK | BIC | regions | CPI estimate | projected cycles |\n|---|---|--:|--:|--:|--:|--:|--:|\n'
         for f in "$O_TOP"/programs/*/regions.*.json; do
             python3 - "$f" <<'PY'
 import json, os, re, sys
 path = sys.argv[1]
 c = json.load(open(path)).get("combined") or {}
-n, k, b = re.match(r"regions\.(\d+)\.maxk_(\d+)\.bic_([0-9.]+)\.json", os.path.basename(path)).groups()
+m, n, k, b = re.match(r"regions\.(?:(.*)\.)?(\d+)\.maxk_(\d+)\.bic_([0-9.]+)\.json", os.path.basename(path)).groups()
 proj = c.get("projected", {}).get("cycles")
-print(f"| {os.path.basename(os.path.dirname(path))} | {n} | {k} | {b} | {c.get('regions', '-')} | "
+print(f"| {os.path.basename(os.path.dirname(path))} | {m or 'simpoint'} | {n} | {k} | {b} | {c.get('regions', '-')} | "
       f"{c.get('cpi', float('nan')):.4f} | {proj:.0f} |" if proj else "-")
 PY
         done

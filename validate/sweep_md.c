@@ -106,7 +106,8 @@ static void methods(vd_sink *o, const vd_sweep *sw)
     vd_sink_printf(o, "## Methods at MaxK %ld, BIC %g (the same full-run logs)\n\n", sw->baseline_maxk,
                    sw->baseline_bic);
     vd_sink_printf(o, "| interval | method | k per program | simulated | vs %s | mean abs. error | max abs. error "
-                      "| choosing (s) |\n|--:|---|--:|--:|--:|--:|--:|--:|\n", sw->methods[0]);
+                      "| choosing (s) | simulated for real: mean abs. error (warm-up part) |\n|--:|---|--:|--:|--:|--:|--:|--:|--:|\n",
+                   sw->methods[0]);
     for (size_t i = 0; i < sw->nintervals; i++) {
         long base = find(sw, sw->intervals[i], sw->methods[0]);
         for (size_t m = 0; m < sw->nmethods; m++) {
@@ -117,9 +118,13 @@ static void methods(vd_sink *o, const vd_sweep *sw)
             char k[64];
             snprintf(k, sizeof k, x->k_min == x->k_max ? "%.0f" : "%.1f (%zu-%zu)",
                      (double)x->k_total / (double)x->nprog, x->k_min, x->k_max);
-            vd_sink_printf(o, "| %s | %s | %s | %s | %sx | %s | %s | %s |\n", interval(x->interval), x->method, k,
+            char real[96] = "-";
+            if (x->nregions)
+                snprintf(real, sizeof real, "%s, %s (%zu programs)", vd_upct(x->mean_abs_est),
+                         vd_upct(x->mean_abs_warmup), x->nregions);
+            vd_sink_printf(o, "| %s | %s | %s | %s | %sx | %s | %s | %s | %s |\n", interval(x->interval), x->method, k,
                            vd_count(x->sim), base >= 0 ? vd_num(x->sim / sw->cfgs[base].sim, 3) : "-",
-                           vd_upct(x->mean_abs), vd_upct(x->max_abs), vd_num(x->seconds, 3));
+                           vd_upct(x->mean_abs), vd_upct(x->max_abs), vd_num(x->seconds, 3), real);
         }
     }
     vd_sink_printf(o, "\n");
@@ -187,8 +192,9 @@ static void simulated(vd_sink *o, const vd_sweep *sw)
     for (size_t i = 0; i < sw->n; i++) {
         const vd_sweep_row *r = &sw->rows[i];
         if (r->has_regions)
-            vd_sink_printf(o, "| %s | %s | %ld | %s | %zu | %s | %s | %s | %s | %s |\n", r->program,
-                           interval(r->m->interval), r->m->max_k, isnan(r->m->bic) ? "-" : vd_num(r->m->bic, 3), r->k,
+            vd_sink_printf(o, "| %s%s%s%s | %s | %ld | %s | %zu | %s | %s | %s | %s | %s |\n", r->program,
+                           sw->nmethods > 1 ? " (" : "", sw->nmethods > 1 ? r->m->method : "",
+                           sw->nmethods > 1 ? ")" : "", interval(r->m->interval), r->m->max_k, isnan(r->m->bic) ? "-" : vd_num(r->m->bic, 3), r->k,
                            vd_num(r->cpi_full, 5), vd_num(r->cpi_est, 5), vd_pct(r->err), vd_pct(r->err_sampling),
                            vd_pct(r->err_warmup));
     }

@@ -64,9 +64,9 @@ expect_status 2 "$V" -q --sweep "$T/m.tsv" --json /dev/null --max-error 3%
     done
 } > "$T/methods.tsv"
 "$V" -q --sweep "$T/methods.tsv" --target 5% --baseline 2,0.9 -o "$T/methods"
-grep -q '^| 2k | simpoint | 2 | 8,000 | 1x | 3.94% | 3.94% | 3 |$' "$T/methods/sweep.md" ||
+grep -q '^| 2k | simpoint | 2 | 8,000 | 1x | 3.94% | 3.94% | 3 | - |$' "$T/methods/sweep.md" ||
     fail "methods table: $(grep -A4 '^## Methods' "$T/methods/sweep.md")"
-grep -q '^| 2k | other | 1 | 4,000 | 0.5x | 67.65% | 67.65% | 4 |$' "$T/methods/sweep.md" ||
+grep -q '^| 2k | other | 1 | 4,000 | 0.5x | 67.65% | 67.65% | 4 | - |$' "$T/methods/sweep.md" ||
     fail "methods table: $(grep -A4 '^## Methods' "$T/methods/sweep.md")"
 grep -q 'within the target: interval 2k, MaxK 2, BIC 0.9, method simpoint\*\*' "$T/methods/sweep.md" ||
     fail "the answer does not name its method: $(grep -i cheapest "$T/methods/sweep.md" | head -1)"
