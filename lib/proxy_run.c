@@ -79,7 +79,6 @@ static void drain(proxy_run *r)
     for (size_t i = 0; i < r->npending; i++) {
         const proxy_pending *e = &r->pending[i];
         bbv_profile_add(r->bp, bbv_profile_id(r->bp, e->pc, e->len), e->count);
-        r->slot[hash(e->pc, r->mask)] = 0;
     }
     if (r->npending)
         memset(r->slot, 0, ((size_t)r->mask + 1) * sizeof *r->slot);
