@@ -127,7 +127,7 @@ e2e-test:
 # (and a pipeline), once more on the sanitizer build: any ASan or UBSan
 # report fails them (exit status 223, and UBSan aborts).
 SAN_E2E := hostile_input checkpoint_errors checkpoint_descriptors checkpoint_signals bbv_bad_input \
-           simpoint_errors simpoint_formats validate_errors validate_known output_targets out_of_scope pipeline \
+           simpoint_errors simpoint_formats validate_errors validate_known output_targets out_of_scope pipeline bbv_proxy \
            tip_case_study sim_regions fuzz_parsers
 san-e2e:
 	BIN=$(CURDIR)/$(B)/san/bin ASAN_OPTIONS=detect_leaks=0:exitcode=223 UBSAN_OPTIONS=print_stacktrace=1 \

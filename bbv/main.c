@@ -12,6 +12,7 @@
 #include "json_out.h"
 #include "bbv_profile.h"
 #include "progress.h"
+#include "proxy_run.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -31,6 +32,11 @@ static const char usage[] =
     "      --max-insts N       stop after N instructions (profile a prefix)\n"
     "      --count-only        only count: print the retired-instruction count on stderr\n"
     "      --summary FILE      JSON summary file (default PREFIX.summary.json; '-' = stdout)\n"
+    "      --proxy CONFIG      also run the functional warming model of the core in CONFIG\n"
+    "                          (an INI file, e.g. configs/boom-tip.ini) and write per-interval\n"
+    "                          proxy metrics (cache, TLB and branch misses, proxy CPI) into\n"
+    "                          PREFIX.<N>.proxy, one line per .bb line (stepping path: slower)\n"
+    "      --set SEC.KEY=V     override a CONFIG parameter (after --proxy); repeatable\n"
     "      --progress          progress on stderr even when it is not a terminal\n"
     "  -v, --verbose           print a one-line summary on stderr at the end\n"
     "  -h, --help              this help\n"
@@ -39,7 +45,8 @@ static const char usage[] =
     "Also written: PREFIX.bbmap (block id, start pc, length, symbol+offset).\n"
     "Exit status: the guest's (128+signal if it was killed); 125 if bbv itself failed.\n";
 
-enum { OPT_NO_GZIP = 0x100, OPT_DROP_PARTIAL, OPT_MAX_INSTS, OPT_COUNT_ONLY, OPT_SUMMARY, OPT_PROGRESS };
+enum { OPT_NO_GZIP = 0x100, OPT_DROP_PARTIAL, OPT_MAX_INSTS, OPT_COUNT_ONLY, OPT_SUMMARY, OPT_PROGRESS, OPT_PROXY,
+       OPT_SET };
 
 typedef struct bbv_options {
     const char *prefix;
@@ -48,6 +55,10 @@ typedef struct bbv_options {
     bool gzip, drop_partial, count_only, progress, verbose;
     uint64_t max_insts;
     const char *summary;
+    const char *proxy;          /* --proxy CONFIG */
+    const char *sets[64];
+    int nsets;
+    uarch_config proxy_cfg;
     guest_args guest;
 } bbv_options;
 
@@ -59,6 +70,7 @@ static void parse_options(bbv_options *o, int argc, char **argv)
         {"max-insts", required_argument, NULL, OPT_MAX_INSTS},
         {"count-only", no_argument, NULL, OPT_COUNT_ONLY}, {"summary", required_argument, NULL, OPT_SUMMARY},
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"verbose", no_argument, NULL, 'v'},
+        {"proxy", required_argument, NULL, OPT_PROXY}, {"set", required_argument, NULL, OPT_SET},
         {"help", no_argument, NULL, 'h'}, GUEST_LONG_OPTIONS, {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -98,6 +110,12 @@ static void parse_options(bbv_options *o, int argc, char **argv)
         case OPT_COUNT_ONLY: o->count_only = true; break;
         case OPT_SUMMARY: o->summary = optarg; break;
         case OPT_PROGRESS: o->progress = true; break;
+        case OPT_PROXY: o->proxy = optarg; break;
+        case OPT_SET:
+            if (o->nsets == 64)
+                die("--set: at most 64");
+            o->sets[o->nsets++] = optarg;
+            break;
         case 'v': o->verbose = true; break;
         case 'h': fputs(usage, stdout); exit(0);
         case '?':
@@ -111,6 +129,21 @@ static void parse_options(bbv_options *o, int argc, char **argv)
     }
     if (optind >= argc)
         die("no program given (usage: bbv [options] -- PROGRAM [ARGS...])");
+    if (o->nsets && !o->proxy)
+        die("--set applies to the --proxy configuration; give --proxy CONFIG");
+    if (o->proxy && o->count_only)
+        die("--proxy writes files; it does not go with --count-only");
+    if (o->proxy) {
+        char err[512];
+        uarch_config_defaults(&o->proxy_cfg);
+        if (uarch_config_load(&o->proxy_cfg, o->proxy, err, sizeof err))
+            die("--proxy: %s", err);
+        for (int i = 0; i < o->nsets; i++)
+            if (uarch_config_set(&o->proxy_cfg, o->sets[i], err, sizeof err))
+                die("%s", err);
+        if (uarch_config_check(&o->proxy_cfg, err, sizeof err))
+            die("--proxy %s: %s", o->proxy, err);
+    }
 }
 
 static void report_progress(void *ctx, uint64_t retired)
@@ -139,6 +172,8 @@ static json_t *summary_json(const bbv_options *o, const char *program, const rv_
         json_object_set_new(j, "signal_message", json_string(p->message));
     if (!o->count_only)
         json_object_set_new(j, "prefix", json_string(prefix));
+    /* wall_seconds then covers the stepping path and the warming model too */
+    json_object_set_new(j, "proxy", o->proxy ? json_string(o->proxy) : json_null());
     return j;
 }
 
@@ -166,6 +201,12 @@ int main(int argc, char **argv)
             snprintf(path, sizeof path, "%s.%llu.bb%s", prefix, (unsigned long long)o.sizes[i], o.gzip ? ".gz" : "");
             outs[i] = outfile_open(path);
         }
+    outfile *proxies[BBV_MAX_SIZES] = {NULL};
+    if (o.proxy)
+        for (int i = 0; i < o.nsizes; i++) {
+            snprintf(path, sizeof path, "%s.%llu.proxy", prefix, (unsigned long long)o.sizes[i]);
+            proxies[i] = outfile_open(path);
+        }
     outfile *bbmap = NULL;
     if (!o.count_only) {
         snprintf(path, sizeof path, "%s.bbmap", prefix);
@@ -178,19 +219,31 @@ int main(int argc, char **argv)
     progress_init(&prog, "bbv", o.progress, o.max_insts == UINT64_MAX ? 0 : o.max_insts);
     if (prog.enabled)
         bbv_profile_on_progress(&bp, report_progress, &prog);
+    proxy_run px;
+    if (o.proxy)
+        proxy_run_init(&px, &bp, &o.proxy_cfg, o.proxy, proxies);
     double t0 = now_seconds();
     if (o.count_only && !prog.enabled)
         rv_run(&proc, o.max_insts, NULL, NULL);
+    else if (o.proxy)
+        proxy_run_go(&px, &proc, o.max_insts);
     else
         bbv_profile_run(&bp, &proc, o.max_insts);
     double seconds = now_seconds() - t0;
     progress_finish(&prog, proc.cpu.icount);
     guest_cli_report_stop(&proc);
 
+    if (o.proxy) {
+        proxy_run_finish(&px, o.drop_partial);
+        proxy_run_free(&px);
+    }
     bbv_profile_finish(&bp, o.drop_partial);
-    for (int i = 0; i < o.nsizes; i++)
+    for (int i = 0; i < o.nsizes; i++) {
         if (outs[i])
             outfile_commit(outs[i]);
+        if (proxies[i])
+            outfile_commit(proxies[i]);
+    }
     if (bbmap) {
         rv_symtab syms;
         symtab_load(&syms, proc.os.exe_path, info.bias);

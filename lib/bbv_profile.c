@@ -80,16 +80,23 @@ static void grow_table(bbv_profile *bp)
     bp->table_mask = mask;
 }
 
-/* The block's id, keyed by start pc so that it survives re-decoding. */
-static uint32_t block_id(bbv_profile *bp, const rv_block *b)
+uint32_t bbv_profile_find(const bbv_profile *bp, uint64_t pc)
 {
-    for (uint32_t s = slot_of(b->pc, bp->table_mask);; s = (s + 1) & bp->table_mask) {
+    for (uint32_t s = slot_of(pc, bp->table_mask);; s = (s + 1) & bp->table_mask) {
         uint64_t id = bp->id_of_pc[2 * s + 1];
         if (!id)
-            break;
-        if (bp->id_of_pc[2 * s] == b->pc)
+            return 0;
+        if (bp->id_of_pc[2 * s] == pc)
             return (uint32_t)id;
     }
+}
+
+/* The block's id, keyed by start pc so that it survives re-decoding. */
+uint32_t bbv_profile_id(bbv_profile *bp, uint64_t pc, uint32_t len)
+{
+    uint32_t found = bbv_profile_find(bp, pc);
+    if (found)
+        return found;
     if (bp->nblocks == bp->cap) {
         bp->cap = bp->cap ? bp->cap * 2 : 4096;
         bp->blocks = xrealloc(bp->blocks, bp->cap * sizeof *bp->blocks);
@@ -101,10 +108,10 @@ static uint32_t block_id(bbv_profile *bp, const rv_block *b)
         }
     }
     uint32_t id = ++bp->nblocks;
-    bp->blocks[id - 1] = (bbv_block_info){b->pc, b->n};
+    bp->blocks[id - 1] = (bbv_block_info){pc, len};
     if (2 * bp->nblocks > bp->table_mask)
         grow_table(bp);
-    table_insert(bp->id_of_pc, bp->table_mask, b->pc, id);
+    table_insert(bp->id_of_pc, bp->table_mask, pc, id);
     return id;
 }
 
@@ -140,10 +147,16 @@ static void emit(bbv_series *s)
     s->ntouched = 0;
 }
 
+void bbv_profile_add(bbv_profile *bp, uint32_t id, uint64_t count)
+{
+    for (int i = 0; i < bp->nseries; i++)
+        add(&bp->series[i], id, count);
+}
+
 static uint32_t id_of(bbv_profile *bp, rv_block *b)
 {
     if (!b->profile_id)
-        b->profile_id = block_id(bp, b);
+        b->profile_id = bbv_profile_id(bp, b->pc, b->n);
     return b->profile_id;
 }
 
@@ -151,9 +164,7 @@ static uint32_t id_of(bbv_profile *bp, rv_block *b)
 static void count_whole(void *ctx, rv_block *b, uint64_t execs)
 {
     bbv_profile *bp = ctx;
-    uint32_t id = id_of(bp, b);
-    for (int i = 0; i < bp->nseries; i++)
-        add(&bp->series[i], id, execs * b->n);
+    bbv_profile_add(bp, id_of(bp, b), execs * b->n);
 }
 
 /* Part of a block (the rv_run hook, which then sees only partial executions). */
@@ -161,9 +172,7 @@ static void count_part(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
 {
     (void)first, (void)start;
     bbv_profile *bp = ctx;
-    uint32_t id = id_of(bp, b);
-    for (int i = 0; i < bp->nseries; i++)
-        add(&bp->series[i], id, executed);
+    bbv_profile_add(bp, id_of(bp, b), executed);
 }
 
 /* Close the intervals that end at the current count; report progress. */
@@ -182,6 +191,13 @@ static void handle_events(bbv_profile *bp)
         bp->next_progress = bp->retired + (UINT64_C(1) << 26);
     }
     schedule(bp);
+}
+
+void bbv_profile_advance(bbv_profile *bp, uint64_t retired)
+{
+    bp->retired = retired;
+    if (retired >= bp->next_event)
+        handle_events(bp);
 }
 
 enum rv_run_result bbv_profile_run(bbv_profile *bp, rv_proc *p, uint64_t limit)

@@ -56,4 +56,14 @@ enum rv_run_result bbv_profile_run(bbv_profile *bp, rv_proc *p, uint64_t limit);
 void bbv_profile_finish(bbv_profile *bp, bool drop_partial);
 void bbv_profile_free(bbv_profile *bp);
 
+/* For a driver other than bbv_profile_run (the stepping path of bbv --proxy):
+ * the id of the block starting at pc (0: none yet); the id, assigned now if
+ * needed, with the block's length for the map; count instructions of block
+ * id in the current interval of every series; and the run has reached
+ * `retired` (at most next_event): close the intervals ending there. */
+uint32_t bbv_profile_find(const bbv_profile *bp, uint64_t pc);
+uint32_t bbv_profile_id(bbv_profile *bp, uint64_t pc, uint32_t len);
+void bbv_profile_add(bbv_profile *bp, uint32_t id, uint64_t count);
+void bbv_profile_advance(bbv_profile *bp, uint64_t retired);
+
 #endif

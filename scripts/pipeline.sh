@@ -127,6 +127,27 @@ take_checkpoints() {
         "${opts[@]}" --guest-output none -- "$@"
 }
 
+# method_options METHOD: simpoint's options for a way of choosing the points,
+# one a line. METHOD is simpoint (SimPoint 3.2's choice) or parts joined by
+# '+': select[:N] (--select-by proxy among the N nearest the centre [5]),
+# stratify[:F] (--stratify F [0.2]), dims[:S] (--proxy-dims S [1]); all but
+# simpoint need bbv --proxy's metrics (simpoint --proxy FILE, added by the caller).
+method_options() {
+    [ "$1" != simpoint ] || return 0
+    local part arg
+    for part in ${1//+/ }; do
+        arg=${part#*:}
+        [ "$arg" != "$part" ] || arg=
+        [ -z "$arg" ] || [[ $arg =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "method $1: '$arg' is not a number" >&2; return 1; }
+        case ${part%%:*} in
+        select) printf '%s\n' --select-by proxy --proxy-candidates "${arg:-5}" ;;
+        stratify) printf '%s\n' --stratify "${arg:-0.2}" ;;
+        dims) printf '%s\n' --proxy-dims "${arg:-1}" ;;
+        *) echo "unknown method '$1' (simpoint, or select[:N], stratify[:F], dims[:S] joined by +)" >&2; return 1 ;;
+        esac
+    done
+}
+
 # The program's instruction count, from bbv's summary ($P.summary.json).
 total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
 
@@ -143,6 +164,16 @@ simulate_regions() {
         [ ${#ckpts[@]} -gt 0 ] || { echo "no checkpoints for task $i"; return 0; }
     fi
     "$B/sim" "$@" --total-insts "$(total_insts)" -o "$out" "${ckpts[@]}"
+}
+
+# The file prefix of a method's SimPoint outputs: sp (SimPoint's), sp-METHOD.
+method_prefix() {
+    if [ "$1" == simpoint ]; then echo sp; else echo "sp-$1"; fi
+}
+
+# A number from a tool's JSON summary: json_number FILE KEY (the first one).
+json_number() {
+    sed -n "s/.*\"$2\": \([0-9.e+-]*\).*/\1/p" "$1" | head -n 1
 }
 
 # The functions above, which a Slurm job script gets by sourcing this file.
@@ -164,6 +195,11 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   -i N              interval size (k/M/G suffixes) [1M]
   -G N              the full run's log interval; divides N [N/10]
   -k K              SimPoint's MaxK [30]
+  -M METHOD         how the points are chosen: simpoint (SimPoint 3.2's choice), or
+                    select[:N], stratify[:F], dims[:S] joined by + (simpoint's
+                    --select-by proxy, --stratify, --proxy-dims over the metrics of
+                    bbv --proxy with the core configuration) [dims:1, the most accurate
+                    at 1M intervals and MaxK 30 in bench/results/proxy_methods.md]
   -w W              warm-up instructions before each region [N]
   -m MODE           sim's warm-up: none, detailed, functional, checkpoint (warm
                     checkpoints: caches, TLBs and predictors warmed over the whole prefix) [checkpoint]
@@ -191,7 +227,7 @@ Tools come from build/bin (or $BIN). Exit status: 0, 1 when a stage failed,
 EOF
 }
 
-O= NAME= INTERVAL=1M G= MAXK=30 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
+O= NAME= INTERVAL=1M G= MAXK=30 METHOD=dims:1 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
 SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=() EXTRA=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -200,6 +236,7 @@ while [ $# -gt 0 ]; do
     -i) INTERVAL=$2; shift 2 ;;
     -G) G=$2; shift 2 ;;
     -k) MAXK=$2; shift 2 ;;
+    -M) METHOD=$2; shift 2 ;;
     -w) WARMUP=$2; shift 2 ;;
     -m) MODE=$2; shift 2 ;;
     -c) CONFIG=$2; shift 2 ;;
@@ -236,6 +273,8 @@ engine_check pipeline.sh
 # not chosen them); the whole-program estimate of --no-full needs them in one sim.
 REGIONS_MAX=$((MAXK * (1 + ${EXTRA[3]:-0})))
 [ -z "$NO_FULL" ] || REGIONS_PER_TASK=$REGIONS_MAX
+method_options "$METHOD" > /dev/null || { echo "pipeline.sh: -M $METHOD?" >&2; exit 1; }
+mapfile -t METHOD_OPTS < <(method_options "$METHOD")
 for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "pipeline.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
@@ -261,12 +300,21 @@ over_error() {
         NR == 2 { e = $c < 0 ? -$c : $c; exit !(e > max) }' "$O/validate/summary.csv"
 }
 
-log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, warm-up $W ($MODE), into $O"
-run_stage guest bbv "$P.$N.bb.gz $P.summary.json" "$PROG $B/bbv" \
-    "$B/bbv" --interval "$N" -o "$P" "${GUEST[@]}" -- "$PROG" "$@"
-run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $B/simpoint" \
-    "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" -saveSimpoints "$P.simpoints" \
-    -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
+# Methods other than SimPoint's read the proxy metrics of the core's warming
+# model, collected by bbv in the same (stepping) pass as the BBVs.
+PROXY=() PROXY_OUT=
+if [ "$METHOD" != simpoint ]; then
+    PROXY=(--proxy "${CONFIG:-$ROOT/configs/boom-tip.ini}" "${SETS[@]}")
+    PROXY_OUT=$P.$N.proxy
+    METHOD_OPTS+=(--proxy "$PROXY_OUT")
+fi
+
+log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, method $METHOD, warm-up $W ($MODE), into $O"
+run_stage guest bbv "$P.$N.bb.gz $P.summary.json $PROXY_OUT" "$PROG $B/bbv $CONFIG_DEP" \
+    "$B/bbv" --interval "$N" -o "$P" "${PROXY[@]}" "${GUEST[@]}" -- "$PROG" "$@"
+run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $PROXY_OUT $B/simpoint" \
+    "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" "${METHOD_OPTS[@]}" \
+    -saveSimpoints "$P.simpoints" -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${EXTRA[@]/__LABELS__/$P.labels}" "${GUEST[@]}" -- "$PROG" "$@"
 SIM_JOBS=()

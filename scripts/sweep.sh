@@ -24,9 +24,14 @@ workload (build/rv/workloads/*) with argument SIZE.
   -i LIST         interval sizes, comma-separated (k/M/G suffixes) [10k,100k,1M]
   -k A..B         MaxK values [1..30]
   -b LIST         BIC thresholds, comma-separated [0.9]
+  -M LIST         ways of choosing the points, comma-separated, each compared on the
+                  same full-run logs: simpoint (SimPoint 3.2's), or parts joined by
+                  '+': select[:N], stratify[:F], dims[:S] (simpoint's --select-by proxy,
+                  --stratify, --proxy-dims over bbv --proxy's metrics, with the core
+                  configuration of -c) [simpoint]
   -r LIST         configurations whose regions are simulated for real, as
-                  INTERVAL:MAXK[:BIC] comma-separated; 'none' for none
-                  [every interval size at the largest MaxK and the first BIC]
+                  INTERVAL:MAXK[:BIC][@METHOD] comma-separated; 'none' for none
+                  [every interval size at the largest MaxK and the first BIC, first method]
   -m MODE         sim's warm-up for those regions: none, detailed, functional,
                   checkpoint [checkpoint]
   -w K            warm-up before each region, in intervals [1]
@@ -50,7 +55,7 @@ EOF
 }
 
 O_TOP=out/sweep INTERVALS=10k,100k,1M KRANGE=1..30 BICS=0.9 REAL= MODE=checkpoint WARM_INTERVALS=1
-CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL=
+CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL= METHODS=simpoint
 SETS=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -58,6 +63,7 @@ while [ $# -gt 0 ]; do
     -i) INTERVALS=$2; shift 2 ;;
     -k) KRANGE=$2; shift 2 ;;
     -b) BICS=$2; shift 2 ;;
+    -M) METHODS=$2; shift 2 ;;
     -r) REAL=$2; shift 2 ;;
     -m) MODE=$2; shift 2 ;;
     -w) WARM_INTERVALS=$2; shift 2 ;;
@@ -86,6 +92,12 @@ for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "sweep.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
 CONFIG=$(cd "$(dirname "$CONFIG")" && pwd)/$(basename "$CONFIG")
+IFS=, read -r -a METHOD_LIST <<< "$METHODS"
+NEED_PROXY=
+for m in "${METHOD_LIST[@]}"; do
+    method_options "$m" > /dev/null || exit 1
+    [ "$m" == simpoint ] || NEED_PROXY=1
+done
 
 # Interval sizes as counts, smallest first; the full runs log at the smallest,
 # which must divide the others.
@@ -96,7 +108,7 @@ for n in "${SIZES[@]}"; do
     [ $((n % G)) -eq 0 ] || { echo "sweep.sh: interval $n is not a multiple of the smallest, $G" >&2; exit 1; }
 done
 KMAX=${KRANGE#*..} BIC1=${BICS%%,*}
-[ -n "$REAL" ] || REAL=$(for n in "${SIZES[@]}"; do printf '%s:%s:%s,' "$n" "$KMAX" "$BIC1"; done)
+[ -n "$REAL" ] || REAL=$(for n in "${SIZES[@]}"; do printf '%s:%s:%s@%s,' "$n" "$KMAX" "$BIC1" "${METHODS%%,*}"; done)
 REAL=${REAL%,}
 [ "$REAL" != none ] || REAL=
 
@@ -127,14 +139,18 @@ CORE=(--config "$CONFIG" "${SETS[@]}")
 # The simulated subset's configurations, "N:K:T" with N a count.
 REAL_CONFIGS=()
 for r in ${REAL//,/ }; do
-    IFS=: read -r rn rk rb <<< "$r"
+    rm_=${METHODS%%,*}
+    [[ $r != *@* ]] || rm_=${r#*@}
+    [[ ",$METHODS," == *",$rm_,"* ]] || { echo "sweep.sh: -r $r: method $rm_ is not compared (-M $METHODS)" >&2; exit 1; }
+    IFS=: read -r rn rk rb <<< "${r%%@*}"
     [[ ${rk:-} =~ ^[0-9]+$ ]] || { echo "sweep.sh: -r wants INTERVAL:MAXK[:BIC], not '$r'" >&2; exit 1; }
     rn=$(to_count "$rn") rb=${rb:-$BIC1}
     [[ " ${SIZES[*]} " == *" $rn "* ]] || { echo "sweep.sh: -r $r: $rn is not one of the interval sizes" >&2; exit 1; }
     [ "$rk" -ge "${KRANGE%..*}" ] && [ "$rk" -le "$KMAX" ] || { echo "sweep.sh: -r $r: MaxK outside $KRANGE" >&2; exit 1; }
     [[ ",$BICS," == *",$rb,"* ]] || { echo "sweep.sh: -r $r: BIC threshold $rb is not swept (-b $BICS)" >&2; exit 1; }
-    REAL_CONFIGS+=("$rn:$rk:$rb")
+    REAL_CONFIGS+=("$rn:$rk:$rb@$rm_")
 done
+
 
 # ------------------------------------------------------------- one program
 # The stages of one program, in DIR/programs/NAME; prints its manifest rows.
@@ -163,56 +179,84 @@ sweep_program() {
     log "== $name: ${cmd[*]}"
     run_stage guest bbv "$bbs $P.summary.json" "$prog $B/bbv" \
         "$B/bbv" --interval "$sizes_csv" -o "$P" -- "${cmd[@]}"
-    local r rn rk rb tag outs
-    for n in "${SIZES[@]}"; do
-        # the table, and the files of the configurations simulated for real
-        outs=$O/sp.$n.csv
-        for r in "${REAL_CONFIGS[@]}"; do
-            IFS=: read -r rn rk rb <<< "$r"
-            [ "$rn" != "$n" ] || outs+=" $O/sp.$n.simpoints.maxk_$rk.bic_$rb $O/sp.$n.weights.maxk_$rk.bic_$rb"
+    # The proxy metrics come from a second, stepping pass (its .bb files are
+    # the same), so that each method is charged its own profiling time.
+    local pxs="" m r rn rk rb outs
+    for n in "${SIZES[@]}"; do pxs+=" $P.px.$n.bb.gz $P.px.$n.proxy"; done
+    [ -z "$NEED_PROXY" ] || run_stage guest bbv-proxy "$pxs $P.px.summary.json" "$prog $B/bbv $CONFIG" \
+        "$B/bbv" --interval "$sizes_csv" --proxy "$CONFIG" "${SETS[@]}" -o "$P.px" -- "${cmd[@]}"
+    for m in "${METHOD_LIST[@]}"; do
+        local sp opts=() px=() in
+        sp=$(method_prefix "$m")
+        mapfile -t opts < <(method_options "$m")
+        for n in "${SIZES[@]}"; do
+            in=$P.$n.bb.gz px=()
+            [ "$m" == simpoint ] || { in=$P.px.$n.bb.gz px=(--proxy "$P.px.$n.proxy"); }
+            # the table, and the files of the configurations simulated for real
+            outs="$O/$sp.$n.csv $O/$sp.$n.json"
+            for r in "${REAL_CONFIGS[@]}"; do
+                IFS=: read -r rn rk rb <<< "${r%@*}"
+                [ "$rn" != "$n" ] || [ "${r#*@}" != "$m" ] ||
+                    outs+=" $O/$sp.$n.simpoints.maxk_$rk.bic_$rb $O/$sp.$n.weights.maxk_$rk.bic_$rb"
+            done
+            run_stage tool "$sp-$n" "$outs" "$in $B/simpoint" \
+                "$B/simpoint" -loadFVFile "$in" -fixedLength off --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
+                "${opts[@]}" "${px[@]}" -saveSimpoints "$O/$sp.$n.simpoints" -saveSimpointWeights "$O/$sp.$n.weights" \
+                -saveLabels "$O/$sp.$n.labels" --sweep-table "$O/$sp.$n.csv" --json "$O/$sp.$n.json"
         done
-        run_stage tool "simpoint-$n" "$outs" "$P.$n.bb.gz $B/simpoint" \
-            "$B/simpoint" -loadFVFile "$P.$n.bb.gz" -fixedLength off --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
-            -saveSimpoints "$O/sp.$n.simpoints" -saveSimpointWeights "$O/sp.$n.weights" \
-            -saveLabels "$O/sp.$n.labels" --sweep-table "$O/sp.$n.csv"
     done
     [ -n "$NO_FULL" ] || run_stage guest full "$O/full.json $O/full.csv" "$prog $B/sim $CONFIG" \
         "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" \
         --guest-output none -- "${cmd[@]}"
+    local tag sp
     for r in "${REAL_CONFIGS[@]}"; do
-        IFS=: read -r rn rk rb <<< "$r"
+        IFS=: read -r rn rk rb <<< "${r%@*}"
+        sp=$(method_prefix "${r#*@}")
         tag=$rn.maxk_$rk.bic_$rb
+        [ "$sp" == sp ] || tag=${sp#sp-}.$tag
         local warm=()
         [ "$MODE" != checkpoint ] || warm=(--warm "$CONFIG" "${SETS[@]}")
         run_stage guest "checkpoint-$tag" "$O/ckpt.$tag/checkpoints.json" \
-            "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb $prog $B/checkpoint $CONFIG" \
+            "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb $prog $B/checkpoint $CONFIG" \
             take_checkpoints "$O/ckpt.$tag" "$rn" "$((rn * WARM_INTERVALS))" \
-            "$O/sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
+            "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/$sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
         REGIONS_MAX=$rk run_stage regions "regions-$tag" "$O/regions.$tag.json" "$O/ckpt.$tag/checkpoints.json $B/sim $CONFIG" \
             simulate_regions "$O/ckpt.$tag" "$O/regions.$tag.json" -q "${CORE[@]}" --warmup "$MODE" -j 1
     done
     log "== $name: done"
 }
 
-# sweep_report OUT TARGET MAXK,BIC WARM-INTERVALS SIZES PROGRAM-DIR...: the
-# manifest of every program x configuration (OUT/manifest.tsv; SIZES, the
-# interval sizes, comma-separated) and the report of validate --sweep (OUT/report).
+# sweep_report OUT TARGET MAXK,BIC WARM-INTERVALS SIZES METHODS PROGRAM-DIR...:
+# the manifest of every program x method x configuration (OUT/manifest.tsv;
+# SIZES, the interval sizes, and METHODS, comma-separated) and the report of
+# validate --sweep (OUT/report). seconds: the profiling pass (every interval
+# size at once) plus that size's SimPoint sweep.
 sweep_report() {
-    local out=$1 target=$2 baseline=$3 warm_ivals=$4 dir name n k b sp regions
-    local -a sizes
+    local out=$1 target=$2 baseline=$3 warm_ivals=$4 dir name n k b sp regions m pre profile secs tag
+    local -a sizes methods
     IFS=, read -ra sizes <<< "$5"
-    shift 5
+    IFS=, read -ra methods <<< "$6"
+    shift 6
     {
-        printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\n'
+        printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\tmethod\tseconds\n'
         for dir in "$@"; do
             name=$(basename "$dir")
-            for n in "${sizes[@]}"; do
-                for sp in "$dir"/sp."$n".simpoints.maxk_*; do
-                    k=${sp##*.maxk_}; k=${k%%.bic_*}; b=${sp##*.bic_}
-                    regions=-
-                    [ ! -f "$dir/regions.$n.maxk_$k.bic_$b.json" ] || regions=$dir/regions.$n.maxk_$k.bic_$b.json
-                    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$n" "$k" "$b" "$sp" \
-                        "$dir/sp.$n.weights.maxk_$k.bic_$b" "$dir/sp.$n.labels.maxk_$k.bic_$b" "$dir/full.json" "$regions"
+            for m in "${methods[@]}"; do
+                pre=$(method_prefix "$m") profile=$dir/$name.summary.json
+                [ "$m" == simpoint ] || profile=$dir/$name.px.summary.json
+                for n in "${sizes[@]}"; do
+                    secs=$(awk -v a="$(json_number "$profile" wall_seconds)" \
+                        -v b="$(json_number "$dir/$pre.$n.json" total_seconds)" 'BEGIN { printf "%.3f", a + b }')
+                    for sp in "$dir/$pre.$n".simpoints.maxk_*; do
+                        k=${sp##*.maxk_}; k=${k%%.bic_*}; b=${sp##*.bic_}
+                        tag=$n.maxk_$k.bic_$b
+                        [ "$pre" == sp ] || tag=${pre#sp-}.$tag
+                        regions=-
+                        [ ! -f "$dir/regions.$tag.json" ] || regions=$dir/regions.$tag.json
+                        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$n" "$k" "$b" "$sp" \
+                            "$dir/$pre.$n.weights.maxk_$k.bic_$b" "$dir/$pre.$n.labels.maxk_$k.bic_$b" "$dir/full.json" \
+                            "$regions" "$m" "$secs"
+                    done
                 done
             done
         done
@@ -229,15 +273,15 @@ sweep_estimates() {
     local out=$1 f
     shift
     {
-        printf '| program | interval | MaxK | BIC | regions | CPI estimate | projected cycles |\n|---|--:|--:|--:|--:|--:|--:|\n'
+        printf '| program | method | interval | MaxK | BIC | regions | CPI estimate | projected cycles |\n|---|---|--:|--:|--:|--:|--:|--:|\n'
         for f in "$@"; do
             python3 - "$f" <<'PY'
 import json, os, re, sys
 path = sys.argv[1]
 c = json.load(open(path)).get("combined") or {}
-n, k, b = re.match(r"regions\.(\d+)\.maxk_(\d+)\.bic_([0-9.]+)\.json", os.path.basename(path)).groups()
+m, n, k, b = re.match(r"regions\.(?:(.*)\.)?(\d+)\.maxk_(\d+)\.bic_([0-9.]+)\.json", os.path.basename(path)).groups()
 proj = c.get("projected", {}).get("cycles")
-print(f"| {os.path.basename(os.path.dirname(path))} | {n} | {k} | {b} | {c.get('regions', '-')} | "
+print(f"| {os.path.basename(os.path.dirname(path))} | {m or 'simpoint'} | {n} | {k} | {b} | {c.get('regions', '-')} | "
       f"{c.get('cpi', float('nan')):.4f} | {proj:.0f} |" if proj else "-")
 PY
         done
@@ -247,7 +291,7 @@ PY
 }
 
 O=$O_TOP
-log "== sweep: ${#PROGRAMS[@]} programs; intervals ${SIZES[*]}; MaxK $KRANGE; BIC $BICS; simulated: ${REAL:-none} ($MODE, warm-up $WARM_INTERVALS interval(s)); into $O_TOP"
+log "== sweep: ${#PROGRAMS[@]} programs; intervals ${SIZES[*]}; MaxK $KRANGE; BIC $BICS; methods $METHODS; simulated: ${REAL:-none} ($MODE, warm-up $WARM_INTERVALS interval(s)); into $O_TOP"
 start=$EPOCHREALTIME
 if [ "$ENGINE" == slurm ]; then
     # Submitting is quick: one program after the other, in this shell, which
@@ -269,25 +313,27 @@ fi
 
 # The report, from every program's outputs (its stage is up to date when none is newer).
 O=$O_TOP
-dirs=() ins=""
+# The regions file of a configuration simulated for real: real_regions DIR INTERVAL:MAXK:BIC@METHOD
+real_regions() {
+    local rn rk rb sp tag
+    IFS=: read -r rn rk rb <<< "${2%@*}"
+    sp=$(method_prefix "${2#*@}")
+    tag=$rn.maxk_$rk.bic_$rb
+    [ "$sp" == sp ] || tag=${sp#sp-}.$tag
+    echo "$1/regions.$tag.json"
+}
+dirs=() ins="" regions=()
 for p in "${PROGRAMS[@]}"; do
     d=$O_TOP/programs/$(program_name "$p")
     dirs+=("$d")
     [ -n "$NO_FULL" ] || ins+=" $d/full.json"
-    for n in "${SIZES[@]}"; do ins+=" $d/sp.$n.csv"; done
-    for r in "${REAL_CONFIGS[@]}"; do
-        IFS=: read -r rn rk rb <<< "$r"
-        ins+=" $d/regions.$rn.maxk_$rk.bic_$rb.json"
+    for m in "${METHOD_LIST[@]}"; do
+        for n in "${SIZES[@]}"; do ins+=" $d/$(method_prefix "$m").$n.csv"; done
     done
+    for r in "${REAL_CONFIGS[@]}"; do regions+=("$(real_regions "$d" "$r")"); done
 done
+ins+=" ${regions[*]}"
 if [ -n "$NO_FULL" ]; then
-    regions=()
-    for d in "${dirs[@]}"; do
-        for r in "${REAL_CONFIGS[@]}"; do
-            IFS=: read -r rn rk rb <<< "$r"
-            regions+=("$d/regions.$rn.maxk_$rk.bic_$rb.json")
-        done
-    done
     run_stage tool estimates "$O_TOP/estimates.md" "$ins $B/sim" sweep_estimates "$O_TOP" "${regions[@]}"
     engine_finish
     log "== sweep done in $(since "$start") s without full runs (--no-full); estimates: $O_TOP/estimates.md"
@@ -295,6 +341,6 @@ if [ -n "$NO_FULL" ]; then
     exit 0
 fi
 run_stage tool report "$O_TOP/report/sweep.json $O_TOP/manifest.tsv" "$ins $B/validate" \
-    sweep_report "$O_TOP" "$TARGET" "$KMAX,$BIC1" "$WARM_INTERVALS" "$(IFS=,; echo "${SIZES[*]}")" "${dirs[@]}"
+    sweep_report "$O_TOP" "$TARGET" "$KMAX,$BIC1" "$WARM_INTERVALS" "$(IFS=,; echo "${SIZES[*]}")" "$METHODS" "${dirs[@]}"
 engine_finish
 log "== sweep done in $(since "$start") s; report: $O_TOP/report/sweep.md"

@@ -109,6 +109,14 @@ static bool set_sweep_bic(sp_options *o, const char *a)
     return ok && o->n_sweep_bic > 0;
 }
 
+static bool set_select_by(sp_options *o, const char *a)
+{
+    if (strcmp(a, "centre") != 0 && strcmp(a, "center") != 0 && strcmp(a, "proxy") != 0)
+        return false;
+    o->select_proxy = strcmp(a, "proxy") == 0;
+    return true;
+}
+
 static const opt_def table[] = {
     {"loadFVFile", ARG_FILE, OFF(fv_file), "FILE", NULL, "basic-block vectors (.bb, plain or gzip)", NULL, false},
     {"inputVectorsGzipped", ARG_FLAG, OFF(fv_gzipped), NULL, "off", "accepted; gzip is detected automatically", NULL, false},
@@ -154,6 +162,11 @@ static const opt_def table[] = {
     {"sweep-bic", ARG_SPECIAL, 0, "T,T..", NULL, "BIC thresholds of the sweep (default: -bicThreshold)", set_sweep_bic, true},
     {"sweep-table", ARG_FILE, OFF(sweep_table), "FILE", "stdout", "CSV table of the sweep", NULL, true},
     {"progress", ARG_FLAG, OFF(progress), NULL, "off", "progress on stderr even when it is not a terminal", NULL, true},
+    {"proxy", ARG_FILE, OFF(proxy), "FILE", NULL, "per-interval proxy metrics of bbv --proxy (for --select-by proxy, --stratify, --proxy-dims)", NULL, true},
+    {"select-by", ARG_SPECIAL, 0, "centre|proxy", "centre", "representative: nearest the centre, or of the nearest, the proxy CPI nearest the cluster mean", set_select_by, true},
+    {"proxy-candidates", ARG_INT, OFF(proxy_candidates), "N", "5", "members nearest the centre that --select-by proxy chooses from", NULL, true},
+    {"stratify", ARG_DOUBLE, OFF(stratify), "F", "0", "split clusters whose proxy CPI varies, with F x clusters extra representatives", NULL, true},
+    {"proxy-dims", ARG_DOUBLE, OFF(proxy_dims), "S", "0", "cluster on the BBVs plus the proxy CPI, scaled to S x their spread", NULL, true},
 };
 #define NOPTS (sizeof table / sizeof table[0])
 
@@ -174,6 +187,7 @@ void sp_options_defaults(sp_options *o)
     o->seed_km = 493575226;
     o->seed_proj = 2042712918;
     o->seed_sample = 385089224;
+    o->proxy_candidates = 5;
 }
 
 void sp_options_free(sp_options *o)
@@ -324,6 +338,17 @@ static void check(sp_options *o, const bool *seen)
             die("-loadVectorWeights needs -fixedLength off");
         o->fixed_length = false;
     }
+    bool uses_proxy = o->select_proxy || o->stratify != 0 || o->proxy_dims != 0;
+    if (uses_proxy && !o->proxy)
+        die("--select-by proxy, --stratify and --proxy-dims need --proxy FILE");
+    if (o->proxy && !uses_proxy)
+        die("--proxy needs --select-by proxy, --stratify F or --proxy-dims S");
+    if (o->proxy_candidates < 1)
+        die("option --proxy-candidates: must be at least 1");
+    if (!(o->stratify >= 0 && o->stratify <= 10))
+        die("option --stratify: must be in [0, 10]");
+    if (!(o->proxy_dims >= 0 && o->proxy_dims <= 1000))
+        die("option --proxy-dims: must be in [0, 1000]");
     if (o->dim == 0 && (o->load_proj_txt || o->load_proj_bin || o->save_proj_txt || o->save_proj_bin))
         die("-dim noProject has no projection matrix to load or save");
 }

@@ -50,6 +50,11 @@ typedef struct sp_options {
     double *sweep_bic;
     size_t n_sweep_bic;
     const char *sweep_table;
+    /* proxy metrics (bbv --proxy): see proxy.h */
+    const char *proxy;
+    bool select_proxy;
+    int proxy_candidates;
+    double stratify, proxy_dims;
 } sp_options;
 
 void sp_options_defaults(sp_options *o);

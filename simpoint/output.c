@@ -8,10 +8,11 @@
 #include "outfile.h"
 #include "sp_alloc.h"
 
-void choice_from_run(const sp_run *run, const dataset *full, bool sampled, sp_choice *ch)
+void choice_from_run(const sp_run *run, const dataset *full, bool sampled, const sp_proxy *px, sp_choice *ch)
 {
     size_t k = (size_t)run->k;
     ch->k = k;
+    ch->label = NULL;
     ch->rep = sp_malloc(k * sizeof *ch->rep);
     ch->weight = sp_calloc(k, sizeof *ch->weight);
     double *best = sp_malloc(k * sizeof *best);
@@ -42,14 +43,18 @@ void choice_from_run(const sp_run *run, const dataset *full, bool sampled, sp_ch
         }
     }
     free(best);
+    if (px)
+        proxy_apply(px, run, full, ch);
 }
 
 void choice_free(sp_choice *ch)
 {
     free(ch->rep);
     free(ch->weight);
+    free(ch->label);
     ch->rep = NULL;
     ch->weight = NULL;
+    ch->label = NULL;
 }
 
 /* qsort_r comparator: heavier clusters first, then by label. */
@@ -112,11 +117,12 @@ void write_weights(const char *path, const sp_choice *ch, const bool *keep)
     outfile_commit(o);
 }
 
-void write_labels(const char *path, const sp_run *run, size_t n)
+void write_labels(const char *path, const sp_run *run, const sp_choice *ch, size_t n)
 {
     outfile *o = outfile_open(path);
+    const int *label = ch && ch->label ? ch->label : run->labels;
     for (size_t i = 0; i < n; i++)
-        outfile_printf(o, "%d %g\n", run->labels[i], sqrt(run->dist2[i]));
+        outfile_printf(o, "%d %g\n", label[i], sqrt(run->dist2[i]));
     outfile_commit(o);
 }
 
@@ -139,7 +145,7 @@ void write_run_outputs(const output_names *names, const char *suffix, const sp_r
                        const dataset *full, bool sampled)
 {
     sp_choice ch;
-    choice_from_run(run, full, sampled, &ch);
+    choice_from_run(run, full, sampled, names->proxy, &ch);
     bool *keep = names->coverage < 1 ? coverage_mask(&ch, names->coverage) : NULL;
     if (names->simpoints) {
         char *path = join(names->simpoints, suffix);
@@ -163,7 +169,7 @@ void write_run_outputs(const output_names *names, const char *suffix, const sp_r
     }
     if (names->labels) {
         char *path = join(names->labels, suffix);
-        write_labels(path, run, full->n);
+        write_labels(path, run, &ch, full->n);
         free(path);
     }
     free(keep);

@@ -181,7 +181,7 @@ static void cluster(session *s, double *centres, int given_k)
 static void write_outputs(session *s)
 {
     const sp_options *o = s->o;
-    output_names names = {o->save_simpoints, o->save_weights, o->save_labels, o->coverage_pct};
+    output_names names = {o->save_simpoints, o->save_weights, o->save_labels, o->coverage_pct, session_proxy(s)};
     sp_run *best = s->runs[s->chosen];
     write_run_outputs(&names, "", best, &s->full, s->sampled);
     if (o->save_all)
@@ -209,6 +209,11 @@ static bool writes_something(const sp_options *o)
            o->save_vector_weights || o->save_init_ctrs || o->save_final_ctrs;
 }
 
+const sp_proxy *session_proxy(const session *s)
+{
+    return s->proxy_cpi && (s->proxy.select || s->proxy.stratify > 0) ? &s->proxy : NULL;
+}
+
 /* Vectors and weights, checked against the options before anything is written. */
 static void load_input(session *s)
 {
@@ -219,6 +224,13 @@ static void load_input(session *s)
     else
         load_vectors(s);
     set_weights(s);
+    if (o->proxy) {
+        s->proxy_cpi = proxy_load(o->proxy, s->full.n);
+        s->proxy = (sp_proxy){.cpi = s->proxy_cpi, .n = s->full.n, .select = o->select_proxy,
+                              .candidates = o->proxy_candidates, .stratify = o->stratify};
+        if (o->proxy_dims > 0)
+            proxy_extend(&s->full, s->proxy_cpi, o->proxy_dims);
+    }
     if (!o->k_search)
         for (size_t i = 0; i < o->n_k; i++)
             if ((size_t)o->k_list[i] > s->full.n)
@@ -278,5 +290,6 @@ int simpoint_run(const sp_options *o)
     dataset_free(&s.full);
     dataset_free(&s.train);
     bb_input_free(&s.bb);
+    free(s.proxy_cpi);
     return 0;
 }

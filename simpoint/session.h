@@ -9,6 +9,7 @@
 #include "bb_load.h"
 #include "dataset.h"
 #include "options.h"
+#include "proxy.h"
 #include "search.h"
 
 typedef struct sweep_row {
@@ -32,6 +33,8 @@ typedef struct session {
     sp_run *runs[SP_MAX_LIST];
     size_t nruns;
     size_t chosen;
+    sp_proxy proxy;          /* --proxy */
+    double *proxy_cpi;
     sweep_row *sweep;
     size_t nsweep;
     double t_start, t_loaded, t_clustered, t_end;
@@ -44,5 +47,7 @@ int simpoint_run(const sp_options *o);
 void run_sweep(session *s);
 /* --json */
 void write_summary(const session *s, const char *path);
+/* The proxy choice of --proxy, or NULL. */
+const sp_proxy *session_proxy(const session *s);
 
 #endif

@@ -101,7 +101,7 @@ void write_summary(const session *s, const char *path)
         json_object_set_new(root, "runs", runs);
         const sp_run *best = s->runs[s->chosen];
         sp_choice ch;
-        choice_from_run(best, &s->full, s->sampled, &ch);
+        choice_from_run(best, &s->full, s->sampled, session_proxy(s), &ch);
         json_object_set_new(root, "chosen_k", json_integer(best->k));
         json_object_set_new(root, "simpoints", json_integer((json_int_t)ch.nonempty));
         json_object_set_new(root, "bic", real_or_null(best->score.bic));

@@ -15,7 +15,7 @@ static void record(session *s, int max_k, double t, sp_run **runs, size_t n, siz
     sweep_row *row = &s->sweep[s->nsweep++];
     const sp_run *best = runs[chosen];
     sp_choice ch;
-    choice_from_run(best, &s->full, s->sampled, &ch);
+    choice_from_run(best, &s->full, s->sampled, session_proxy(s), &ch);
     *row = (sweep_row){.max_k = max_k, .threshold = t, .k = best->k, .bic = best->score.bic,
                        .distortion = best->score.distortion, .simpoints = ch.nonempty, .nruns = n};
     for (size_t i = 0; i < n && i < 64; i++)
@@ -78,7 +78,7 @@ void run_sweep(session *s)
     const double *ts = o->n_sweep_bic ? o->sweep_bic : &single;
     size_t nts = o->n_sweep_bic ? o->n_sweep_bic : 1;
     s->sweep = sp_malloc(o->n_sweep_maxk * nts * sizeof *s->sweep);
-    output_names names = {o->save_simpoints, o->save_weights, o->save_labels, o->coverage_pct};
+    output_names names = {o->save_simpoints, o->save_weights, o->save_labels, o->coverage_pct, session_proxy(s)};
     sp_run *runs[64];
     if (!o->compat)
         cluster_first_batches(s);

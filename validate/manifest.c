@@ -7,9 +7,10 @@
 #include "text.h"
 #include "util.h"
 
-enum { C_PROGRAM, C_INTERVAL, C_MAXK, C_BIC, C_SIMPOINTS, C_WEIGHTS, C_LABELS, C_FULL, C_REGIONS, NCOLS };
-static const char *const names[NCOLS] = {"program", "interval", "max_k", "bic", "simpoints",
-                                         "weights", "labels", "full", "regions"};
+enum { C_PROGRAM, C_INTERVAL, C_MAXK, C_BIC, C_SIMPOINTS, C_WEIGHTS, C_LABELS, C_FULL, C_REGIONS, C_METHOD, C_SECONDS,
+       NCOLS };
+static const char *const names[NCOLS] = {"program", "interval", "max_k", "bic", "simpoints", "weights",
+                                         "labels", "full", "regions", "method", "seconds"};
 static const bool required[NCOLS] = {[C_INTERVAL] = true, [C_MAXK] = true, [C_SIMPOINTS] = true,
                                      [C_WEIGHTS] = true};
 enum { MAXFIELDS = 32 };
@@ -32,7 +33,7 @@ static bool read_header(header *h, char *line, const vd_manifest *m, size_t line
                 h->col[i] = c;
         if (h->col[i] < 0)
             return vd_fail(d, "%s:%zu: unknown column '%s' (expected program, interval, max_k, bic, simpoints, "
-                              "weights, labels, full, regions; tab-separated)",
+                              "weights, labels, full, regions, method, seconds; tab-separated)",
                            m->path, lineno, f[i]);
         if (h->has[h->col[i]])
             return vd_fail(d, "%s:%zu: column '%s' twice", m->path, lineno, f[i]);
@@ -55,7 +56,7 @@ static bool read_row(vd_mrow *r, const header *h, char *line, const char *dir, c
                      const char *default_full, vd_diag *d)
 {
     char *f[MAXFIELDS];
-    *r = (vd_mrow){.line = lineno, .bic = NAN};
+    *r = (vd_mrow){.line = lineno, .bic = NAN, .seconds = NAN};
     if (vd_split(line, '\t', f, MAXFIELDS) != h->nfields)
         return vd_fail(d, "%s:%zu: expected %zu tab-separated fields", m->path, lineno, h->nfields);
     char **paths[NCOLS] = {[C_SIMPOINTS] = &r->simpoints, [C_WEIGHTS] = &r->weights, [C_LABELS] = &r->labels,
@@ -72,6 +73,13 @@ static bool read_row(vd_mrow *r, const header *h, char *line, const char *dir, c
             *paths[c] = vd_resolve(dir, cell);
         else if (c == C_PROGRAM)
             r->program = vd_strdup(cell);
+        else if (c == C_METHOD && strpbrk(cell, " ,\"|"))
+            return vd_fail(d, "%s:%zu: method: expected a name without spaces, commas, quotes or bars, got '%s'",
+                           m->path, lineno, cell);
+        else if (c == C_METHOD)
+            r->method = vd_strdup(cell);
+        else if (c == C_SECONDS && (!vd_parse_real(cell, &r->seconds) || !(r->seconds >= 0)))
+            return vd_fail(d, "%s:%zu: seconds: expected a time >= 0, got '%s'", m->path, lineno, cell);
         else if (c == C_INTERVAL && (!parse_count(cell, &r->interval) || r->interval == 0))
             return vd_fail(d, "%s:%zu: interval: expected a positive count, got '%s'", m->path, lineno, cell);
         else if (c == C_MAXK && (!vd_parse_long(cell, &r->max_k) || r->max_k < 1))
@@ -79,6 +87,8 @@ static bool read_row(vd_mrow *r, const header *h, char *line, const char *dir, c
         else if (c == C_BIC && (!vd_parse_real(cell, &r->bic) || r->bic < 0 || r->bic > 1))
             return vd_fail(d, "%s:%zu: bic: expected a threshold in [0, 1], got '%s'", m->path, lineno, cell);
     }
+    if (!r->method)
+        r->method = vd_strdup("simpoint");
     if (!r->full) {
         if (!default_full)
             return vd_fail(d, "%s:%zu: no full run (and no --full)", m->path, lineno);
@@ -90,6 +100,7 @@ static bool read_row(vd_mrow *r, const header *h, char *line, const char *dir, c
 static void row_free(vd_mrow *r)
 {
     free(r->program);
+    free(r->method);
     free(r->simpoints);
     free(r->weights);
     free(r->labels);

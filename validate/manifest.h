@@ -14,6 +14,8 @@ typedef struct vd_mrow {
     uint64_t interval;
     long max_k;
     double bic;     /* NAN when not given */
+    char *method;   /* how the simulation points were chosen; "simpoint" when not given */
+    double seconds; /* wall time of choosing them (profiling + clustering); NAN when not given */
     char *simpoints, *weights, *labels, *full, *regions; /* resolved; NULL when absent */
 } vd_mrow;
 

@@ -61,12 +61,12 @@ const char *vd_short_count(char *buf, size_t n, uint64_t v)
 
 const char *vd_cfg_name(char *buf, size_t n, const vd_sweep_cfg *c)
 {
-    char iv[32];
-    if (isnan(c->bic))
-        snprintf(buf, n, "interval %s, MaxK %ld", vd_short_count(iv, sizeof iv, c->interval), c->max_k);
-    else
-        snprintf(buf, n, "interval %s, MaxK %ld, BIC %g", vd_short_count(iv, sizeof iv, c->interval), c->max_k,
-                 c->bic);
+    char iv[32], bic[48] = "", method[96] = "";
+    if (!isnan(c->bic))
+        snprintf(bic, sizeof bic, ", BIC %g", c->bic);
+    if (c->named_method)
+        snprintf(method, sizeof method, ", method %s", c->method);
+    snprintf(buf, n, "interval %s, MaxK %ld%s%s", vd_short_count(iv, sizeof iv, c->interval), c->max_k, bic, method);
     return buf;
 }
 
@@ -162,9 +162,14 @@ static void axes(vd_sweep *sw)
     sw->maxks = vd_malloc(sw->n * sizeof *sw->maxks);
     sw->bics = vd_malloc(sw->n * sizeof *sw->bics);
     sw->programs = vd_malloc(sw->n * sizeof *sw->programs);
+    sw->methods = vd_malloc(sw->n * sizeof *sw->methods);
     for (size_t i = 0; i < sw->n; i++) {
         const vd_sweep_row *r = &sw->rows[i];
         size_t j;
+        for (j = 0; j < sw->nmethods && strcmp(sw->methods[j], r->m->method) != 0; j++)
+            ;
+        if (j == sw->nmethods)
+            sw->methods[sw->nmethods++] = r->m->method;
         for (j = 0; j < sw->nintervals && sw->intervals[j] != r->m->interval; j++)
             ;
         if (j == sw->nintervals)
@@ -190,7 +195,8 @@ static void axes(vd_sweep *sw)
 static long find_cfg(const vd_sweep *sw, const vd_mrow *m)
 {
     for (size_t i = 0; i < sw->ncfg; i++)
-        if (sw->cfgs[i].interval == m->interval && sw->cfgs[i].max_k == m->max_k && vd_same_bic(sw->cfgs[i].bic, m->bic))
+        if (sw->cfgs[i].interval == m->interval && sw->cfgs[i].max_k == m->max_k &&
+            vd_same_bic(sw->cfgs[i].bic, m->bic) && strcmp(sw->cfgs[i].method, m->method) == 0)
             return (long)i;
     return -1;
 }
@@ -203,7 +209,8 @@ static bool group(vd_sweep *sw, vd_diag *d)
         long c = find_cfg(sw, m);
         if (c < 0) {
             c = (long)sw->ncfg++;
-            sw->cfgs[c] = (vd_sweep_cfg){.interval = m->interval, .max_k = m->max_k, .bic = m->bic};
+            sw->cfgs[c] = (vd_sweep_cfg){.interval = m->interval, .max_k = m->max_k, .bic = m->bic,
+                                         .method = m->method, .named_method = sw->nmethods > 1};
             sw->cfgs[c].rows = vd_malloc(sw->nprog * sizeof(size_t));
         }
         vd_sweep_cfg *cfg = &sw->cfgs[c];
@@ -220,7 +227,7 @@ static void aggregate(vd_sweep *sw)
 {
     for (size_t c = 0; c < sw->ncfg; c++) {
         vd_sweep_cfg *cfg = &sw->cfgs[c];
-        double sum = 0, sq = 0, est = 0, warm = 0;
+        double sum = 0, sq = 0, est = 0, warm = 0, seconds = 0;
         for (size_t j = 0; j < cfg->nprog; j++) {
             const vd_sweep_row *r = &sw->rows[cfg->rows[j]];
             double e = fabs(r->err_sampling);
@@ -233,12 +240,14 @@ static void aggregate(vd_sweep *sw)
             cfg->sim += (double)r->sim;
             cfg->sim_warm += (double)r->sim_warm;
             cfg->insts += r->insts;
+            seconds += r->m->seconds; /* NAN when a row does not say */
             if (r->has_regions) {
                 cfg->nregions++;
                 est += fabs(r->err);
                 warm += fabs(r->err_warmup);
             }
         }
+        cfg->seconds = seconds;
         cfg->mean_abs = sum / (double)cfg->nprog;
         cfg->rms = sqrt(sq / (double)cfg->nprog);
         cfg->speedup = cfg->insts / cfg->sim_warm;
@@ -309,7 +318,8 @@ static void choose(vd_sweep *sw)
             sw->best_by_interval[i] = (long)c;
         if (sw->most_accurate < 0 || cfg->mean_abs < sw->cfgs[sw->most_accurate].mean_abs)
             sw->most_accurate = (long)c;
-        if (cfg->max_k == sw->baseline_maxk && (isnan(cfg->bic) || cfg->bic == sw->baseline_bic))
+        if (cfg->max_k == sw->baseline_maxk && (isnan(cfg->bic) || cfg->bic == sw->baseline_bic) &&
+            strcmp(cfg->method, sw->methods[0]) == 0)
             sw->baseline_by_interval[i] = (long)c;
     }
     /* Each program on its own: its cheapest row within the target. */
@@ -365,6 +375,7 @@ void vd_sweep_free(vd_sweep *sw)
     free(sw->intervals);
     free(sw->maxks);
     free(sw->bics);
+    free(sw->methods);
     free(sw->best_by_interval);
     free(sw->baseline_by_interval);
     free(sw->best_by_program);

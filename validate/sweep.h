@@ -28,6 +28,9 @@ typedef struct vd_sweep_cfg {
     uint64_t interval;
     long max_k;
     double bic;               /* NAN when not given */
+    const char *method;       /* how the points were chosen (manifest "method") */
+    bool named_method;        /* the sweep has several methods: names say which */
+    double seconds;           /* choosing the points, all programs (NAN unless every row says) */
     size_t nprog, k_total;    /* k_total: simulation points of all programs together */
     size_t k_min, k_max;      /* k of one program: never added up across programs */
     size_t *rows;             /* its rows, one per program */
@@ -54,6 +57,8 @@ typedef struct vd_sweep {
     size_t nmaxks;
     double *bics;             /* distinct; NAN counts as one value */
     size_t nbics;
+    const char **methods;     /* distinct, in manifest order; the first is the baseline's */
+    size_t nmethods;
     double target;
     long best, most_accurate; /* configurations, -1 when none */
     long *best_by_interval, *baseline_by_interval, *best_by_program;
@@ -71,7 +76,8 @@ const vd_sweep_cfg **vd_sweep_front(const vd_sweep *sw, size_t *n);
 
 /* "10M", "1.5G", "4096": an instruction count for labels. */
 const char *vd_short_count(char *buf, size_t n, uint64_t v);
-/* The configuration's name, e.g. "interval 10M, MaxK 8, BIC 0.9". */
+/* The configuration's name, e.g. "interval 10M, MaxK 8, BIC 0.9" (", method M"
+ * when the sweep compares methods). */
 const char *vd_cfg_name(char *buf, size_t n, const vd_sweep_cfg *c);
 bool vd_same_bic(double a, double b);
 

@@ -17,7 +17,7 @@ static void rows_csv(const vd_sweep *sw, const char *prefix)
     vd_sink_open(&o, path);
     vd_sink_printf(&o, "program,interval,max_k,bic,k,instructions,simulated,simulated_with_warmup,speedup,"
                        "speedup_without_warmup,parallel_speedup,cpi_full,cpi_oracle,sampling_error_pct,ci_half_pct,"
-                       "coverage,has_regions,cpi_estimate,error_pct,warmup_error_pct,warnings\n");
+                       "coverage,has_regions,cpi_estimate,error_pct,warmup_error_pct,warnings,method,seconds\n");
     for (size_t i = 0; i < sw->n; i++) {
         const vd_sweep_row *r = &sw->rows[i];
         vd_sink_str(&o, r->program);
@@ -25,9 +25,10 @@ static void rows_csv(const vd_sweep *sw, const char *prefix)
                        (unsigned long long)r->m->interval, r->m->max_k, vd_cell(r->m->bic), r->k, vd_cell(r->insts),
                        (unsigned long long)r->sim, (unsigned long long)r->sim_warm, vd_cell(r->speedup),
                        vd_cell(r->speedup_nowarm), vd_cell(r->parallel_speedup));
-        vd_sink_printf(&o, "%s,%s,%s,%s,%s,%d,%s,%s,%s,%zu\n", vd_cell(r->cpi_full), vd_cell(r->cpi_oracle),
+        vd_sink_printf(&o, "%s,%s,%s,%s,%s,%d,%s,%s,%s,%zu,%s,%s\n", vd_cell(r->cpi_full), vd_cell(r->cpi_oracle),
                        pct(r->err_sampling), pct(r->ci_half), vd_cell(r->coverage), r->has_regions,
-                       vd_cell(r->cpi_est), pct(r->err), pct(r->err_warmup), r->nwarnings);
+                       vd_cell(r->cpi_est), pct(r->err), pct(r->err_warmup), r->nwarnings, r->m->method,
+                       vd_cell(r->m->seconds));
     }
     vd_sink_commit(&o);
     free(path);
@@ -40,15 +41,16 @@ static void configs_csv(const vd_sweep *sw, const char *prefix)
     vd_sink_open(&o, path);
     vd_sink_printf(&o, "interval,max_k,bic,programs,k_mean,k_min,k_max,simulated,simulated_with_warmup,speedup,"
                        "mean_abs_error_pct,max_abs_error_pct,rms_error_pct,complete,pareto,meets_target,regions,"
-                       "mean_abs_estimate_error_pct,mean_abs_warmup_error_pct\n");
+                       "mean_abs_estimate_error_pct,mean_abs_warmup_error_pct,method,seconds\n");
     for (size_t c = 0; c < sw->ncfg; c++) {
         const vd_sweep_cfg *x = &sw->cfgs[c];
-        vd_sink_printf(&o, "%llu,%ld,%s,%zu,%s,%zu,%zu,%s,%s,%s,%s,%s,%s,%d,%d,%d,%zu,%s,%s\n",
+        vd_sink_printf(&o, "%llu,%ld,%s,%zu,%s,%zu,%zu,%s,%s,%s,%s,%s,%s,%d,%d,%d,%zu,%s,%s,%s,",
                        (unsigned long long)x->interval, x->max_k, vd_cell(x->bic), x->nprog,
                        vd_cell((double)x->k_total / (double)x->nprog), x->k_min, x->k_max,
                        vd_cell(x->sim), vd_cell(x->sim_warm), vd_cell(x->speedup), pct(x->mean_abs), pct(x->max_abs),
                        pct(x->rms), x->complete, x->pareto, x->meets, x->nregions, pct(x->mean_abs_est),
-                       pct(x->mean_abs_warmup));
+                       pct(x->mean_abs_warmup), x->method);
+        vd_sink_printf(&o, "%s\n", vd_cell(x->seconds));
     }
     vd_sink_commit(&o);
     free(path);
@@ -74,6 +76,8 @@ static json_t *cfg_json(const vd_sweep *sw, long c)
     json_object_set_new(j, "interval", json_integer((json_int_t)x->interval));
     json_object_set_new(j, "max_k", json_integer(x->max_k));
     json_object_set_new(j, "bic", real(x->bic));
+    json_object_set_new(j, "method", json_string(x->method));
+    json_object_set_new(j, "seconds", real(x->seconds));
     json_object_set_new(j, "k", json_pack("{s:f, s:I, s:I}", "mean", (double)x->k_total / (double)x->nprog, "min",
                                           (json_int_t)x->k_min, "max", (json_int_t)x->k_max));
     json_object_set_new(j, "simulated", real(x->sim));
@@ -100,6 +104,7 @@ static json_t *row_json(const vd_sweep_row *r)
     json_object_set_new(j, "interval", json_integer((json_int_t)r->m->interval));
     json_object_set_new(j, "max_k", json_integer(r->m->max_k));
     json_object_set_new(j, "bic", real(r->m->bic));
+    json_object_set_new(j, "method", json_string(r->m->method));
     json_object_set_new(j, "k", json_integer((json_int_t)r->k));
     json_object_set_new(j, "instructions", real(r->insts));
     json_object_set_new(j, "simulated", json_integer((json_int_t)r->sim));

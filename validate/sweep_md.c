@@ -2,6 +2,7 @@
  * the target), then the tables behind it. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sink.h"
 #include "sweep_report.h"
@@ -86,6 +87,49 @@ static void by_interval(vd_sink *o, const vd_sweep *sw)
     vd_sink_printf(o, "\n");
 }
 
+static long find(const vd_sweep *sw, uint64_t iv, const char *method)
+{
+    for (size_t c = 0; c < sw->ncfg; c++) {
+        const vd_sweep_cfg *x = &sw->cfgs[c];
+        if (x->complete && x->interval == iv && x->max_k == sw->baseline_maxk && strcmp(x->method, method) == 0 &&
+            (isnan(x->bic) || x->bic == sw->baseline_bic))
+            return (long)c;
+    }
+    return -1;
+}
+
+/* Every method at the baseline MaxK and BIC, against the first (the baseline's). */
+static void methods(vd_sink *o, const vd_sweep *sw)
+{
+    if (sw->nmethods < 2)
+        return;
+    vd_sink_printf(o, "## Methods at MaxK %ld, BIC %g (the same full-run logs)\n\n", sw->baseline_maxk,
+                   sw->baseline_bic);
+    vd_sink_printf(o, "| interval | method | k per program | simulated | vs %s | mean abs. error | max abs. error "
+                      "| choosing (s) | simulated for real: mean abs. error (warm-up part) |\n|--:|---|--:|--:|--:|--:|--:|--:|--:|\n",
+                   sw->methods[0]);
+    for (size_t i = 0; i < sw->nintervals; i++) {
+        long base = find(sw, sw->intervals[i], sw->methods[0]);
+        for (size_t m = 0; m < sw->nmethods; m++) {
+            long c = find(sw, sw->intervals[i], sw->methods[m]);
+            if (c < 0)
+                continue;
+            const vd_sweep_cfg *x = &sw->cfgs[c];
+            char k[64];
+            snprintf(k, sizeof k, x->k_min == x->k_max ? "%.0f" : "%.1f (%zu-%zu)",
+                     (double)x->k_total / (double)x->nprog, x->k_min, x->k_max);
+            char real[96] = "-";
+            if (x->nregions)
+                snprintf(real, sizeof real, "%s, %s (%zu programs)", vd_upct(x->mean_abs_est),
+                         vd_upct(x->mean_abs_warmup), x->nregions);
+            vd_sink_printf(o, "| %s | %s | %s | %s | %sx | %s | %s | %s | %s |\n", interval(x->interval), x->method, k,
+                           vd_count(x->sim), base >= 0 ? vd_num(x->sim / sw->cfgs[base].sim, 3) : "-",
+                           vd_upct(x->mean_abs), vd_upct(x->max_abs), vd_num(x->seconds, 3), real);
+        }
+    }
+    vd_sink_printf(o, "\n");
+}
+
 static void front(vd_sink *o, const vd_sweep *sw)
 {
     vd_sink_printf(o, "## Pareto front: mean |error| against instructions simulated\n\n");
@@ -128,7 +172,8 @@ static void programs(vd_sink *o, const vd_sweep *sw)
             continue;
         }
         const vd_sweep_row *r = &sw->rows[i];
-        vd_sweep_cfg c = {.interval = r->m->interval, .max_k = r->m->max_k, .bic = r->m->bic};
+        vd_sweep_cfg c = {.interval = r->m->interval, .max_k = r->m->max_k, .bic = r->m->bic,
+                          .method = r->m->method, .named_method = sw->nmethods > 1};
         vd_sink_printf(o, "| %s | %s | %zu | %s | %sx | %s |\n", r->program, name(&c), r->k,
                        vd_count((double)r->sim_warm), vd_num(r->speedup, 4), vd_pct(r->err_sampling));
     }
@@ -147,8 +192,9 @@ static void simulated(vd_sink *o, const vd_sweep *sw)
     for (size_t i = 0; i < sw->n; i++) {
         const vd_sweep_row *r = &sw->rows[i];
         if (r->has_regions)
-            vd_sink_printf(o, "| %s | %s | %ld | %s | %zu | %s | %s | %s | %s | %s |\n", r->program,
-                           interval(r->m->interval), r->m->max_k, isnan(r->m->bic) ? "-" : vd_num(r->m->bic, 3), r->k,
+            vd_sink_printf(o, "| %s%s%s%s | %s | %ld | %s | %zu | %s | %s | %s | %s | %s |\n", r->program,
+                           sw->nmethods > 1 ? " (" : "", sw->nmethods > 1 ? r->m->method : "",
+                           sw->nmethods > 1 ? ")" : "", interval(r->m->interval), r->m->max_k, isnan(r->m->bic) ? "-" : vd_num(r->m->bic, 3), r->k,
                            vd_num(r->cpi_full, 5), vd_num(r->cpi_est, 5), vd_pct(r->err), vd_pct(r->err_sampling),
                            vd_pct(r->err_warmup));
     }
@@ -173,6 +219,7 @@ void vd_sweep_md(const vd_sweep *sw, const char *path)
     vd_sink_open(&o, path);
     answer(&o, sw);
     by_interval(&o, sw);
+    methods(&o, sw);
     front(&o, sw);
     programs(&o, sw);
     simulated(&o, sw);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A short fuzzing campaign over every input parser (tests/fuzz/fuzz.py):
-# mutated .bb, .bb.gz, vector, INI, checkpoint (container and JSON
+# mutated .bb, .bb.gz, vector, .proxy, INI, checkpoint (container and JSON
 # sections), validate JSON and text inputs and ELF files, each ending in a
 # clean one-line error or a clean run, never a crash, hang or sanitizer
 # report. make san-e2e runs it on the sanitizer build; `make fuzz` runs a

@@ -1,7 +1,9 @@
 #!/bin/bash
 # scripts/pipeline.sh end to end on the phases workload (25.7M instructions,
 # intervals of 200k, MaxK 30, warm checkpoints): every stage runs, the
-# extrapolated CPI is within 2% of the full detailed run (it is -1.0%; the
+# extrapolated CPI is within 2% of the full detailed run (+0.4% with the default
+# method, dims:1; -1.0% with SimPoint's points; the last, partial interval may be
+# a representative, its region then runs to the end; the
 # warm-up part of the error within 0.1%, as warm checkpoints start every
 # region with the full run's caches and predictors), the instruction totals
 # agree, a second run reuses everything, a newer input reruns exactly the
@@ -69,7 +71,10 @@ print("report:", json.dumps(cpi_block)[:300])
 assert abs(cpi_block["full"] - cpi) < 1e-9 * cpi, cpi_block
 assert abs(cpi_block["estimate"] - est) < 1e-6 * est, (cpi_block["estimate"], est)
 assert abs(cpi_block["warmup_error"]) <= 0.001, cpi_block
-assert all(r["instructions"] == r["region"]["interval"] for r in regions["results"]), "a region ran short"
+total = full["results"][0]["instructions"]  # a whole interval, or up to the end (the last, partial one)
+assert all(r["instructions"] == r["region"]["interval"] or
+           r["region"]["start"] + r["region"]["warmup"] + r["instructions"] == total
+           for r in regions["results"]), "a region ran short"
 PY
 
 # Everything is reused; a newer simpoints file reruns checkpoint and after.

@@ -34,7 +34,7 @@ grep -q '^1000,1,0.9,2,1,1,1,2000,2000,9.5,32.94117647,32.94117647,32.94117647,1
     fail "1000/1: $(grep '^1000,1,' "$T/out/sweep.configs.csv")"
 grep -q '^2000,1,0.9,2,1,1,1,4000,4000,4.75,67.64705882,67.64705882,67.64705882,1,0,0,' "$T/out/sweep.configs.csv" ||
     fail "2000/1 is dominated: $(grep '^2000,1,' "$T/out/sweep.configs.csv")"
-grep -q '^2000,2,0.9,2,2,2,2,8000,8000,2.375,3.941176471,3.941176471,3.941176471,1,1,1,2,4.444117647,0.5029411765$' \
+grep -q '^2000,2,0.9,2,2,2,2,8000,8000,2.375,3.941176471,3.941176471,3.941176471,1,1,1,2,4.444117647,0.5029411765,simpoint,$' \
     "$T/out/sweep.configs.csv" || fail "2000/2: $(grep '^2000,2,' "$T/out/sweep.configs.csv")"
 # rows with region results carry the warm-up error
 expect_eq "rows with regions" 2 "$(awk -F, 'NR > 1 && $17 == 1' "$T/out/sweep.rows.csv" | wc -l)"
@@ -53,6 +53,27 @@ grep -q '^1000,1,0.9,2,1,1,1,2000,4000,' "$T/w.configs.csv" || fail "warm-up: $(
 grep -q 'No configuration meets the target.\*\* The most accurate is interval 2k, MaxK 2' "$T/none.md" ||
     fail "unmet target: $(grep -i 'target' "$T/none.md" | head -3)"
 expect_status 2 "$V" -q --sweep "$T/m.tsv" --json /dev/null --max-error 3%
+
+# methods: the same configurations chosen two ways are compared on the same
+# logs, each named by its method, with the selection time summed per configuration
+{
+    printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tmethod\tseconds\n'
+    for p in small twin; do
+        printf '%s\t2k\t2\t0.9\trun/small.simpoints\trun/small.weights\trun/small.labels\trun/full.json\tsimpoint\t1.5\n' $p
+        printf '%s\t2k\t2\t0.9\trun/K1.sp\trun/k1.w\t-\trun/full.json\tother\t2\n' $p
+    done
+} > "$T/methods.tsv"
+"$V" -q --sweep "$T/methods.tsv" --target 5% --baseline 2,0.9 -o "$T/methods"
+grep -q '^| 2k | simpoint | 2 | 8,000 | 1x | 3.94% | 3.94% | 3 | - |$' "$T/methods/sweep.md" ||
+    fail "methods table: $(grep -A4 '^## Methods' "$T/methods/sweep.md")"
+grep -q '^| 2k | other | 1 | 4,000 | 0.5x | 67.65% | 67.65% | 4 | - |$' "$T/methods/sweep.md" ||
+    fail "methods table: $(grep -A4 '^## Methods' "$T/methods/sweep.md")"
+grep -q 'within the target: interval 2k, MaxK 2, BIC 0.9, method simpoint\*\*' "$T/methods/sweep.md" ||
+    fail "the answer does not name its method: $(grep -i cheapest "$T/methods/sweep.md" | head -1)"
+grep -q ',other,4$' "$T/methods/sweep.configs.csv" || fail "configs.csv: no method and seconds"
+printf 'program\tinterval\tmax_k\tsimpoints\tweights\tmethod\nsmall\t2k\t2\trun/K1.sp\trun/k1.w\ttwo words\n' > "$T/badm.tsv"
+expect_status 1 "$V" -q --sweep "$T/badm.tsv" --full "$T/run/full.json" -o "$T/badm" 2> "$T/err"
+grep -q "method: expected a name" "$T/err" || fail "bad method: $(cat "$T/err")"
 
 # a bad line is named, and nothing is written
 printf 'small\t2k\t3\t0.9\trun/nothere.sp\trun/k1.w\t-\trun/full.json\t-\n' >> "$T/m.tsv"

@@ -14,8 +14,9 @@ cp "$TOP/build/rv/asm/nested_loops" prog.elf
 prog=$TOP/build/rv/workloads/phases
 "$BIN/bbv" -o p --interval 100k --no-gzip -- "$prog" 1 > /dev/null
 grep -m 6 '^T' p.100000.bb > seed.bb
-"$BIN/bbv" -o p --interval 200k -- "$prog" 1 > /dev/null
+"$BIN/bbv" -o p --interval 200k --proxy "$TOP/configs/boom-tip.ini" -- "$prog" 1 > /dev/null
 cp p.200000.bb.gz seed.bb.gz
+cp p.200000.proxy seed.proxy
 "$BIN/simpoint" -loadFVFile seed.bb.gz -maxK 3 -saveVectorsTxtFmt seed.vectors -saveSimpoints s.sp \
     -saveSimpointWeights s.w > /dev/null
 "$BIN/checkpoint" -o ck --at 50000 -- "$prog" 1 > /dev/null

@@ -232,7 +232,7 @@ Test(simpoint_files, output_shapes)
     double centres[] = {0.05, 0, 5.1};
     sp_run run = {.k = 3, .labels = labels, .dist2 = dist2, .weights = cw, .centres = centres};
     char *sp = strdup(tmp_path("o.simpoints")), *wp = strdup(tmp_path("o.weights")), *lp = strdup(tmp_path("o.labels"));
-    output_names names = {sp, wp, lp, 0.5};
+    output_names names = {sp, wp, lp, 0.5, NULL};
     write_run_outputs(&names, "", &run, &ds, false);
     cr_assert_str_eq(slurp_file(tmp_path("o.simpoints")), "4 0\n2 2\n");
     cr_assert_str_eq(slurp_file(tmp_path("o.weights")), "0.6 0\n0.4 2\n");
@@ -257,7 +257,7 @@ Test(simpoint_files, weights_print_six_digits)
     double cw[] = {1.0 / 3, 2.0 / 3};
     sp_run run = {.k = 2, .labels = labels, .dist2 = dist2, .weights = cw};
     char *sp = strdup(tmp_path("s")), *wp = strdup(tmp_path("w"));
-    output_names names = {sp, wp, NULL, 1.0};
+    output_names names = {sp, wp, NULL, 1.0, NULL};
     write_run_outputs(&names, "", &run, &ds, false);
     cr_assert_str_eq(slurp_file(tmp_path("w")), "0.333333 0\n0.666667 1\n");
     cr_assert_str_eq(slurp_file(tmp_path("s")), "0 0\n1 1\n"); /* tie: the earliest interval */

@@ -1,0 +1,84 @@
+#include "proxy.h"
+
+void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)
+{
+    *pen = (proxy_penalties){
+        .l1_miss = c->l2_latency,
+        .l2_miss = c->llc_latency,
+        .llc_miss = (double)c->dram_latency_ns * c->freq_mhz / 1000.0,
+        .tlb_miss = c->l2tlb_latency,
+        .walk = c->ptw_latency,
+        .mispredict = c->redirect_penalty + c->icache_to_decode,
+    };
+}
+
+void proxy_counts_read(const uarch *u, uint64_t icount, proxy_counts *out)
+{
+    const memsys_stats *m = memsys_get_stats(u->mem);
+    const tlb_stats *t = tlbs_get_stats(u->tlb);
+    const bpred_stats *b = bpred_get_stats(u->bp);
+    *out = (proxy_counts){
+        .insts = icount,
+        .l1i_misses = m->l1i_misses,
+        .l1d_misses = m->l1d_misses,
+        .l2_misses = m->l2_misses,
+        .llc_misses = m->llc_misses,
+        .itlb_misses = t->itlb_misses,
+        .dtlb_misses = t->dtlb_misses,
+        .walks = t->l2_misses,
+        .mispredicts = b->cond_mispredicts + b->indirect_mispredicts + b->return_mispredicts,
+    };
+}
+
+proxy_counts proxy_counts_sub(const proxy_counts *a, const proxy_counts *b)
+{
+    return (proxy_counts){
+        .insts = a->insts - b->insts,
+        .l1i_misses = a->l1i_misses - b->l1i_misses,
+        .l1d_misses = a->l1d_misses - b->l1d_misses,
+        .l2_misses = a->l2_misses - b->l2_misses,
+        .llc_misses = a->llc_misses - b->llc_misses,
+        .itlb_misses = a->itlb_misses - b->itlb_misses,
+        .dtlb_misses = a->dtlb_misses - b->dtlb_misses,
+        .walks = a->walks - b->walks,
+        .mispredicts = a->mispredicts - b->mispredicts,
+    };
+}
+
+double proxy_cpi(const proxy_counts *c, const proxy_penalties *pen)
+{
+    if (!c->insts)
+        return 1.0;
+    double stall = (double)(c->l1i_misses + c->l1d_misses) * pen->l1_miss + (double)c->l2_misses * pen->l2_miss +
+                   (double)c->llc_misses * pen->llc_miss +
+                   (double)(c->itlb_misses + c->dtlb_misses) * pen->tlb_miss + (double)c->walks * pen->walk +
+                   (double)c->mispredicts * pen->mispredict;
+    return 1.0 + stall / (double)c->insts;
+}
+
+void proxy_write_header(outfile *o, const char *config_name, const uarch_config *c, uint64_t interval)
+{
+    proxy_penalties p;
+    proxy_penalties_of(c, &p);
+    outfile_printf(o, "# rvsample proxy 1\n# interval %llu\n# config %s %016llx\n",
+                   (unsigned long long)interval, config_name, (unsigned long long)uarch_config_digest(c));
+    outfile_printf(o, "# penalties l1_miss=%g l2_miss=%g llc_miss=%g tlb_miss=%g walk=%g mispredict=%g\n",
+                   p.l1_miss, p.l2_miss, p.llc_miss, p.tlb_miss, p.walk, p.mispredict);
+    outfile_printf(o, "interval\tinstructions\tl1i_misses\tl1d_misses\tl2_misses\tllc_misses\titlb_misses\t"
+                      "dtlb_misses\twalks\tmispredicts\tl1d_mpki\tl2_mpki\tllc_mpki\ttlb_mpki\tbranch_mpki\t"
+                      "proxy_cpi\n");
+}
+
+void proxy_write_line(outfile *o, uint64_t index, const proxy_counts *c, const proxy_penalties *pen)
+{
+    double k = c->insts ? 1000.0 / (double)c->insts : 0;
+    outfile_printf(o, "%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu", (unsigned long long)index,
+                   (unsigned long long)c->insts, (unsigned long long)c->l1i_misses,
+                   (unsigned long long)c->l1d_misses, (unsigned long long)c->l2_misses,
+                   (unsigned long long)c->llc_misses, (unsigned long long)c->itlb_misses,
+                   (unsigned long long)c->dtlb_misses, (unsigned long long)c->walks,
+                   (unsigned long long)c->mispredicts);
+    outfile_printf(o, "\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.6f\n", (double)c->l1d_misses * k,
+                   (double)c->l2_misses * k, (double)c->llc_misses * k,
+                   (double)(c->itlb_misses + c->dtlb_misses) * k, (double)c->mispredicts * k, proxy_cpi(c, pen));
+}

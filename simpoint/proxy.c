@@ -1,0 +1,256 @@
+#include "proxy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "sp_alloc.h"
+#include "util.h"
+
+/* ---------------------------------------------------------------- input */
+
+static int column_of(char *header, const char *name)
+{
+    int col = 0;
+    for (char *save = NULL, *t = strtok_r(header, "\t\n", &save); t; t = strtok_r(NULL, "\t\n", &save), col++)
+        if (strcmp(t, name) == 0)
+            return col;
+    return -1;
+}
+
+static bool field(char *line, int col, double *v)
+{
+    char *save = NULL, *t = strtok_r(line, "\t\n", &save);
+    for (int i = 0; t && i < col; i++)
+        t = strtok_r(NULL, "\t\n", &save);
+    return t && parse_double(t, v);
+}
+
+double *proxy_load(const char *path, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        die("%s: cannot open the proxy file", path);
+    double *cpi = sp_malloc((n ? n : 1) * sizeof *cpi);
+    char *line = NULL;
+    size_t cap = 0, lineno = 0, rows = 0;
+    int col = -1;
+    while (getline(&line, &cap, f) > 0) {
+        lineno++;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (col < 0) {
+            if ((col = column_of(line, "proxy_cpi")) < 0)
+                die("%s:%zu: no proxy_cpi column (is it a bbv --proxy file?)", path, lineno);
+            continue;
+        }
+        double v;
+        if (!field(line, col, &v) || !(v >= 1) || !isfinite(v))
+            die("%s:%zu: expected a proxy CPI >= 1 in column %d", path, lineno, col + 1);
+        if (rows == n)
+            die("%s:%zu: more intervals than the %zu of the vectors", path, lineno, n);
+        cpi[rows++] = v;
+    }
+    bool err = ferror(f);
+    free(line);
+    fclose(f);
+    if (err)
+        die("%s: read error", path);
+    if (rows != n)
+        die("%s: %zu intervals, the vectors have %zu", path, rows, n);
+    return cpi;
+}
+
+/* ------------------------------------------------------------ choosing */
+
+typedef struct member {
+    size_t i;      /* interval */
+    double key;    /* sort key */
+} member;
+
+static int by_key(const void *a, const void *b)
+{
+    const member *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static double weighted_mean(const member *m, size_t n, const double *cpi, const double *w)
+{
+    double sw = 0, s = 0;
+    for (size_t j = 0; j < n; j++) {
+        sw += w[m[j].i];
+        s += w[m[j].i] * cpi[m[j].i];
+    }
+    return sw > 0 ? s / sw : cpi[m[0].i];
+}
+
+/* The representative of members m[0..n): nearest the BBV centre, or with
+ * select, among the `candidates` nearest, the proxy CPI nearest the mean. */
+static size_t pick(const sp_proxy *px, member *m, size_t n, const sp_run *run, const double *w)
+{
+    double mean = weighted_mean(m, n, px->cpi, w);
+    for (size_t j = 0; j < n; j++)
+        m[j].key = run->dist2[m[j].i];
+    qsort(m, n, sizeof *m, by_key);
+    if (!px->select)
+        return m[0].i;
+    size_t best = 0, top = (size_t)px->candidates < n ? (size_t)px->candidates : n;
+    for (size_t j = 1; j < top; j++)
+        if (fabs(px->cpi[m[j].i] - mean) < fabs(px->cpi[m[best].i] - mean))
+            best = j;
+    return m[best].i;
+}
+
+/* Strata per cluster: Neyman allocation of the extra representatives. */
+static size_t *allocate(const sp_proxy *px, const sp_choice *ch, member **mem, const size_t *cnt, const double *w)
+{
+    size_t *strata = sp_malloc(ch->k * sizeof *strata);
+    double *var = sp_calloc(ch->k, sizeof *var), *mass = sp_calloc(ch->k, sizeof *mass);
+    for (size_t c = 0; c < ch->k; c++) {
+        strata[c] = ch->rep[c] >= 0 ? 1 : 0;
+        if (!cnt[c])
+            continue;
+        double mean = weighted_mean(mem[c], cnt[c], px->cpi, w), s = 0;
+        for (size_t j = 0; j < cnt[c]; j++) {
+            double d = px->cpi[mem[c][j].i] - mean;
+            s += w[mem[c][j].i] * d * d;
+            mass[c] += w[mem[c][j].i];
+        }
+        var[c] = mass[c] > 0 ? s / mass[c] : 0;
+    }
+    size_t extra = (size_t)floor(px->stratify * (double)ch->nonempty + 1e-9);
+    for (size_t e = 0; e < extra; e++) {
+        long best = -1;
+        double gain_best = 0;
+        for (size_t c = 0; c < ch->k; c++) {
+            if (!strata[c] || strata[c] >= cnt[c])
+                continue;
+            double m = (double)strata[c];
+            double gain = ch->weight[c] * ch->weight[c] * var[c] * (1 / m - 1 / (m + 1));
+            if (gain > gain_best) {
+                gain_best = gain;
+                best = (long)c;
+            }
+        }
+        if (best < 0)
+            break;
+        strata[best]++;
+    }
+    free(var);
+    free(mass);
+    return strata;
+}
+
+static void grow(sp_choice *ch, size_t k)
+{
+    ch->rep = realloc(ch->rep, k * sizeof *ch->rep);
+    ch->weight = realloc(ch->weight, k * sizeof *ch->weight);
+    if (!ch->rep || !ch->weight)
+        die("out of memory");
+    ch->k = k;
+}
+
+void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_choice *ch)
+{
+    size_t k = ch->k, n = full->n;
+    const double *w = full->w;
+    size_t *cnt = sp_calloc(k, sizeof *cnt);
+    for (size_t i = 0; i < n; i++)
+        cnt[run->labels[i]]++;
+    member **mem = sp_malloc(k * sizeof *mem);
+    for (size_t c = 0; c < k; c++) {
+        mem[c] = sp_malloc((cnt[c] ? cnt[c] : 1) * sizeof **mem);
+        cnt[c] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int c = run->labels[i];
+        mem[c][cnt[c]++] = (member){i, 0};
+    }
+    size_t *strata = px->stratify > 0 ? allocate(px, ch, mem, cnt, w) : NULL;
+    if (strata) {
+        ch->label = sp_malloc(n * sizeof *ch->label);
+        memcpy(ch->label, run->labels, n * sizeof *ch->label);
+    }
+    for (size_t c = 0; c < k; c++) {
+        if (ch->rep[c] < 0)
+            continue;
+        size_t m = strata ? strata[c] : 1;
+        if (m == 1) {
+            if (px->select) /* else the representative stays SimPoint's */
+                ch->rep[c] = (long)pick(px, mem[c], cnt[c], run, w);
+            continue;
+        }
+        /* m groups of equal size by proxy CPI; group 0 keeps the id c */
+        for (size_t j = 0; j < cnt[c]; j++)
+            mem[c][j].key = px->cpi[mem[c][j].i];
+        qsort(mem[c], cnt[c], sizeof **mem, by_key);
+        double total = 0;
+        for (size_t j = 0; j < cnt[c]; j++)
+            total += w[mem[c][j].i];
+        double cluster_weight = ch->weight[c];
+        for (size_t g = 0; g < m; g++) {
+            size_t lo = g * cnt[c] / m, hi = (g + 1) * cnt[c] / m, id = c;
+            double part = 0;
+            for (size_t j = lo; j < hi; j++)
+                part += w[mem[c][j].i];
+            if (g > 0) {
+                id = ch->k;
+                grow(ch, ch->k + 1);
+                ch->nonempty++;
+                for (size_t j = lo; j < hi; j++)
+                    ch->label[mem[c][j].i] = (int)id;
+            }
+            ch->weight[id] = total > 0 ? cluster_weight * part / total : cluster_weight / (double)m;
+            member *group = sp_malloc((hi - lo) * sizeof *group);
+            memcpy(group, mem[c] + lo, (hi - lo) * sizeof *group);
+            ch->rep[id] = (long)pick(px, group, hi - lo, run, w);
+            free(group);
+        }
+    }
+    for (size_t c = 0; c < k; c++)
+        free(mem[c]);
+    free(mem);
+    free(cnt);
+    free(strata);
+}
+
+/* ------------------------------------------------------------ extension */
+
+void proxy_extend(dataset *ds, const double *cpi, double scale)
+{
+    size_t n = ds->n, d = ds->d;
+    double sw = 0, mean = 0, var = 0, spread = 0;
+    double *centre = sp_calloc(d ? d : 1, sizeof *centre);
+    for (size_t i = 0; i < n; i++) {
+        double wi = ds->w ? ds->w[i] : 1;
+        sw += wi;
+        mean += wi * cpi[i];
+        for (size_t j = 0; j < d; j++)
+            centre[j] += wi * dataset_row(ds, i)[j];
+    }
+    mean /= sw;
+    for (size_t j = 0; j < d; j++)
+        centre[j] /= sw;
+    for (size_t i = 0; i < n; i++) {
+        double wi = ds->w ? ds->w[i] : 1;
+        var += wi * (cpi[i] - mean) * (cpi[i] - mean);
+        for (size_t j = 0; j < d; j++) {
+            double x = dataset_row(ds, i)[j] - centre[j];
+            spread += wi * x * x;
+        }
+    }
+    double sd = sqrt(var / sw), factor = sd > 0 ? scale * sqrt(spread / sw) / sd : 0;
+    double *x = sp_malloc(n * (d + 1) * sizeof *x);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(x + i * (d + 1), dataset_row(ds, i), d * sizeof *x);
+        x[i * (d + 1) + d] = (cpi[i] - mean) * factor;
+    }
+    free(ds->x);
+    free(centre);
+    ds->x = x;
+    ds->d = d + 1;
+}

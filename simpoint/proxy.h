@@ -1,0 +1,53 @@
+/* Choosing simulation points with the per-interval proxy metrics of
+ * bbv --proxy (beyond SimPoint 3.2; nothing here runs without --proxy):
+ *
+ *  --select-by proxy   each cluster's representative is, among its
+ *                      --proxy-candidates members nearest the BBV centre,
+ *                      the one whose proxy CPI is nearest the cluster's
+ *                      weighted mean proxy CPI (ties: the nearer to the
+ *                      centre, then the earlier interval);
+ *  --stratify F        floor(F x clusters) extra representatives go, one at
+ *                      a time, to the cluster where one more stratum cuts
+ *                      the variance of the estimate most (Neyman:
+ *                      W^2 s^2 (1/m - 1/(m+1)), W the cluster's weight, s the
+ *                      spread of its proxy CPI, m its strata); a cluster with
+ *                      m strata is cut into m groups of equal size by proxy
+ *                      CPI, each a cluster of its own in the outputs (new ids
+ *                      after the k-means ones, weight = the cluster's weight x
+ *                      the group's share, labels rewritten), with a
+ *                      representative chosen as above within the group;
+ *  --proxy-dims S      k-means runs on the projected BBVs with one more
+ *                      dimension: the standardised proxy CPI times S times
+ *                      the BBVs' own spread (weighted RMS distance from their
+ *                      mean), so S = 1 gives proxy CPI as much room as all the
+ *                      code dimensions together. */
+#ifndef SP_PROXY_H
+#define SP_PROXY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dataset.h"
+#include "search.h"
+
+typedef struct sp_choice sp_choice;
+
+typedef struct sp_proxy {
+    const double *cpi;  /* per interval */
+    size_t n;
+    bool select;        /* --select-by proxy */
+    int candidates;     /* --proxy-candidates */
+    double stratify;    /* --stratify F; 0: off */
+} sp_proxy;
+
+/* The proxy_cpi column of a .proxy file; it must have n interval lines.
+ * Dies with file:line and the problem. */
+double *proxy_load(const char *path, size_t n);
+
+/* Representatives (and strata) of ch, a choice_from_run of run, by px. */
+void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_choice *ch);
+
+/* Append the scaled proxy dimension to every row of ds (--proxy-dims). */
+void proxy_extend(dataset *ds, const double *cpi, double scale);
+
+#endif

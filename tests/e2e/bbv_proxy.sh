@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# bbv --proxy and the simpoint methods that use it:
+#  - the stepping pass writes the same .bb files and block map as the fast
+#    path, byte for byte (phase-changing workloads, signal handlers, timers,
+#    faults; small intervals put boundaries inside blocks), and the same exit status;
+#  - the .proxy file has one line per .bb line, each interval's length, and
+#    per-interval counts that add up to the whole run's (counted in a separate
+#    run with one interval longer than the program);
+#  - --select-by proxy keeps every representative in its cluster, --stratify
+#    writes consistent files within 1.2x the points, and validate accepts them;
+#  - bad input: one line, non-zero status, no output.
+source "$(dirname "$0")/lib.sh"
+cd "$T"
+CFG=$TOP/configs/boom-tip.ini
+
+for run in "workloads/phases 1" "workloads/interp 1" "progs/sig_timers" "progs/sig_handlers" "progs/sig_faults" \
+           "progs/segfault"; do
+    set -- $run
+    prog=$RV/$1
+    shift
+    name=$(basename "$prog")
+    s1=0 s2=0
+    "$BIN/bbv" -o f.$name -i 1000,100k -- "$prog" "$@" > f.$name.out 2>&1 || s1=$?
+    "$BIN/bbv" -o p.$name -i 1000,100k --proxy "$CFG" -- "$prog" "$@" > p.$name.out 2>&1 || s2=$?
+    expect_eq "$name: exit status with --proxy" "$s1" "$s2"
+    for n in 1000 100000; do
+        cmp <(zcat f.$name.$n.bb.gz) <(zcat p.$name.$n.bb.gz) || fail "$name: the .bb files differ at $n"
+        # one proxy line per .bb line, each as long as its interval
+        zcat p.$name.$n.bb.gz | awk '/^T/ { s = 0; for (i = 1; i <= NF; i++) { split($i, f, ":"); s += f[3] }; print s }' > bb.len
+        awk -F'\t' '/^[0-9]/ { print $2 }' p.$name.$n.proxy > px.len
+        cmp bb.len px.len || fail "$name: .proxy intervals do not match the .bb lines at $n"
+    done
+    cmp f.$name.bbmap p.$name.bbmap || fail "$name: the block maps differ"
+    echo "ok   $name: .bb, .bbmap and exit status as the fast path's; .proxy lines match"
+done
+
+# Per-interval counts add up to the whole run's (a run with one interval).
+"$BIN/bbv" -o whole -i 1G --proxy "$CFG" -- "$RV/workloads/phases" 1 > /dev/null
+python3 - p.phases.100000.proxy p.phases.1000.proxy whole.1000000000.proxy <<'PY' || fail "per-interval sums"
+import sys
+def rows(path):
+    lines = [l.rstrip("\n").split("\t") for l in open(path) if not l.startswith("#")]
+    head, body = lines[0], lines[1:]
+    return head, [dict(zip(head, r)) for r in body]
+head, whole = rows(sys.argv[3])
+assert len(whole) == 1
+counts = head[1:10]  # instructions .. mispredicts
+for path in sys.argv[1:3]:
+    _, r = rows(path)
+    for c in counts:
+        s = sum(int(x[c]) for x in r)
+        assert s == int(whole[0][c]), f"{path}: {c} sums to {s}, the whole run has {whole[0][c]}"
+    assert all(float(x["proxy_cpi"]) >= 1 for x in r)
+print("ok   per-interval counts add up to the whole run's:",
+      ", ".join(f"{c} {whole[0][c]}" for c in counts))
+PY
+# --drop-partial drops the partial line in both files
+"$BIN/bbv" -o d -i 100k --drop-partial --proxy "$CFG" -- "$RV/workloads/phases" 1 > /dev/null
+expect_eq "lines with --drop-partial" "$(zcat d.100000.bb.gz | grep -c '^T')" "$(grep -c '^[0-9]' d.100000.proxy)"
+
+# simpoint methods
+BB=p.phases.100000.bb.gz PX=p.phases.100000.proxy
+sp() { "$BIN/simpoint" -loadFVFile "$BB" -maxK 30 -fixedLength off "$@"; }
+sp -saveSimpoints plain.sp -saveSimpointWeights plain.w -saveLabels plain.l
+sp --proxy "$PX" --select-by proxy --proxy-candidates 10 -saveSimpoints sel.sp -saveSimpointWeights sel.w \
+    -saveLabels sel.l
+cmp plain.w sel.w || fail "--select-by proxy changed the weights"
+cmp plain.l sel.l || fail "--select-by proxy changed the labels"
+# each representative is a member of its cluster
+awk 'NR == FNR { label[NR - 1] = $1; next } { if (label[$1] != $2) { print "interval " $1 " is in cluster " label[$1] ", not " $2; bad = 1 } }
+     END { exit bad }' sel.l sel.sp || fail "a representative outside its cluster"
+[ "$(cmp -s plain.sp sel.sp && echo same)" != same ] || echo "note: --select-by proxy chose SimPoint's points here"
+
+sp --proxy "$PX" --stratify 0.2 -saveSimpoints st.sp -saveSimpointWeights st.w -saveLabels st.l
+k=$(wc -l < plain.sp) ks=$(wc -l < st.sp)
+[ "$ks" -gt "$k" ] && [ "$ks" -le $((k + k / 5)) ] || fail "--stratify 0.2: $ks points for $k clusters"
+awk '{ s += $1 } END { exit !(s > 0.9999 && s < 1.0001) }' st.w || fail "--stratify weights do not sum to 1"
+awk 'NR == FNR { label[NR - 1] = $1; n[$1]++; next } { if (label[$1] != $2) bad = 1; seen[$2] = 1 }
+     END { for (c in n) if (!(c in seen)) bad = 1; exit bad }' st.l st.sp || fail "--stratify: labels and points disagree"
+# validate takes the stratified points as any others
+"$BIN/sim" --full -q -G 100k --interval-log full.csv -o full.json --guest-output none -- "$RV/workloads/phases" 1
+"$BIN/validate" -q --simpoints st.sp --weights st.w --labels st.l -i 100k --full full.json -o st.report
+grep -q 'sampling error' st.report/report.md || fail "validate on stratified points"
+echo "ok   simpoint --select-by proxy ($k points) and --stratify ($ks points) outputs are consistent"
+
+# bad input
+expect_status 125 "$BIN/bbv" -o bad --proxy nothere.ini -- "$RV/workloads/phases" 1
+expect_status 125 "$BIN/bbv" -o bad --set l1d.ways=4 -- "$RV/workloads/phases" 1
+expect_status 125 "$BIN/bbv" --count-only --proxy "$CFG" -- "$RV/workloads/phases" 1
+ls bad.* > /dev/null 2>&1 && fail "bbv left output after bad input"
+head -n 20 "$PX" > short.proxy
+expect_status 1 sp --proxy short.proxy --select-by proxy -saveSimpoints bad.sp
+expect_status 1 sp --select-by proxy -saveSimpoints bad.sp
+expect_status 1 sp --proxy "$PX" -saveSimpoints bad.sp
+[ ! -e bad.sp ] || fail "simpoint wrote output after bad input"
+echo "bbv_proxy: ok"

@@ -1,0 +1,180 @@
+/* simpoint's proxy methods: --select-by proxy, --stratify, --proxy-dims and
+ * the .proxy reader, on small known answers. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../simpoint/output.h"
+#include "../../simpoint/proxy.h"
+
+/* One cluster of six intervals, nearest the centre first; weighted mean
+ * proxy CPI 7.8 / 6 = 1.3. */
+static double one_x[6], one_w[6] = {1. / 6, 1. / 6, 1. / 6, 1. / 6, 1. / 6, 1. / 6};
+static int one_labels[6];
+static double one_dist2[6] = {0.0, 0.1, 0.2, 0.3, 0.4, 0.5};
+static double one_weights[1] = {1};
+static const double one_cpi[6] = {2.0, 1.5, 1.1, 1.0, 1.2, 1.0};
+
+static long rep_of_one(bool select, int candidates)
+{
+    dataset ds = {6, 1, one_x, one_w};
+    sp_run run = {.k = 1, .labels = one_labels, .dist2 = one_dist2, .weights = one_weights};
+    sp_proxy px = {.cpi = one_cpi, .n = 6, .select = select, .candidates = candidates};
+    sp_choice ch;
+    choice_from_run(&run, &ds, false, &px, &ch);
+    long rep = ch.rep[0];
+    cr_assert_eq(ch.k, 1);
+    cr_assert_null(ch.label);
+    choice_free(&ch);
+    return rep;
+}
+
+Test(simpoint_proxy, select_by_proxy_known_answers)
+{
+    cr_assert_eq(rep_of_one(false, 5), 0, "without --select-by proxy: the nearest the centre");
+    /* candidates 0, 1, 2: |CPI - 1.3| = 0.7, 0.2, 0.2; the tie goes to the nearer */
+    cr_assert_eq(rep_of_one(true, 3), 1);
+    /* all six: interval 4 (|1.2 - 1.3| = 0.1) */
+    cr_assert_eq(rep_of_one(true, 6), 4);
+    cr_assert_eq(rep_of_one(true, 1), 0, "one candidate: the nearest, whatever its CPI");
+}
+
+/* Two clusters; cluster 0 holds CPI 1 and 3 (wide), cluster 1 CPI ~1 (narrow). */
+static double two_x[8], two_w[8] = {.125, .125, .125, .125, .125, .125, .125, .125};
+static int two_labels[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+static double two_dist2[8] = {0.4, 0.3, 0.2, 0.1, 0.1, 0.2, 0.3, 0.4};
+static double two_weights[2] = {0.5, 0.5};
+static const double two_cpi[8] = {1, 3, 1, 3, 1, 1, 1, 1.01};
+
+Test(simpoint_proxy, select_never_leaves_its_cluster)
+{
+    dataset ds = {8, 1, two_x, two_w};
+    sp_run run = {.k = 2, .labels = two_labels, .dist2 = two_dist2, .weights = two_weights};
+    /* cluster 0's mean is 2: every member is 1 away, so the nearest (3) stays;
+     * the other cluster's CPIs are nearer 2 but never candidates */
+    for (int cand = 1; cand <= 8; cand++) {
+        sp_proxy px = {.cpi = two_cpi, .n = 8, .select = true, .candidates = cand};
+        sp_choice ch;
+        choice_from_run(&run, &ds, false, &px, &ch);
+        for (size_t c = 0; c < ch.k; c++)
+            cr_assert_eq(two_labels[ch.rep[c]], (int)c, "candidates %d: cluster %zu's representative %ld", cand, c,
+                         ch.rep[c]);
+        choice_free(&ch);
+    }
+}
+
+Test(simpoint_proxy, stratify_splits_the_wide_cluster)
+{
+    dataset ds = {8, 1, two_x, two_w};
+    sp_run run = {.k = 2, .labels = two_labels, .dist2 = two_dist2, .weights = two_weights};
+    /* 0.5 x 2 clusters = one extra point: to cluster 0 (W^2 s^2 = 0.25 x 1 against ~0) */
+    sp_proxy px = {.cpi = two_cpi, .n = 8, .candidates = 5, .stratify = 0.5};
+    sp_choice ch;
+    choice_from_run(&run, &ds, false, &px, &ch);
+    cr_assert_eq(ch.k, 3);
+    cr_assert_eq(ch.nonempty, 3);
+    /* CPI 1: intervals 0, 2 (nearest 2) keep id 0; CPI 3: 1, 3 (nearest 3) become id 2 */
+    long reps[3] = {2, 4, 3};
+    double weights[3] = {0.25, 0.5, 0.25};
+    int labels[8] = {0, 2, 0, 2, 1, 1, 1, 1};
+    for (int c = 0; c < 3; c++) {
+        cr_assert_eq(ch.rep[c], reps[c], "cluster %d: %ld", c, ch.rep[c]);
+        cr_assert_float_eq(ch.weight[c], weights[c], 1e-12);
+    }
+    cr_assert_not_null(ch.label);
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(ch.label[i], labels[i], "interval %d: label %d", i, ch.label[i]);
+    choice_free(&ch);
+}
+
+Test(simpoint_proxy, stratify_allocates_by_weight_and_spread)
+{
+    /* the same spread, weights 0.8 and 0.2: both extra points to the heavy
+     * cluster (gains 0.32 and then 0.107 s^2, against 0.02 for the light one) */
+    double x[8], w[8] = {.2, .2, .2, .2, .05, .05, .05, .05};
+    int labels[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+    double dist2[8] = {0, 0.1, 0.2, 0.3, 0, 0.1, 0.2, 0.3};
+    double cw[2] = {0.8, 0.2};
+    double cpi[8] = {1, 2, 1, 2, 1, 2, 1, 2};
+    dataset ds = {8, 1, x, w};
+    sp_run run = {.k = 2, .labels = labels, .dist2 = dist2, .weights = cw};
+    sp_proxy px = {.cpi = cpi, .n = 8, .candidates = 5, .stratify = 1};
+    sp_choice ch;
+    choice_from_run(&run, &ds, false, &px, &ch);
+    cr_assert_eq(ch.k, 4);
+    int in_heavy = 0;
+    double total = 0;
+    for (size_t c = 0; c < ch.k; c++) {
+        in_heavy += labels[ch.rep[c]] == 0;
+        total += ch.weight[c];
+        cr_assert_eq(ch.label[ch.rep[c]], (int)c, "a representative outside its stratum");
+    }
+    cr_assert_eq(in_heavy, 3);
+    cr_assert_float_eq(total, 1.0, 1e-12);
+    choice_free(&ch);
+}
+
+Test(simpoint_proxy, extend_scales_to_the_bbv_spread)
+{
+    /* BBVs 0 and 2 (spread 1), CPI 1 and 3 (sd 1): the new column is -S, +S */
+    double *x = malloc(2 * sizeof *x), w[2] = {0.5, 0.5}, cpi[2] = {1, 3};
+    x[0] = 0;
+    x[1] = 2;
+    dataset ds = {2, 1, x, w};
+    proxy_extend(&ds, cpi, 2);
+    cr_assert_eq(ds.d, 2);
+    cr_assert_float_eq(ds.x[0], 0, 1e-12);
+    cr_assert_float_eq(ds.x[1], -2, 1e-12);
+    cr_assert_float_eq(ds.x[2], 2, 1e-12);
+    cr_assert_float_eq(ds.x[3], 2, 1e-12);
+    free(ds.x);
+}
+
+static char path[] = "/tmp/sp_proxy_XXXXXX";
+
+static void remove_proxy(void)
+{
+    unlink(path);
+}
+
+/* Removed at exit, so also after the tests that end in die(). */
+static const char *write_proxy(const char *text)
+{
+    int fd = mkstemp(path);
+    atexit(remove_proxy);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static const char header[] = "# rvsample proxy 1\n# interval 10\ninterval\tinstructions\tproxy_cpi\n";
+
+Test(simpoint_proxy, load_reads_the_proxy_cpi_column)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s0\t10\t1.5\n1\t10\t2.25\n", header);
+    write_proxy(text);
+    double *cpi = proxy_load(path, 2);
+    cr_assert_float_eq(cpi[0], 1.5, 1e-12);
+    cr_assert_float_eq(cpi[1], 2.25, 1e-12);
+    free(cpi);
+}
+
+Test(simpoint_proxy, load_refuses_a_count_mismatch, .exit_code = 1)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s0\t10\t1.5\n", header);
+    proxy_load(write_proxy(text), 2);
+}
+
+Test(simpoint_proxy, load_refuses_a_bad_value, .exit_code = 1)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s0\t10\tnan\n", header);
+    proxy_load(write_proxy(text), 1);
+}
