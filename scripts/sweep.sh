@@ -199,7 +199,9 @@ sweep_program() {
                 [ "$rn" != "$n" ] || [ "${r#*@}" != "$m" ] ||
                     outs+=" $O/$sp.$n.simpoints.maxk_$rk.bic_$rb $O/$sp.$n.weights.maxk_$rk.bic_$rb"
             done
-            run_stage tool "$sp-$n" "$outs" "$in $B/simpoint" \
+            local stage=simpoint-$n # SimPoint's keeps its name: earlier runs' stamps
+            [ "$m" == simpoint ] || stage=$sp-$n
+            run_stage tool "$stage" "$outs" "$in $B/simpoint" \
                 "$B/simpoint" -loadFVFile "$in" -fixedLength off --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
                 "${opts[@]}" "${px[@]}" -saveSimpoints "$O/$sp.$n.simpoints" -saveSimpointWeights "$O/$sp.$n.weights" \
                 -saveLabels "$O/$sp.$n.labels" --sweep-table "$O/$sp.$n.csv" --json "$O/$sp.$n.json"
