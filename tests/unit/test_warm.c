@@ -1,0 +1,77 @@
+/* Functional warming from the fast path (uarch_warm_run: translated or
+ * interpreted blocks and the memory accesses they note) leaves caches, TLBs
+ * and predictors exactly as warming every instruction from the stepping path
+ * (uarch_warm) does, whole or in pieces that stop and resume inside blocks. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader.h"
+#include "uarch/uarch.h"
+
+#define PROGRAM "build/rv/workloads/sort"
+#define CONFIG "configs/boom-tip.ini"
+
+static void start(rv_proc *p, uarch *u, enum rv_exec_mode mode)
+{
+    char *argv[] = {PROGRAM, "1"};
+    rv_proc_options o = {.exe = PROGRAM, .argc = 2, .argv = argv, .exec_mode = mode};
+    rv_elf_info info;
+    char err[256];
+    cr_assert_eq(rv_proc_init(p, &o, &info, err, sizeof err), 0, "%s", err);
+    p->os.files[1].host_fd = open("/dev/null", O_WRONLY | O_CLOEXEC); /* quiet guest */
+    p->os.files[1].is_std = false;
+    uarch_config c;
+    uarch_config_defaults(&c);
+    cr_assert_eq(uarch_config_load(&c, CONFIG, err, sizeof err), 0, "%s", err);
+    uarch_init(u, &c);
+}
+
+/* The reference: every instruction from the stepping path. */
+static void warm_stepping(rv_proc *p, uarch *u, uint64_t limit)
+{
+    rv_dyninst batch[64];
+    while (p->cpu.icount < limit) {
+        uint64_t n = limit - p->cpu.icount < 64 ? limit - p->cpu.icount : 64;
+        size_t done = rv_step_many(p, batch, n);
+        for (size_t i = 0; i < done; i++)
+            uarch_warm(u, &batch[i]);
+        if (done < n)
+            break;
+    }
+}
+
+static void expect_same_state(uarch *a, uarch *b)
+{
+    ustate sa = {0}, sb = {0};
+    uarch_save(a, &sa);
+    uarch_save(b, &sb);
+    cr_assert_eq(sa.len, sb.len);
+    cr_expect(memcmp(sa.data, sb.data, sa.len) == 0, "warm state differs from the stepping path's");
+    ustate_free(&sa);
+    ustate_free(&sb);
+}
+
+static void compare(enum rv_exec_mode mode, uint64_t piece)
+{
+    enum { LIMIT = 3000000 };
+    rv_proc ref, fast;
+    uarch ur, uf;
+    start(&ref, &ur, RV_EXEC_INTERPRET);
+    start(&fast, &uf, mode);
+    warm_stepping(&ref, &ur, LIMIT);
+    for (uint64_t at = piece; fast.cpu.icount < LIMIT; at += piece)
+        uarch_warm_run(&uf, &fast, at < LIMIT ? at : LIMIT);
+    cr_assert_eq(fast.cpu.icount, ref.cpu.icount);
+    cr_expect_eq(fast.cpu.pc, ref.cpu.pc);
+    expect_same_state(&ur, &uf);
+    uarch_destroy(&ur);
+    uarch_destroy(&uf);
+    rv_proc_destroy(&ref);
+    rv_proc_destroy(&fast);
+}
+
+Test(warm, translated_blocks_warm_as_stepping_does) { compare(RV_EXEC_TRANSLATE, 3000000); }
+Test(warm, interpreted_blocks_warm_as_stepping_does) { compare(RV_EXEC_INTERPRET, 3000000); }
+Test(warm, pieces_stopping_inside_blocks_warm_as_stepping_does) { compare(RV_EXEC_TRANSLATE, 99991); }
