@@ -51,8 +51,9 @@ static void compare_cpu(const rv_block *b, const rv_cpu *t, const rv_cpu *i)
 
 uint32_t jit_check_block(rv_proc *p, rv_block *b, rv_jit_code host)
 {
-    static rv_undo undo;
-    static rv_dyninst d[RV_BLOCK_MAX_INSNS];
+    /* on the stack: processes may run on several threads (sim's regions) */
+    rv_undo undo;
+    rv_dyninst d[RV_BLOCK_MAX_INSNS];
     rv_cpu before = p->cpu;
     before.pc = b->pc;
     p->cpu.pc = b->pc;
