@@ -79,14 +79,16 @@ endef
 $(eval $(call VARIANT,rel,$(CFLAGS)))
 $(eval $(call VARIANT,san,$(SANFLAGS)))
 
+# Linked beside and renamed into place: a tool that tests or scripts are
+# running is never missing, even while a concurrent make relinks it.
 $(B)/bin/%: $(B)/rel/%/main.o $(B)/rel/lib%.a $(B)/rel/librv.a
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDLIBS)
+	$(CC) -o $@.tmp $^ $(LDLIBS) && mv -f $@.tmp $@
 
 # The tools under ASan and UBSan, for the end-to-end tests of san-e2e.
 $(B)/san/bin/%: $(B)/san/%/main.o $(B)/san/lib%.a $(B)/san/librv.a
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SANFLAGS) -o $@.tmp $^ $(LDLIBS) && mv -f $@.tmp $@
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
