@@ -119,6 +119,18 @@ rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc)
     return b;
 }
 
+rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run)
+{
+    if (first_run)
+        code_touch(p, from);
+    rv_block *next = p->cpu.icount <= p->jit.chain_limit ? code_follow(p, from, pc) : NULL;
+    if (!next) {
+        p->jit.last = from;
+        p->cpu.pc = pc;
+    }
+    return next;
+}
+
 bool code_counting(const rv_proc *p)
 {
     return p->code->visit != NULL;

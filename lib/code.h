@@ -34,6 +34,12 @@ bool code_chained(const rv_block *b, uint64_t pc);
  * has room (jit_chain), so that the next time is a direct jump. Cheap: it
  * never translates or flushes. */
 rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc);
+/* A translated block's exit when it does not go straight on to a chained
+ * successor: note `from` as executed if this is its first run since the
+ * last drain, then the translated block to run next (as code_follow, while
+ * the run's limit allows), or NULL with p->cpu.pc = pc and p->jit.last =
+ * from (back to the caller). */
+rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run);
 /* Block counting (see rv_count_blocks): true when it is on. */
 bool code_counting(const rv_proc *p);
 /* Remember b as executed since the last drain. */

@@ -4,6 +4,8 @@
 #ifndef RV_EXEC_H
 #define RV_EXEC_H
 
+#include <stddef.h>
+
 #include "proc.h"
 
 enum { RV_BLOCK_MAX_INSNS = 64 };
@@ -22,9 +24,16 @@ typedef struct rv_block {
     uint64_t execs;       /* whole executions since the last drain (block counting) */
     void (*jit)(rv_proc *p, uint64_t *x); /* host code for the whole block (jit.h), or NULL */
     uint8_t *jit_exit;    /* where its exit (chaining) code is */
+    uint8_t jit_chains;   /* successors its exit is chained to (jit_chain), at most 2 */
     bool jit_tried;       /* translation was attempted */
     rv_insn insns[];      /* n, plus a fallthrough when the block does not end in a jump */
 } rv_block;
+
+/* The block an instruction of a decoded block belongs to. */
+static inline rv_block *rv_block_of(const rv_insn *in)
+{
+    return (rv_block *)(void *)((char *)(in - in->idx) - offsetof(rv_block, insns));
+}
 
 /* Called after each block with the instructions that retired in it:
  * positions [first, first + executed) of b, the first of them the

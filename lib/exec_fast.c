@@ -56,14 +56,14 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     jmp_buf *outer = p->trap;
     rv_block *volatile current = NULL;
     volatile uint32_t from_at_trap = 0;
-    volatile bool translated = false; /* host code is running: p->jit.last is its block */
+    volatile bool translated = false; /* host code is running, perhaps over several blocks */
     p->trap = &trap;
     if (setjmp(trap)) {
         /* A fault inside `current`: the instructions before it retired. */
-        rv_block *b = translated ? p->jit.last : current;
+        rv_block *b = translated ? rv_block_of(p->trap_insn) : current;
         uint32_t from = translated ? 0 : from_at_trap;
         uint64_t block_start = p->cpu.icount; /* see below: icount is b's start while it runs */
-        uint32_t done = p->trap_idx;
+        uint32_t done = p->trap_insn->idx;
         if (hook && b && done > from)
             hook(ctx, b, from, block_start + from, done - from);
         p->cpu.icount = block_start + done;
@@ -119,7 +119,6 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
         if (host) {
             if (chain_from)
                 code_chain(p, chain_from, b);
-            p->jit.last = b;
             translated = true;
             if (p->exec_mode == RV_EXEC_CHECK && !b->ends_in_system) {
                 uint32_t done = jit_check_block(p, b, host);

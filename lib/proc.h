@@ -121,7 +121,7 @@ typedef struct rv_proc {
     rv_code *code;
     enum rv_exec_mode exec_mode;
     struct {                    /* shared by the fast path and translated code */
-        struct rv_block *last;  /* the block running, or that ran last */
+        struct rv_block *last;  /* the block that ran last, when translated code returns */
         uint64_t chain_limit;   /* chain to the next block only up to this count */
         bool counting;          /* block counting is on (rv_count_blocks) */
     } jit;
@@ -134,7 +134,7 @@ typedef struct rv_proc {
     struct rv_undo *undo;       /* --jit-check: the stepping path logs its stores here */
     struct rv_trace *trace;     /* memory accesses of the fast path, when a hook wants them (exec.h) */
     jmp_buf *trap;              /* where a fault inside an instruction unwinds to */
-    uint16_t trap_idx;          /* block position of the faulting instruction */
+    const struct rv_insn *trap_insn; /* the faulting instruction (its idx: its block position) */
 } rv_proc;
 
 /* The deterministic clock: every retired instruction is one nanosecond, and

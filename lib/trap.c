@@ -16,7 +16,7 @@ static void describe(rv_proc *p, int signal, const char *fmt, va_list ap)
 _Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, int code, uint64_t addr, const char *fmt, ...)
 {
     p->cpu.pc = in->pc;
-    p->trap_idx = in->idx;
+    p->trap_insn = in;
     if (sig_take_fault(p, signal, code, addr))
         longjmp(*p->trap, 1);
     va_list ap;

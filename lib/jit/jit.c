@@ -1,9 +1,11 @@
 /* Copy-and-patch translation of decoded blocks (see jit.h, stencils.c). */
 #include "jit/jit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "code.h"
 #include "exec_common.h"
@@ -20,6 +22,7 @@ struct rv_jit {
     size_t used, size;
     size_t ret_stub; /* offset of the return: where unchained exits go */
     bool full;
+    FILE *perf_map; /* RVSAMPLE_PERF_MAP set: /tmp/perf-PID.map, for perf report */
 };
 
 rv_jit *jit_new(void)
@@ -35,6 +38,11 @@ rv_jit *jit_new(void)
     }
     j->base = m;
     j->size = CODE_BYTES;
+    if (getenv("RVSAMPLE_PERF_MAP")) {
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+        j->perf_map = fopen(path, "a");
+    }
     /* The stencils call host functions through `call *slot(%rip)`: the slots
      * sit in front of the code, always within reach. */
     memcpy(j->base, jit_helpers, sizeof jit_helpers);
@@ -47,6 +55,8 @@ void jit_free(rv_jit *j)
     if (!j)
         return;
     munmap(j->base, j->size);
+    if (j->perf_map)
+        fclose(j->perf_map);
     free(j);
 }
 
@@ -105,8 +115,6 @@ static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block
     case JIT_HOLE_BLOCK: return (uint64_t)(uintptr_t)b;
     case JIT_HOLE_TARGET0:
     case JIT_HOLE_TARGET1: return 1; /* odd: no pc; jit_chain fills them */
-    case JIT_HOLE_NEXT0:
-    case JIT_HOLE_NEXT1: return 0;
     default: abort(); /* jumps and helpers are not values */
     }
 }
@@ -197,10 +205,17 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b)
         const jit_stencil *s = &jit_stencils[b->insns[i].op];
         unsigned size = copied_size(s, i + 1 == len);
         emit(j, at, size, s, &b->insns[i], b, exit);
+        if (j->perf_map && size)
+            fprintf(j->perf_map, "%lx %x %s@%llx\n", (unsigned long)(uintptr_t)at, size, rv_ops[b->insns[i].op].name,
+                    (unsigned long long)b->insns[i].pc);
         at += size;
     }
     emit(j, exit, exit_stencil->size, exit_stencil, &b->insns[0], b, exit);
+    if (j->perf_map)
+        fprintf(j->perf_map, "%lx %x exit@%llx\n", (unsigned long)(uintptr_t)exit, exit_stencil->size,
+                (unsigned long long)b->pc);
     b->jit_exit = b->ends_in_system ? NULL : exit;
+    b->jit_chains = 0;
     j->used = ((size_t)(exit + exit_stencil->size - j->base) + 15) & ~(size_t)15;
     rv_jit_code code;
     memcpy(&code, &start, sizeof code); /* object pointer to function pointer */
@@ -223,21 +238,17 @@ bool jit_chained(const rv_block *b, uint64_t pc)
 void jit_chain(rv_jit *j, rv_block *from, uint64_t pc, rv_block *to)
 {
     (void)j;
-    static const enum jit_hole holes[2][3] = {{JIT_HOLE_TARGET0, JIT_HOLE_NEXT0, JIT_HOLE_CHAIN0},
-                                              {JIT_HOLE_TARGET1, JIT_HOLE_NEXT1, JIT_HOLE_CHAIN1}};
-    uint8_t *exit = from->jit_exit;
+    static const enum jit_hole holes[2][2] = {{JIT_HOLE_TARGET0, JIT_HOLE_CHAIN0}, {JIT_HOLE_TARGET1, JIT_HOLE_CHAIN1}};
     /* The first free slot. Patching code costs the host a pipeline flush,
      * so a block that leaves for many places (a return, an interpreter's
      * dispatch) keeps its first two. */
-    int k = chained_pc(from, JIT_HOLE_TARGET0) == 1 ? 0 : chained_pc(from, JIT_HOLE_TARGET1) == 1 ? 1 : -1;
-    if (k < 0)
+    if (from->jit_chains == 2 || (from->jit_chains == 1 && chained_pc(from, JIT_HOLE_TARGET0) == pc))
         return;
-    const enum jit_hole *h = holes[k];
+    const enum jit_hole *h = holes[from->jit_chains++];
+    uint8_t *exit = from->jit_exit;
     uint64_t target = pc + (uint64_t)(int64_t)find_hole(&jit_block_exit, h[0])->addend;
-    uint64_t next = (uint64_t)(uintptr_t)to + (uint64_t)(int64_t)find_hole(&jit_block_exit, h[1])->addend;
     memcpy(exit + find_hole(&jit_block_exit, h[0])->offset, &target, 8);
-    memcpy(exit + find_hole(&jit_block_exit, h[1])->offset, &next, 8);
     uint8_t *code;
     memcpy(&code, &to->jit, sizeof code);
-    aim_jump(exit + find_hole(&jit_block_exit, h[2])->offset, code);
+    aim_jump(exit + find_hole(&jit_block_exit, h[1])->offset, code);
 }

@@ -10,7 +10,7 @@ enum jit_hole {
     JIT_HOLE_RD, JIT_HOLE_RS1, JIT_HOLE_RS2, JIT_HOLE_RS3, /* register byte offsets, 32-bit */
     JIT_HOLE_IMM, JIT_HOLE_PC, JIT_HOLE_INSN,              /* 64-bit values */
     JIT_HOLE_N, JIT_HOLE_BLOCK,                            /* the block exit's: length, rv_block */
-    JIT_HOLE_TARGET0, JIT_HOLE_TARGET1, JIT_HOLE_NEXT0, JIT_HOLE_NEXT1, /* chained pcs, blocks */
+    JIT_HOLE_TARGET0, JIT_HOLE_TARGET1,                    /* chained pcs */
     /* `jmp *slot(%rip)`, made direct jumps (or dropped when they would jump
      * to the next byte): */
     JIT_HOLE_CONTINUE, /* to the next stencil */

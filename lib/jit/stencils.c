@@ -86,51 +86,57 @@ extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
  * cannot cross the run's limit, straight on to translated code: one of the
  * two successors it was chained to (jit_chain), else whatever translated
  * block the code cache holds at the next pc (a return, an interpreter's
- * dispatch). Otherwise back to the caller with the next pc in p->cpu.pc. A
- * block that ends in a system instruction always goes back (block_exit_system):
- * the process may have stopped, its code changed or a signal come due. */
+ * dispatch: code_exit_slow). Otherwise back to the caller with the next pc
+ * in p->cpu.pc. A block that
+ * ends in a system instruction always goes back (block_exit_system): the
+ * process may have stopped, its code changed or a signal come due.
+ *
+ * The chained path makes no call, so the host saves no register on it:
+ * everything rarer (a block's first run since the counts were drained, an
+ * unchained successor) is left to code_exit_slow. */
 extern char JIT_N[1];                  /* instructions in the block */
 extern char JIT_BLOCK[];               /* its rv_block */
-extern char JIT_TARGET0[], JIT_TARGET1[], JIT_NEXT0[], JIT_NEXT1[]; /* chained pcs and their blocks */
+extern char JIT_TARGET0[], JIT_TARGET1[]; /* chained pcs */
 extern void JIT_CHAIN0(rv_proc *p, uint64_t *x);
 extern void JIT_CHAIN1(rv_proc *p, uint64_t *x);
 
-static inline void count_block(rv_proc *p)
+/* Count the block; true when this is its first run since the last drain
+ * (code_touch is then due). */
+static inline bool count_block(rv_proc *p, rv_block *b)
 {
     p->cpu.icount += HOLE(JIT_N);
-    if (p->jit.counting)
-        code_count(p, (rv_block *)JIT_BLOCK);
+    return p->jit.counting && b->execs++ == 0;
 }
 
 void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc);
 void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
 {
-    count_block(p);
-    if (p->cpu.icount <= p->jit.chain_limit) {
+    rv_block *b = (rv_block *)JIT_BLOCK;
+    bool first_run = count_block(p, b);
+    if (!first_run && p->cpu.icount <= p->jit.chain_limit) {
         if (next_pc == HOLE(JIT_TARGET0)) {
-            p->jit.last = (rv_block *)JIT_NEXT0;
             JIT_CHAIN0(p, x);
             return;
         }
         if (next_pc == HOLE(JIT_TARGET1)) {
-            p->jit.last = (rv_block *)JIT_NEXT1;
             JIT_CHAIN1(p, x);
             return;
         }
-        rv_block *next = code_follow(p, (rv_block *)JIT_BLOCK, next_pc);
-        if (next) {
-            p->jit.last = next;
-            next->jit(p, x);
-            return;
-        }
     }
-    p->cpu.pc = next_pc;
+    /* The jump to what follows stays in this block's code, where the host
+     * predicts it per block. */
+    rv_block *next = code_exit_slow(p, b, next_pc, first_run);
+    if (next)
+        next->jit(p, p->cpu.x);
 }
 
 void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc);
 void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc)
 {
     (void)x;
-    count_block(p);
+    rv_block *b = (rv_block *)JIT_BLOCK;
+    if (count_block(p, b))
+        code_touch(p, b);
+    p->jit.last = b;
     p->cpu.pc = next_pc;
 }
