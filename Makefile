@@ -49,14 +49,19 @@ STENCIL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -frounding-math -ffp-contract=o
                   -O2 -fno-pic -mcmodel=medium -fno-plt -fno-asynchronous-unwind-tables -fno-jump-tables \
                   -fomit-frame-pointer -fno-stack-protector -fcf-protection=none -ffunction-sections
 
-$(B)/gen/stencils.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
+# Two variants: for runs that note memory accesses (functional warming) and
+# for the others.
+$(B)/gen/stencils_plain.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
 	@mkdir -p $(@D)
-	$(CC) $(STENCIL_CFLAGS) -c $< -o $@
+	$(CC) $(STENCIL_CFLAGS) -DJIT_TRACED=0 -c $< -o $@
+$(B)/gen/stencils_traced.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
+	@mkdir -p $(@D)
+	$(CC) $(STENCIL_CFLAGS) -DJIT_TRACED=1 -c $< -o $@
 $(B)/gen/gen_stencils: lib/jit/gen_stencils.c lib/jit/jit_stencil.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -Ilib -o $@ $< -lelf
-$(B)/gen/jit_stencils.inc: $(B)/gen/gen_stencils $(B)/gen/stencils.o
-	$(B)/gen/gen_stencils $(B)/gen/stencils.o > $@.tmp && mv $@.tmp $@
+$(B)/gen/jit_stencils.inc: $(B)/gen/gen_stencils $(B)/gen/stencils_plain.o $(B)/gen/stencils_traced.o
+	$(B)/gen/gen_stencils plain=$(B)/gen/stencils_plain.o traced=$(B)/gen/stencils_traced.o > $@.tmp && mv $@.tmp $@
 
 # $(1) = variant dir (rel or san), $(2) = extra CFLAGS
 define VARIANT

@@ -19,12 +19,13 @@ typedef struct chunk {
 } chunk;
 
 struct rv_code {
+    bool traced;        /* its translations note accesses (jit_translate) */
     rv_block *fast[1u << FAST_BITS];
     rv_block **buckets;
     size_t nbuckets, nblocks;
     chunk *arena;
     rv_insn step[1u << STEP_BITS];
-    rv_block **touched; /* blocks with execs > 0 */
+    rv_block **touched; /* blocks run since the last drain (neg_execs != 0) */
     size_t ntouched, cap_touched;
     rv_count_visitor visit;
     void *visit_ctx;
@@ -93,7 +94,7 @@ void code_translate(rv_proc *p, rv_block *b)
         p->exec_mode = RV_EXEC_INTERPRET; /* no executable memory: interpret */
         return;
     }
-    b->jit = jit_translate(c->jit, b);
+    b->jit = jit_translate(c->jit, b, c->traced);
     if (!b->jit && jit_full(c->jit)) {
         p->flush_code = true; /* start afresh at the next block boundary */
         b->jit_tried = false;
@@ -105,9 +106,9 @@ void code_chain(rv_proc *p, rv_block *from, rv_block *to)
     jit_chain(p->code->jit, from, to->pc, to);
 }
 
-bool code_chained(const rv_block *b, uint64_t pc)
+bool code_chained(const rv_proc *p, const rv_block *b, uint64_t pc)
 {
-    return jit_chained(b, pc);
+    return jit_chained(p->code->jit, b, pc);
 }
 
 rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc)
@@ -117,6 +118,14 @@ rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc)
         return NULL;
     jit_chain(p->code->jit, from, pc, b);
     return b;
+}
+
+void code_set_traced(rv_proc *p, bool traced)
+{
+    if (p->code->traced != traced) {
+        p->code->traced = traced;
+        p->flush_code = true;
+    }
 }
 
 rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run)
@@ -161,8 +170,8 @@ void rv_drain_counts(rv_proc *p)
     for (size_t i = 0; i < c->ntouched; i++) {
         rv_block *b = c->touched[i];
         if (c->visit)
-            c->visit(c->visit_ctx, b, b->execs);
-        b->execs = 0;
+            c->visit(c->visit_ctx, b, 0 - b->neg_execs);
+        b->neg_execs = 0;
     }
     c->ntouched = 0;
 }
@@ -261,7 +270,7 @@ static rv_block *decode_block(rv_proc *p, uint64_t pc)
     b->n = n;
     b->profile_id = 0;
     b->succ[0] = b->succ[1] = NULL;
-    b->execs = 0;
+    b->neg_execs = 0;
     b->jit = NULL;
     b->jit_tried = false;
     b->ends_in_system = n > 0 && (rv_ops[tmp[n - 1].op].flags & RVF_ENDS_BLOCK);

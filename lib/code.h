@@ -28,7 +28,7 @@ static inline void (*code_host(rv_proc *p, rv_block *b))(rv_proc *, uint64_t *)
  * when it leaves for to->pc (jit_chain). */
 void code_chain(rv_proc *p, rv_block *from, rv_block *to);
 /* Translated b already goes straight on when it leaves for pc. */
-bool code_chained(const rv_block *b, uint64_t pc);
+bool code_chained(const rv_proc *p, const rv_block *b, uint64_t pc);
 /* For translated block `from` leaving for pc: the translated block at pc
  * that the cache already holds, else NULL; from is chained to it while it
  * has room (jit_chain), so that the next time is a direct jump. Cheap: it
@@ -47,10 +47,14 @@ void code_touch(rv_proc *p, rv_block *b);
 /* Note that b has run whole once more. */
 static inline void code_count(rv_proc *p, rv_block *b)
 {
-    if (b->execs++ == 0)
+    if (b->neg_execs-- == 0)
         code_touch(p, b);
 }
 
+/* Translate from now on for a run that notes memory accesses in p->trace,
+ * or for one that does not: the cache is flushed at the next code_sync when
+ * that changes (the two kinds of host code do not mix). */
+void code_set_traced(rv_proc *p, bool traced);
 /* Flush if fence.i asked for it or executable memory changed; true if it did
  * (every rv_block pointer held is then invalid). */
 static inline bool code_sync(rv_proc *p)

@@ -21,7 +21,8 @@ typedef struct rv_block {
                              process may have stopped or its code changed */
     struct rv_block *next; /* hash chain */
     struct rv_block *succ[2]; /* the last two successors seen, to skip lookups */
-    uint64_t execs;       /* whole executions since the last drain (block counting) */
+    uint64_t neg_execs;   /* minus the whole executions since the last drain (block
+                             counting): a decrement's borrow tells a first run */
     void (*jit)(rv_proc *p, uint64_t *x); /* host code for the whole block (jit.h), or NULL */
     uint8_t *jit_exit;    /* where its exit (chaining) code is */
     uint8_t jit_chains;   /* successors its exit is chained to (jit_chain), at most 2 */
@@ -90,7 +91,7 @@ size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n);
 void rv_code_flush(rv_proc *p);
 
 /* Block counting, for profilers. While a visitor is set, rv_run counts the
- * whole executions of each block (b->execs, one increment, no call) instead
+ * whole executions of each block (b->neg_execs, one decrement, no call) instead
  * of calling its hook for them: the hook then only sees partial executions
  * (a stop inside a block, or a run resumed inside one). The visitor receives
  * every block executed since the last drain with its count, from

@@ -43,7 +43,13 @@ static inline void guest_store(rv_proc *p, const rv_insn *in, uint64_t addr, uns
     }
 }
 
-/* The fast paths' accesses: noted in p->trace when it is set (exec.h). */
+/* The fast paths' accesses: noted in p->trace when it is set (exec.h). The
+ * translator's stencils come in two variants with the answer fixed at
+ * build time (stencils.c). */
+#ifndef RV_TRACING
+#define RV_TRACING(p) ((p)->trace != NULL)
+#endif
+
 static inline void trace_access(rv_proc *p, const rv_insn *in, unsigned kind, uint64_t addr)
 {
     struct rv_trace *t = p->trace;
@@ -55,27 +61,27 @@ static inline void trace_access(rv_proc *p, const rv_insn *in, unsigned kind, ui
 
 static inline uint64_t traced_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
-    if (__builtin_expect(p->trace != NULL, 0))
+    if (__builtin_expect(RV_TRACING(p), 0))
         trace_access(p, in, RV_MEM_LOAD, addr);
     return guest_load(p, in, addr, bytes);
 }
 
 static inline void traced_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes, uint64_t v)
 {
-    if (__builtin_expect(p->trace != NULL, 0))
+    if (__builtin_expect(RV_TRACING(p), 0))
         trace_access(p, in, RV_MEM_STORE, addr);
     guest_store(p, in, addr, bytes, v);
 }
 
 static inline void traced_prefetch(rv_proc *p, const rv_insn *in, uint64_t addr)
 {
-    if (__builtin_expect(p->trace != NULL, 0))
+    if (__builtin_expect(RV_TRACING(p), 0))
         trace_access(p, in, RV_MEM_PREFETCH, addr);
 }
 
 static inline bool traced_branch(rv_proc *p, bool taken)
 {
-    if (__builtin_expect(p->trace != NULL, 0))
+    if (__builtin_expect(RV_TRACING(p), 0))
         p->trace->taken = taken;
     return taken;
 }

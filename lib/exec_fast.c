@@ -77,6 +77,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     };
     uint64_t *x = p->cpu.x;
     uint64_t pc = p->cpu.pc;
+    code_set_traced(p, p->trace != NULL);
     const bool counting = code_counting(p);
     p->jit.counting = counting;
     /* chained blocks go on while the next one cannot cross the limit */
@@ -136,7 +137,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
             pc = p->cpu.pc;
             if (!counting && hook)
                 hook(ctx, b, 0, p->cpu.icount - b->n, b->n);
-            chain_from = p->jit.chain_limit && !b->ends_in_system && !code_chained(b, pc) ? b : NULL;
+            chain_from = p->jit.chain_limit && !b->ends_in_system && !code_chained(p, b, pc) ? b : NULL;
             goto block_left;
         }
         if (__builtin_expect(p->flush_code, 0)) {

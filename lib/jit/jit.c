@@ -12,6 +12,17 @@
 #include "jit/jit_stencil.h"
 #include "jit_stencils.inc"
 
+/* The stencils of one variant (gen_stencils). */
+typedef struct jit_variant {
+    const jit_stencil *ops; /* by operation */
+    const jit_stencil *exit, *exit_system;
+} jit_variant;
+
+static const jit_variant variants[2] = {
+    {jit_stencils_plain, &jit_plain_block_exit, &jit_plain_block_exit_system},
+    {jit_stencils_traced, &jit_traced_block_exit, &jit_traced_block_exit_system},
+};
+
 enum {
     CODE_BYTES = 64 << 20, /* reserved; pages are only touched as code is written */
     NHELPERS = sizeof jit_helpers / sizeof *jit_helpers,
@@ -22,6 +33,7 @@ struct rv_jit {
     size_t used, size;
     size_t ret_stub; /* offset of the return: where unchained exits go */
     bool full;
+    const jit_variant *v; /* of every translation since the last reset */
     FILE *perf_map; /* RVSAMPLE_PERF_MAP set: /tmp/perf-PID.map, for perf report */
 };
 
@@ -66,6 +78,7 @@ void jit_reset(rv_jit *j)
     j->base[j->ret_stub] = 0xc3; /* ret */
     j->used = (j->ret_stub + 1 + 63) & ~(size_t)63;
     j->full = false;
+    j->v = NULL;
 }
 
 bool jit_full(const rv_jit *j)
@@ -184,13 +197,17 @@ static bool fits(const jit_stencil *s, const rv_insn *in, const rv_block *b)
     return true;
 }
 
-rv_jit_code jit_translate(rv_jit *j, rv_block *b)
+rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced)
 {
+    const jit_variant *v = &variants[traced];
+    if (j->v && j->v != v)
+        abort(); /* the caller resets between variants */
+    j->v = v;
     uint32_t len = block_length(b);
-    const jit_stencil *exit_stencil = b->ends_in_system ? &jit_block_exit_system : &jit_block_exit;
+    const jit_stencil *exit_stencil = b->ends_in_system ? v->exit_system : v->exit;
     size_t total = exit_stencil->size;
     for (uint32_t i = 0; i < len; i++) {
-        const jit_stencil *s = &jit_stencils[b->insns[i].op];
+        const jit_stencil *s = &v->ops[b->insns[i].op];
         bool last = i + 1 == len;
         if (!s->code || !fits(s, &b->insns[i], b) || (last && has_hole(s, JIT_HOLE_CONTINUE)))
             return NULL;
@@ -202,7 +219,7 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b)
     }
     uint8_t *start = j->base + j->used, *exit = start + total - exit_stencil->size, *at = start;
     for (uint32_t i = 0; i < len; i++) {
-        const jit_stencil *s = &jit_stencils[b->insns[i].op];
+        const jit_stencil *s = &v->ops[b->insns[i].op];
         unsigned size = copied_size(s, i + 1 == len);
         emit(j, at, size, s, &b->insns[i], b, exit);
         if (j->perf_map && size)
@@ -222,33 +239,32 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b)
     return code;
 }
 
-static uint64_t chained_pc(const rv_block *b, enum jit_hole hole)
+static uint64_t chained_pc(const rv_jit *j, const rv_block *b, enum jit_hole hole)
 {
-    const jit_reloc *r = find_hole(&jit_block_exit, hole);
+    const jit_reloc *r = find_hole(j->v->exit, hole);
     uint64_t v;
     memcpy(&v, b->jit_exit + r->offset, 8);
     return v - (uint64_t)(int64_t)r->addend;
 }
 
-bool jit_chained(const rv_block *b, uint64_t pc)
+bool jit_chained(const rv_jit *j, const rv_block *b, uint64_t pc)
 {
-    return b->jit_exit && (chained_pc(b, JIT_HOLE_TARGET0) == pc || chained_pc(b, JIT_HOLE_TARGET1) == pc);
+    return b->jit_exit && (chained_pc(j, b, JIT_HOLE_TARGET0) == pc || chained_pc(j, b, JIT_HOLE_TARGET1) == pc);
 }
 
 void jit_chain(rv_jit *j, rv_block *from, uint64_t pc, rv_block *to)
 {
-    (void)j;
     static const enum jit_hole holes[2][2] = {{JIT_HOLE_TARGET0, JIT_HOLE_CHAIN0}, {JIT_HOLE_TARGET1, JIT_HOLE_CHAIN1}};
     /* The first free slot. Patching code costs the host a pipeline flush,
      * so a block that leaves for many places (a return, an interpreter's
      * dispatch) keeps its first two. */
-    if (from->jit_chains == 2 || (from->jit_chains == 1 && chained_pc(from, JIT_HOLE_TARGET0) == pc))
+    if (from->jit_chains == 2 || (from->jit_chains == 1 && chained_pc(j, from, JIT_HOLE_TARGET0) == pc))
         return;
     const enum jit_hole *h = holes[from->jit_chains++];
     uint8_t *exit = from->jit_exit;
-    uint64_t target = pc + (uint64_t)(int64_t)find_hole(&jit_block_exit, h[0])->addend;
-    memcpy(exit + find_hole(&jit_block_exit, h[0])->offset, &target, 8);
+    uint64_t target = pc + (uint64_t)(int64_t)find_hole(j->v->exit, h[0])->addend;
+    memcpy(exit + find_hole(j->v->exit, h[0])->offset, &target, 8);
     uint8_t *code;
     memcpy(&code, &to->jit, sizeof code);
-    aim_jump(exit + find_hole(&jit_block_exit, h[1])->offset, code);
+    aim_jump(exit + find_hole(j->v->exit, h[1])->offset, code);
 }

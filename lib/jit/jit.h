@@ -24,14 +24,17 @@ void jit_free(rv_jit *j);
 /* Forget every translation (the blocks they were made from are gone). */
 void jit_reset(rv_jit *j);
 /* Host code for b, or NULL: an operation of b has no stencil, or the code
- * buffer is full (jit_full; reset it at the next safe point). */
-rv_jit_code jit_translate(rv_jit *j, rv_block *b);
+ * buffer is full (jit_full; reset it at the next safe point). Traced code
+ * notes memory accesses and branch outcomes in p->trace (exec.h), which
+ * must then be set; the other never looks at it. Every translation between
+ * two resets is of one kind. */
+rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced);
 /* Make b's translated code go straight on to to's when b leaves to pc (b and
  * to translated; b does not end in a system instruction). Each block keeps
  * its first two such successors. */
 void jit_chain(rv_jit *j, rv_block *b, uint64_t pc, rv_block *to);
 /* Translated b goes straight on when it leaves for pc. */
-bool jit_chained(const rv_block *b, uint64_t pc);
+bool jit_chained(const rv_jit *j, const rv_block *b, uint64_t pc);
 bool jit_full(const rv_jit *j);
 
 #endif

@@ -17,6 +17,9 @@
  *    (declared with a size) are 32-bit displacements, the others 64-bit
  *    immediates under the medium code model. */
 #include "code.h"
+/* JIT_TRACED (0 or 1, from the build): this variant's stencils note memory
+ * accesses and branch outcomes in p->trace, or never look at it. */
+#define RV_TRACING(p) ((void)(p), JIT_TRACED)
 #include "exec_common.h"
 
 extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of registers */
@@ -105,7 +108,14 @@ extern void JIT_CHAIN1(rv_proc *p, uint64_t *x);
 static inline bool count_block(rv_proc *p, rv_block *b)
 {
     p->cpu.icount += HOLE(JIT_N);
-    return p->jit.counting && b->execs++ == 0;
+    if (!p->jit.counting)
+        return false;
+    /* A decrement in memory whose borrow is the answer: compilers load,
+     * decrement, store and test instead. */
+    __asm__ goto("subq $1, %0\n\tjc %l[first]" : "+m"(b->neg_execs) : : "cc" : first);
+    return false;
+first:
+    return true;
 }
 
 void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc);
