@@ -24,8 +24,9 @@ typedef struct rv_block {
     uint64_t neg_execs;   /* minus the whole executions since the last drain (block
                              counting): a decrement's borrow tells a first run */
     void (*jit)(rv_proc *p, uint64_t *x); /* host code for the whole block (jit.h), or NULL */
-    uint8_t *jit_exit;    /* where its exit (chaining) code is */
-    uint8_t jit_chains;   /* successors its exit is chained to (jit_chain), at most 2 */
+    uint8_t *jit_exit;    /* where its exit code is (jit.c) */
+    uint8_t jit_static_exits; /* 0: one exit, to a computed pc; else exits to known successors */
+    uint8_t jit_chains;   /* successors a computed pc's exit is chained to, at most 2 */
     bool jit_tried;       /* translation was attempted */
     rv_insn insns[];      /* n, plus a fallthrough when the block does not end in a jump */
 } rv_block;

@@ -15,13 +15,23 @@
 /* The stencils of one variant (gen_stencils). */
 typedef struct jit_variant {
     const jit_stencil *ops; /* by operation */
-    const jit_stencil *exit, *exit_system;
+    const jit_stencil *exit, *exit_system, *exit_to, *exit_to_slow;
 } jit_variant;
 
 static const jit_variant variants[2] = {
-    {jit_stencils_plain, &jit_plain_block_exit, &jit_plain_block_exit_system},
-    {jit_stencils_traced, &jit_traced_block_exit, &jit_traced_block_exit_system},
+    {jit_stencils_plain, &jit_plain_block_exit, &jit_plain_block_exit_system, &jit_plain_block_exit_to,
+     &jit_plain_block_exit_to_slow},
+    {jit_stencils_traced, &jit_traced_block_exit, &jit_traced_block_exit_system, &jit_traced_block_exit_to,
+     &jit_traced_block_exit_to_slow},
 };
+
+/* Where the jumps of a stencil being copied go, and the successor of a
+ * block_exit_to. */
+typedef struct jit_aim {
+    const uint8_t *exit;  /* the block's exit; a branch's when not taken */
+    const uint8_t *taken; /* a branch's exit when taken */
+    uint64_t target;      /* block_exit_to(_slow): the successor's pc */
+} jit_aim;
 
 enum {
     CODE_BYTES = 64 << 20, /* reserved; pages are only touched as code is written */
@@ -102,19 +112,25 @@ static const jit_reloc *find_hole(const jit_stencil *s, enum jit_hole hole)
     abort(); /* the exit stencil has every hole jit_chain patches */
 }
 
-/* Bytes of s that are copied: all but a final jump to what follows it (the
- * next stencil, or after the last instruction the exit). */
-static unsigned copied_size(const jit_stencil *s, bool last)
+/* The hole of s's final jump, or -1 when it does not end in one. */
+static int final_jump(const jit_stencil *s)
 {
-    for (unsigned i = 0; i < s->nrelocs; i++) {
-        const jit_reloc *r = &s->relocs[i];
-        if (r->offset + 4u == s->size && r->hole == (last ? JIT_HOLE_EXIT : JIT_HOLE_CONTINUE))
-            return s->size - 6u;
-    }
-    return s->size;
+    for (unsigned i = 0; i < s->nrelocs; i++)
+        if (s->relocs[i].offset + 4u == s->size && s->relocs[i].hole != JIT_HOLE_HELPER)
+            return s->relocs[i].hole;
+    return -1;
 }
 
-static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block *b)
+/* Bytes of s that are copied: all but a final jump to what follows it (the
+ * next stencil, or after the last instruction the exit that follows). */
+static unsigned copied_size(const jit_stencil *s, bool last)
+{
+    int h = final_jump(s);
+    bool drop = last ? h == JIT_HOLE_EXIT || h == JIT_HOLE_NOT_TAKEN || h == JIT_HOLE_TAKEN : h == JIT_HOLE_CONTINUE;
+    return drop ? s->size - 6u : s->size;
+}
+
+static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block *b, const jit_aim *aim)
 {
     switch ((enum jit_hole)r->hole) {
     case JIT_HOLE_RD: return (uint64_t)in->rd * 8;
@@ -127,7 +143,7 @@ static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block
     case JIT_HOLE_N: return b->n;
     case JIT_HOLE_BLOCK: return (uint64_t)(uintptr_t)b;
     case JIT_HOLE_TARGET0:
-    case JIT_HOLE_TARGET1: return 1; /* odd: no pc; jit_chain fills them */
+    case JIT_HOLE_TARGET1: return aim->target; /* a block_exit's are odd (no pc) until jit_chain fills them */
     default: abort(); /* jumps and helpers are not values */
     }
 }
@@ -141,10 +157,10 @@ static void aim_jump(uint8_t *field, const uint8_t *target)
     field[3] = 0x90;
 }
 
-/* Copy stencil s for instruction in of block b to `at`, `size` bytes of it;
- * `exit` is where b's exit stencil starts. */
+/* Copy stencil s for instruction in of block b to `at`, `size` bytes of it,
+ * its jumps aimed as `aim` says. */
 static void emit(rv_jit *j, uint8_t *at, unsigned size, const jit_stencil *s, const rv_insn *in, const rv_block *b,
-                 const uint8_t *exit)
+                 const jit_aim *aim)
 {
     memcpy(at, s->code, size);
     for (unsigned i = 0; i < s->nrelocs; i++) {
@@ -153,8 +169,12 @@ static void emit(rv_jit *j, uint8_t *at, unsigned size, const jit_stencil *s, co
         if (r->offset + 4u > size)
             continue; /* the dropped final jump */
         switch ((enum jit_hole)r->hole) {
-        case JIT_HOLE_CONTINUE: aim_jump(field, at + size); continue;
-        case JIT_HOLE_EXIT: aim_jump(field, exit); continue;
+        case JIT_HOLE_CONTINUE:
+        case JIT_HOLE_SLOW: /* block_exit_to_slow follows block_exit_to */
+        case JIT_HOLE_GOTO: aim_jump(field, at + size); continue; /* unchained: the slow path */
+        case JIT_HOLE_EXIT:
+        case JIT_HOLE_NOT_TAKEN: aim_jump(field, aim->exit); continue;
+        case JIT_HOLE_TAKEN: aim_jump(field, aim->taken); continue;
         case JIT_HOLE_CHAIN0:
         case JIT_HOLE_CHAIN1: aim_jump(field, j->base + j->ret_stub); continue;
         case JIT_HOLE_HELPER: {
@@ -165,7 +185,7 @@ static void emit(rv_jit *j, uint8_t *at, unsigned size, const jit_stencil *s, co
         }
         default: break;
         }
-        uint64_t v = hole_value(r, in, b) + (uint64_t)(int64_t)r->addend;
+        uint64_t v = hole_value(r, in, b, aim) + (uint64_t)(int64_t)r->addend;
         if (r->patch == JIT_PATCH_ABS64) {
             memcpy(field, &v, 8);
         } else {
@@ -190,11 +210,43 @@ static bool fits(const jit_stencil *s, const rv_insn *in, const rv_block *b)
         const jit_reloc *r = &s->relocs[i];
         if (r->patch != JIT_PATCH_ABS32S && r->patch != JIT_PATCH_ABS32)
             continue;
-        int64_t v = (int64_t)(hole_value(r, in, b) + (uint64_t)(int64_t)r->addend);
+        int64_t v = (int64_t)(hole_value(r, in, b, &(jit_aim){.target = 1}) + (uint64_t)(int64_t)r->addend);
         if (r->patch == JIT_PATCH_ABS32S ? v != (int32_t)v : (uint64_t)v > UINT32_MAX)
             return false;
     }
     return true;
+}
+
+/* The successors of b known when translating, in the order of their exits
+ * (the first follows the last instruction): a conditional branch's two, a
+ * direct jump's or the next block's one. 0 when b leaves for a computed pc
+ * or through a system instruction. */
+static unsigned static_targets(const jit_variant *v, const rv_block *b, uint32_t len, uint64_t t[2])
+{
+    const rv_insn *last = &b->insns[len - 1];
+    switch (last->op) {
+    case RV_OP_fallthrough: t[0] = last->pc; return 1;
+    case RV_OP_jal: t[0] = last->pc + (uint64_t)last->imm; return 1;
+    case RV_OP_beq: case RV_OP_bne: case RV_OP_blt: case RV_OP_bge: case RV_OP_bltu: case RV_OP_bgeu: {
+        uint64_t taken = last->pc + (uint64_t)last->imm, not_taken = last->pc + last->len;
+        bool taken_first = final_jump(&v->ops[last->op]) == JIT_HOLE_TAKEN;
+        t[0] = taken_first ? taken : not_taken;
+        t[1] = taken_first ? not_taken : taken;
+        return 2;
+    }
+    default: return 0;
+    }
+}
+
+static size_t static_exit_size(const jit_variant *v)
+{
+    return (size_t)v->exit_to->size + v->exit_to_slow->size;
+}
+
+static void perf_map_entry(rv_jit *j, const uint8_t *at, unsigned size, const char *what, uint64_t pc)
+{
+    if (j->perf_map && size)
+        fprintf(j->perf_map, "%lx %x %s@%llx\n", (unsigned long)(uintptr_t)at, size, what, (unsigned long long)pc);
 }
 
 rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced)
@@ -204,8 +256,11 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced)
         abort(); /* the caller resets between variants */
     j->v = v;
     uint32_t len = block_length(b);
+    uint64_t targets[2];
+    unsigned nstatic = b->ends_in_system ? 0 : static_targets(v, b, len, targets);
     const jit_stencil *exit_stencil = b->ends_in_system ? v->exit_system : v->exit;
-    size_t total = exit_stencil->size;
+    size_t exits_size = nstatic ? nstatic * static_exit_size(v) : exit_stencil->size;
+    size_t total = exits_size;
     for (uint32_t i = 0; i < len; i++) {
         const jit_stencil *s = &v->ops[b->insns[i].op];
         bool last = i + 1 == len;
@@ -217,54 +272,106 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced)
         j->full = true;
         return NULL;
     }
-    uint8_t *start = j->base + j->used, *exit = start + total - exit_stencil->size, *at = start;
+    uint8_t *start = j->base + j->used, *exit = start + total - exits_size, *at = start;
+    jit_aim aim = {.exit = exit, .taken = exit + static_exit_size(v), .target = 1};
+    if (nstatic == 2 && targets[0] != b->insns[len - 1].pc + b->insns[len - 1].len) { /* the taken exit first */
+        aim.taken = exit;
+        aim.exit = exit + static_exit_size(v);
+    }
     for (uint32_t i = 0; i < len; i++) {
         const jit_stencil *s = &v->ops[b->insns[i].op];
         unsigned size = copied_size(s, i + 1 == len);
-        emit(j, at, size, s, &b->insns[i], b, exit);
-        if (j->perf_map && size)
-            fprintf(j->perf_map, "%lx %x %s@%llx\n", (unsigned long)(uintptr_t)at, size, rv_ops[b->insns[i].op].name,
-                    (unsigned long long)b->insns[i].pc);
+        emit(j, at, size, s, &b->insns[i], b, &aim);
+        perf_map_entry(j, at, size, rv_ops[b->insns[i].op].name, b->insns[i].pc);
         at += size;
     }
-    emit(j, exit, exit_stencil->size, exit_stencil, &b->insns[0], b, exit);
-    if (j->perf_map)
-        fprintf(j->perf_map, "%lx %x exit@%llx\n", (unsigned long)(uintptr_t)exit, exit_stencil->size,
-                (unsigned long long)b->pc);
+    if (nstatic) {
+        for (unsigned k = 0; k < nstatic; k++) {
+            jit_aim to = {.target = targets[k]};
+            emit(j, at, v->exit_to->size, v->exit_to, &b->insns[0], b, &to);
+            emit(j, at + v->exit_to->size, v->exit_to_slow->size, v->exit_to_slow, &b->insns[0], b, &to);
+            perf_map_entry(j, at, (unsigned)static_exit_size(v), "exit", b->pc);
+            at += static_exit_size(v);
+        }
+    } else {
+        emit(j, exit, exit_stencil->size, exit_stencil, &b->insns[0], b, &aim);
+        perf_map_entry(j, exit, exit_stencil->size, "exit", b->pc);
+    }
     b->jit_exit = b->ends_in_system ? NULL : exit;
+    b->jit_static_exits = (uint8_t)nstatic;
     b->jit_chains = 0;
-    j->used = ((size_t)(exit + exit_stencil->size - j->base) + 15) & ~(size_t)15;
+    j->used = ((size_t)(exit + exits_size - j->base) + 15) & ~(size_t)15;
     rv_jit_code code;
     memcpy(&code, &start, sizeof code); /* object pointer to function pointer */
     return code;
 }
 
-static uint64_t chained_pc(const rv_jit *j, const rv_block *b, enum jit_hole hole)
+/* The value a stencil at `code` holds in hole h (patched with its addend). */
+static uint64_t patched_value(const jit_stencil *s, const uint8_t *code, enum jit_hole h)
 {
-    const jit_reloc *r = find_hole(j->v->exit, hole);
+    const jit_reloc *r = find_hole(s, h);
     uint64_t v;
-    memcpy(&v, b->jit_exit + r->offset, 8);
+    memcpy(&v, code + r->offset, 8);
     return v - (uint64_t)(int64_t)r->addend;
+}
+
+/* Where the (direct) jump of a stencil at `code` in hole h goes. */
+static const uint8_t *jump_target(const jit_stencil *s, const uint8_t *code, enum jit_hole h)
+{
+    const uint8_t *field = code + find_hole(s, h)->offset;
+    int32_t rel;
+    memcpy(&rel, field - 1, 4);
+    return field - 2 + 5 + rel;
+}
+
+/* b's static exit to pc, or NULL. */
+static uint8_t *static_exit(const rv_jit *j, const rv_block *b, uint64_t pc)
+{
+    for (unsigned k = 0; k < b->jit_static_exits; k++) {
+        uint8_t *e = b->jit_exit + k * static_exit_size(j->v);
+        if (patched_value(j->v->exit_to_slow, e + j->v->exit_to->size, JIT_HOLE_TARGET0) == pc)
+            return e;
+    }
+    return NULL;
+}
+
+static bool static_exit_chained(const rv_jit *j, const uint8_t *e)
+{
+    return jump_target(j->v->exit_to, e, JIT_HOLE_GOTO) != e + j->v->exit_to->size;
 }
 
 bool jit_chained(const rv_jit *j, const rv_block *b, uint64_t pc)
 {
-    return b->jit_exit && (chained_pc(j, b, JIT_HOLE_TARGET0) == pc || chained_pc(j, b, JIT_HOLE_TARGET1) == pc);
+    if (!b->jit_exit)
+        return false;
+    if (b->jit_static_exits) {
+        const uint8_t *e = static_exit(j, b, pc);
+        return !e || static_exit_chained(j, e); /* no exit to pc: nothing to chain */
+    }
+    return patched_value(j->v->exit, b->jit_exit, JIT_HOLE_TARGET0) == pc ||
+           patched_value(j->v->exit, b->jit_exit, JIT_HOLE_TARGET1) == pc;
 }
 
 void jit_chain(rv_jit *j, rv_block *from, uint64_t pc, rv_block *to)
 {
+    uint8_t *code;
+    memcpy(&code, &to->jit, sizeof code);
+    if (from->jit_static_exits) {
+        uint8_t *e = static_exit(j, from, pc);
+        if (e && !static_exit_chained(j, e))
+            aim_jump(e + find_hole(j->v->exit_to, JIT_HOLE_GOTO)->offset, code);
+        return;
+    }
     static const enum jit_hole holes[2][2] = {{JIT_HOLE_TARGET0, JIT_HOLE_CHAIN0}, {JIT_HOLE_TARGET1, JIT_HOLE_CHAIN1}};
     /* The first free slot. Patching code costs the host a pipeline flush,
      * so a block that leaves for many places (a return, an interpreter's
      * dispatch) keeps its first two. */
-    if (from->jit_chains == 2 || (from->jit_chains == 1 && chained_pc(j, from, JIT_HOLE_TARGET0) == pc))
+    if (from->jit_chains == 2 ||
+        (from->jit_chains == 1 && patched_value(j->v->exit, from->jit_exit, JIT_HOLE_TARGET0) == pc))
         return;
     const enum jit_hole *h = holes[from->jit_chains++];
     uint8_t *exit = from->jit_exit;
     uint64_t target = pc + (uint64_t)(int64_t)find_hole(j->v->exit, h[0])->addend;
     memcpy(exit + find_hole(j->v->exit, h[0])->offset, &target, 8);
-    uint8_t *code;
-    memcpy(&code, &to->jit, sizeof code);
     aim_jump(exit + find_hole(j->v->exit, h[1])->offset, code);
 }

@@ -15,6 +15,9 @@ enum jit_hole {
      * to the next byte): */
     JIT_HOLE_CONTINUE, /* to the next stencil */
     JIT_HOLE_EXIT,     /* to the block's exit */
+    JIT_HOLE_NOT_TAKEN, JIT_HOLE_TAKEN, /* to a conditional branch's two exits */
+    JIT_HOLE_SLOW,     /* to the slow path of a block_exit_to (block_exit_to_slow) */
+    JIT_HOLE_GOTO,     /* block_exit_to's successor: its code once chained, else the slow path */
     JIT_HOLE_CHAIN0, JIT_HOLE_CHAIN1, /* to a chained block, else to a return */
     JIT_HOLE_HELPER,   /* `call/jmp *slot(%rip)` to a host function: aimed at its slot */
 };

@@ -11,8 +11,9 @@
  *  - it ends by a tail call of JIT_CONTINUE (the next stencil: jit.c drops
  *    the jump when it is the last instruction, or aims it there), or, for an
  *    instruction that leaves the block, of JIT_EXIT with the next pc: the
- *    block's exit stencil (block_exit below), which follows the last
- *    instruction;
+ *    block's exit, which follows the last instruction. A conditional branch
+ *    goes to one of two exits instead, JIT_NOT_TAKEN (which follows it) or
+ *    JIT_TAKEN, without computing the pc;
  *  - holes are the addresses of the undefined symbols below: small ones
  *    (declared with a size) are 32-bit displacements, the others 64-bit
  *    immediates under the medium code model. */
@@ -26,6 +27,8 @@ extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of re
 extern char JIT_IMM[], JIT_PC[], JIT_INSN[];              /* immediate, pc, the rv_insn */
 extern void JIT_CONTINUE(rv_proc *p, uint64_t *x);
 extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
+extern void JIT_NOT_TAKEN(rv_proc *p, uint64_t *x);
+extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
 
 #define HOLE(h) ((uint64_t)(uintptr_t)(h))
 #define XREG(h) (*(uint64_t *)((char *)x + HOLE(h)))
@@ -66,7 +69,14 @@ extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
 #define STORE(bits, addr, v) traced_store(p, in, (addr), (bits) / 8, (v))
 #define PREFETCH(addr) traced_prefetch(p, in, (addr))
 #define JUMP(target) do { JIT_EXIT(p, x, (target)); return; } while (0)
-#define BRANCH(cond) JUMP(traced_branch(p, (cond)) ? PC + IMM : PC + LEN)
+#define BRANCH(cond)                                               \
+    do {                                                           \
+        if (traced_branch(p, (cond)))                              \
+            JIT_TAKEN(p, x);                                       \
+        else                                                       \
+            JIT_NOT_TAKEN(p, x);                                   \
+        return;                                                    \
+    } while (0)
 /* p->cpu.icount is the count at the block's start while it runs, as in
  * exec_fast.c; the exit adds the block's length. */
 #define SYSCALL() do { uint64_t block_start = p->cpu.icount; p->cpu.icount += in->idx + 1u; \
@@ -102,6 +112,8 @@ extern char JIT_BLOCK[];               /* its rv_block */
 extern char JIT_TARGET0[], JIT_TARGET1[]; /* chained pcs */
 extern void JIT_CHAIN0(rv_proc *p, uint64_t *x);
 extern void JIT_CHAIN1(rv_proc *p, uint64_t *x);
+extern void JIT_SLOW(rv_proc *p, uint64_t *x, bool first_run);
+extern void JIT_GOTO(rv_proc *p, uint64_t *x, bool first_run);
 
 /* Count the block; true when this is its first run since the last drain
  * (code_touch is then due). */
@@ -136,6 +148,31 @@ void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
     /* The jump to what follows stays in this block's code, where the host
      * predicts it per block. */
     rv_block *next = code_exit_slow(p, b, next_pc, first_run);
+    if (next)
+        next->jit(p, p->cpu.x);
+}
+
+/* The exit to a successor known when translating (a conditional branch's
+ * two, a direct jump's, a block that runs into the next): once the
+ * successor is translated, JIT_GOTO is aimed at it (jit_chain). Until
+ * then it goes to block_exit_to_slow, which jit.c copies right after. */
+void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x);
+void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x)
+{
+    rv_block *b = (rv_block *)JIT_BLOCK;
+    bool first_run = count_block(p, b);
+    if (first_run || p->cpu.icount > p->jit.chain_limit) {
+        JIT_SLOW(p, x, first_run);
+        return;
+    }
+    JIT_GOTO(p, x, false);
+}
+
+void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run);
+void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run)
+{
+    (void)x;
+    rv_block *next = code_exit_slow(p, (rv_block *)JIT_BLOCK, HOLE(JIT_TARGET0), first_run);
     if (next)
         next->jit(p, p->cpu.x);
 }
