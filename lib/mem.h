@@ -71,11 +71,14 @@ static inline bool mem_ok(const rv_mem *m, uint64_t addr, uint64_t size, unsigne
     return true;
 }
 
-/* Fast check for an access of 1-8 bytes. */
+/* Fast check for an access of 1, 2, 4 or 8 bytes: an aligned one (nearly
+ * all) lies in one page. */
 static inline bool mem_ok_small(const rv_mem *m, uint64_t addr, unsigned size, unsigned prot)
 {
     if (addr >= GUEST_VA_SIZE - 8)
         return false;
+    if (__builtin_expect((addr & (size - 1)) == 0, 1))
+        return m->perm[addr >> GUEST_PAGE_SHIFT] & prot;
     return (m->perm[addr >> GUEST_PAGE_SHIFT] & prot) && (m->perm[(addr + size - 1) >> GUEST_PAGE_SHIFT] & prot);
 }
 
