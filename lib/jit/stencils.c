@@ -115,11 +115,12 @@ extern void JIT_CHAIN1(rv_proc *p, uint64_t *x);
 extern void JIT_SLOW(rv_proc *p, uint64_t *x, bool first_run);
 extern void JIT_GOTO(rv_proc *p, uint64_t *x, bool first_run);
 
-/* Count the block; true when this is its first run since the last drain
- * (code_touch is then due). */
-static inline bool count_block(rv_proc *p, rv_block *b)
+/* Count the block, icount being the count after it; true when this is its
+ * first run since the last drain (code_touch is then due). The callers keep
+ * icount for the limit test: read back, it would wait for the store. */
+static inline bool count_block(rv_proc *p, rv_block *b, uint64_t icount)
 {
-    p->cpu.icount += HOLE(JIT_N);
+    p->cpu.icount = icount;
     if (!p->jit.counting)
         return false;
     /* A decrement in memory whose borrow is the answer: compilers load,
@@ -134,8 +135,9 @@ void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc);
 void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
 {
     rv_block *b = (rv_block *)JIT_BLOCK;
-    bool first_run = count_block(p, b);
-    if (!first_run && p->cpu.icount <= p->jit.chain_limit) {
+    uint64_t icount = p->cpu.icount + HOLE(JIT_N);
+    bool first_run = count_block(p, b, icount);
+    if (!first_run && icount <= p->jit.chain_limit) {
         if (next_pc == HOLE(JIT_TARGET0)) {
             JIT_CHAIN0(p, x);
             return;
@@ -160,8 +162,9 @@ void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x);
 void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x)
 {
     rv_block *b = (rv_block *)JIT_BLOCK;
-    bool first_run = count_block(p, b);
-    if (first_run || p->cpu.icount > p->jit.chain_limit) {
+    uint64_t icount = p->cpu.icount + HOLE(JIT_N);
+    bool first_run = count_block(p, b, icount);
+    if (first_run || icount > p->jit.chain_limit) {
         JIT_SLOW(p, x, first_run);
         return;
     }
@@ -182,7 +185,7 @@ void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc)
 {
     (void)x;
     rv_block *b = (rv_block *)JIT_BLOCK;
-    if (count_block(p, b))
+    if (count_block(p, b, p->cpu.icount + HOLE(JIT_N)))
         code_touch(p, b);
     p->jit.last = b;
     p->cpu.pc = next_pc;
