@@ -101,6 +101,11 @@ void code_translate(rv_proc *p, rv_block *b)
     }
 }
 
+void code_run(rv_proc *p, void (*host)(rv_proc *, uint64_t *))
+{
+    jit_run(p->code->jit, p, host);
+}
+
 void code_chain(rv_proc *p, rv_block *from, rv_block *to)
 {
     jit_chain(p->code->jit, from, to->pc, to);

@@ -24,6 +24,8 @@ static inline void (*code_host(rv_proc *p, rv_block *b))(rv_proc *, uint64_t *)
         code_translate(p, b);
     return b->jit;
 }
+/* Run b's host code (jit_run), from p->cpu.icount at b's start. */
+void code_run(rv_proc *p, void (*host)(rv_proc *, uint64_t *));
 /* Make translated block `from` go straight on to translated block `to`
  * when it leaves for to->pc (jit_chain). */
 void code_chain(rv_proc *p, rv_block *from, rv_block *to);

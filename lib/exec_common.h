@@ -12,9 +12,15 @@
 
 /* Signal work (a timer expired, a signal became deliverable, a fault went
  * to a handler) is due before the next instruction. */
+/* The instruction count (at the block's start while a block runs); the
+ * translator's stencils keep it in a host register (stencils.c). */
+#ifndef RV_ICOUNT
+#define RV_ICOUNT(p) ((p)->cpu.icount)
+#endif
+
 static inline bool signal_due(const rv_proc *p)
 {
-    return p->cpu.icount >= p->os.sig.next_event;
+    return RV_ICOUNT(p) >= p->os.sig.next_event;
 }
 
 static inline uint64_t guest_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
@@ -119,7 +125,7 @@ enum { CSR_FFLAGS = 0x001, CSR_FRM = 0x002, CSR_FCSR = 0x003, CSR_CYCLE = 0xc00,
 static inline uint64_t csr_rmw(rv_proc *p, const rv_insn *in, enum csr_kind kind, uint64_t src, bool writes)
 {
     unsigned csr = (unsigned)in->imm;
-    uint64_t retired = p->cpu.icount + in->idx, old;
+    uint64_t retired = RV_ICOUNT(p) + in->idx, old;
     switch (csr) {
     case CSR_FFLAGS: old = p->cpu.fflags; break;
     case CSR_FRM: old = p->cpu.frm; break;

@@ -130,7 +130,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
                     return;
                 }
             } else {
-                host(p, x); /* counts and advances icount itself, perhaps over several blocks */
+                code_run(p, host); /* counts and advances icount itself, perhaps over several blocks */
             }
             translated = false;
             b = p->jit.last;

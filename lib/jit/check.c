@@ -73,7 +73,7 @@ uint32_t jit_check_block(rv_proc *p, rv_block *b, rv_jit_code host)
     for (size_t k = undo.n; k-- > 0;)
         memcpy(mem_host(&p->mem, undo.w[k].addr), &undo.w[k].old, undo.w[k].bytes);
     p->cpu = before;
-    host(p, p->cpu.x);
+    code_run(p, host);
     rv_cpu translated = p->cpu;
     translated.block_pc = interpreted.block_pc;
     compare_cpu(b, &translated, &interpreted);

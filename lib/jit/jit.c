@@ -15,14 +15,14 @@
 /* The stencils of one variant (gen_stencils). */
 typedef struct jit_variant {
     const jit_stencil *ops; /* by operation */
-    const jit_stencil *exit, *exit_system, *exit_to, *exit_to_slow;
+    const jit_stencil *exit, *exit_system, *exit_to, *exit_to_slow, *enter;
 } jit_variant;
 
 static const jit_variant variants[2] = {
     {jit_stencils_plain, &jit_plain_block_exit, &jit_plain_block_exit_system, &jit_plain_block_exit_to,
-     &jit_plain_block_exit_to_slow},
+     &jit_plain_block_exit_to_slow, &jit_plain_block_enter},
     {jit_stencils_traced, &jit_traced_block_exit, &jit_traced_block_exit_system, &jit_traced_block_exit_to,
-     &jit_traced_block_exit_to_slow},
+     &jit_traced_block_exit_to_slow, &jit_traced_block_enter},
 };
 
 /* Where the jumps of a stencil being copied go, and the successor of a
@@ -42,6 +42,7 @@ struct rv_jit {
     uint8_t *base;  /* helper slots, a return instruction, then code */
     size_t used, size;
     size_t ret_stub; /* offset of the return: where unchained exits go */
+    size_t enter;    /* offset of block_enter (the same in both variants), how code is run */
     bool full;
     const jit_variant *v; /* of every translation since the last reset */
     FILE *perf_map; /* RVSAMPLE_PERF_MAP set: /tmp/perf-PID.map, for perf report */
@@ -86,7 +87,9 @@ void jit_reset(rv_jit *j)
 {
     j->ret_stub = sizeof jit_helpers;
     j->base[j->ret_stub] = 0xc3; /* ret */
-    j->used = (j->ret_stub + 1 + 63) & ~(size_t)63;
+    j->enter = (j->ret_stub + 1 + 15) & ~(size_t)15;
+    memcpy(j->base + j->enter, variants[0].enter->code, variants[0].enter->size);
+    j->used = (j->enter + variants[0].enter->size + 63) & ~(size_t)63;
     j->full = false;
     j->v = NULL;
 }
@@ -215,6 +218,14 @@ static bool fits(const jit_stencil *s, const rv_insn *in, const rv_block *b)
             return false;
     }
     return true;
+}
+
+void jit_run(rv_jit *j, rv_proc *p, rv_jit_code code)
+{
+    void (*enter)(rv_proc *, uint64_t *, rv_jit_code);
+    uint8_t *at = j->base + j->enter;
+    memcpy(&enter, &at, sizeof enter); /* object pointer to function pointer */
+    enter(p, p->cpu.x, code);
 }
 
 /* The successors of b known when translating, in the order of their exits

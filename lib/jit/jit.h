@@ -12,9 +12,7 @@
 
 typedef struct rv_jit rv_jit;
 
-/* A translated block: runs all of it (p->cpu.icount = the block's start
- * count, x = p->cpu.x) and leaves the next pc in p->cpu.pc. A fault unwinds
- * through p->trap as in the interpreter. */
+/* A translated block, run by jit_run. */
 typedef void (*rv_jit_code)(rv_proc *p, uint64_t *x);
 
 /* NULL when the host refuses executable memory (then everything is
@@ -29,6 +27,12 @@ void jit_reset(rv_jit *j);
  * must then be set; the other never looks at it. Every translation between
  * two resets is of one kind. */
 rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced);
+/* Run translated code from p->cpu.icount, the count at its block's start:
+ * all of the block, and perhaps the blocks it is chained to, then the next
+ * pc is in p->cpu.pc, the count in p->cpu.icount and the last block run in
+ * p->jit.last. A fault unwinds through p->trap as in the interpreter, with
+ * p->cpu.icount the faulting block's start. */
+void jit_run(rv_jit *j, rv_proc *p, rv_jit_code code);
 /* Make b's translated code go straight on to to's when b leaves to pc (b and
  * to translated; b does not end in a system instruction). Each block keeps
  * its first two such successors. */

@@ -18,6 +18,24 @@
  *    (declared with a size) are 32-bit displacements, the others 64-bit
  *    immediates under the medium code model. */
 #include "code.h"
+
+/* While translated code runs, the instruction count lives in r15, not in
+ * p->cpu.icount: adding to memory at every block would chain each block to
+ * the previous one's store. block_enter loads it and stores it back when
+ * the code returns; a fault (which unwinds to the dispatcher) and the slow
+ * paths of the exits store it first. Host functions save r15 (it is
+ * callee-saved), so it survives their calls. */
+register uint64_t jit_icount __asm__("r15");
+#define RV_ICOUNT(p) ((void)(p), jit_icount)
+#define SYNCED(p, call) ((p)->cpu.icount = jit_icount, call)
+#define rv_fault_load(p, ...) SYNCED(p, rv_fault_load(p, __VA_ARGS__))
+#define rv_fault_store(p, ...) SYNCED(p, rv_fault_store(p, __VA_ARGS__))
+#define rv_fault_misaligned(p, ...) SYNCED(p, rv_fault_misaligned(p, __VA_ARGS__))
+#define rv_fault_rounding_mode(p, ...) SYNCED(p, rv_fault_rounding_mode(p, __VA_ARGS__))
+#define rv_fault_csr(p, ...) SYNCED(p, rv_fault_csr(p, __VA_ARGS__))
+#define rv_fault_illegal(p, ...) SYNCED(p, rv_fault_illegal(p, __VA_ARGS__))
+#define rv_fault_breakpoint(p, ...) SYNCED(p, rv_fault_breakpoint(p, __VA_ARGS__))
+
 /* JIT_TRACED (0 or 1, from the build): this variant's stencils note memory
  * accesses and branch outcomes in p->trace, or never look at it. */
 #define RV_TRACING(p) ((void)(p), JIT_TRACED)
@@ -79,8 +97,7 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
     } while (0)
 /* p->cpu.icount is the count at the block's start while it runs, as in
  * exec_fast.c; the exit adds the block's length. */
-#define SYSCALL() do { uint64_t block_start = p->cpu.icount; p->cpu.icount += in->idx + 1u; \
-                       p->cpu.pc = PC + LEN; rv_syscall(p); p->cpu.icount = block_start; \
+#define SYSCALL() do { p->cpu.icount = jit_icount + in->idx + 1u; p->cpu.pc = PC + LEN; rv_syscall(p); \
                        JUMP(p->cpu.pc); } while (0)
 #define FENCE_I() do { p->flush_code = true; JUMP(PC + LEN); } while (0)
 
@@ -115,12 +132,11 @@ extern void JIT_CHAIN1(rv_proc *p, uint64_t *x);
 extern void JIT_SLOW(rv_proc *p, uint64_t *x, bool first_run);
 extern void JIT_GOTO(rv_proc *p, uint64_t *x, bool first_run);
 
-/* Count the block, icount being the count after it; true when this is its
- * first run since the last drain (code_touch is then due). The callers keep
- * icount for the limit test: read back, it would wait for the store. */
-static inline bool count_block(rv_proc *p, rv_block *b, uint64_t icount)
+/* Count the block (jit_icount becomes the count after it); true when this
+ * is its first run since the last drain (code_touch is then due). */
+static inline bool count_block(rv_proc *p, rv_block *b)
 {
-    p->cpu.icount = icount;
+    jit_icount += HOLE(JIT_N);
     if (!p->jit.counting)
         return false;
     /* A decrement in memory whose borrow is the answer: compilers load,
@@ -131,13 +147,23 @@ first:
     return true;
 }
 
+/* The slow path of the exits, in host code: code_exit_slow, then straight on
+ * to the next block's code when there is one. The jump stays in each
+ * exit's code, where the host predicts it per block. */
+static inline void exit_slow(rv_proc *p, rv_block *b, uint64_t next_pc, bool first_run)
+{
+    p->cpu.icount = jit_icount;
+    rv_block *next = code_exit_slow(p, b, next_pc, first_run);
+    if (next)
+        next->jit(p, p->cpu.x);
+}
+
 void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc);
 void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
 {
     rv_block *b = (rv_block *)JIT_BLOCK;
-    uint64_t icount = p->cpu.icount + HOLE(JIT_N);
-    bool first_run = count_block(p, b, icount);
-    if (!first_run && icount <= p->jit.chain_limit) {
+    bool first_run = count_block(p, b);
+    if (!first_run && jit_icount <= p->jit.chain_limit) {
         if (next_pc == HOLE(JIT_TARGET0)) {
             JIT_CHAIN0(p, x);
             return;
@@ -147,11 +173,7 @@ void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
             return;
         }
     }
-    /* The jump to what follows stays in this block's code, where the host
-     * predicts it per block. */
-    rv_block *next = code_exit_slow(p, b, next_pc, first_run);
-    if (next)
-        next->jit(p, p->cpu.x);
+    exit_slow(p, b, next_pc, first_run);
 }
 
 /* The exit to a successor known when translating (a conditional branch's
@@ -162,9 +184,8 @@ void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x);
 void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x)
 {
     rv_block *b = (rv_block *)JIT_BLOCK;
-    uint64_t icount = p->cpu.icount + HOLE(JIT_N);
-    bool first_run = count_block(p, b, icount);
-    if (first_run || icount > p->jit.chain_limit) {
+    bool first_run = count_block(p, b);
+    if (first_run || jit_icount > p->jit.chain_limit) {
         JIT_SLOW(p, x, first_run);
         return;
     }
@@ -175,9 +196,7 @@ void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run);
 void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run)
 {
     (void)x;
-    rv_block *next = code_exit_slow(p, (rv_block *)JIT_BLOCK, HOLE(JIT_TARGET0), first_run);
-    if (next)
-        next->jit(p, p->cpu.x);
+    exit_slow(p, (rv_block *)JIT_BLOCK, HOLE(JIT_TARGET0), first_run);
 }
 
 void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc);
@@ -185,8 +204,20 @@ void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc)
 {
     (void)x;
     rv_block *b = (rv_block *)JIT_BLOCK;
-    if (count_block(p, b, p->cpu.icount + HOLE(JIT_N)))
+    if (count_block(p, b))
         code_touch(p, b);
     p->jit.last = b;
     p->cpu.pc = next_pc;
+}
+
+/* How translated code is entered (jit_run): with the count in r15, and
+ * r15, which the caller expects kept, saved around it. */
+void jit_stencil_block_enter(rv_proc *p, uint64_t *x, void (*code)(rv_proc *, uint64_t *));
+void jit_stencil_block_enter(rv_proc *p, uint64_t *x, void (*code)(rv_proc *, uint64_t *))
+{
+    uint64_t callers = jit_icount;
+    jit_icount = p->cpu.icount;
+    code(p, x);
+    p->cpu.icount = jit_icount;
+    jit_icount = callers;
 }
