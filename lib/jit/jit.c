@@ -124,13 +124,12 @@ static int final_jump(const jit_stencil *s)
     return -1;
 }
 
-/* Bytes of s that are copied: all but a final jump to what follows it (the
- * next stencil, or after the last instruction the exit that follows). */
-static unsigned copied_size(const jit_stencil *s, bool last)
+/* Bytes of s that are copied: all but a final jump through hole `follows`,
+ * the one aimed at what comes next (the next stencil, or after the last
+ * instruction the exit placed first). */
+static unsigned copied_size(const jit_stencil *s, enum jit_hole follows)
 {
-    int h = final_jump(s);
-    bool drop = last ? h == JIT_HOLE_EXIT || h == JIT_HOLE_NOT_TAKEN || h == JIT_HOLE_TAKEN : h == JIT_HOLE_CONTINUE;
-    return drop ? s->size - 6u : s->size;
+    return final_jump(s) == (int)follows ? s->size - 6u : s->size;
 }
 
 static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block *b, const jit_aim *aim)
@@ -228,19 +227,26 @@ void jit_run(rv_jit *j, rv_proc *p, rv_jit_code code)
     enter(p, p->cpu.x, code);
 }
 
-/* The successors of b known when translating, in the order of their exits
- * (the first follows the last instruction): a conditional branch's two, a
- * direct jump's or the next block's one. 0 when b leaves for a computed pc
- * or through a system instruction. */
-static unsigned static_targets(const jit_variant *v, const rv_block *b, uint32_t len, uint64_t t[2])
+/* The exits of b, last the last instruction's stencil: 0 for one exit to a
+ * computed pc (or through a system instruction), else the successors known
+ * when translating, in the order of their exits: a conditional branch's two
+ * (its final jump goes to the first, placed right after it), a direct
+ * jump's or the next block's one. *follows is the hole of the jump aimed at
+ * the first exit. */
+static unsigned static_targets(const rv_block *b, uint32_t len, const jit_stencil *last_stencil, uint64_t t[2],
+                               enum jit_hole *follows)
 {
     const rv_insn *last = &b->insns[len - 1];
+    *follows = JIT_HOLE_EXIT;
+    if (b->ends_in_system)
+        return 0;
     switch (last->op) {
     case RV_OP_fallthrough: t[0] = last->pc; return 1;
     case RV_OP_jal: t[0] = last->pc + (uint64_t)last->imm; return 1;
     case RV_OP_beq: case RV_OP_bne: case RV_OP_blt: case RV_OP_bge: case RV_OP_bltu: case RV_OP_bgeu: {
         uint64_t taken = last->pc + (uint64_t)last->imm, not_taken = last->pc + last->len;
-        bool taken_first = final_jump(&v->ops[last->op]) == JIT_HOLE_TAKEN;
+        bool taken_first = final_jump(last_stencil) == JIT_HOLE_TAKEN;
+        *follows = taken_first ? JIT_HOLE_TAKEN : JIT_HOLE_NOT_TAKEN;
         t[0] = taken_first ? taken : not_taken;
         t[1] = taken_first ? not_taken : taken;
         return 2;
@@ -268,7 +274,8 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced)
     j->v = v;
     uint32_t len = block_length(b);
     uint64_t targets[2];
-    unsigned nstatic = b->ends_in_system ? 0 : static_targets(v, b, len, targets);
+    enum jit_hole follows;
+    unsigned nstatic = static_targets(b, len, &v->ops[b->insns[len - 1].op], targets, &follows);
     const jit_stencil *exit_stencil = b->ends_in_system ? v->exit_system : v->exit;
     size_t exits_size = nstatic ? nstatic * static_exit_size(v) : exit_stencil->size;
     size_t total = exits_size;
@@ -277,7 +284,7 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced)
         bool last = i + 1 == len;
         if (!s->code || !fits(s, &b->insns[i], b) || (last && has_hole(s, JIT_HOLE_CONTINUE)))
             return NULL;
-        total += copied_size(s, last);
+        total += copied_size(s, last ? follows : JIT_HOLE_CONTINUE);
     }
     if (total > j->size - j->used) {
         j->full = true;
@@ -285,13 +292,13 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced)
     }
     uint8_t *start = j->base + j->used, *exit = start + total - exits_size, *at = start;
     jit_aim aim = {.exit = exit, .taken = exit + static_exit_size(v), .target = 1};
-    if (nstatic == 2 && targets[0] != b->insns[len - 1].pc + b->insns[len - 1].len) { /* the taken exit first */
+    if (follows == JIT_HOLE_TAKEN) {
         aim.taken = exit;
         aim.exit = exit + static_exit_size(v);
     }
     for (uint32_t i = 0; i < len; i++) {
         const jit_stencil *s = &v->ops[b->insns[i].op];
-        unsigned size = copied_size(s, i + 1 == len);
+        unsigned size = copied_size(s, i + 1 == len ? follows : JIT_HOLE_CONTINUE);
         emit(j, at, size, s, &b->insns[i], b, &aim);
         perf_map_entry(j, at, size, rv_ops[b->insns[i].op].name, b->insns[i].pc);
         at += size;
