@@ -42,7 +42,7 @@ static _Noreturn void die(const char *fmt, ...)
 static const char *const hole_names[] = {
     [JIT_HOLE_RD] = "JIT_RD", [JIT_HOLE_RS1] = "JIT_RS1", [JIT_HOLE_RS2] = "JIT_RS2",
     [JIT_HOLE_RS3] = "JIT_RS3", [JIT_HOLE_IMM] = "JIT_IMM", [JIT_HOLE_PC] = "JIT_PC",
-    [JIT_HOLE_INSN] = "JIT_INSN", [JIT_HOLE_N] = "JIT_N", [JIT_HOLE_BLOCK] = "JIT_BLOCK",
+    [JIT_HOLE_INSN] = "JIT_INSN", [JIT_HOLE_LEN] = "JIT_LEN", [JIT_HOLE_N] = "JIT_N", [JIT_HOLE_BLOCK] = "JIT_BLOCK",
     [JIT_HOLE_TARGET0] = "JIT_TARGET0", [JIT_HOLE_TARGET1] = "JIT_TARGET1",
     [JIT_HOLE_CONTINUE] = "JIT_CONTINUE", [JIT_HOLE_EXIT] = "JIT_EXIT",
     [JIT_HOLE_NOT_TAKEN] = "JIT_NOT_TAKEN", [JIT_HOLE_TAKEN] = "JIT_TAKEN", [JIT_HOLE_SLOW] = "JIT_SLOW",

@@ -142,6 +142,7 @@ static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block
     case JIT_HOLE_IMM: return (uint64_t)in->imm;
     case JIT_HOLE_PC: return in->pc;
     case JIT_HOLE_INSN: return (uint64_t)(uintptr_t)in;
+    case JIT_HOLE_LEN: return in->len;
     case JIT_HOLE_N: return b->n;
     case JIT_HOLE_BLOCK: return (uint64_t)(uintptr_t)b;
     case JIT_HOLE_TARGET0:

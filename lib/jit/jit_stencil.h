@@ -9,6 +9,7 @@
 enum jit_hole {
     JIT_HOLE_RD, JIT_HOLE_RS1, JIT_HOLE_RS2, JIT_HOLE_RS3, /* register byte offsets, 32-bit */
     JIT_HOLE_IMM, JIT_HOLE_PC, JIT_HOLE_INSN,              /* 64-bit values */
+    JIT_HOLE_LEN,                                          /* the instruction's length, 32-bit */
     JIT_HOLE_N, JIT_HOLE_BLOCK,                            /* the block exit's: length, rv_block */
     JIT_HOLE_TARGET0, JIT_HOLE_TARGET1,                    /* chained pcs */
     /* `jmp *slot(%rip)`, made direct jumps (or dropped when they would jump

@@ -43,6 +43,7 @@ register uint64_t jit_icount __asm__("r15");
 
 extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of registers */
 extern char JIT_IMM[], JIT_PC[], JIT_INSN[];              /* immediate, pc, the rv_insn */
+extern char JIT_LEN[1];                                   /* the instruction's length */
 extern void JIT_CONTINUE(rv_proc *p, uint64_t *x);
 extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
 extern void JIT_NOT_TAKEN(rv_proc *p, uint64_t *x);
@@ -60,6 +61,7 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
 #undef RS2
 #undef IMM
 #undef PC
+#undef LEN
 #undef FRS1_S
 #undef FRS2_S
 #undef FRS3_S
@@ -73,6 +75,7 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
 #define RS2 XREG(JIT_RS2)
 #define IMM ((int64_t)HOLE(JIT_IMM))
 #define PC HOLE(JIT_PC)
+#define LEN HOLE(JIT_LEN)
 #define FRS1_S unbox_s(FREG(JIT_RS1))
 #define FRS2_S unbox_s(FREG(JIT_RS2))
 #define FRS3_S unbox_s(FREG(JIT_RS3))
