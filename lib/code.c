@@ -19,7 +19,7 @@ typedef struct chunk {
 } chunk;
 
 struct rv_code {
-    bool traced;        /* its translations note accesses (jit_translate) */
+    bool traced, counting; /* the kind of its translations (jit_translate) */
     rv_block *fast[1u << FAST_BITS];
     rv_block **buckets;
     size_t nbuckets, nblocks;
@@ -94,7 +94,7 @@ void code_translate(rv_proc *p, rv_block *b)
         p->exec_mode = RV_EXEC_INTERPRET; /* no executable memory: interpret */
         return;
     }
-    b->jit = jit_translate(c->jit, b, c->traced);
+    b->jit = jit_translate(c->jit, b, c->traced, c->counting);
     if (!b->jit && jit_full(c->jit)) {
         p->flush_code = true; /* start afresh at the next block boundary */
         b->jit_tried = false;
@@ -125,10 +125,12 @@ rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc)
     return b;
 }
 
-void code_set_traced(rv_proc *p, bool traced)
+void code_set_kind(rv_proc *p, bool traced, bool counting)
 {
-    if (p->code->traced != traced) {
-        p->code->traced = traced;
+    rv_code *c = p->code;
+    if (c->traced != traced || c->counting != counting) {
+        c->traced = traced;
+        c->counting = counting;
         p->flush_code = true;
     }
 }

@@ -53,10 +53,10 @@ static inline void code_count(rv_proc *p, rv_block *b)
         code_touch(p, b);
 }
 
-/* Translate from now on for a run that notes memory accesses in p->trace,
- * or for one that does not: the cache is flushed at the next code_sync when
- * that changes (the two kinds of host code do not mix). */
-void code_set_traced(rv_proc *p, bool traced);
+/* Translate from now on for a run that notes memory accesses in p->trace
+ * or not, and that counts blocks or not: the cache is flushed at the next
+ * code_sync when that changes (the kinds of host code do not mix). */
+void code_set_kind(rv_proc *p, bool traced, bool counting);
 /* Flush if fence.i asked for it or executable memory changed; true if it did
  * (every rv_block pointer held is then invalid). */
 static inline bool code_sync(rv_proc *p)

@@ -77,9 +77,8 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     };
     uint64_t *x = p->cpu.x;
     uint64_t pc = p->cpu.pc;
-    code_set_traced(p, p->trace != NULL);
     const bool counting = code_counting(p);
-    p->jit.counting = counting;
+    code_set_kind(p, p->trace != NULL, counting);
     /* chained blocks go on while the next one cannot cross the limit */
     bool chaining = (counting || !hook) && p->exec_mode != RV_EXEC_CHECK;
     p->jit.chain_limit = chaining && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;

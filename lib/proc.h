@@ -123,7 +123,6 @@ typedef struct rv_proc {
     struct {                    /* shared by the fast path and translated code */
         struct rv_block *last;  /* the block that ran last, when translated code returns */
         uint64_t chain_limit;   /* chain to the next block only up to this count */
-        bool counting;          /* block counting is on (rv_count_blocks) */
     } jit;
     uint64_t code_changes_seen; /* mem.code_changes when the cache was last valid */
     bool flush_code;            /* fence.i or code remapped: flush at block end */

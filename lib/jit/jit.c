@@ -18,12 +18,15 @@ typedef struct jit_variant {
     const jit_stencil *exit, *exit_system, *exit_to, *exit_to_slow, *enter;
 } jit_variant;
 
-static const jit_variant variants[2] = {
-    {jit_stencils_plain, &jit_plain_block_exit, &jit_plain_block_exit_system, &jit_plain_block_exit_to,
-     &jit_plain_block_exit_to_slow, &jit_plain_block_enter},
-    {jit_stencils_traced, &jit_traced_block_exit, &jit_traced_block_exit_system, &jit_traced_block_exit_to,
-     &jit_traced_block_exit_to_slow, &jit_traced_block_enter},
+#define VARIANT(traced, counted)                                                                      \
+    {jit_stencils_##traced, &jit_##traced##_block_exit_##counted, &jit_##traced##_block_exit_system_##counted, \
+     &jit_##traced##_block_exit_to_##counted, &jit_##traced##_block_exit_to_slow, &jit_##traced##_block_enter}
+/* [traced][counting] */
+static const jit_variant variants[2][2] = {
+    {VARIANT(plain, uncounted), VARIANT(plain, counted)},
+    {VARIANT(traced, uncounted), VARIANT(traced, counted)},
 };
+#undef VARIANT
 
 /* Where the jumps of a stencil being copied go, and the successor of a
  * block_exit_to. */
@@ -88,8 +91,8 @@ void jit_reset(rv_jit *j)
     j->ret_stub = sizeof jit_helpers;
     j->base[j->ret_stub] = 0xc3; /* ret */
     j->enter = (j->ret_stub + 1 + 15) & ~(size_t)15;
-    memcpy(j->base + j->enter, variants[0].enter->code, variants[0].enter->size);
-    j->used = (j->enter + variants[0].enter->size + 63) & ~(size_t)63;
+    memcpy(j->base + j->enter, variants[0][0].enter->code, variants[0][0].enter->size);
+    j->used = (j->enter + variants[0][0].enter->size + 63) & ~(size_t)63;
     j->full = false;
     j->v = NULL;
 }
@@ -267,9 +270,9 @@ static void perf_map_entry(rv_jit *j, const uint8_t *at, unsigned size, const ch
         fprintf(j->perf_map, "%lx %x %s@%llx\n", (unsigned long)(uintptr_t)at, size, what, (unsigned long long)pc);
 }
 
-rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced)
+rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced, bool counting)
 {
-    const jit_variant *v = &variants[traced];
+    const jit_variant *v = &variants[traced][counting];
     if (j->v && j->v != v)
         abort(); /* the caller resets between variants */
     j->v = v;

@@ -24,9 +24,10 @@ void jit_reset(rv_jit *j);
 /* Host code for b, or NULL: an operation of b has no stencil, or the code
  * buffer is full (jit_full; reset it at the next safe point). Traced code
  * notes memory accesses and branch outcomes in p->trace (exec.h), which
- * must then be set; the other never looks at it. Every translation between
- * two resets is of one kind. */
-rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced);
+ * must then be set; the other never looks at it. Counting code counts
+ * blocks (rv_count_blocks), the other does not look whether it should.
+ * Every translation between two resets is of one kind. */
+rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced, bool counting);
 /* Run translated code from p->cpu.icount, the count at its block's start:
  * all of the block, and perhaps the blocks it is chained to, then the next
  * pc is in p->cpu.pc, the count in p->cpu.icount and the last block run in

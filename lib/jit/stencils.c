@@ -136,11 +136,13 @@ extern void JIT_SLOW(rv_proc *p, uint64_t *x, bool first_run);
 extern void JIT_GOTO(rv_proc *p, uint64_t *x, bool first_run);
 
 /* Count the block (jit_icount becomes the count after it); true when this
- * is its first run since the last drain (code_touch is then due). */
-static inline bool count_block(rv_proc *p, rv_block *b)
+ * is its first run since the last drain (code_touch is then due). The
+ * exits come in two versions, for runs that count blocks (rv_count_blocks)
+ * and for the others: `counting` is a constant in each. */
+static inline __attribute__((always_inline)) bool count_block(rv_block *b, const bool counting)
 {
     jit_icount += HOLE(JIT_N);
-    if (!p->jit.counting)
+    if (!counting)
         return false;
     /* A decrement in memory whose borrow is the answer: compilers load,
      * decrement, store and test instead. */
@@ -161,11 +163,11 @@ static inline void exit_slow(rv_proc *p, rv_block *b, uint64_t next_pc, bool fir
         next->jit(p, p->cpu.x);
 }
 
-void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc);
-void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
+static inline __attribute__((always_inline)) void exit_any(rv_proc *p, uint64_t *x, uint64_t next_pc,
+                                                           const bool counting)
 {
     rv_block *b = (rv_block *)JIT_BLOCK;
-    bool first_run = count_block(p, b);
+    bool first_run = count_block(b, counting);
     if (!first_run && jit_icount <= p->jit.chain_limit) {
         if (next_pc == HOLE(JIT_TARGET0)) {
             JIT_CHAIN0(p, x);
@@ -183,11 +185,9 @@ void jit_stencil_block_exit(rv_proc *p, uint64_t *x, uint64_t next_pc)
  * two, a direct jump's, a block that runs into the next): once the
  * successor is translated, JIT_GOTO is aimed at it (jit_chain). Until
  * then it goes to block_exit_to_slow, which jit.c copies right after. */
-void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x);
-void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x)
+static inline __attribute__((always_inline)) void exit_to(rv_proc *p, uint64_t *x, const bool counting)
 {
-    rv_block *b = (rv_block *)JIT_BLOCK;
-    bool first_run = count_block(p, b);
+    bool first_run = count_block((rv_block *)JIT_BLOCK, counting);
     if (first_run || jit_icount > p->jit.chain_limit) {
         JIT_SLOW(p, x, first_run);
         return;
@@ -195,22 +195,40 @@ void jit_stencil_block_exit_to(rv_proc *p, uint64_t *x)
     JIT_GOTO(p, x, false);
 }
 
+static inline __attribute__((always_inline)) void exit_system(rv_proc *p, uint64_t next_pc, const bool counting)
+{
+    rv_block *b = (rv_block *)JIT_BLOCK;
+    if (count_block(b, counting))
+        code_touch(p, b);
+    p->jit.last = b;
+    p->cpu.pc = next_pc;
+}
+
+#define EXITS(suffix, counting)                                                                        \
+    void jit_stencil_block_exit##suffix(rv_proc *p, uint64_t *x, uint64_t next_pc);                    \
+    void jit_stencil_block_exit##suffix(rv_proc *p, uint64_t *x, uint64_t next_pc)                     \
+    {                                                                                                  \
+        exit_any(p, x, next_pc, counting);                                                             \
+    }                                                                                                  \
+    void jit_stencil_block_exit_to##suffix(rv_proc *p, uint64_t *x);                                   \
+    void jit_stencil_block_exit_to##suffix(rv_proc *p, uint64_t *x)                                    \
+    {                                                                                                  \
+        exit_to(p, x, counting);                                                                       \
+    }                                                                                                  \
+    void jit_stencil_block_exit_system##suffix(rv_proc *p, uint64_t *x, uint64_t next_pc);             \
+    void jit_stencil_block_exit_system##suffix(rv_proc *p, uint64_t *x, uint64_t next_pc)              \
+    {                                                                                                  \
+        (void)x;                                                                                       \
+        exit_system(p, next_pc, counting);                                                             \
+    }
+EXITS(_counted, true)
+EXITS(_uncounted, false)
+
 void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run);
 void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run)
 {
     (void)x;
     exit_slow(p, (rv_block *)JIT_BLOCK, HOLE(JIT_TARGET0), first_run);
-}
-
-void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc);
-void jit_stencil_block_exit_system(rv_proc *p, uint64_t *x, uint64_t next_pc)
-{
-    (void)x;
-    rv_block *b = (rv_block *)JIT_BLOCK;
-    if (count_block(p, b))
-        code_touch(p, b);
-    p->jit.last = b;
-    p->cpu.pc = next_pc;
 }
 
 /* How translated code is entered (jit_run): with the count in r15, and
