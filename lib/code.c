@@ -7,7 +7,6 @@
 #include <string.h>
 
 enum {
-    FAST_BITS = 16,        /* direct-mapped pc -> block table in front of the hash */
     STEP_BITS = 14,        /* direct-mapped pc -> instruction cache for stepping */
     CHUNK_BYTES = 1 << 20, /* arena chunk for blocks */
 };
@@ -20,7 +19,7 @@ typedef struct chunk {
 
 struct rv_code {
     bool traced, counting; /* the kind of its translations (jit_translate) */
-    rv_block *fast[1u << FAST_BITS];
+    rv_block *fast[RV_CODE_FAST_SIZE];
     rv_block **buckets;
     size_t nbuckets, nblocks;
     chunk *arena;
@@ -57,6 +56,11 @@ static void free_arena(rv_code *c)
         free(c->arena);
         c->arena = prev;
     }
+}
+
+rv_block *const *code_fast_table(const rv_code *c)
+{
+    return c->fast;
 }
 
 void code_free(rv_code *c)
@@ -118,7 +122,7 @@ bool code_chained(const rv_proc *p, const rv_block *b, uint64_t pc)
 
 rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc)
 {
-    rv_block *b = p->code->fast[(pc >> 1) & ((1u << FAST_BITS) - 1)];
+    rv_block *b = p->code->fast[rv_code_fast_slot(pc)];
     if (!b || b->pc != pc || !b->jit)
         return NULL;
     jit_chain(p->code->jit, from, pc, b);
@@ -295,7 +299,7 @@ static rv_block *decode_block(rv_proc *p, uint64_t pc)
 rv_block *code_block(rv_proc *p, uint64_t pc)
 {
     rv_code *c = p->code;
-    size_t slot = (pc >> 1) & ((1u << FAST_BITS) - 1);
+    size_t slot = rv_code_fast_slot(pc);
     rv_block *b = c->fast[slot];
     if (b && b->pc == pc)
         return b;

@@ -4,6 +4,12 @@
 
 #include "exec.h"
 
+/* The direct-mapped pc -> block table in front of the cache's hash: also
+ * read by translated code (p->jit.fast) to find where a computed jump goes. */
+enum { RV_CODE_FAST_SIZE = 1u << 16 };
+static inline size_t rv_code_fast_slot(uint64_t pc) { return (pc >> 1) & (RV_CODE_FAST_SIZE - 1); }
+rv_block *const *code_fast_table(const rv_code *c);
+
 rv_code *code_new(void);
 void code_free(rv_code *c);
 /* The block starting at pc, decoded on first use; a fetch fault traps. */

@@ -79,6 +79,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     uint64_t pc = p->cpu.pc;
     const bool counting = code_counting(p);
     code_set_kind(p, p->trace != NULL, counting);
+    p->jit.fast = code_fast_table(p->code);
     /* chained blocks go on while the next one cannot cross the limit */
     bool chaining = (counting || !hook) && p->exec_mode != RV_EXEC_CHECK;
     p->jit.chain_limit = chaining && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;

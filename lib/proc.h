@@ -123,6 +123,7 @@ typedef struct rv_proc {
     struct {                    /* shared by the fast path and translated code */
         struct rv_block *last;  /* the block that ran last, when translated code returns */
         uint64_t chain_limit;   /* chain to the next block only up to this count */
+        struct rv_block *const *fast; /* the code cache's pc -> block table (code.h) */
     } jit;
     uint64_t code_changes_seen; /* mem.code_changes when the cache was last valid */
     bool flush_code;            /* fence.i or code remapped: flush at block end */

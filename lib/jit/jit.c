@@ -15,11 +15,12 @@
 /* The stencils of one variant (gen_stencils). */
 typedef struct jit_variant {
     const jit_stencil *ops; /* by operation */
-    const jit_stencil *exit, *exit_system, *exit_to, *exit_to_slow, *enter;
+    const jit_stencil *exit, *exit_slow, *exit_system, *exit_to, *exit_to_slow, *enter;
 } jit_variant;
 
 #define VARIANT(traced, counted)                                                                      \
-    {jit_stencils_##traced, &jit_##traced##_block_exit_##counted, &jit_##traced##_block_exit_system_##counted, \
+    {jit_stencils_##traced, &jit_##traced##_block_exit_##counted, &jit_##traced##_block_exit_slow,             \
+     &jit_##traced##_block_exit_system_##counted,                                                            \
      &jit_##traced##_block_exit_to_##counted, &jit_##traced##_block_exit_to_slow, &jit_##traced##_block_enter}
 /* [traced][counting] */
 static const jit_variant variants[2][2] = {
@@ -280,8 +281,12 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced, bool counting)
     uint64_t targets[2];
     enum jit_hole follows;
     unsigned nstatic = static_targets(b, len, &v->ops[b->insns[len - 1].op], targets, &follows);
+    /* one exit to a computed pc (and its slow path), one through a system
+     * instruction, or one per known successor (each with its slow path) */
     const jit_stencil *exit_stencil = b->ends_in_system ? v->exit_system : v->exit;
-    size_t exits_size = nstatic ? nstatic * static_exit_size(v) : exit_stencil->size;
+    size_t exits_size = nstatic          ? nstatic * static_exit_size(v)
+                        : b->ends_in_system ? exit_stencil->size
+                                            : (size_t)exit_stencil->size + v->exit_slow->size;
     size_t total = exits_size;
     for (uint32_t i = 0; i < len; i++) {
         const jit_stencil *s = &v->ops[b->insns[i].op];
@@ -317,7 +322,9 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced, bool counting)
         }
     } else {
         emit(j, exit, exit_stencil->size, exit_stencil, &b->insns[0], b, &aim);
-        perf_map_entry(j, exit, exit_stencil->size, "exit", b->pc);
+        if (!b->ends_in_system)
+            emit(j, exit + exit_stencil->size, v->exit_slow->size, v->exit_slow, &b->insns[0], b, &aim);
+        perf_map_entry(j, exit, (unsigned)exits_size, "exit", b->pc);
     }
     b->jit_exit = b->ends_in_system ? NULL : exit;
     b->jit_static_exits = (uint8_t)nstatic;

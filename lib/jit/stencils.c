@@ -132,7 +132,7 @@ extern char JIT_BLOCK[];               /* its rv_block */
 extern char JIT_TARGET0[], JIT_TARGET1[]; /* chained pcs */
 extern void JIT_CHAIN0(rv_proc *p, uint64_t *x);
 extern void JIT_CHAIN1(rv_proc *p, uint64_t *x);
-extern void JIT_SLOW(rv_proc *p, uint64_t *x, bool first_run);
+extern void JIT_SLOW(rv_proc *p, uint64_t *x, bool first_run, uint64_t next_pc);
 extern void JIT_GOTO(rv_proc *p, uint64_t *x, bool first_run);
 
 /* Count the block (jit_icount becomes the count after it); true when this
@@ -177,8 +177,15 @@ static inline __attribute__((always_inline)) void exit_any(rv_proc *p, uint64_t 
             JIT_CHAIN1(p, x);
             return;
         }
+        /* A computed jump elsewhere (an interpreter's dispatch): the
+         * translated block the cache holds there, without a call. */
+        rv_block *next = p->jit.fast[rv_code_fast_slot(next_pc)];
+        if (next && next->pc == next_pc && next->jit) {
+            next->jit(p, x);
+            return;
+        }
     }
-    exit_slow(p, b, next_pc, first_run);
+    JIT_SLOW(p, x, first_run, next_pc);
 }
 
 /* The exit to a successor known when translating (a conditional branch's
@@ -189,7 +196,7 @@ static inline __attribute__((always_inline)) void exit_to(rv_proc *p, uint64_t *
 {
     bool first_run = count_block((rv_block *)JIT_BLOCK, counting);
     if (first_run || jit_icount > p->jit.chain_limit) {
-        JIT_SLOW(p, x, first_run);
+        JIT_SLOW(p, x, first_run, 0); /* block_exit_to_slow knows the pc */
         return;
     }
     JIT_GOTO(p, x, false);
@@ -224,11 +231,19 @@ static inline __attribute__((always_inline)) void exit_system(rv_proc *p, uint64
 EXITS(_counted, true)
 EXITS(_uncounted, false)
 
-void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run);
-void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run)
+/* The slow paths, each copied right after its exit (JIT_SLOW). */
+void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run, uint64_t unused);
+void jit_stencil_block_exit_to_slow(rv_proc *p, uint64_t *x, bool first_run, uint64_t unused)
+{
+    (void)x, (void)unused;
+    exit_slow(p, (rv_block *)JIT_BLOCK, HOLE(JIT_TARGET0), first_run);
+}
+
+void jit_stencil_block_exit_slow(rv_proc *p, uint64_t *x, bool first_run, uint64_t next_pc);
+void jit_stencil_block_exit_slow(rv_proc *p, uint64_t *x, bool first_run, uint64_t next_pc)
 {
     (void)x;
-    exit_slow(p, (rv_block *)JIT_BLOCK, HOLE(JIT_TARGET0), first_run);
+    exit_slow(p, (rv_block *)JIT_BLOCK, next_pc, first_run);
 }
 
 /* How translated code is entered (jit_run): with the count in r15, and
