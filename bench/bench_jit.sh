@@ -128,10 +128,19 @@ if [ -n "$PERF" ]; then
     command -v perf >/dev/null || die "perf not found"
     for label in sort lua; do
         line=$(grep "^$label|" <<<"$RUNS"); IFS='|' read -r _ prog args <<<"$line"; read -r -a argv <<<"$args"
-        (cd "$T/in" && perf record -q -o "$T/perf.data" "$BIN/bbv" --interval 100M -o "$T/bb" -- "$prog" "${argv[@]}" >/dev/null 2>&1)
-        echo "== where bbv's time goes: $label (perf; [JIT] lines summed)" | tee -a "$txt"
-        perf report -i "$T/perf.data" --stdio --sort sym 2>/dev/null | grep -v '^#' | grep . |
-            awk '/\[JIT\]|0x0000/ { jit += $1; next } { if (n++ < 8) print } END { printf "%7.2f%%  translated code\n", jit }' | tee -a "$txt"
+        # RVSAMPLE_PERF_MAP: the translator names its code (OP@PC, exit@PC) in
+        # /tmp/perf-PID.map; translated code is summed per operation.
+        before=$(ls /tmp/perf-*.map 2>/dev/null || true)
+        (cd "$T/in" && RVSAMPLE_PERF_MAP=1 perf record -q -o "$T/perf.data" "$BIN/bbv" --interval 100M -o "$T/bb" \
+            -- "$prog" "${argv[@]}" >/dev/null 2>&1)
+        echo "== where bbv's time goes: $label (perf; translated code summed per operation, exits = block exits)" |
+            tee -a "$txt"
+        perf report -i "$T/perf.data" --stdio --sort sym 2>/dev/null | grep -v '^#' | grep '%' |
+            awk '{ sym = $3; if (sym ~ /@[0-9a-f]+$/) { sub(/@.*/, "", sym); jit += $1; if (sym == "exit") sym = "exits" }
+                   t[sym] += $1 }
+                 END { for (k in t) printf "%7.2f%%  %s\n", t[k], k; printf "%7.2f%%  (translated code, all)\n", jit }' |
+            sort -rn | head -n 12 | tee -a "$txt"
+        comm -13 <(echo "$before") <(ls /tmp/perf-*.map 2>/dev/null || true) | xargs -r rm -f
         rm -rf "$T/ck"
         (cd "$T/in" && perf record -q -o "$T/perf.data" "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" \
             --at "$WARM_INSTS" --guest-output none -- "$prog" "${argv[@]}" >/dev/null 2>&1)
