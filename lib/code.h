@@ -34,7 +34,8 @@ bool code_chained(const rv_block *b, uint64_t pc);
  * has room (jit_chain), so that the next time is a direct jump. Cheap: it
  * never translates or flushes. */
 rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc);
-/* Block counting (see rv_count_blocks): true when it is on. */
+/* Block counting by the run itself (see rv_count_blocks): true when it is
+ * on; false in the hooked mode, where the hook counts. */
 bool code_counting(const rv_proc *p);
 /* Remember b as executed since the last drain. */
 void code_touch(rv_proc *p, rv_block *b);

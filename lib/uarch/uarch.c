@@ -50,6 +50,23 @@ void uarch_warm(uarch *u, const rv_dyninst *d)
     warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
 }
 
+void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
+                      uint32_t executed)
+{
+    uint32_t k = 0;
+    for (uint32_t i = first; i < first + executed; i++) {
+        unsigned access = 0;
+        uint64_t addr = 0;
+        for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
+            if (t->e[k].idx == i)
+                access |= t->e[k].kind, addr = t->e[k].addr;
+        const rv_insn *in = &b->insns[i];
+        /* only a block's last instruction transfers control: it ran whole */
+        bool taken = rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true;
+        warm_insn(u, in, access, addr, taken, p->cpu.pc);
+    }
+}
+
 /* Warming from the fast path: blocks (translated or interpreted) with the
  * memory accesses they noted. */
 typedef struct warm_run {
@@ -62,19 +79,7 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
 {
     (void)start;
     warm_run *w = ctx;
-    const rv_trace *t = &w->trace;
-    uint32_t k = 0;
-    for (uint32_t i = first; i < first + executed; i++) {
-        unsigned access = 0;
-        uint64_t addr = 0;
-        for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
-            if (t->e[k].idx == i)
-                access |= t->e[k].kind, addr = t->e[k].addr;
-        const rv_insn *in = &b->insns[i];
-        /* only a block's last instruction transfers control: it ran whole */
-        bool taken = rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true;
-        warm_insn(w->u, in, access, addr, taken, w->p->cpu.pc);
-    }
+    uarch_warm_block(w->u, w->p, &w->trace, b, first, executed);
 }
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)

@@ -31,6 +31,11 @@ void uarch_warm(uarch *u, const rv_dyninst *d);
  * warming all the way exactly as uarch_warm on every instruction would.
  * Returns the instructions executed. */
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
+/* The same for one block, from a block hook of one's own (bbv --proxy)
+ * while p->trace is t: positions [first, first + executed) of b, after
+ * which p->cpu.pc is where b went. */
+void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
+                      uint32_t executed);
 
 /* Warm state with the configuration digest in front: restore fails (false,
  * with a reason) when the digest or any geometry differs. */
