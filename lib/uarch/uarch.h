@@ -18,7 +18,10 @@ typedef struct uarch {
     memsys *mem;
     tlbs *tlb;
     bpred *bp;
-    uint64_t fetch_block; /* last fetch block warmed, so a block costs one I-side access */
+    /* the last fetch block warmed, [fetch_lo, fetch_hi) (empty: none), so
+     * a block costs one I-side access; bounds, not a block number, so
+     * that no instruction pays a division */
+    uint64_t fetch_lo, fetch_hi;
 } uarch;
 
 void uarch_init(uarch *u, const uarch_config *c);
