@@ -13,21 +13,22 @@
 # says so and exits non-zero. Writes bench/results/proxy_pass.txt
 # (proxy_pass_quick.txt with --quick).
 #
-# Usage: bench/bench_proxy_pass.sh [--quick] [--reps N] [--size N] [--before BBV]
+# Usage: bench/bench_proxy_pass.sh [--quick] [--reps N] [--size N] [--before BBV [--before-name TEXT]]
 set -u -o pipefail
 export LC_ALL=C
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BBV=$TOP/build/bin/bbv CB=$TOP/build/corpus/bin RVW=$TOP/build/rv/workloads
 CFG=$TOP/configs/boom-tip.ini
-REPS=3 SIZE=4 BEFORE= QUICK=
+REPS=3 SIZE=4 BEFORE= BEFORE_NAME= QUICK=
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) QUICK=1 REPS=1 SIZE=1; shift ;;
     --reps) REPS=$2; shift 2 ;;
     --size) SIZE=$2; shift 2 ;;
     --before) BEFORE=$(realpath "$2"); shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --before-name) BEFORE_NAME=$2; shift 2 ;;
+    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_proxy_pass: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -91,7 +92,7 @@ done
     echo "bench_proxy_pass ($(date -u '+%FT%TZ'), $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null), $(nproc) cores," \
          "load $load0 -> $(cut -d' ' -f1 /proc/loadavg), fastest of $REPS, interleaved)"
     echo "bbv -i 1M [--proxy configs/boom-tip.ini] -- PROG; workloads at size $SIZE, corpus runs as in bench/proxy_methods.sh"
-    [ -z "$BEFORE" ] || echo "before: $BEFORE --proxy (speedup = before s / proxy s)"
+    [ -z "$BEFORE" ] || echo "before: ${BEFORE_NAME:-$BEFORE} --proxy (speedup = before s / proxy s)"
     cat "$W/table"
     awk 'NR > 1 { r += log($5 + 0); n++ } END { printf "geometric mean of proxy/bbv: %.2fx\n", exp(r / n) }' "$W/table"
     [ -z "$BEFORE" ] || awk 'NR > 1 { r += log($7 + 0); n++ } END { printf "geometric mean speedup over before: %.2fx\n", exp(r / n) }' "$W/table"
