@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     --size) SIZE=$2; shift 2 ;;
     --before) BEFORE=$(realpath "$2"); shift 2 ;;
     --before-name) BEFORE_NAME=$2; shift 2 ;;
-    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_proxy_pass: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
