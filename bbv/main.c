@@ -35,7 +35,8 @@ static const char usage[] =
     "      --proxy CONFIG      also run the functional warming model of the core in CONFIG\n"
     "                          (an INI file, e.g. configs/boom-tip.ini) and write per-interval\n"
     "                          proxy metrics (cache, TLB and branch misses, proxy CPI) into\n"
-    "                          PREFIX.<N>.proxy, one line per .bb line (stepping path: slower)\n"
+    "                          PREFIX.<N>.proxy, one line per .bb line (slower: the model\n"
+    "                          sees every block)\n"
     "      --set SEC.KEY=V     override a CONFIG parameter (after --proxy); repeatable\n"
     "      --progress          progress on stderr even when it is not a terminal\n"
     "  -v, --verbose           print a one-line summary on stderr at the end\n"
@@ -172,7 +173,7 @@ static json_t *summary_json(const bbv_options *o, const char *program, const rv_
         json_object_set_new(j, "signal_message", json_string(p->message));
     if (!o->count_only)
         json_object_set_new(j, "prefix", json_string(prefix));
-    /* wall_seconds then covers the stepping path and the warming model too */
+    /* wall_seconds then covers the warming model too */
     json_object_set_new(j, "proxy", o->proxy ? json_string(o->proxy) : json_null());
     return j;
 }
@@ -226,18 +227,16 @@ int main(int argc, char **argv)
     if (o.count_only && !prog.enabled)
         rv_run(&proc, o.max_insts, NULL, NULL);
     else if (o.proxy)
-        proxy_run_go(&px, &proc, o.max_insts);
+        proxy_run_go(&px, &bp, &proc, o.max_insts);
     else
         bbv_profile_run(&bp, &proc, o.max_insts);
     double seconds = now_seconds() - t0;
     progress_finish(&prog, proc.cpu.icount);
     guest_cli_report_stop(&proc);
 
-    if (o.proxy) {
-        proxy_run_finish(&px, o.drop_partial);
-        proxy_run_free(&px);
-    }
     bbv_profile_finish(&bp, o.drop_partial);
+    if (o.proxy)
+        proxy_run_free(&px);
     for (int i = 0; i < o.nsizes; i++) {
         if (outs[i])
             outfile_commit(outs[i]);

@@ -138,7 +138,7 @@ PY
     echo
     sed -n '/^## Configurations simulated/,/^## /p' "$OUT/all/sweep.md" | sed '1d;$d'
     echo
-    echo "## The cost: bbv with and without --proxy (the warming model on the stepping path)"
+    echo "## The cost: bbv with and without --proxy (the warming model beside the fast path's counting)"
     echo
     echo "The .bb files and block maps of the two passes: $(bbv_same)."
     echo

@@ -80,7 +80,7 @@ static void grow_table(bbv_profile *bp)
     bp->table_mask = mask;
 }
 
-uint32_t bbv_profile_find(const bbv_profile *bp, uint64_t pc)
+static uint32_t find(const bbv_profile *bp, uint64_t pc)
 {
     for (uint32_t s = slot_of(pc, bp->table_mask);; s = (s + 1) & bp->table_mask) {
         uint64_t id = bp->id_of_pc[2 * s + 1];
@@ -92,9 +92,9 @@ uint32_t bbv_profile_find(const bbv_profile *bp, uint64_t pc)
 }
 
 /* The block's id, keyed by start pc so that it survives re-decoding. */
-uint32_t bbv_profile_id(bbv_profile *bp, uint64_t pc, uint32_t len)
+static uint32_t block_id(bbv_profile *bp, uint64_t pc, uint32_t len)
 {
-    uint32_t found = bbv_profile_find(bp, pc);
+    uint32_t found = find(bp, pc);
     if (found)
         return found;
     if (bp->nblocks == bp->cap) {
@@ -147,7 +147,7 @@ static void emit(bbv_series *s)
     s->ntouched = 0;
 }
 
-void bbv_profile_add(bbv_profile *bp, uint32_t id, uint64_t count)
+static void add_all(bbv_profile *bp, uint32_t id, uint64_t count)
 {
     for (int i = 0; i < bp->nseries; i++)
         add(&bp->series[i], id, count);
@@ -156,7 +156,7 @@ void bbv_profile_add(bbv_profile *bp, uint32_t id, uint64_t count)
 static uint32_t id_of(bbv_profile *bp, rv_block *b)
 {
     if (!b->profile_id)
-        b->profile_id = bbv_profile_id(bp, b->pc, b->n);
+        b->profile_id = block_id(bp, b->pc, b->n);
     return b->profile_id;
 }
 
@@ -164,7 +164,7 @@ static uint32_t id_of(bbv_profile *bp, rv_block *b)
 static void count_whole(void *ctx, rv_block *b, uint64_t execs)
 {
     bbv_profile *bp = ctx;
-    bbv_profile_add(bp, id_of(bp, b), execs * b->n);
+    add_all(bp, id_of(bp, b), execs * b->n);
 }
 
 /* Part of a block (the rv_run hook, which then sees only partial executions). */
@@ -172,7 +172,31 @@ static void count_part(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
 {
     (void)first, (void)start;
     bbv_profile *bp = ctx;
-    bbv_profile_add(bp, id_of(bp, b), executed);
+    add_all(bp, id_of(bp, b), executed);
+}
+
+/* Every block, for the client, then counted: whole executions as the run
+ * would count them. */
+static void count_every(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
+{
+    bbv_profile *bp = ctx;
+    bp->client.block(bp->client.ctx, b, first, start, executed);
+    if (first == 0 && executed == b->n)
+        rv_count_whole(bp->proc, b);
+    else
+        count_part(ctx, b, first, start, executed);
+}
+
+void bbv_profile_attach(bbv_profile *bp, const bbv_client *c)
+{
+    bp->client = *c;
+}
+
+static void close_interval(bbv_profile *bp, int i)
+{
+    emit(&bp->series[i]);
+    if (bp->client.closed)
+        bp->client.closed(bp->client.ctx, i, bp->series[i].written, bp->retired);
 }
 
 /* Close the intervals that end at the current count; report progress. */
@@ -181,7 +205,7 @@ static void handle_events(bbv_profile *bp)
     for (int i = 0; i < bp->nseries; i++) {
         bbv_series *s = &bp->series[i];
         if (bp->retired == s->next_boundary) {
-            emit(s);
+            close_interval(bp, i);
             s->written++;
             s->next_boundary += s->size;
         }
@@ -193,20 +217,18 @@ static void handle_events(bbv_profile *bp)
     schedule(bp);
 }
 
-void bbv_profile_advance(bbv_profile *bp, uint64_t retired)
-{
-    bp->retired = retired;
-    if (retired >= bp->next_event)
-        handle_events(bp);
-}
-
 enum rv_run_result bbv_profile_run(bbv_profile *bp, rv_proc *p, uint64_t limit)
 {
     enum rv_run_result r;
+    bool hooked = bp->client.block != NULL;
     bp->retired = p->cpu.icount;
-    rv_count_blocks(p, count_whole, bp);
+    bp->proc = p;
+    if (hooked)
+        rv_count_blocks_hooked(p, count_whole, bp);
+    else
+        rv_count_blocks(p, count_whole, bp);
     do {
-        r = rv_run(p, bp->next_event < limit ? bp->next_event : limit, count_part, bp);
+        r = rv_run(p, bp->next_event < limit ? bp->next_event : limit, hooked ? count_every : count_part, bp);
         rv_drain_counts(p);
         bp->retired = p->cpu.icount;
         if (bp->retired >= bp->next_event)
@@ -225,7 +247,7 @@ void bbv_profile_finish(bbv_profile *bp, bool drop_partial)
             continue;
         if (s->out)
             outfile_printf(s->out, "# partial interval: %llu instructions\n", (unsigned long long)partial);
-        emit(s);
+        close_interval(bp, i);
     }
 }
 

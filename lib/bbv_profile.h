@@ -29,6 +29,16 @@ typedef struct bbv_block_info {
     uint32_t len;
 } bbv_block_info;
 
+/* A client of every block the run executes and of every interval closed,
+ * beside the counting (bbv --proxy: the warming model and its metrics). */
+typedef struct bbv_client {
+    rv_block_hook block; /* each block, whole or in part (rv_run's hook) */
+    /* series' interval `index` ends at `retired` (the last, partial one
+     * included, when it is written) */
+    void (*closed)(void *ctx, int series, uint64_t index, uint64_t retired);
+    void *ctx;
+} bbv_client;
+
 typedef struct bbv_profile {
     bbv_series series[BBV_MAX_SIZES];
     int nseries;
@@ -41,6 +51,8 @@ typedef struct bbv_profile {
     void *progress_ctx;
     uint64_t next_progress;
     uint64_t next_event;    /* the earliest interval boundary or progress point */
+    bbv_client client;      /* .block NULL: none */
+    rv_proc *proc;          /* the process bbv_profile_run runs */
 } bbv_profile;
 
 /* sizes[0..n): interval lengths; outs[i] the file for sizes[i] (or NULL). */
@@ -49,21 +61,13 @@ void bbv_profile_init(bbv_profile *bp, const uint64_t *sizes, outfile *const *ou
 void bbv_profile_rebase(bbv_profile *bp, uint64_t start);
 /* Call fn(ctx, retired) about every 64M instructions. */
 void bbv_profile_on_progress(bbv_profile *bp, void (*fn)(void *ctx, uint64_t retired), void *ctx);
+/* Give every block and every closed interval to c as well (before bbv_profile_run). */
+void bbv_profile_attach(bbv_profile *bp, const bbv_client *c);
 /* Run p, profiling, until it stops or `limit` instructions have retired in
  * total. Returns what rv_run returned last. */
 enum rv_run_result bbv_profile_run(bbv_profile *bp, rv_proc *p, uint64_t limit);
 /* Write the final partial interval of every series (unless drop_partial). */
 void bbv_profile_finish(bbv_profile *bp, bool drop_partial);
 void bbv_profile_free(bbv_profile *bp);
-
-/* For a driver other than bbv_profile_run (the stepping path of bbv --proxy):
- * the id of the block starting at pc (0: none yet); the id, assigned now if
- * needed, with the block's length for the map; count instructions of block
- * id in the current interval of every series; and the run has reached
- * `retired` (at most next_event): close the intervals ending there. */
-uint32_t bbv_profile_find(const bbv_profile *bp, uint64_t pc);
-uint32_t bbv_profile_id(bbv_profile *bp, uint64_t pc, uint32_t len);
-void bbv_profile_add(bbv_profile *bp, uint32_t id, uint64_t count);
-void bbv_profile_advance(bbv_profile *bp, uint64_t retired);
 
 #endif

@@ -28,6 +28,7 @@ struct rv_code {
     size_t ntouched, cap_touched;
     rv_count_visitor visit;
     void *visit_ctx;
+    bool hooked; /* rv_count_blocks_hooked: the hook counts, the run does not */
     rv_jit *jit; /* made on first use */
 };
 
@@ -153,7 +154,7 @@ rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run
 
 bool code_counting(const rv_proc *p)
 {
-    return p->code->visit != NULL;
+    return p->code->visit != NULL && !p->code->hooked;
 }
 
 void code_touch(rv_proc *p, rv_block *b)
@@ -173,6 +174,18 @@ void rv_count_blocks(rv_proc *p, rv_count_visitor visit, void *ctx)
     rv_drain_counts(p);
     p->code->visit = visit;
     p->code->visit_ctx = ctx;
+    p->code->hooked = false;
+}
+
+void rv_count_blocks_hooked(rv_proc *p, rv_count_visitor visit, void *ctx)
+{
+    rv_count_blocks(p, visit, ctx);
+    p->code->hooked = visit != NULL;
+}
+
+void rv_count_whole(rv_proc *p, rv_block *b)
+{
+    code_count(p, b);
 }
 
 void rv_drain_counts(rv_proc *p)

@@ -48,7 +48,8 @@ rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc);
  * the run's limit allows), or NULL with p->cpu.pc = pc and p->jit.last =
  * from (back to the caller). */
 rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run);
-/* Block counting (see rv_count_blocks): true when it is on. */
+/* Block counting by the run itself (see rv_count_blocks): true when it is
+ * on; false in the hooked mode, where the hook counts. */
 bool code_counting(const rv_proc *p);
 /* Remember b as executed since the last drain. */
 void code_touch(rv_proc *p, rv_block *b);

@@ -100,5 +100,11 @@ void rv_code_flush(rv_proc *p);
 typedef void (*rv_count_visitor)(void *ctx, rv_block *b, uint64_t execs);
 void rv_count_blocks(rv_proc *p, rv_count_visitor visit, void *ctx);
 void rv_drain_counts(rv_proc *p);
+/* The same counting for a client whose hook must see every block (bbv
+ * --proxy: the warming model reads each block's trace): rv_run calls the
+ * hook for whole executions too, and the hook counts each of them with
+ * rv_count_whole, so that visits and drains come as with rv_count_blocks. */
+void rv_count_blocks_hooked(rv_proc *p, rv_count_visitor visit, void *ctx);
+void rv_count_whole(rv_proc *p, rv_block *b);
 
 #endif

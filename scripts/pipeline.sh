@@ -301,7 +301,7 @@ over_error() {
 }
 
 # Methods other than SimPoint's read the proxy metrics of the core's warming
-# model, collected by bbv in the same (stepping) pass as the BBVs.
+# model, collected by bbv in the same pass as the BBVs.
 PROXY=() PROXY_OUT=
 if [ "$METHOD" != simpoint ]; then
     PROXY=(--proxy "${CONFIG:-$ROOT/configs/boom-tip.ini}" "${SETS[@]}")

@@ -179,8 +179,8 @@ sweep_program() {
     log "== $name: ${cmd[*]}"
     run_stage guest bbv "$bbs $P.summary.json" "$prog $B/bbv" \
         "$B/bbv" --interval "$sizes_csv" -o "$P" -- "${cmd[@]}"
-    # The proxy metrics come from a second, stepping pass (its .bb files are
-    # the same), so that each method is charged its own profiling time.
+    # The proxy metrics come from a second pass (its .bb files are the same),
+    # so that each method is charged its own profiling time.
     local pxs="" m r rn rk rb outs
     for n in "${SIZES[@]}"; do pxs+=" $P.px.$n.bb.gz $P.px.$n.proxy"; done
     [ -z "$NEED_PROXY" ] || run_stage guest bbv-proxy "$pxs $P.px.summary.json" "$prog $B/bbv $CONFIG" \

@@ -166,7 +166,7 @@ static const opt_def table[] = {
     {"select-by", ARG_SPECIAL, 0, "centre|proxy", "centre", "representative: nearest the centre, or of the nearest, the proxy CPI nearest the cluster mean", set_select_by, true},
     {"proxy-candidates", ARG_INT, OFF(proxy_candidates), "N", "5", "members nearest the centre that --select-by proxy chooses from", NULL, true},
     {"stratify", ARG_DOUBLE, OFF(stratify), "F", "0", "split clusters whose proxy CPI varies, with F x clusters extra representatives", NULL, true},
-    {"proxy-dims", ARG_DOUBLE, OFF(proxy_dims), "S", "0", "cluster on the BBVs plus the proxy CPI, scaled to S x their spread", NULL, true},
+    {"proxy-dims", ARG_DOUBLE, OFF(proxy_dims), "S", "0", "cluster on the BBVs plus the proxy CPI (robustly scaled to S x their spread), k no less than on the BBVs alone", NULL, true},
 };
 #define NOPTS (sizeof table / sizeof table[0])
 

@@ -17,10 +17,8 @@
  *                      the group's share, labels rewritten), with a
  *                      representative chosen as above within the group;
  *  --proxy-dims S      k-means runs on the projected BBVs with one more
- *                      dimension: the standardised proxy CPI times S times
- *                      the BBVs' own spread (weighted RMS distance from their
- *                      mean), so S = 1 gives proxy CPI as much room as all the
- *                      code dimensions together. */
+ *                      dimension, the proxy CPI robustly scaled to S times
+ *                      the BBVs' own spread (proxy_dims.h). */
 #ifndef SP_PROXY_H
 #define SP_PROXY_H
 
@@ -46,8 +44,5 @@ double *proxy_load(const char *path, size_t n);
 
 /* Representatives (and strata) of ch, a choice_from_run of run, by px. */
 void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_choice *ch);
-
-/* Append the scaled proxy dimension to every row of ds (--proxy-dims). */
-void proxy_extend(dataset *ds, const double *cpi, double scale);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "output.h"
 #include "project.h"
+#include "proxy_dims.h"
 #include "sample.h"
 #include "util.h"
 #include "sp_alloc.h"
@@ -171,7 +172,8 @@ static void cluster(session *s, double *centres, int given_k)
     if (centres) {
         s->nruns = search_list(&s->cl, &given_k, 1, s->runs);
     } else if (o->k_search) {
-        s->nruns = search_k(&s->cl, clamp_max_k(s, o->max_k), o->bic_threshold, s->runs);
+        s->chosen = search_choose(&s->cl, s->floor, clamp_max_k(s, o->max_k), o->bic_threshold, s->runs, &s->nruns);
+        return;
     } else {
         s->nruns = search_list(&s->cl, o->k_list, o->n_k, s->runs);
     }
@@ -228,8 +230,10 @@ static void load_input(session *s)
         s->proxy_cpi = proxy_load(o->proxy, s->full.n);
         s->proxy = (sp_proxy){.cpi = s->proxy_cpi, .n = s->full.n, .select = o->select_proxy,
                               .candidates = o->proxy_candidates, .stratify = o->stratify};
-        if (o->proxy_dims > 0)
-            proxy_extend(&s->full, s->proxy_cpi, o->proxy_dims);
+        if (o->proxy_dims > 0) {
+            s->bbv = s->full;
+            proxy_extend(&s->bbv, s->proxy_cpi, o->proxy_dims, &s->full);
+        }
     }
     if (!o->k_search)
         for (size_t i = 0; i < o->n_k; i++)
@@ -265,12 +269,18 @@ int simpoint_run(const sp_options *o)
     s.sampled = o->sample_size > 0 && (size_t)o->sample_size < s.full.n;
     if (s.sampled)
         sample_rows(&s.full, (size_t)o->sample_size, o->seed_sample, &s.train);
+    if (s.sampled && s.bbv.x) /* the same rows: the draw depends on the weights alone */
+        sample_rows(&s.bbv, (size_t)o->sample_size, o->seed_sample, &s.bbv_train);
     cluster_params p = {
         .num_init_seeds = o->num_init_seeds, .init = o->initkm, .max_iters = o->iters,
         .accel = !o->lloyd, .compat = o->compat, .seed_km = o->seed_km, .given_centres = centres,
     };
     clusterer_init(&s.cl, &s.full, s.sampled ? &s.train : &s.full, &p);
     s.cl.verbose = o->verbose;
+    if (s.bbv.x && !centres) {
+        clusterer_init(&s.bbv_cl, &s.bbv, s.sampled ? &s.bbv_train : &s.bbv, &p);
+        s.floor = &s.bbv_cl;
+    }
     if (o->n_sweep_maxk) {
         run_sweep(&s);
     } else {
@@ -285,6 +295,10 @@ int simpoint_run(const sp_options *o)
     if (o->json)
         write_summary(&s, o->json);
     clusterer_free(&s.cl);
+    if (s.floor)
+        clusterer_free(s.floor);
+    dataset_free(&s.bbv);
+    dataset_free(&s.bbv_train);
     free(centres);
     free(s.sweep);
     dataset_free(&s.full);

@@ -273,6 +273,21 @@ size_t search_k(clusterer *c, int max_k, double t, sp_run **runs)
     return (size_t)n;
 }
 
+size_t search_choose(clusterer *c, clusterer *floor, int max_k, double t, sp_run **runs, size_t *n)
+{
+    *n = search_k(c, max_k, t, runs);
+    size_t chosen = select_run(runs, *n, t);
+    if (!floor)
+        return chosen;
+    sp_run *plain[64];
+    size_t np = search_k(floor, max_k, t, plain);
+    int k = plain[select_run(plain, np, t)]->k, r = (int)*n;
+    if (runs[chosen]->k >= k)
+        return chosen;
+    cluster_runs(c, &k, &r, 1, &runs[*n]);
+    return (*n)++;
+}
+
 size_t search_list(clusterer *c, const int *ks, size_t n, sp_run **runs)
 {
     int *rs = sp_malloc((n ? n : 1) * sizeof *rs);

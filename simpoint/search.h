@@ -78,6 +78,11 @@ int ksearch_next(ksearch *s, double t);
 
 /* Full search for one (maxK, t): fills runs in search order, returns how many. */
 size_t search_k(clusterer *c, int max_k, double t, sp_run **runs);
+/* search_k and select_run; with floor (a clusterer of the same intervals
+ * without --proxy-dims' dimension, or NULL), when floor's own search would
+ * choose a larger k, the run of that k is added to runs and chosen. Returns
+ * the chosen index; *n is the number of runs. */
+size_t search_choose(clusterer *c, clusterer *floor, int max_k, double t, sp_run **runs, size_t *n);
 /* Explicit list: runs in list order. */
 size_t search_list(clusterer *c, const int *ks, size_t n, sp_run **runs);
 

@@ -30,6 +30,10 @@ typedef struct session {
     dataset full, train;
     bool sampled;
     clusterer cl;
+    /* --proxy-dims: the BBVs alone (full is them plus the proxy dimension),
+     * clustered for the least k (search_choose); floor is NULL without it */
+    dataset bbv, bbv_train;
+    clusterer bbv_cl, *floor;
     sp_run *runs[SP_MAX_LIST];
     size_t nruns;
     size_t chosen;

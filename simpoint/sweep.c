@@ -79,7 +79,7 @@ void run_sweep(session *s)
     size_t nts = o->n_sweep_bic ? o->n_sweep_bic : 1;
     s->sweep = sp_malloc(o->n_sweep_maxk * nts * sizeof *s->sweep);
     output_names names = {o->save_simpoints, o->save_weights, o->save_labels, o->coverage_pct, session_proxy(s)};
-    sp_run *runs[64];
+    sp_run *runs[65]; /* a search's, and the least k's (search_choose) */
     if (!o->compat)
         cluster_first_batches(s);
     for (size_t i = 0; i < o->n_sweep_maxk; i++) {
@@ -87,8 +87,7 @@ void run_sweep(session *s)
         if ((size_t)max_k > s->full.n)
             max_k = (int)s->full.n;
         for (size_t j = 0; j < nts; j++) {
-            size_t n = search_k(&s->cl, max_k, ts[j], runs);
-            size_t chosen = select_run(runs, n, ts[j]);
+            size_t n, chosen = search_choose(&s->cl, s->floor, max_k, ts[j], runs, &n);
             record(s, o->sweep_maxk[i], ts[j], runs, n, chosen);
             char suffix[96];
             if (o->n_sweep_bic)

@@ -8,7 +8,7 @@ void uarch_init(uarch *u, const uarch_config *c)
     u->mem = memsys_new(c);
     u->tlb = tlbs_new(c);
     u->bp = bpred_new(c);
-    u->fetch_block = UINT64_MAX;
+    u->fetch_lo = u->fetch_hi = 0;
 }
 
 void uarch_destroy(uarch *u)
@@ -19,35 +19,63 @@ void uarch_destroy(uarch *u)
     *u = (uarch){0};
 }
 
-/* One executed instruction: its memory access (RV_MEM_* bits, 0 for none)
- * and, for control flow, whether it was taken and where it went. */
-static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, uint64_t mem_addr, bool taken,
-                             uint64_t next_pc)
+/* The front end reads whole fetch blocks: one I-TLB and I-cache access
+ * per block entered, as the detailed core makes them. */
+static inline void warm_fetch(uarch *u, uint64_t pc)
 {
-    /* The front end reads whole fetch blocks: one I-TLB and I-cache access
-     * per block entered, as the detailed core makes them. */
-    uint64_t block = in->pc / (2u * (unsigned)u->cfg.fetch_width);
-    if (block != u->fetch_block) {
-        u->fetch_block = block;
-        tlbs_warm(u->tlb, true, in->pc);
-        memsys_warm_ifetch(u->mem, in->pc);
-    }
-    if (mem_access) {
-        tlbs_warm(u->tlb, false, mem_addr);
-        if (mem_access & RV_MEM_STORE)
-            memsys_warm_store(u->mem, mem_addr);
-        else
-            memsys_warm_load(u->mem, mem_addr);
-    }
-    if (rv_ops[in->op].flags & RVF_CTRL) {
-        bpred_predict_update(u->bp, in, taken, next_pc);
-        if (taken) u->fetch_block = UINT64_MAX; /* a taken transfer starts a new fetch block */
-    }
+    if (pc - u->fetch_lo < u->fetch_hi - u->fetch_lo)
+        return;
+    uint64_t bytes = 2u * (unsigned)u->cfg.fetch_width;
+    u->fetch_lo = bytes & (bytes - 1) ? pc - pc % bytes : pc & ~(bytes - 1); /* no division when we can */
+    u->fetch_hi = u->fetch_lo + bytes;
+    tlbs_warm(u->tlb, true, pc);
+    memsys_warm_ifetch(u->mem, pc);
+}
+
+/* A memory access (RV_MEM_* bits, 0 for none). */
+static inline void warm_data(uarch *u, unsigned access, uint64_t addr)
+{
+    if (!access)
+        return;
+    tlbs_warm(u->tlb, false, addr);
+    if (access & RV_MEM_STORE)
+        memsys_warm_store(u->mem, addr);
+    else
+        memsys_warm_load(u->mem, addr);
+}
+
+/* A control transfer: whether it was taken and where it went. */
+static inline void warm_ctrl(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc)
+{
+    bpred_predict_update(u->bp, in, taken, next_pc);
+    if (taken) u->fetch_hi = u->fetch_lo; /* a taken transfer starts a new fetch block */
 }
 
 void uarch_warm(uarch *u, const rv_dyninst *d)
 {
-    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
+    warm_fetch(u, d->insn.pc);
+    warm_data(u, d->mem_access, d->mem_addr);
+    if (rv_ops[d->insn.op].flags & RVF_CTRL)
+        warm_ctrl(u, &d->insn, d->taken, d->next_pc);
+}
+
+void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
+                      uint32_t executed)
+{
+    uint32_t k = 0, end = first + executed;
+    for (uint32_t i = first; i < end; i++) {
+        warm_fetch(u, b->insns[i].pc);
+        unsigned access = 0;
+        uint64_t addr = 0;
+        for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
+            if (t->e[k].idx == i)
+                access |= t->e[k].kind, addr = t->e[k].addr;
+        warm_data(u, access, addr);
+    }
+    /* only a block's last instruction transfers control */
+    const rv_insn *last = &b->insns[b->n - 1];
+    if (end == b->n && (rv_ops[last->op].flags & RVF_CTRL))
+        warm_ctrl(u, last, rv_ops[last->op].cls == CLS_BRANCH ? t->taken : true, p->cpu.pc);
 }
 
 /* Warming from the fast path: blocks (translated or interpreted) with the
@@ -62,19 +90,7 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
 {
     (void)start;
     warm_run *w = ctx;
-    const rv_trace *t = &w->trace;
-    uint32_t k = 0;
-    for (uint32_t i = first; i < first + executed; i++) {
-        unsigned access = 0;
-        uint64_t addr = 0;
-        for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
-            if (t->e[k].idx == i)
-                access |= t->e[k].kind, addr = t->e[k].addr;
-        const rv_insn *in = &b->insns[i];
-        /* only a block's last instruction transfers control: it ran whole */
-        bool taken = rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true;
-        warm_insn(w->u, in, access, addr, taken, w->p->cpu.pc);
-    }
+    uarch_warm_block(w->u, w->p, &w->trace, b, first, executed);
 }
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)

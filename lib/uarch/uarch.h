@@ -18,7 +18,10 @@ typedef struct uarch {
     memsys *mem;
     tlbs *tlb;
     bpred *bp;
-    uint64_t fetch_block; /* last fetch block warmed, so a block costs one I-side access */
+    /* the last fetch block warmed, [fetch_lo, fetch_hi) (empty: none), so
+     * a block costs one I-side access; bounds, not a block number, so
+     * that no instruction pays a division */
+    uint64_t fetch_lo, fetch_hi;
 } uarch;
 
 void uarch_init(uarch *u, const uarch_config *c);
@@ -31,6 +34,11 @@ void uarch_warm(uarch *u, const rv_dyninst *d);
  * warming all the way exactly as uarch_warm on every instruction would.
  * Returns the instructions executed. */
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
+/* The same for one block, from a block hook of one's own (bbv --proxy)
+ * while p->trace is t: positions [first, first + executed) of b, after
+ * which p->cpu.pc is where b went. */
+void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
+                      uint32_t executed);
 
 /* Warm state with the configuration digest in front: restore fails (false,
  * with a reason) when the digest or any geometry differs. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bbv --proxy and the simpoint methods that use it:
-#  - the stepping pass writes the same .bb files and block map as the fast
-#    path, byte for byte (phase-changing workloads, signal handlers, timers,
-#    faults; small intervals put boundaries inside blocks), and the same exit status;
+#  - bbv --proxy writes the same .bb files and block map as plain bbv, byte
+#    for byte (phase-changing workloads, signal handlers, timers, faults,
+#    code written at run time; small intervals put boundaries inside blocks),
+#    and the same exit status;
 #  - the .proxy file has one line per .bb line, each interval's length, and
 #    per-interval counts that add up to the whole run's (counted in a separate
 #    run with one interval longer than the program);
@@ -14,7 +15,7 @@ cd "$T"
 CFG=$TOP/configs/boom-tip.ini
 
 for run in "workloads/phases 1" "workloads/interp 1" "progs/sig_timers" "progs/sig_handlers" "progs/sig_faults" \
-           "progs/segfault"; do
+           "progs/segfault" "progs/self_modify" "progs/mprotect"; do
     set -- $run
     prog=$RV/$1
     shift

@@ -9,6 +9,7 @@
 
 #include "../../simpoint/output.h"
 #include "../../simpoint/proxy.h"
+#include "../../simpoint/proxy_dims.h"
 
 /* One cluster of six intervals, nearest the centre first; weighted mean
  * proxy CPI 7.8 / 6 = 1.3. */
@@ -119,18 +120,75 @@ Test(simpoint_proxy, stratify_allocates_by_weight_and_spread)
 
 Test(simpoint_proxy, extend_scales_to_the_bbv_spread)
 {
-    /* BBVs 0 and 2 (spread 1), CPI 1 and 3 (sd 1): the new column is -S, +S */
-    double *x = malloc(2 * sizeof *x), w[2] = {0.5, 0.5}, cpi[2] = {1, 3};
-    x[0] = 0;
-    x[1] = 2;
-    dataset ds = {2, 1, x, w};
-    proxy_extend(&ds, cpi, 2);
+    /* BBVs 0, 1, 2 and CPI 1, 2, 3: the same spread (sqrt(2/3)), nothing
+     * beyond 3 MADs of the median, so the new column is -S, 0, +S, the rows
+     * and weights copied */
+    double x[3] = {0, 1, 2}, w[3] = {1. / 3, 1. / 3, 1. / 3}, cpi[3] = {1, 2, 3};
+    dataset bbv = {3, 1, x, w}, ds;
+    proxy_extend(&bbv, cpi, 2, &ds);
     cr_assert_eq(ds.d, 2);
-    cr_assert_float_eq(ds.x[0], 0, 1e-12);
-    cr_assert_float_eq(ds.x[1], -2, 1e-12);
-    cr_assert_float_eq(ds.x[2], 2, 1e-12);
-    cr_assert_float_eq(ds.x[3], 2, 1e-12);
-    free(ds.x);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_float_eq(ds.x[2 * i], x[i], 1e-12);
+        cr_assert_float_eq(ds.x[2 * i + 1], 2.0 * (i - 1), 1e-12);
+    }
+    cr_assert(ds.w != w && ds.w[0] == w[0] && ds.w[2] == w[2]);
+    dataset_free(&ds);
+}
+
+/* 99 intervals whose proxy CPI spreads evenly over 1.0 .. 1.2, and a
+ * start-up interval at 5: the standard deviation would be 0.40, mostly the
+ * outlier's, and squeeze the others into a fifth of their room. */
+enum { BULK = 99 };
+
+static void bulk_and_outlier(double *cpi, double outlier)
+{
+    for (int i = 0; i < BULK; i++)
+        cpi[i] = 1.0 + 0.2 * i / (BULK - 1);
+    cpi[BULK] = outlier;
+}
+
+Test(simpoint_proxy, one_outlier_interval_does_not_set_the_scale)
+{
+    double cpi[BULK + 1];
+    bulk_and_outlier(cpi, 1.1); /* no outlier: the bulk's own scale, its SD */
+    double alone = proxy_scale(cpi, NULL, BULK + 1);
+    cr_assert_float_eq(alone, 0.0577, 0.001, "the SD of an even spread over 0.2: %g", alone);
+    /* an outlier counts as if it were 3 MADs from the median, however far */
+    bulk_and_outlier(cpi, 2);
+    double bounded = proxy_scale(cpi, NULL, BULK + 1);
+    cr_assert(bounded < 1.15 * alone, "outlier 2: scale %g, %g without it", bounded, alone);
+    for (double outlier = 5; outlier <= 1000; outlier *= 10) {
+        bulk_and_outlier(cpi, outlier);
+        cr_assert_float_eq(proxy_scale(cpi, NULL, BULK + 1), bounded, 1e-12, "outlier %g", outlier);
+    }
+}
+
+Test(simpoint_proxy, the_outlier_keeps_its_distance_and_the_bulk_its_room)
+{
+    double cpi[BULK + 1], x[BULK + 1], w[BULK + 1];
+    for (int i = 0; i <= BULK; i++) {
+        x[i] = i % 2; /* two code phases: spread 0.5 */
+        w[i] = 1.0 / (BULK + 1);
+    }
+    bulk_and_outlier(cpi, 5);
+    dataset bbv = {BULK + 1, 1, x, w}, ds;
+    proxy_extend(&bbv, cpi, 1, &ds);
+    /* the bulk spans about 0.2 / 0.065 scale units of 0.5 each (the SD
+     * would have left it 0.25); the outlier stays 20 times as far */
+    double bulk = ds.x[2 * (BULK - 1) + 1] - ds.x[1], far = ds.x[2 * BULK + 1] - ds.x[1];
+    cr_assert(bulk > 1.4, "the bulk squeezed into %g", bulk);
+    cr_assert_float_eq(far / bulk, 20, 1e-9, "the outlier %g away, the bulk %g wide", far, bulk);
+    dataset_free(&ds);
+}
+
+Test(simpoint_proxy, differences_under_5pct_of_the_cpi_are_not_stretched)
+{
+    /* proxy CPI 2.000 .. 2.002: the scale is 5% of the median (0.1), not the
+     * tiny SD, so the column stays within 0.02 spreads */
+    double cpi[BULK + 1];
+    for (int i = 0; i <= BULK; i++)
+        cpi[i] = 2.0 + 0.002 * i / BULK;
+    cr_assert_float_eq(proxy_scale(cpi, NULL, BULK + 1), 0.1, 1e-3);
 }
 
 static char path[] = "/tmp/sp_proxy_XXXXXX";
