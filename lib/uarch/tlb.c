@@ -4,7 +4,6 @@
 
 #include "util.h"
 
-#define PAGE_SHIFT 12
 #define NO_PAGE UINT64_MAX   /* vpn of an empty entry: no page number is all ones */
 
 typedef struct tlb_entry {
@@ -137,7 +136,7 @@ static tlb_result l2_translate(tlbs *t, uint64_t vpn, uint64_t now, bool timed)
 static inline tlb_result translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now, bool timed)
 {
     l1_tlb *l1 = instr ? &t->itlb : &t->dtlb;
-    uint64_t vpn = vaddr >> PAGE_SHIFT;
+    uint64_t vpn = vaddr >> TLB_PAGE_SHIFT;
     (*l1->accesses)++;
     tlb_entry *e = l1_lookup(l1, vpn);
     if (e) {
@@ -159,6 +158,8 @@ tlb_result tlbs_translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now)
 }
 
 void tlbs_warm(tlbs *t, bool instr, uint64_t vaddr) { translate(t, instr, vaddr, 0, false); }
+
+void tlbs_warm_repeated(tlbs *t, bool instr, uint64_t n) { *(instr ? &t->itlb : &t->dtlb)->accesses += n; }
 
 const tlb_stats *tlbs_get_stats(const tlbs *t) { return &t->stats; }
 void tlbs_reset_stats(tlbs *t) { t->stats = (tlb_stats){0}; }

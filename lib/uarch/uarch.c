@@ -9,6 +9,10 @@ void uarch_init(uarch *u, const uarch_config *c)
     u->tlb = tlbs_new(c);
     u->bp = bpred_new(c);
     u->fetch_block = UINT64_MAX;
+    u->fetch_bytes = 2u * (unsigned)c->fetch_width;
+    bool power_of_two = (u->fetch_bytes & (u->fetch_bytes - 1)) == 0;
+    u->fetch_shift = power_of_two ? __builtin_ctz(u->fetch_bytes) : -1;
+    u->line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes); /* a power of two: memsys_new checked */
 }
 
 void uarch_destroy(uarch *u)
@@ -19,6 +23,25 @@ void uarch_destroy(uarch *u)
     *u = (uarch){0};
 }
 
+static inline uint64_t fetch_block_of(const uarch *u, uint64_t pc)
+{
+    return u->fetch_shift >= 0 ? pc >> u->fetch_shift : pc / u->fetch_bytes;
+}
+
+static inline void warm_data(uarch *u, unsigned mem_access, uint64_t mem_addr)
+{
+    if (mem_access & RV_MEM_STORE)
+        memsys_warm_store(u->mem, mem_addr);
+    else
+        memsys_warm_load(u->mem, mem_addr);
+}
+
+static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc)
+{
+    bpred_predict_update(u->bp, in, taken, next_pc);
+    if (taken) u->fetch_block = UINT64_MAX; /* a taken transfer starts a new fetch block */
+}
+
 /* One executed instruction: its memory access (RV_MEM_* bits, 0 for none)
  * and, for control flow, whether it was taken and where it went. */
 static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, uint64_t mem_addr, bool taken,
@@ -26,7 +49,7 @@ static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, u
 {
     /* The front end reads whole fetch blocks: one I-TLB and I-cache access
      * per block entered, as the detailed core makes them. */
-    uint64_t block = in->pc / (2u * (unsigned)u->cfg.fetch_width);
+    uint64_t block = fetch_block_of(u, in->pc);
     if (block != u->fetch_block) {
         u->fetch_block = block;
         tlbs_warm(u->tlb, true, in->pc);
@@ -34,15 +57,9 @@ static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, u
     }
     if (mem_access) {
         tlbs_warm(u->tlb, false, mem_addr);
-        if (mem_access & RV_MEM_STORE)
-            memsys_warm_store(u->mem, mem_addr);
-        else
-            memsys_warm_load(u->mem, mem_addr);
+        warm_data(u, mem_access, mem_addr);
     }
-    if (rv_ops[in->op].flags & RVF_CTRL) {
-        bpred_predict_update(u->bp, in, taken, next_pc);
-        if (taken) u->fetch_block = UINT64_MAX; /* a taken transfer starts a new fetch block */
-    }
+    if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc);
 }
 
 void uarch_warm(uarch *u, const rv_dyninst *d)
@@ -51,40 +68,88 @@ void uarch_warm(uarch *u, const rv_dyninst *d)
 }
 
 /* Warming from the fast path: blocks (translated or interpreted) with the
- * memory accesses they noted. */
+ * memory accesses they noted, warmed as warm_insn would warm each of their
+ * instructions. Only this run touches the model meanwhile, so an I-fetch
+ * from the line of the run's previous one, or a translation of the page of
+ * the previous one in the same TLB, is a hit that changes nothing but an
+ * access count: those are counted here and added at the end. */
 typedef struct warm_run {
     uarch *u;
     const rv_proc *p;
     rv_trace trace;
+    uint64_t iline, ipage, dpage;   /* the run's last fetch and translations (UINT64_MAX: none yet) */
+    uint64_t iline_repeats, ipage_repeats, dpage_repeats;
 } warm_run;
+
+static inline void run_fetch(warm_run *w, uint64_t pc)
+{
+    uint64_t page = pc >> TLB_PAGE_SHIFT, line = pc >> w->u->line_shift;
+    if (page == w->ipage) {
+        w->ipage_repeats++;
+    } else {
+        w->ipage = page;
+        tlbs_warm(w->u->tlb, true, pc);
+    }
+    if (line == w->iline) {
+        w->iline_repeats++;
+    } else {
+        w->iline = line;
+        memsys_warm_ifetch(w->u->mem, pc);
+    }
+}
+
+static inline void run_data(warm_run *w, unsigned access, uint64_t addr)
+{
+    uint64_t page = addr >> TLB_PAGE_SHIFT;
+    if (page == w->dpage) {
+        w->dpage_repeats++;
+    } else {
+        w->dpage = page;
+        tlbs_warm(w->u->tlb, false, addr);
+    }
+    warm_data(w->u, access, addr);
+}
 
 static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
 {
     (void)start;
     warm_run *w = ctx;
+    uarch *u = w->u;
     const rv_trace *t = &w->trace;
-    uint32_t k = 0;
-    for (uint32_t i = first; i < first + executed; i++) {
-        unsigned access = 0;
-        uint64_t addr = 0;
-        for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
-            if (t->e[k].idx == i)
-                access |= t->e[k].kind, addr = t->e[k].addr;
-        const rv_insn *in = &b->insns[i];
-        /* only a block's last instruction transfers control: it ran whole */
-        bool taken = rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true;
-        warm_insn(w->u, in, access, addr, taken, w->p->cpu.pc);
+    uint32_t end = first + executed, k = 0;
+    for (uint32_t i = first; i < end; i++) {
+        uint64_t pc = b->insns[i].pc, block = fetch_block_of(u, pc);
+        if (block != u->fetch_block) {
+            u->fetch_block = block;
+            run_fetch(w, pc);
+        }
+        if (k < t->n && t->e[k].idx <= i) {
+            unsigned access = 0;
+            uint64_t addr = 0;
+            for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
+                if (t->e[k].idx == i)
+                    access |= t->e[k].kind, addr = t->e[k].addr;
+            if (access) run_data(w, access, addr);
+        }
     }
+    /* A control transfer ends its block (decode_block), so only the last
+     * instruction run can be one, and then the block ran whole. */
+    const rv_insn *last = &b->insns[end - 1];
+    if (rv_ops[last->op].flags & RVF_CTRL)
+        warm_control(u, last, rv_ops[last->op].cls == CLS_BRANCH ? t->taken : true, w->p->cpu.pc);
 }
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
 {
     uint64_t start = p->cpu.icount;
-    warm_run w = {.u = u, .p = p};
+    warm_run w = {.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX};
     p->trace = &w.trace;
     if (p->cpu.icount < limit)
         rv_run(p, limit, warm_block, &w);
     p->trace = NULL;
+    memsys_warm_ifetch_repeated(u->mem, w.iline_repeats);
+    tlbs_warm_repeated(u->tlb, true, w.ipage_repeats);
+    tlbs_warm_repeated(u->tlb, false, w.dpage_repeats);
     return p->cpu.icount - start;
 }
 

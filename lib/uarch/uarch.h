@@ -19,6 +19,9 @@ typedef struct uarch {
     tlbs *tlb;
     bpred *bp;
     uint64_t fetch_block; /* last fetch block warmed, so a block costs one I-side access */
+    unsigned fetch_bytes; /* a fetch block: 2 bytes per instruction of the fetch width */
+    int fetch_shift;      /* log2(fetch_bytes), or -1 when that is not a power of two */
+    unsigned line_shift;  /* log2(cache line size) */
 } uarch;
 
 void uarch_init(uarch *u, const uarch_config *c);
