@@ -13,6 +13,7 @@ void uarch_init(uarch *u, const uarch_config *c)
     bool power_of_two = (u->fetch_bytes & (u->fetch_bytes - 1)) == 0;
     u->fetch_shift = power_of_two ? __builtin_ctz(u->fetch_bytes) : -1;
     u->line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes); /* a power of two: memsys_new checked */
+    u->l1d_one_set = ((uint64_t)c->l1d_kib << 10) == (uint64_t)c->l1d_ways * (unsigned)c->line_bytes;
 }
 
 void uarch_destroy(uarch *u)
@@ -23,9 +24,9 @@ void uarch_destroy(uarch *u)
     *u = (uarch){0};
 }
 
-static inline uint64_t fetch_block_of(const uarch *u, uint64_t pc)
+static inline uint64_t fetch_block_of(int shift, unsigned bytes, uint64_t pc)
 {
-    return u->fetch_shift >= 0 ? pc >> u->fetch_shift : pc / u->fetch_bytes;
+    return shift >= 0 ? pc >> shift : pc / bytes;
 }
 
 static inline void warm_data(uarch *u, unsigned mem_access, uint64_t mem_addr)
@@ -49,7 +50,7 @@ static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, u
 {
     /* The front end reads whole fetch blocks: one I-TLB and I-cache access
      * per block entered, as the detailed core makes them. */
-    uint64_t block = fetch_block_of(u, in->pc);
+    uint64_t block = fetch_block_of(u->fetch_shift, u->fetch_bytes, in->pc);
     if (block != u->fetch_block) {
         u->fetch_block = block;
         tlbs_warm(u->tlb, true, in->pc);
@@ -70,15 +71,18 @@ void uarch_warm(uarch *u, const rv_dyninst *d)
 /* Warming from the fast path: blocks (translated or interpreted) with the
  * memory accesses they noted, warmed as warm_insn would warm each of their
  * instructions. Only this run touches the model meanwhile, so an I-fetch
- * from the line of the run's previous one, or a translation of the page of
- * the previous one in the same TLB, is a hit that changes nothing but an
- * access count: those are counted here and added at the end. */
+ * from the line of the run's previous one, a translation of the page of the
+ * previous one in the same TLB, or a data access to the line of the
+ * previous one (memsys_warm_data_repeated says when) is a hit that changes
+ * nothing but an access count: those are counted here and added at the end. */
 typedef struct warm_run {
     uarch *u;
     const rv_proc *p;
     rv_trace trace;
-    uint64_t iline, ipage, dpage;   /* the run's last fetch and translations (UINT64_MAX: none yet) */
-    uint64_t iline_repeats, ipage_repeats, dpage_repeats;
+    /* the run's last fetch, translations and data access (UINT64_MAX: none yet) */
+    uint64_t iline, ipage, dpage, dline;
+    bool dline_dirty;               /* a store was the last data access */
+    uint64_t iline_repeats, ipage_repeats, dpage_repeats, load_repeats, store_repeats;
 } warm_run;
 
 static inline void run_fetch(warm_run *w, uint64_t pc)
@@ -107,7 +111,16 @@ static inline void run_data(warm_run *w, unsigned access, uint64_t addr)
         w->dpage = page;
         tlbs_warm(w->u->tlb, false, addr);
     }
-    warm_data(w->u, access, addr);
+    bool store = access & RV_MEM_STORE;
+    uint64_t line = addr >> w->u->line_shift;
+    if (line == w->dline && (w->dline_dirty || !store)) {
+        w->store_repeats += store;
+        w->load_repeats += !store;
+    } else {
+        w->dline = w->u->l1d_one_set ? UINT64_MAX : line;
+        w->dline_dirty = store;
+        warm_data(w->u, access, addr);
+    }
 }
 
 static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
@@ -116,22 +129,28 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
     warm_run *w = ctx;
     uarch *u = w->u;
     const rv_trace *t = &w->trace;
-    uint32_t end = first + executed, k = 0;
+    uint32_t end = first + executed, k = 0, n = t->n;
+    uint32_t next = n ? t->e[0].idx : UINT32_MAX; /* the instruction of the next access noted */
+    uint64_t current = u->fetch_block;
+    const int shift = u->fetch_shift; /* locals: the calls below could change u, for all the compiler knows */
+    const unsigned bytes = u->fetch_bytes;
     for (uint32_t i = first; i < end; i++) {
-        uint64_t pc = b->insns[i].pc, block = fetch_block_of(u, pc);
-        if (block != u->fetch_block) {
-            u->fetch_block = block;
+        uint64_t pc = b->insns[i].pc, block = fetch_block_of(shift, bytes, pc);
+        if (block != current) {
+            current = block;
             run_fetch(w, pc);
         }
-        if (k < t->n && t->e[k].idx <= i) {
+        if (next <= i) {
             unsigned access = 0;
             uint64_t addr = 0;
-            for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
+            for (; k < n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
                 if (t->e[k].idx == i)
                     access |= t->e[k].kind, addr = t->e[k].addr;
+            next = k < n ? t->e[k].idx : UINT32_MAX;
             if (access) run_data(w, access, addr);
         }
     }
+    u->fetch_block = current;
     /* A control transfer ends its block (decode_block), so only the last
      * instruction run can be one, and then the block ran whole. */
     const rv_insn *last = &b->insns[end - 1];
@@ -142,7 +161,7 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
 {
     uint64_t start = p->cpu.icount;
-    warm_run w = {.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX};
+    warm_run w = {.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX, .dline = UINT64_MAX};
     p->trace = &w.trace;
     if (p->cpu.icount < limit)
         rv_run(p, limit, warm_block, &w);
@@ -150,6 +169,7 @@ uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
     memsys_warm_ifetch_repeated(u->mem, w.iline_repeats);
     tlbs_warm_repeated(u->tlb, true, w.ipage_repeats);
     tlbs_warm_repeated(u->tlb, false, w.dpage_repeats);
+    memsys_warm_data_repeated(u->mem, w.load_repeats, w.store_repeats);
     return p->cpu.icount - start;
 }
 
