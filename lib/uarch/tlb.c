@@ -12,15 +12,17 @@
  * first and, being the most recent already, needs no new stamp. The entries
  * are arrays by field, so that a search reads only page numbers; and while
  * no page is in two entries (always, but for a restored state that says
- * otherwise) the entry used before the last is tried before searching, as
- * accesses often alternate between two pages. */
+ * otherwise) the entry a page was last found in or put in, noted in a small
+ * table by the page's low bits, is tried before searching. */
+enum { TLB_HINTS = 64 };
 typedef struct l1_tlb {
     uint64_t *vpn;
     uint64_t *last_use;  /* LRU stamp; 0: never used */
     uint64_t *ready;     /* cycle the translation arrives (in flight while > now) */
     bool *walked;        /* the fill needed a page walk: reported to requests that merge with it */
-    unsigned n, mru, prev_mru;
+    unsigned n, mru;
     bool unique;         /* no page number in two entries */
+    uint16_t hint[TLB_HINTS]; /* by vpn % TLB_HINTS: an entry that held such a page (n <= 4096) */
     uint64_t clock;      /* last stamp given */
     uint64_t *accesses, *misses;
 } l1_tlb;
@@ -58,7 +60,7 @@ static void l1_clear(l1_tlb *l)
 {
     for (unsigned i = 0; i < l->n; i++)
         l1_set(l, i, NO_PAGE, 0, 0, false);
-    l->mru = l->prev_mru = 0;
+    l->mru = 0;
     l->unique = true;
     l->clock = 0;
 }
@@ -119,16 +121,17 @@ static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
 {
     if (l->vpn[l->mru] == vpn)
         return (int)l->mru;
+    uint16_t *hint = &l->hint[vpn % TLB_HINTS];
     int hit = -1;
-    if (l->unique && l->vpn[l->prev_mru] == vpn)
-        hit = (int)l->prev_mru;
+    if (l->unique && *hint < l->n && l->vpn[*hint] == vpn)
+        hit = *hint;
     for (unsigned i = 0; hit < 0 && i < l->n; i++)
         if (l->vpn[i] == vpn)
             hit = (int)i;
     if (hit >= 0) {
         l->last_use[hit] = ++l->clock;
-        l->prev_mru = l->mru;
         l->mru = (unsigned)hit;
+        *hint = (uint16_t)hit;
     }
     return hit;
 }
@@ -140,8 +143,8 @@ static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
         if (l->last_use[i] < l->last_use[victim])
             victim = i;
     l1_set(l, victim, vpn, ++l->clock, ready, walked);
-    l->prev_mru = l->mru;
     l->mru = victim;
+    l->hint[vpn % TLB_HINTS] = (uint16_t)victim;
 }
 
 /* An L1 miss at cycle now: the L2 TLB, then the walker (which fills the L2
@@ -248,7 +251,6 @@ static void l1_restore(l1_tlb *l, ustate *s)
         if (last_use > l->last_use[l->mru])
             l->mru = i;
     }
-    l->prev_mru = l->mru;
     l->unique = l1_unique(l);
 }
 
