@@ -229,6 +229,13 @@ mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now) { return instr_
 int memsys_warm_load(memsys *m, uint64_t addr) { return data_access(m, addr, 0, false, false).level; }
 int memsys_warm_store(memsys *m, uint64_t addr) { return data_access(m, addr, 0, false, true).level; }
 int memsys_warm_ifetch(memsys *m, uint64_t addr) { return instr_access(m, addr, 0, false).level; }
+void memsys_warm_ifetch_repeated(memsys *m, uint64_t n) { m->stats.l1i_accesses += n; }
+
+void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores)
+{
+    m->stats.l1d_loads += loads;
+    m->stats.l1d_stores += stores;
+}
 
 const memsys_stats *memsys_get_stats(const memsys *m) { return &m->stats; }
 void memsys_reset_stats(memsys *m) { m->stats = (memsys_stats){0}; }

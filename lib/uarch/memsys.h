@@ -59,6 +59,15 @@ mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now);
 int memsys_warm_load(memsys *m, uint64_t addr);
 int memsys_warm_store(memsys *m, uint64_t addr);
 int memsys_warm_ifetch(memsys *m, uint64_t addr);
+/* n more warming fetches from the line the last fetch (a warming one) read:
+ * that line is the most recently used of its set and only fetches touch the
+ * L1I, so they hit it and change only the access count. */
+void memsys_warm_ifetch_repeated(memsys *m, uint64_t n);
+/* Warming loads and stores to the line the last data access (a warming
+ * one) was for, when the L1D has more than one set and, for stores, that
+ * line is dirty: it is the most recently used of its set (a prefetch fills
+ * another set), so they hit it and change only the access counts. */
+void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores);
 
 /* Forget in-flight fills and reservations (MSHRs, DRAM): every line is ready
  * at cycle 0. Needed before timing requests restart from a smaller cycle than

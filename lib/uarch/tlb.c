@@ -1,25 +1,28 @@
 #include "uarch/tlb.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
-#define PAGE_SHIFT 12
 #define NO_PAGE UINT64_MAX   /* vpn of an empty entry: no page number is all ones */
-
-typedef struct tlb_entry {
-    uint64_t vpn;
-    uint64_t last_use;   /* LRU stamp; 0: never used */
-    uint64_t ready;      /* cycle the translation arrives (in flight while > now) */
-    bool walked;         /* the fill needed a page walk: reported to requests that merge with it */
-} tlb_entry;
 
 /* A fully associative L1 TLB. LRU by use stamps rather than by reordering,
  * since a TLB can have thousands of entries; the entry used last is checked
- * first and, being the most recent already, needs no new stamp. */
+ * first and, being the most recent already, needs no new stamp. The entries
+ * are arrays by field, so that a search reads only page numbers; and while
+ * no page is in two entries (always, but for a restored state that says
+ * otherwise) the entry a page was last found in or put in, noted in a small
+ * table by the page's low bits, is tried before searching. */
+enum { TLB_HINTS = 64 };
 typedef struct l1_tlb {
-    tlb_entry *e;
+    uint64_t *vpn;
+    uint64_t *last_use;  /* LRU stamp; 0: never used */
+    uint64_t *ready;     /* cycle the translation arrives (in flight while > now) */
+    bool *walked;        /* the fill needed a page walk: reported to requests that merge with it */
     unsigned n, mru;
+    bool unique;         /* no page number in two entries */
+    uint16_t hint[TLB_HINTS]; /* by vpn % TLB_HINTS: an entry that held such a page (n <= 4096) */
     uint64_t clock;      /* last stamp given */
     uint64_t *accesses, *misses;
 } l1_tlb;
@@ -45,11 +48,20 @@ static void *alloc_array(size_t n, size_t size)
     return p;
 }
 
+static void l1_set(l1_tlb *l, unsigned i, uint64_t vpn, uint64_t last_use, uint64_t ready, bool walked)
+{
+    l->vpn[i] = vpn;
+    l->last_use[i] = last_use;
+    l->ready[i] = ready;
+    l->walked[i] = walked;
+}
+
 static void l1_clear(l1_tlb *l)
 {
     for (unsigned i = 0; i < l->n; i++)
-        l->e[i] = (tlb_entry){.vpn = NO_PAGE};
+        l1_set(l, i, NO_PAGE, 0, 0, false);
     l->mru = 0;
+    l->unique = true;
     l->clock = 0;
 }
 
@@ -62,10 +74,21 @@ static void l2_clear(tlbs *t)
 static void l1_init(l1_tlb *l, int entries, uint64_t *accesses, uint64_t *misses)
 {
     l->n = (unsigned)entries;
-    l->e = alloc_array(l->n, sizeof *l->e);
+    l->vpn = alloc_array(l->n, sizeof *l->vpn);
+    l->last_use = alloc_array(l->n, sizeof *l->last_use);
+    l->ready = alloc_array(l->n, sizeof *l->ready);
+    l->walked = alloc_array(l->n, sizeof *l->walked);
     l->accesses = accesses;
     l->misses = misses;
     l1_clear(l);
+}
+
+static void l1_free(l1_tlb *l)
+{
+    free(l->vpn);
+    free(l->last_use);
+    free(l->ready);
+    free(l->walked);
 }
 
 tlbs *tlbs_new(const uarch_config *c)
@@ -87,33 +110,41 @@ tlbs *tlbs_new(const uarch_config *c)
 void tlbs_free(tlbs *t)
 {
     if (!t) return;
-    free(t->itlb.e);
-    free(t->dtlb.e);
+    l1_free(&t->itlb);
+    l1_free(&t->dtlb);
     free(t->l2);
     free(t);
 }
 
-static inline tlb_entry *l1_lookup(l1_tlb *l, uint64_t vpn)
+/* The entry holding vpn (made the most recently used), or -1. */
+static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
 {
-    if (l->e[l->mru].vpn == vpn)
-        return &l->e[l->mru];
-    for (unsigned i = 0; i < l->n; i++)
-        if (l->e[i].vpn == vpn) {
-            l->e[i].last_use = ++l->clock;
-            l->mru = i;
-            return &l->e[i];
-        }
-    return NULL;
+    if (l->vpn[l->mru] == vpn)
+        return (int)l->mru;
+    uint16_t *hint = &l->hint[vpn % TLB_HINTS];
+    int hit = -1;
+    if (l->unique && *hint < l->n && l->vpn[*hint] == vpn)
+        hit = *hint;
+    for (unsigned i = 0; hit < 0 && i < l->n; i++)
+        if (l->vpn[i] == vpn)
+            hit = (int)i;
+    if (hit >= 0) {
+        l->last_use[hit] = ++l->clock;
+        l->mru = (unsigned)hit;
+        *hint = (uint16_t)hit;
+    }
+    return hit;
 }
 
 static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
 {
     unsigned victim = 0;   /* least recently used; empty entries were never used */
     for (unsigned i = 1; i < l->n; i++)
-        if (l->e[i].last_use < l->e[victim].last_use)
+        if (l->last_use[i] < l->last_use[victim])
             victim = i;
-    l->e[victim] = (tlb_entry){.vpn = vpn, .last_use = ++l->clock, .ready = ready, .walked = walked};
+    l1_set(l, victim, vpn, ++l->clock, ready, walked);
     l->mru = victim;
+    l->hint[vpn % TLB_HINTS] = (uint16_t)victim;
 }
 
 /* An L1 miss at cycle now: the L2 TLB, then the walker (which fills the L2
@@ -137,12 +168,12 @@ static tlb_result l2_translate(tlbs *t, uint64_t vpn, uint64_t now, bool timed)
 static inline tlb_result translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now, bool timed)
 {
     l1_tlb *l1 = instr ? &t->itlb : &t->dtlb;
-    uint64_t vpn = vaddr >> PAGE_SHIFT;
+    uint64_t vpn = vaddr >> TLB_PAGE_SHIFT;
     (*l1->accesses)++;
-    tlb_entry *e = l1_lookup(l1, vpn);
-    if (e) {
-        if (timed && e->ready > now)   /* merge with the translation in flight */
-            return (tlb_result){e->ready, true, e->walked};
+    int e = l1_lookup(l1, vpn);
+    if (e >= 0) {
+        if (timed && l1->ready[e] > now)   /* merge with the translation in flight */
+            return (tlb_result){l1->ready[e], true, l1->walked[e]};
         return (tlb_result){now, false, false};
     }
     (*l1->misses)++;
@@ -160,15 +191,17 @@ tlb_result tlbs_translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now)
 
 void tlbs_warm(tlbs *t, bool instr, uint64_t vaddr) { translate(t, instr, vaddr, 0, false); }
 
+void tlbs_warm_repeated(tlbs *t, bool instr, uint64_t n) { *(instr ? &t->itlb : &t->dtlb)->accesses += n; }
+
 const tlb_stats *tlbs_get_stats(const tlbs *t) { return &t->stats; }
 void tlbs_reset_stats(tlbs *t) { t->stats = (tlb_stats){0}; }
 
 void tlbs_quiesce(tlbs *t)
 {
     for (unsigned i = 0; i < t->itlb.n; i++)
-        t->itlb.e[i].ready = 0;
+        t->itlb.ready[i] = 0;
     for (unsigned i = 0; i < t->dtlb.n; i++)
-        t->dtlb.e[i].ready = 0;
+        t->dtlb.ready[i] = 0;
     for (unsigned i = 0; i < t->nl2; i++)
         t->l2[i].ready = 0;
 }
@@ -181,9 +214,28 @@ static void l1_save(const l1_tlb *l, ustate *s)
 {
     ustate_put_u64(s, l->clock);
     for (unsigned i = 0; i < l->n; i++) {
-        ustate_put_u64(s, l->e[i].vpn);
-        ustate_put_u64(s, l->e[i].last_use);
+        ustate_put_u64(s, l->vpn[i]);
+        ustate_put_u64(s, l->last_use[i]);
     }
+}
+
+static int by_vpn(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* No page number in two entries (empty ones aside). */
+static bool l1_unique(const l1_tlb *l)
+{
+    uint64_t *v = alloc_array(l->n, sizeof *v);
+    memcpy(v, l->vpn, l->n * sizeof *v);
+    qsort(v, l->n, sizeof *v, by_vpn);
+    bool unique = true;
+    for (unsigned i = 1; i < l->n; i++)
+        unique &= v[i] != v[i - 1] || v[i] == NO_PAGE;
+    free(v);
+    return unique;
 }
 
 static void l1_restore(l1_tlb *l, ustate *s)
@@ -195,10 +247,11 @@ static void l1_restore(l1_tlb *l, ustate *s)
         /* a stamp from the future would break LRU order; an empty entry is never used */
         if (last_use > l->clock || (vpn == NO_PAGE) != (last_use == 0))
             s->bad = true;
-        l->e[i] = (tlb_entry){.vpn = vpn, .last_use = last_use};
-        if (last_use > l->e[l->mru].last_use)
+        l1_set(l, i, vpn, last_use, 0, false);
+        if (last_use > l->last_use[l->mru])
             l->mru = i;
     }
+    l->unique = l1_unique(l);
 }
 
 void tlbs_save(const tlbs *t, ustate *s)

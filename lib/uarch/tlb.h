@@ -27,6 +27,8 @@ typedef struct tlb_stats {
 
 typedef struct tlbs tlbs;
 
+enum { TLB_PAGE_SHIFT = 12 };
+
 tlbs *tlbs_new(const uarch_config *c);
 void tlbs_free(tlbs *t);
 
@@ -34,6 +36,10 @@ void tlbs_free(tlbs *t);
 tlb_result tlbs_translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now);
 /* Functional warming: the same replacement decisions, no timing. */
 void tlbs_warm(tlbs *t, bool instr, uint64_t vaddr);
+/* n more warming translations of the page that the L1 TLB's last
+ * translation (a warming one) was for: they hit its most recently used
+ * entry, which changes only the access count. */
+void tlbs_warm_repeated(tlbs *t, bool instr, uint64_t n);
 
 /* Forget translations in flight: see memsys_quiesce. */
 void tlbs_quiesce(tlbs *t);

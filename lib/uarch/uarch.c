@@ -8,7 +8,12 @@ void uarch_init(uarch *u, const uarch_config *c)
     u->mem = memsys_new(c);
     u->tlb = tlbs_new(c);
     u->bp = bpred_new(c);
-    u->fetch_lo = u->fetch_hi = 0;
+    u->fetch_block = UINT64_MAX;
+    u->fetch_bytes = 2u * (unsigned)c->fetch_width;
+    bool power_of_two = (u->fetch_bytes & (u->fetch_bytes - 1)) == 0;
+    u->fetch_shift = power_of_two ? __builtin_ctz(u->fetch_bytes) : -1;
+    u->line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes); /* a power of two: memsys_new checked */
+    u->l1d_one_set = ((uint64_t)c->l1d_kib << 10) == (uint64_t)c->l1d_ways * (unsigned)c->line_bytes;
 }
 
 void uarch_destroy(uarch *u)
@@ -19,44 +24,48 @@ void uarch_destroy(uarch *u)
     *u = (uarch){0};
 }
 
-/* The front end reads whole fetch blocks: one I-TLB and I-cache access
- * per block entered, as the detailed core makes them. */
-static inline void warm_fetch(uarch *u, uint64_t pc)
+static inline uint64_t fetch_block_of(int shift, unsigned bytes, uint64_t pc)
 {
-    if (pc - u->fetch_lo < u->fetch_hi - u->fetch_lo)
-        return;
-    uint64_t bytes = 2u * (unsigned)u->cfg.fetch_width;
-    u->fetch_lo = bytes & (bytes - 1) ? pc - pc % bytes : pc & ~(bytes - 1); /* no division when we can */
-    u->fetch_hi = u->fetch_lo + bytes;
-    tlbs_warm(u->tlb, true, pc);
-    memsys_warm_ifetch(u->mem, pc);
+    return shift >= 0 ? pc >> shift : pc / bytes;
 }
 
-/* A memory access (RV_MEM_* bits, 0 for none). */
-static inline void warm_data(uarch *u, unsigned access, uint64_t addr)
+static inline void warm_data(uarch *u, unsigned mem_access, uint64_t mem_addr)
 {
-    if (!access)
-        return;
-    tlbs_warm(u->tlb, false, addr);
-    if (access & RV_MEM_STORE)
-        memsys_warm_store(u->mem, addr);
+    if (mem_access & RV_MEM_STORE)
+        memsys_warm_store(u->mem, mem_addr);
     else
-        memsys_warm_load(u->mem, addr);
+        memsys_warm_load(u->mem, mem_addr);
 }
 
-/* A control transfer: whether it was taken and where it went. */
-static inline void warm_ctrl(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc)
+static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc)
 {
     bpred_predict_update(u->bp, in, taken, next_pc);
-    if (taken) u->fetch_hi = u->fetch_lo; /* a taken transfer starts a new fetch block */
+    if (taken) u->fetch_block = UINT64_MAX; /* a taken transfer starts a new fetch block */
+}
+
+/* One executed instruction: its memory access (RV_MEM_* bits, 0 for none)
+ * and, for control flow, whether it was taken and where it went. */
+static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, uint64_t mem_addr, bool taken,
+                             uint64_t next_pc)
+{
+    /* The front end reads whole fetch blocks: one I-TLB and I-cache access
+     * per block entered, as the detailed core makes them. */
+    uint64_t block = fetch_block_of(u->fetch_shift, u->fetch_bytes, in->pc);
+    if (block != u->fetch_block) {
+        u->fetch_block = block;
+        tlbs_warm(u->tlb, true, in->pc);
+        memsys_warm_ifetch(u->mem, in->pc);
+    }
+    if (mem_access) {
+        tlbs_warm(u->tlb, false, mem_addr);
+        warm_data(u, mem_access, mem_addr);
+    }
+    if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc);
 }
 
 void uarch_warm(uarch *u, const rv_dyninst *d)
 {
-    warm_fetch(u, d->insn.pc);
-    warm_data(u, d->mem_access, d->mem_addr);
-    if (rv_ops[d->insn.op].flags & RVF_CTRL)
-        warm_ctrl(u, &d->insn, d->taken, d->next_pc);
+    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
 }
 
 void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
@@ -64,43 +73,119 @@ void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_bl
 {
     uint32_t k = 0, end = first + executed;
     for (uint32_t i = first; i < end; i++) {
-        warm_fetch(u, b->insns[i].pc);
         unsigned access = 0;
         uint64_t addr = 0;
         for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
             if (t->e[k].idx == i)
                 access |= t->e[k].kind, addr = t->e[k].addr;
-        warm_data(u, access, addr);
+        /* only a block's last instruction transfers control, and then the block ran whole */
+        const rv_insn *in = &b->insns[i];
+        warm_insn(u, in, access, addr, rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true, p->cpu.pc);
     }
-    /* only a block's last instruction transfers control */
-    const rv_insn *last = &b->insns[b->n - 1];
-    if (end == b->n && (rv_ops[last->op].flags & RVF_CTRL))
-        warm_ctrl(u, last, rv_ops[last->op].cls == CLS_BRANCH ? t->taken : true, p->cpu.pc);
 }
 
 /* Warming from the fast path: blocks (translated or interpreted) with the
- * memory accesses they noted. */
+ * memory accesses they noted, warmed as warm_insn would warm each of their
+ * instructions. Only this run touches the model meanwhile, so an I-fetch
+ * from the line of the run's previous one, a translation of the page of the
+ * previous one in the same TLB, or a data access to the line of the
+ * previous one (memsys_warm_data_repeated says when) is a hit that changes
+ * nothing but an access count: those are counted here and added at the end. */
 typedef struct warm_run {
     uarch *u;
     const rv_proc *p;
     rv_trace trace;
+    /* the run's last fetch, translations and data access (UINT64_MAX: none yet) */
+    uint64_t iline, ipage, dpage, dline;
+    bool dline_dirty;               /* a store was the last data access */
+    uint64_t iline_repeats, ipage_repeats, dpage_repeats, load_repeats, store_repeats;
 } warm_run;
+
+static inline void run_fetch(warm_run *w, uint64_t pc)
+{
+    uint64_t page = pc >> TLB_PAGE_SHIFT, line = pc >> w->u->line_shift;
+    if (page == w->ipage) {
+        w->ipage_repeats++;
+    } else {
+        w->ipage = page;
+        tlbs_warm(w->u->tlb, true, pc);
+    }
+    if (line == w->iline) {
+        w->iline_repeats++;
+    } else {
+        w->iline = line;
+        memsys_warm_ifetch(w->u->mem, pc);
+    }
+}
+
+static inline void run_data(warm_run *w, unsigned access, uint64_t addr)
+{
+    uint64_t page = addr >> TLB_PAGE_SHIFT;
+    if (page == w->dpage) {
+        w->dpage_repeats++;
+    } else {
+        w->dpage = page;
+        tlbs_warm(w->u->tlb, false, addr);
+    }
+    bool store = access & RV_MEM_STORE;
+    uint64_t line = addr >> w->u->line_shift;
+    if (line == w->dline && (w->dline_dirty || !store)) {
+        w->store_repeats += store;
+        w->load_repeats += !store;
+    } else {
+        w->dline = w->u->l1d_one_set ? UINT64_MAX : line;
+        w->dline_dirty = store;
+        warm_data(w->u, access, addr);
+    }
+}
 
 static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
 {
     (void)start;
     warm_run *w = ctx;
-    uarch_warm_block(w->u, w->p, &w->trace, b, first, executed);
+    uarch *u = w->u;
+    const rv_trace *t = &w->trace;
+    uint32_t end = first + executed, k = 0, n = t->n;
+    uint32_t next = n ? t->e[0].idx : UINT32_MAX; /* the instruction of the next access noted */
+    uint64_t current = u->fetch_block;
+    const int shift = u->fetch_shift; /* locals: the calls below could change u, for all the compiler knows */
+    const unsigned bytes = u->fetch_bytes;
+    for (uint32_t i = first; i < end; i++) {
+        uint64_t pc = b->insns[i].pc, block = fetch_block_of(shift, bytes, pc);
+        if (block != current) {
+            current = block;
+            run_fetch(w, pc);
+        }
+        if (next <= i) {
+            unsigned access = 0;
+            uint64_t addr = 0;
+            for (; k < n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
+                if (t->e[k].idx == i)
+                    access |= t->e[k].kind, addr = t->e[k].addr;
+            next = k < n ? t->e[k].idx : UINT32_MAX;
+            if (access) run_data(w, access, addr);
+        }
+    }
+    u->fetch_block = current;
+    /* A control transfer ends its block (decode_block), so only the last
+     * instruction run can be one, and then the block ran whole. */
+    const rv_insn *last = &b->insns[end - 1];
+    if (rv_ops[last->op].flags & RVF_CTRL)
+        warm_control(u, last, rv_ops[last->op].cls == CLS_BRANCH ? t->taken : true, w->p->cpu.pc);
 }
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
 {
     uint64_t start = p->cpu.icount;
-    warm_run w = {.u = u, .p = p};
+    warm_run w = {.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX, .dline = UINT64_MAX};
     p->trace = &w.trace;
     if (p->cpu.icount < limit)
         rv_run(p, limit, warm_block, &w);
     p->trace = NULL;
+    memsys_warm_ifetch_repeated(u->mem, w.iline_repeats);
+    tlbs_warm_repeated(u->tlb, true, w.ipage_repeats);
+    tlbs_warm_repeated(u->tlb, false, w.dpage_repeats);
+    memsys_warm_data_repeated(u->mem, w.load_repeats, w.store_repeats);
     return p->cpu.icount - start;
 }
 

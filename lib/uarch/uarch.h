@@ -18,10 +18,11 @@ typedef struct uarch {
     memsys *mem;
     tlbs *tlb;
     bpred *bp;
-    /* the last fetch block warmed, [fetch_lo, fetch_hi) (empty: none), so
-     * a block costs one I-side access; bounds, not a block number, so
-     * that no instruction pays a division */
-    uint64_t fetch_lo, fetch_hi;
+    uint64_t fetch_block; /* last fetch block warmed, so a block costs one I-side access */
+    unsigned fetch_bytes; /* a fetch block: 2 bytes per instruction of the fetch width */
+    int fetch_shift;      /* log2(fetch_bytes), or -1 when that is not a power of two */
+    unsigned line_shift;  /* log2(cache line size) */
+    bool l1d_one_set;     /* a next-line prefetch fills the set of the line that missed */
 } uarch;
 
 void uarch_init(uarch *u, const uarch_config *c);
