@@ -199,7 +199,7 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     select[:N], stratify[:F], dims[:S] joined by + (simpoint's
                     --select-by proxy, --stratify, --proxy-dims over the metrics of
                     bbv --proxy with the core configuration) [dims:1, the most accurate
-                    at 1M intervals and MaxK 30 in bench/results/proxy_methods.md]
+                    over bench/results/proxy_methods.md and tests/corpus/RESULTS.md]
   -w W              warm-up instructions before each region [N]
   -m MODE           sim's warm-up: none, detailed, functional, checkpoint (warm
                     checkpoints: caches, TLBs and predictors warmed over the whole prefix) [checkpoint]
