@@ -10,24 +10,27 @@
 # the same command without --warm (the fast-forward alone).
 # Prints a table and writes bench/results/warm.txt (warm_quick.txt with --quick).
 #
-# Usage: bench/bench_warm.sh [--ref-bin DIR] [--reps N] [--warm-insts N] [--quick]
+# Usage: bench/bench_warm.sh [--ref-bin DIR] [--reps N] [--warm-insts N] [--quick] [--perf]
 #   --ref-bin DIR   the reference checkpoint binary's directory (default: a
 #                   build of commit 4ebd8ae, before warming was made faster,
 #                   made by bench/warm_ref.sh the first time)
+#   --perf          also where this build's warming time goes on sort and lua
+#                   (perf record; the top symbols, [JIT] lines summed)
 set -u -o pipefail
 export LC_ALL=C
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$TOP/build/bin
 RVW=$TOP/build/rv/workloads
 CORPUS_BIN=$TOP/build/corpus/bin
-REF_BIN= REPS=3 WARM_INSTS=100000000 QUICK=
+REF_BIN= REPS=3 WARM_INSTS=100000000 QUICK= PERF=
 while [ $# -gt 0 ]; do
     case $1 in
     --ref-bin) REF_BIN=$2; shift 2 ;;
     --reps) REPS=$2; shift 2 ;;
     --warm-insts) WARM_INSTS=$2; shift 2 ;;
     --quick) QUICK=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --perf) PERF=1; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_warm: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -93,3 +96,22 @@ while IFS='|' read -r label prog args total <&3; do
     }' | tee -a "$txt"
 done 3<<<"$RUNS"
 echo "ff s: the same command without --warm (fast-forward only), this build" | tee -a "$txt"
+
+# profile LABEL: top symbols of this build warming LABEL's program
+profile() {
+    local label=$1 prog args argv at total
+    IFS='|' read -r _ prog args total <<<"$(echo "$RUNS" | grep "^$label|")"
+    [ -n "$prog" ] || return 0
+    read -r -a argv <<<"$args"
+    at=$((WARM_INSTS < total ? WARM_INSTS : total * 95 / 100))
+    rm -rf "$T/ck"
+    (cd "$T/in" && perf record -q -o "$T/perf.data" "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" \
+        --at "$at" --guest-output none -- "$prog" "${argv[@]}" >/dev/null 2>&1) || return 0
+    echo "== where warming's time goes: $label (perf, this build)"
+    perf report -i "$T/perf.data" --no-children --stdio 2>/dev/null | awk '
+        /^ *[0-9.]+%/ { if ($0 ~ /\[JIT\]/) jit += $1; else if (n++ < 12) print }
+        END { printf "  %6.2f%%  translated code ([JIT] lines summed)\n", jit }'
+}
+if [ -n "$PERF" ] && command -v perf >/dev/null; then
+    for label in sort lua; do profile "$label"; done | tee -a "$txt"
+fi
