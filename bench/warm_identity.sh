@@ -9,7 +9,7 @@
 # Usage: bench/warm_identity.sh [--ref-bin DIR | --ref-commit C] [--quick]
 #   --ref-bin DIR     reference checkpoint and sim binaries in DIR
 #   --ref-commit C    build them from commit C (default 4ebd8ae, before the
-#                     warming work) into build/warm-ref-C (kept for next time)
+#                     warming work) into build/warm-ref-C (bench/warm_ref.sh)
 #   --quick           fewer programs and configurations
 # Exits 0 when everything matched; prints one line per comparison.
 set -u -o pipefail
@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
     --ref-bin) REF_BIN=$2; shift 2 ;;
     --ref-commit) REF_COMMIT=$2; shift 2 ;;
     --quick) QUICK=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "warm_identity: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -32,18 +32,8 @@ die() { echo "warm_identity: $*" >&2; exit 2; }
 [ -x "$BIN/checkpoint" ] && [ -x "$BIN/sim" ] || die "build first (make build)"
 [ -x "$CORPUS_BIN/lua" ] || make -s -C "$TOP" corpus >&2 || die "the corpus could not be built (make corpus)"
 
-# The reference binaries: built once per commit from a clean export of it.
-if [ -z "$REF_BIN" ]; then
-    ref_dir=$TOP/build/warm-ref-$REF_COMMIT
-    REF_BIN=$ref_dir/build/bin
-    if [ ! -x "$REF_BIN/sim" ]; then
-        echo "building the reference ($REF_COMMIT) in $ref_dir" >&2
-        rm -rf "$ref_dir" && mkdir -p "$ref_dir" &&
-            git -C "$TOP" archive "$REF_COMMIT" | tar -x -C "$ref_dir" &&
-            make -s -C "$ref_dir" -j2 build/bin/checkpoint build/bin/sim >&2 ||
-            die "could not build the reference from $REF_COMMIT"
-    fi
-fi
+# The reference binaries: built once per commit (bench/warm_ref.sh).
+[ -n "$REF_BIN" ] || REF_BIN=$("$TOP/bench/warm_ref.sh" "$REF_COMMIT") || exit 2
 [ -x "$REF_BIN/checkpoint" ] && [ -x "$REF_BIN/sim" ] || die "no reference binaries in $REF_BIN"
 
 T=$(mktemp -d)

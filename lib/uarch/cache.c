@@ -14,61 +14,67 @@ void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsig
         die("%s: %llu bytes in %u ways of %u-byte lines is not a power-of-two number of sets", name,
             (unsigned long long)bytes, ways, line_bytes);
     *c = (cache){.set_mask = sets - 1, .ways = ways, .latency = latency, .level = level};
-    c->lines = malloc(sets * ways * sizeof *c->lines);
-    if (!c->lines) die("out of memory for the %s", name);
+    c->tags = malloc(sets * ways * sizeof *c->tags);
+    c->states = malloc(sets * ways * sizeof *c->states);
+    if (!c->tags || !c->states) die("out of memory for the %s", name);
     busy_pool_init(&c->mshrs, mshrs);
     cache_clear(c);
 }
 
 void cache_free(cache *c)
 {
-    free(c->lines);
+    free(c->tags);
+    free(c->states);
     busy_pool_free(&c->mshrs);
 }
 
-static uint64_t cache_nlines(const cache *c) { return c->lines ? (c->set_mask + 1) * c->ways : 0; }
+static uint64_t cache_nlines(const cache *c) { return c->tags ? (c->set_mask + 1) * c->ways : 0; }
 
-cache_line *cache_peek(const cache *c, uint64_t tag)
+cache_state *cache_peek(const cache *c, uint64_t tag)
 {
-    cache_line *set = cache_set(c, tag);
+    uint64_t set = cache_set(c, tag);
     for (unsigned w = 0; w < c->ways; w++)
-        if (set[w].tag == tag)
-            return &set[w];
+        if (c->tags[set + w] == tag)
+            return &c->states[set + w];
     return NULL;
 }
 
 cache_line cache_insert(cache *c, const cache_line *line)
 {
-    cache_line *set = cache_set(c, line->tag);
-    cache_line victim = set[c->ways - 1];
-    memmove(set + 1, set, (c->ways - 1) * sizeof *set);
-    set[0] = *line;
+    uint64_t set = cache_set(c, line->tag), last = set + c->ways - 1;
+    const cache_state *v = &c->states[last];
+    cache_line victim = {c->tags[last], v->ready, v->dirty, v->fill_level, v->prefetched};
+    cache_shift_ways(c, set, c->ways - 1);
+    c->tags[set] = line->tag;
+    c->states[set] = (cache_state){line->ready, line->dirty, line->fill_level, line->prefetched};
     return victim;
 }
 
 void cache_quiesce(cache *c)
 {
     for (uint64_t i = 0; i < cache_nlines(c); i++)
-        c->lines[i].ready = 0;
+        c->states[i].ready = 0;
     busy_pool_clear(&c->mshrs);
 }
 
 void cache_clear(cache *c)
 {
-    for (uint64_t i = 0; i < cache_nlines(c); i++)
-        c->lines[i] = (cache_line){.tag = CACHE_NO_LINE};
+    for (uint64_t i = 0; i < cache_nlines(c); i++) {
+        c->tags[i] = CACHE_NO_LINE;
+        c->states[i] = (cache_state){0};
+    }
     busy_pool_clear(&c->mshrs);
 }
 
 void cache_save_geometry(const cache *c, ustate *s)
 {
-    ustate_put_u64(s, c->lines ? c->set_mask + 1 : 0);
+    ustate_put_u64(s, c->tags ? c->set_mask + 1 : 0);
     ustate_put_u64(s, c->ways);
 }
 
 void cache_expect_geometry(const cache *c, ustate *s)
 {
-    ustate_expect_u64(s, c->lines ? c->set_mask + 1 : 0);
+    ustate_expect_u64(s, c->tags ? c->set_mask + 1 : 0);
     ustate_expect_u64(s, c->ways);
 }
 
@@ -78,10 +84,10 @@ enum { FLAG_DIRTY = 1, FLAG_PREFETCHED = 2, FLAG_LEVEL_SHIFT = 2 };
 void cache_save_lines(const cache *c, ustate *s)
 {
     for (uint64_t i = 0; i < cache_nlines(c); i++) {
-        const cache_line *l = &c->lines[i];
+        const cache_state *l = &c->states[i];
         uint8_t flags = (uint8_t)((l->dirty ? FLAG_DIRTY : 0) | (l->prefetched ? FLAG_PREFETCHED : 0) |
                                   l->fill_level << FLAG_LEVEL_SHIFT);
-        ustate_put_u64(s, l->tag);
+        ustate_put_u64(s, c->tags[i]);
         ustate_put(s, &flags, 1);
     }
 }
@@ -95,14 +101,14 @@ bool cache_restore_lines(cache *c, ustate *s)
         bool empty = tag == CACHE_NO_LINE;
         /* a line in the wrong set, a valid line after an empty way or a
          * level that does not exist would break lookups and replacement */
-        bool follows_empty = i % c->ways && c->lines[i - 1].tag == CACHE_NO_LINE;
+        bool follows_empty = i % c->ways && c->tags[i - 1] == CACHE_NO_LINE;
         if ((!empty && ((tag & c->set_mask) != set || follows_empty)) ||
             (flags >> FLAG_LEVEL_SHIFT) >= MEM_LEVELS)
             s->bad = true;
-        c->lines[i] = (cache_line){.tag = tag,
-                                   .dirty = !!(flags & FLAG_DIRTY),
-                                   .prefetched = !!(flags & FLAG_PREFETCHED),
-                                   .fill_level = (uint8_t)(flags >> FLAG_LEVEL_SHIFT)};
+        c->tags[i] = tag;
+        c->states[i] = (cache_state){.dirty = !!(flags & FLAG_DIRTY),
+                                     .prefetched = !!(flags & FLAG_PREFETCHED),
+                                     .fill_level = (uint8_t)(flags >> FLAG_LEVEL_SHIFT)};
     }
     busy_pool_clear(&c->mshrs);
     return !s->bad;

@@ -9,7 +9,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "uarch/busy.h"
 #include "uarch/state.h"
@@ -18,16 +17,28 @@
  * none is all ones. Empty ways always follow the valid ones in a set. */
 #define CACHE_NO_LINE UINT64_MAX
 
-typedef struct cache_line {
-    uint64_t tag;         /* line address: byte address >> log2(line size) */
+/* What a cache knows of a line besides its tag. */
+typedef struct cache_state {
     uint64_t ready;       /* cycle the fill completes */
     uint8_t dirty;
     uint8_t fill_level;   /* enum mem_level the fill came from */
     uint8_t prefetched;   /* filled by the prefetcher and not yet used by a demand access */
+} cache_state;
+
+/* A line as it is put in or evicted. */
+typedef struct cache_line {
+    uint64_t tag;         /* line address: byte address >> log2(line size) */
+    uint64_t ready;
+    uint8_t dirty;
+    uint8_t fill_level;
+    uint8_t prefetched;
 } cache_line;
 
+/* The tags apart from the rest, so that a lookup reads a set's tags from
+ * one or two host cache lines. */
 typedef struct cache {
-    cache_line *lines;    /* sets x ways; an absent level has none */
+    uint64_t *tags;       /* sets x ways; an absent level has none */
+    cache_state *states;  /* the same positions */
     uint64_t set_mask;    /* sets - 1 (sets are a power of two) */
     unsigned ways;
     unsigned latency;     /* hit latency, cycles */
@@ -40,31 +51,47 @@ void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsig
                 unsigned latency, unsigned mshrs, uint8_t level);
 void cache_free(cache *c);
 
-static inline cache_line *cache_set(const cache *c, uint64_t tag)
+/* The position of tag's set's first way. */
+static inline uint64_t cache_set(const cache *c, uint64_t tag)
 {
-    return c->lines + (tag & c->set_mask) * c->ways;
+    return (tag & c->set_mask) * c->ways;
 }
 
-/* The line holding tag, made most recently used; NULL on a miss. The pointer
- * is good until the next lookup or insert in the same cache. */
-static inline cache_line *cache_lookup(cache *c, uint64_t tag)
+/* Move the first n ways of the set at `set` one way down, freeing way 0
+ * (a few ways: cheaper than memmove calls). */
+static inline void cache_shift_ways(cache *c, uint64_t set, unsigned n)
 {
-    cache_line *set = cache_set(c, tag);
-    if (set[0].tag == tag)
-        return set;
+    uint64_t *tags = c->tags + set;
+    cache_state *states = c->states + set;
+    for (; n > 0; n--) {
+        tags[n] = tags[n - 1];
+        states[n] = states[n - 1];
+    }
+}
+
+/* The state of the line holding tag, made most recently used; NULL on a
+ * miss. The pointer is good until the next lookup or insert in the same
+ * cache. */
+static inline cache_state *cache_lookup(cache *c, uint64_t tag)
+{
+    uint64_t set = cache_set(c, tag);
+    const uint64_t *tags = c->tags + set;
+    if (tags[0] == tag)
+        return c->states + set;
     for (unsigned w = 1; w < c->ways; w++)
-        if (set[w].tag == tag) {
-            cache_line hit = set[w];
-            memmove(set + 1, set, w * sizeof *set);
-            set[0] = hit;
-            return set;
+        if (tags[w] == tag) {
+            cache_state hit = c->states[set + w];
+            cache_shift_ways(c, set, w);
+            c->tags[set] = tag;
+            c->states[set] = hit;
+            return c->states + set;
         }
     return NULL;
 }
 
-/* The line holding tag without touching the LRU order (write-backs and
- * prefetch probes are not uses); NULL if absent. */
-cache_line *cache_peek(const cache *c, uint64_t tag);
+/* The state of the line holding tag without touching the LRU order
+ * (write-backs and prefetch probes are not uses); NULL if absent. */
+cache_state *cache_peek(const cache *c, uint64_t tag);
 
 /* Put line (not present yet) in its set as the most recently used, evicting
  * the least recently used: returns the evicted line (tag CACHE_NO_LINE if the

@@ -94,7 +94,7 @@ void memsys_free(memsys *m)
 /* A request at cycle t for a line present in lv. A line still being filled
  * makes the request wait for the fill (an MSHR merge) and report where the
  * fill comes from. */
-static inline mem_result hit(const level *lv, const cache_line *l, uint64_t t, bool timed)
+static inline mem_result hit(const level *lv, const cache_state *l, uint64_t t, bool timed)
 {
     if (!timed || l->ready <= t)
         return (mem_result){timed ? t + lv->c.latency : 0, lv->c.level, 0};
@@ -120,7 +120,7 @@ static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t, bool t
         if (timed) dram_write(&m->dram, t);
         return;
     }
-    cache_line *l = cache_peek(&below->c, tag);
+    cache_state *l = cache_peek(&below->c, tag);
     if (l)
         l->dirty = 1;
     else
@@ -164,7 +164,7 @@ static mem_result fetch(memsys *m, level *lv, uint64_t tag, uint64_t t, bool tim
         return (mem_result){timed ? dram_read(&m->dram, t) : 0, MEM_DRAM, 0};
     }
     (*lv->accesses)++;
-    cache_line *l = cache_lookup(&lv->c, tag);
+    cache_state *l = cache_lookup(&lv->c, tag);
     return l ? hit(lv, l, t, timed) : miss(m, lv, tag, t, timed, false);
 }
 
@@ -195,7 +195,7 @@ static inline mem_result l1_access(memsys *m, level *lv, uint64_t addr, uint64_t
     if (timed && lv->ideal)
         return (mem_result){now + lv->c.latency, lv->c.level, 0};
     uint64_t tag = addr >> m->line_shift;
-    cache_line *l = cache_lookup(&lv->c, tag);
+    cache_state *l = cache_lookup(&lv->c, tag);
     if (!l)
         return l1_miss(m, lv, tag, now, timed, write);
     l->dirty |= write;

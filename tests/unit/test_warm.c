@@ -1,7 +1,8 @@
 /* Functional warming from the fast path (uarch_warm_run: translated or
  * interpreted blocks and the memory accesses they note) leaves caches, TLBs
- * and predictors exactly as warming every instruction from the stepping path
- * (uarch_warm) does, whole or in pieces that stop and resume inside blocks. */
+ * and predictors (their state and their access counts) exactly as warming
+ * every instruction from the stepping path (uarch_warm) does, whole or in
+ * pieces that stop and resume inside blocks, in geometries with special cases. */
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 #define PROGRAM "build/rv/workloads/sort"
 #define CONFIG "configs/boom-tip.ini"
 
-static void start(rv_proc *p, uarch *u, enum rv_exec_mode mode)
+/* sets: NULL, or overrides of the configuration ("sec.key=value"), NULL-terminated. */
+static void start(rv_proc *p, uarch *u, enum rv_exec_mode mode, const char *const *sets)
 {
     char *argv[] = {PROGRAM, "1"};
     rv_proc_options o = {.exe = PROGRAM, .argc = 2, .argv = argv, .exec_mode = mode};
@@ -25,6 +27,8 @@ static void start(rv_proc *p, uarch *u, enum rv_exec_mode mode)
     uarch_config c;
     uarch_config_defaults(&c);
     cr_assert_eq(uarch_config_load(&c, CONFIG, err, sizeof err), 0, "%s", err);
+    for (; sets && *sets; sets++)
+        cr_assert_eq(uarch_config_set(&c, *sets, err, sizeof err), 0, "%s", err);
     uarch_init(u, &c);
 }
 
@@ -51,15 +55,20 @@ static void expect_same_state(uarch *a, uarch *b)
     cr_expect(memcmp(sa.data, sb.data, sa.len) == 0, "warm state differs from the stepping path's");
     ustate_free(&sa);
     ustate_free(&sb);
+    /* the access counts too (the fast path counts repeated hits in bulk) */
+    cr_expect(memcmp(memsys_get_stats(a->mem), memsys_get_stats(b->mem), sizeof(memsys_stats)) == 0,
+              "cache statistics differ from the stepping path's");
+    cr_expect(memcmp(tlbs_get_stats(a->tlb), tlbs_get_stats(b->tlb), sizeof(tlb_stats)) == 0,
+              "TLB statistics differ from the stepping path's");
 }
 
-static void compare(enum rv_exec_mode mode, uint64_t piece)
+static void compare(enum rv_exec_mode mode, uint64_t piece, const char *const *sets)
 {
     enum { LIMIT = 3000000 };
     rv_proc ref, fast;
     uarch ur, uf;
-    start(&ref, &ur, RV_EXEC_INTERPRET);
-    start(&fast, &uf, mode);
+    start(&ref, &ur, RV_EXEC_INTERPRET, sets);
+    start(&fast, &uf, mode, sets);
     warm_stepping(&ref, &ur, LIMIT);
     for (uint64_t at = piece; fast.cpu.icount < LIMIT; at += piece)
         uarch_warm_run(&uf, &fast, at < LIMIT ? at : LIMIT);
@@ -72,6 +81,18 @@ static void compare(enum rv_exec_mode mode, uint64_t piece)
     rv_proc_destroy(&fast);
 }
 
-Test(warm, translated_blocks_warm_as_stepping_does) { compare(RV_EXEC_TRANSLATE, 3000000); }
-Test(warm, interpreted_blocks_warm_as_stepping_does) { compare(RV_EXEC_INTERPRET, 3000000); }
-Test(warm, pieces_stopping_inside_blocks_warm_as_stepping_does) { compare(RV_EXEC_TRANSLATE, 99991); }
+Test(warm, translated_blocks_warm_as_stepping_does) { compare(RV_EXEC_TRANSLATE, 3000000, NULL); }
+Test(warm, interpreted_blocks_warm_as_stepping_does) { compare(RV_EXEC_INTERPRET, 3000000, NULL); }
+Test(warm, pieces_stopping_inside_blocks_warm_as_stepping_does) { compare(RV_EXEC_TRANSLATE, 99991, NULL); }
+
+/* The special cases of the warming model: a fetch block that is not a power
+ * of two bytes, a one-set L1D (a prefetch lands in the set of the line that
+ * missed), tiny TLBs and no L2 TLB, more TAGE tables than a vector holds. */
+Test(warm, odd_geometry_warms_as_stepping_does)
+{
+    static const char *const odd[] = {"frontend.fetch_width=3", "l1i.size_kib=1", "l1i.ways=1", "l1d.size_kib=1",
+                                      "l1d.ways=16", "itlb.entries=1", "dtlb.entries=3", "l2tlb.entries=0",
+                                      "bpred.tage_tables=12", "bpred.tage_log_entries=9", "bpred.tage_tag_bits=7",
+                                      "bpred.tage_min_history=2", "bpred.tage_max_history=200", NULL};
+    compare(RV_EXEC_TRANSLATE, 99991, odd);
+}

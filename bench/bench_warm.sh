@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# bench_warm.sh: functional warming's speed, this build against a reference
+# build, on bundled workloads and real programs, measured in the same run
+# and interleaved (reference, this build, reference...). For each program:
+#   checkpoint --warm configs/boom-tip.ini --at W --guest-output none -- PROG ARGS
+# W = the first --warm-insts instructions (95% of the run when shorter).
+# MIPS = W / the fastest of --reps runs' user CPU time (/usr/bin/time %U:
+# other work on a shared machine inflates wall time far more), the whole
+# command included (start-up, and writing the one checkpoint). Beside it,
+# the same command without --warm (the fast-forward alone).
+# Prints a table and writes bench/results/warm.txt (warm_quick.txt with --quick).
+#
+# Usage: bench/bench_warm.sh [--ref-bin DIR] [--reps N] [--warm-insts N] [--quick] [--perf]
+#   --ref-bin DIR   the reference checkpoint binary's directory (default: a
+#                   build of commit 4ebd8ae, before warming was made faster,
+#                   made by bench/warm_ref.sh the first time)
+#   --perf          also where this build's warming time goes on sort and lua
+#                   (perf record; the top symbols, [JIT] lines summed)
+set -u -o pipefail
+export LC_ALL=C
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=$TOP/build/bin
+RVW=$TOP/build/rv/workloads
+CORPUS_BIN=$TOP/build/corpus/bin
+REF_BIN= REPS=3 WARM_INSTS=100000000 QUICK= PERF=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --ref-bin) REF_BIN=$2; shift 2 ;;
+    --reps) REPS=$2; shift 2 ;;
+    --warm-insts) WARM_INSTS=$2; shift 2 ;;
+    --quick) QUICK=1; shift ;;
+    --perf) PERF=1; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench_warm: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+die() { echo "bench_warm: $*" >&2; exit 2; }
+[ -x "$BIN/checkpoint" ] || die "build first (make build)"
+[ -n "$REF_BIN" ] || REF_BIN=$("$TOP/bench/warm_ref.sh") || exit 2
+[ -x "$REF_BIN/checkpoint" ] || die "no reference checkpoint in $REF_BIN"
+[ -x "$CORPUS_BIN/lua" ] || make -s -C "$TOP" corpus >&2 || die "the corpus could not be built (make corpus)"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+python3 "$TOP/tests/corpus/make_inputs.py" "$T/in" >/dev/null
+# The real programs' input, as bench_jit.sh makes it (the same text repeated).
+for i in $(seq 1 6); do cat "$T/in/text.txt"; done >"$T/in/big.txt"
+
+# label | program | arguments (run in $T/in) | instructions in the whole run
+RUNS="sort|$RVW/sort|30|622349480
+stencil|$RVW/stencil|30|874716386
+ptr_chase|$RVW/ptr_chase|11|185522962
+int_compute|$RVW/int_compute|30|652256891
+interp|$RVW/interp|30|554383671
+lua|$CORPUS_BIN/lua|work.lua big.txt|183843406
+gzip|$CORPUS_BIN/gzip|-n -c -9 big.txt|159734286
+bzip2|$CORPUS_BIN/bzip2|-c -9 big.txt|1294149727
+xz|$CORPUS_BIN/xz|-c -3 big.txt|63901192"
+if [ -n "$QUICK" ]; then
+    WARM_INSTS=20000000 REPS=1
+    RUNS=$(echo "$RUNS" | grep -E '^(sort|lua)\|')
+fi
+
+# user_s BIN WARM AT PROG ARGS...: user seconds of one checkpoint run
+user_s() {
+    local bin=$1 warm=$2 at=$3; shift 3
+    local opt=()
+    [ "$warm" = 1 ] && opt=(--warm "$TOP/configs/boom-tip.ini")
+    rm -rf "$T/ck"
+    (cd "$T/in" && /usr/bin/time -f %U -o "$T/time" "$bin/checkpoint" -o "$T/ck" "${opt[@]}" --at "$at" \
+        --guest-output none -- "$@" >/dev/null 2>"$T/err") || { cat "$T/err" >&2; echo 0; return; }
+    cat "$T/time"
+}
+fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
+
+suffix=$([ -n "$QUICK" ] && echo _quick)
+txt=$TOP/bench/results/warm$suffix.txt
+mkdir -p "$TOP/bench/results"
+{
+    echo "bench_warm ($(date -u +%FT%TZ), $(git -C "$TOP" rev-parse --short HEAD) against the reference in $REF_BIN, $(nproc) cores, fastest of $REPS, user CPU time)"
+    echo "command: checkpoint [--warm configs/boom-tip.ini] --at W --guest-output none -- PROG ARGS (W below)"
+    printf '%-12s %11s %9s %9s %9s %8s %9s %9s\n' program W "ff s" "before s" "after s" speedup "before" "after"
+    printf '%-12s %11s %9s %9s %9s %8s %9s %9s\n' "" "" "" "" "" "" "MIPS" "MIPS"
+} | tee "$txt"
+while IFS='|' read -r label prog args total <&3; do
+    read -r -a argv <<<"$args"
+    at=$((WARM_INSTS < total ? WARM_INSTS : total * 95 / 100))
+    ff=() before=() after=()
+    for r in $(seq 1 "$REPS"); do
+        ff+=("$(user_s "$BIN" 0 "$at" "$prog" "${argv[@]}")")
+        before+=("$(user_s "$REF_BIN" 1 "$at" "$prog" "${argv[@]}")")
+        after+=("$(user_s "$BIN" 1 "$at" "$prog" "${argv[@]}")")
+    done
+    awk -v l="$label" -v n="$at" -v f="$(fastest "${ff[@]}")" -v b="$(fastest "${before[@]}")" \
+        -v a="$(fastest "${after[@]}")" 'BEGIN {
+        printf "%-12s %11d %9.2f %9.2f %9.2f %7.2fx %9.1f %9.1f\n", l, n, f, b, a, b / a, n / b / 1e6, n / a / 1e6
+    }' | tee -a "$txt"
+done 3<<<"$RUNS"
+echo "ff s: the same command without --warm (fast-forward only), this build" | tee -a "$txt"
+
+# profile LABEL: top symbols of this build warming LABEL's program
+profile() {
+    local label=$1 prog args argv at total
+    IFS='|' read -r _ prog args total <<<"$(echo "$RUNS" | grep "^$label|")"
+    [ -n "$prog" ] || return 0
+    read -r -a argv <<<"$args"
+    at=$((WARM_INSTS < total ? WARM_INSTS : total * 95 / 100))
+    rm -rf "$T/ck"
+    (cd "$T/in" && perf record -q -o "$T/perf.data" "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" \
+        --at "$at" --guest-output none -- "$prog" "${argv[@]}" >/dev/null 2>&1) || return 0
+    echo "== where warming's time goes: $label (perf, this build)"
+    perf report -i "$T/perf.data" --no-children --stdio 2>/dev/null | awk '
+        /^ *[0-9.]+%/ { if ($0 ~ /\[JIT\]/) jit += $1; else if (n++ < 12) print }
+        END { printf "  %6.2f%%  translated code ([JIT] lines summed)\n", jit }'
+}
+if [ -n "$PERF" ] && command -v perf >/dev/null; then
+    for label in sort lua; do profile "$label"; done | tee -a "$txt"
+fi
