@@ -79,12 +79,13 @@ untimed() { grep -v -E '^ *"(seconds|mips)": ' "$1"; }
 # take SIDE BINDIR LABEL PROG ARGS AT JIT CFG SETS...: checkpoints (at the
 # points, and regions of two simulation points with warm-ups) and sim's
 # results for them, in $T/SIDE/LABEL. Both sides run in the same directory
-# ($T/run): checkpoints record the paths of the files the guest has open.
+# ($T/run) with the same input files: checkpoints record the paths of the
+# files the guest has open, and its memory may hold what stat told it (the
+# inode number of a fresh copy differs).
 take() {
     local side=$1 bin=$2 label=$3 prog=$4 args=$5 at=$6 jit=$7 cfg=$8; shift 8
     local d=$T/run err=$T/$side.${label//\//.}.err argv
     read -r -a argv <<<"$args"
-    rm -rf "$d" && cp -r "$T/in" "$d"
     local first=${at%%,*} last=${at##*,}
     # two simulation points of 500k-instruction intervals, 1M warm-up each
     printf '%d 0\n%d 1\n' $((first / 500000)) $((last / 500000)) >"$d/s.simpoints"
@@ -105,6 +106,7 @@ while IFS='|' read -r cname cfg sets <&4; do
     read -r -a setv <<<"$sets"
     while IFS='|' read -r label prog args at jit <&3; do
         name=$cname/$label
+        rm -rf "$T/run" && cp -r "$T/in" "$T/run"
         take ref "$REF_BIN" "$name" "$prog" "$args" "$at" "$jit" "$cfg" "${setv[@]}" &&
             take new "$BIN" "$name" "$prog" "$args" "$at" "$jit" "$cfg" "${setv[@]}" ||
             { report 1 "$name: a run failed"; continue; }
