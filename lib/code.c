@@ -121,15 +121,6 @@ bool code_chained(const rv_proc *p, const rv_block *b, uint64_t pc)
     return jit_chained(p->code->jit, b, pc);
 }
 
-rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc)
-{
-    rv_block *b = p->code->fast[rv_code_fast_slot(pc)];
-    if (!b || b->pc != pc || !b->jit)
-        return NULL;
-    jit_chain(p->code->jit, from, pc, b);
-    return b;
-}
-
 void code_set_kind(rv_proc *p, bool traced, bool counting)
 {
     rv_code *c = p->code;
@@ -144,8 +135,10 @@ rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run
 {
     if (first_run)
         code_touch(p, from);
-    rv_block *next = p->cpu.icount <= p->jit.chain_limit ? code_follow(p, from, pc) : NULL;
-    if (!next) {
+    rv_block *next = p->cpu.icount <= p->jit.chain_limit ? code_translated_at(p->code->fast, pc) : NULL;
+    if (next) {
+        jit_chain(p->code->jit, from, pc, next);
+    } else {
         p->jit.last = from;
         p->cpu.pc = pc;
     }

@@ -9,6 +9,12 @@
 enum { RV_CODE_FAST_SIZE = 1u << 16 };
 static inline size_t rv_code_fast_slot(uint64_t pc) { return (pc >> 1) & (RV_CODE_FAST_SIZE - 1); }
 rv_block *const *code_fast_table(const rv_code *c);
+/* The translated block the table holds at pc, or NULL. */
+static inline rv_block *code_translated_at(rv_block *const *fast, uint64_t pc)
+{
+    rv_block *b = fast[rv_code_fast_slot(pc)];
+    return b && b->pc == pc && b->jit ? b : NULL;
+}
 
 rv_code *code_new(void);
 void code_free(rv_code *c);
@@ -37,16 +43,12 @@ void code_run(rv_proc *p, void (*host)(rv_proc *, uint64_t *));
 void code_chain(rv_proc *p, rv_block *from, rv_block *to);
 /* Translated b already goes straight on when it leaves for pc. */
 bool code_chained(const rv_proc *p, const rv_block *b, uint64_t pc);
-/* For translated block `from` leaving for pc: the translated block at pc
- * that the cache already holds, else NULL; from is chained to it while it
- * has room (jit_chain), so that the next time is a direct jump. Cheap: it
- * never translates or flushes. */
-rv_block *code_follow(rv_proc *p, rv_block *from, uint64_t pc);
 /* A translated block's exit when it does not go straight on to a chained
  * successor: note `from` as executed if this is its first run since the
- * last drain, then the translated block to run next (as code_follow, while
- * the run's limit allows), or NULL with p->cpu.pc = pc and p->jit.last =
- * from (back to the caller). */
+ * last drain, then, while the run's limit allows, the translated block the
+ * cache already holds at pc (never translating or flushing; from is chained
+ * to it while it has room, jit_chain), or NULL with p->cpu.pc = pc and
+ * p->jit.last = from (back to the caller). */
 rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run);
 /* Block counting by the run itself (see rv_count_blocks): true when it is
  * on; false in the hooked mode, where the hook counts. */

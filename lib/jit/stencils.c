@@ -179,8 +179,8 @@ static inline __attribute__((always_inline)) void exit_any(rv_proc *p, uint64_t 
         }
         /* A computed jump elsewhere (an interpreter's dispatch): the
          * translated block the cache holds there, without a call. */
-        rv_block *next = p->jit.fast[rv_code_fast_slot(next_pc)];
-        if (next && next->pc == next_pc && next->jit) {
+        rv_block *next = code_translated_at(p->jit.fast, next_pc);
+        if (next) {
             next->jit(p, x);
             return;
         }
