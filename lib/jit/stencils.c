@@ -98,8 +98,9 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
             JIT_NOT_TAKEN(p, x);                                   \
         return;                                                    \
     } while (0)
-/* p->cpu.icount is the count at the block's start while it runs, as in
- * exec_fast.c; the exit adds the block's length. */
+/* jit_icount is the count at the block's start while it runs, as
+ * p->cpu.icount is in exec_fast.c; the exit adds the block's length. A
+ * system call sees its own instruction's count in p->cpu.icount. */
 #define SYSCALL() do { p->cpu.icount = jit_icount + in->idx + 1u; p->cpu.pc = PC + LEN; rv_syscall(p); \
                        JUMP(p->cpu.pc); } while (0)
 #define FENCE_I() do { p->flush_code = true; JUMP(PC + LEN); } while (0)
@@ -120,9 +121,9 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
  * two successors it was chained to (jit_chain), else whatever translated
  * block the code cache holds at the next pc (a return, an interpreter's
  * dispatch: code_exit_slow). Otherwise back to the caller with the next pc
- * in p->cpu.pc. A block that
- * ends in a system instruction always goes back (block_exit_system): the
- * process may have stopped, its code changed or a signal come due.
+ * in p->cpu.pc. A block that ends in a system instruction always goes back
+ * (block_exit_system): the process may have stopped, its code changed or a
+ * signal come due.
  *
  * The chained path makes no call, so the host saves no register on it:
  * everything rarer (a block's first run since the counts were drained, an

@@ -68,19 +68,34 @@ void uarch_warm(uarch *u, const rv_dyninst *d)
     warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
 }
 
+/* What a block's trace notes for its instruction at position i (RV_MEM_*
+ * bits, 0 for none; an atomic notes a load and a store), *addr the address;
+ * *k walks the trace in order and ends past i's entries. */
+static inline unsigned trace_access(const rv_trace *t, uint32_t *k, uint32_t i, uint64_t *addr)
+{
+    unsigned access = 0;
+    for (; *k < t->n && t->e[*k].idx <= i; ++*k)
+        if (t->e[*k].idx == i)
+            access |= t->e[*k].kind, *addr = t->e[*k].addr;
+    return access;
+}
+
+/* Whether control transfer `in`, a block's last instruction, was taken. */
+static inline bool trace_taken(const rv_trace *t, const rv_insn *in)
+{
+    return rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true;
+}
+
 void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
                       uint32_t executed)
 {
     uint32_t k = 0, end = first + executed;
     for (uint32_t i = first; i < end; i++) {
-        unsigned access = 0;
         uint64_t addr = 0;
-        for (; k < t->n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
-            if (t->e[k].idx == i)
-                access |= t->e[k].kind, addr = t->e[k].addr;
+        unsigned access = trace_access(t, &k, i, &addr);
         /* only a block's last instruction transfers control, and then the block ran whole */
         const rv_insn *in = &b->insns[i];
-        warm_insn(u, in, access, addr, rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true, p->cpu.pc);
+        warm_insn(u, in, access, addr, trace_taken(t, in), p->cpu.pc);
     }
 }
 
@@ -157,11 +172,8 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
             run_fetch(w, pc);
         }
         if (next <= i) {
-            unsigned access = 0;
             uint64_t addr = 0;
-            for (; k < n && t->e[k].idx <= i; k++) /* an atomic notes a load and a store */
-                if (t->e[k].idx == i)
-                    access |= t->e[k].kind, addr = t->e[k].addr;
+            unsigned access = trace_access(t, &k, i, &addr);
             next = k < n ? t->e[k].idx : UINT32_MAX;
             if (access) run_data(w, access, addr);
         }
@@ -171,7 +183,7 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
      * instruction run can be one, and then the block ran whole. */
     const rv_insn *last = &b->insns[end - 1];
     if (rv_ops[last->op].flags & RVF_CTRL)
-        warm_control(u, last, rv_ops[last->op].cls == CLS_BRANCH ? t->taken : true, w->p->cpu.pc);
+        warm_control(u, last, trace_taken(t, last), w->p->cpu.pc);
 }
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
