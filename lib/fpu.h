@@ -28,17 +28,17 @@ typedef enum { FP_INT_W, FP_INT_WU, FP_INT_L, FP_INT_LU } fp_int_kind;
 
 /* Every function ORs the exception flags it raises into *flags.
  * rm is an already-resolved static rounding mode (0..4). */
-uint32_t f32_arith(fp_arith_op op, uint32_t a, uint32_t b, unsigned rm, unsigned *flags);
-uint64_t f64_arith(fp_arith_op op, uint64_t a, uint64_t b, unsigned rm, unsigned *flags);
+static inline uint32_t f32_arith(fp_arith_op op, uint32_t a, uint32_t b, unsigned rm, unsigned *flags);
+static inline uint64_t f64_arith(fp_arith_op op, uint64_t a, uint64_t b, unsigned rm, unsigned *flags);
 uint32_t f32_sqrt(uint32_t a, unsigned rm, unsigned *flags);
 uint64_t f64_sqrt(uint64_t a, unsigned rm, unsigned *flags);
 
 /* Fused (a*b)+c with one rounding. neg_prod negates the product, neg_addend
  * negates c: fmadd(0,0) fmsub(0,1) fnmsub(1,0) fnmadd(1,1). */
-uint32_t f32_fma(uint32_t a, uint32_t b, uint32_t c, bool neg_prod, bool neg_addend,
-                 unsigned rm, unsigned *flags);
-uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, bool neg_prod, bool neg_addend,
-                 unsigned rm, unsigned *flags);
+static inline uint32_t f32_fma(uint32_t a, uint32_t b, uint32_t c, bool neg_prod, bool neg_addend,
+                               unsigned rm, unsigned *flags);
+static inline uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, bool neg_prod, bool neg_addend,
+                               unsigned rm, unsigned *flags);
 
 /* fmin/fmax (IEEE 754-2019 minimumNumber/maximumNumber, -0 < +0; NV on sNaN). */
 uint32_t f32_minmax(uint32_t a, uint32_t b, bool is_max, unsigned *flags);
@@ -64,5 +64,53 @@ uint64_t f64_from_int(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags
 
 uint64_t f32_to_f64(uint32_t a, unsigned *flags);
 uint32_t f64_to_f32(uint64_t a, unsigned rm, unsigned *flags);
+
+/* The four functions above are inline: the common case (see host_round_quick()
+ * in fpu_quick.h) is decided where the instruction runs, and the rest is left
+ * to these. */
+uint32_t f32_arith_full(fp_arith_op op, uint32_t a, uint32_t b, unsigned rm, unsigned *flags);
+uint64_t f64_arith_full(fp_arith_op op, uint64_t a, uint64_t b, unsigned rm, unsigned *flags);
+uint32_t f32_fma_full(uint32_t a, uint32_t b, uint32_t c, bool neg_prod, bool neg_addend, unsigned rm,
+                      unsigned *flags);
+uint64_t f64_fma_full(uint64_t a, uint64_t b, uint64_t c, bool neg_prod, bool neg_addend, unsigned rm,
+                      unsigned *flags);
+
+#include "fpu_quick.h"
+
+static inline __attribute__((always_inline)) uint32_t f32_arith(fp_arith_op op, uint32_t a, uint32_t b, unsigned rm, unsigned *flags)
+{
+    uint64_t r;
+    if (host_round_quick(&FMT32, (enum host_op)op, a, b, 0, rm, flags, &r))
+        return (uint32_t)r;
+    return f32_arith_full(op, a, b, rm, flags);
+}
+
+static inline __attribute__((always_inline)) uint64_t f64_arith(fp_arith_op op, uint64_t a, uint64_t b, unsigned rm, unsigned *flags)
+{
+    uint64_t r;
+    if (host_round_quick(&FMT64, (enum host_op)op, a, b, 0, rm, flags, &r))
+        return r;
+    return f64_arith_full(op, a, b, rm, flags);
+}
+
+/* Operands that are normal or zero exclude fma(inf, 0, c), the one case the
+ * full path treats before rounding. */
+static inline __attribute__((always_inline)) uint32_t f32_fma(uint32_t a, uint32_t b, uint32_t c, bool neg_prod, bool neg_addend,
+                               unsigned rm, unsigned *flags)
+{
+    uint64_t r, sign = sign_mask(&FMT32);
+    if (host_round_quick(&FMT32, H_FMA, neg_prod ? a ^ sign : a, b, neg_addend ? c ^ sign : c, rm, flags, &r))
+        return (uint32_t)r;
+    return f32_fma_full(a, b, c, neg_prod, neg_addend, rm, flags);
+}
+
+static inline __attribute__((always_inline)) uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, bool neg_prod, bool neg_addend,
+                               unsigned rm, unsigned *flags)
+{
+    uint64_t r, sign = sign_mask(&FMT64);
+    if (host_round_quick(&FMT64, H_FMA, neg_prod ? a ^ sign : a, b, neg_addend ? c ^ sign : c, rm, flags, &r))
+        return r;
+    return f64_fma_full(a, b, c, neg_prod, neg_addend, rm, flags);
+}
 
 #endif

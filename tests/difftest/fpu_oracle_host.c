@@ -141,7 +141,7 @@ static uint64_t pack(const struct fmt *f, bool neg, int exp, uint64_t frac)
     return (uint64_t)neg << (f->frac_bits + f->exp_bits) | (uint64_t)exp << f->frac_bits |
            (frac & frac_mask(f));
 }
-static int exp_of(const struct fmt *f, uint64_t x) { return (int)(x >> f->frac_bits) & exp_max(f); }
+static int biased_exp(const struct fmt *f, uint64_t x) { return (int)(x >> f->frac_bits) & exp_max(f); }
 
 /* Significand with only its top `keep` fraction bits random: products and sums of such values
  * are often exact, or exactly halfway between two representable values. */
@@ -303,7 +303,7 @@ static bool gen_midpoint_case(const struct op *o, const struct fmt *f, uint64_t 
             static const struct op mul = {"fmul", K_ARITH, false, FP_MUL};
             if (!gen_midpoint_case(&mul, f, a, b, c))
                 return false;
-            int ec = exp_of(f, *a) + exp_of(f, *b) - bias(f) - rnd_in(p, p + 16);
+            int ec = biased_exp(f, *a) + biased_exp(f, *b) - bias(f) - rnd_in(p, p + 16);
             *c = rnd() % 4 ? pack(f, sc, ec, short_frac(f, rnd_in(0, 4))) : pack(f, sc, 0, 0);
             return true;
         }
@@ -396,9 +396,9 @@ static int generate(uint64_t seed, long n)
                 break;
             }
             a = gen_float(f, -1);
-            b = gen_float(f, rnd() & 1 ? exp_of(f, a) : -1);
+            b = gen_float(f, rnd() & 1 ? biased_exp(f, a) : -1);
             if (o->kind == K_FMA) {
-                int pe = exp_of(f, a) + exp_of(f, b) - bias(f);
+                int pe = biased_exp(f, a) + biased_exp(f, b) - bias(f);
                 c = gen_float(f, rnd() & 1 && pe > 0 && pe < exp_max(f) ? pe : -1);
             }
             break;
