@@ -65,6 +65,15 @@ static inline void trace_access(rv_proc *p, const rv_insn *in, unsigned kind, ui
     t->n++;
 }
 
+/* Notes in p->trace the accesses of n instructions of b, from its
+ * from-th, that code_step ran (its records d), as the fast path notes them. */
+static inline void trace_stepped(rv_proc *p, const rv_block *b, uint32_t from, const rv_dyninst *d, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (d[k].mem_access)
+            trace_access(p, &b->insns[from + k], d[k].mem_access, d[k].mem_addr);
+}
+
 static inline uint64_t traced_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
     if (__builtin_expect(RV_TRACING(p), 0))

@@ -27,8 +27,8 @@ static void step_partial(rv_proc *p, rv_block *b, uint32_t from, uint64_t count,
     if (p->trace)
         p->trace->n = 0;
     while (done < count && code_step(p, &d, 1) == 1) {
-        if (p->trace && d.mem_access)
-            trace_access(p, &b->insns[from + done], d.mem_access, d.mem_addr);
+        if (p->trace)
+            trace_stepped(p, b, from + done, &d, 1);
         done++;
     }
     if (hook && done)

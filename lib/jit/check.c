@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "code.h"
+#include "exec_common.h"
 #include "util.h"
 
 void jit_check_log_store(rv_proc *p, uint64_t addr, unsigned bytes)
@@ -61,8 +62,12 @@ uint32_t jit_check_block(rv_proc *p, rv_block *b, rv_jit_code host)
     p->undo = &undo;
     size_t done = code_step(p, d, b->n);
     p->undo = NULL;
-    if (done < b->n || p->stop != RV_RUNNING)
+    if (done < b->n || p->stop != RV_RUNNING) {
+        /* the caller warms what ran of b, as after step_partial */
+        if (p->trace)
+            trace_stepped(p, b, 0, d, done);
         return (uint32_t)done;
+    }
     rv_cpu interpreted = p->cpu;
     /* what the interpreter stored, then memory as it was */
     uint64_t stored[sizeof undo.w / sizeof *undo.w];

@@ -11,6 +11,9 @@
 # Then:
 #  - stops at every position of a 60-instruction block: checkpoints at 66
 #    consecutive counts inside tests/asm/long_block, byte-identical both ways;
+#  - functional warming (checkpoint --warm, the traced stencils) leaves the
+#    same caches, TLBs and predictors all three ways, on programs whose
+#    blocks fault part-way (signals, faults, code written at run time);
 #  - code that writes code (tests/progs/self_modify: rewriting in place with
 #    fence.i, unmapping and remapping, PROT_EXEC removed and restored) gives
 #    qemu-riscv64's output on all three paths;
@@ -81,6 +84,22 @@ for f in "$T"/ck_on/*.ckpt; do
 done
 expect_eq "checkpoints taken" 66 "$n"
 echo "jit_differential: 66 checkpoints inside one block identical"
+
+# Warm checkpoints near each program's end, all three ways.
+for name in sig_faults segfault sig_handlers self_modify; do
+    end=$("$BIN/bbv" --count-only -- "$RV/progs/$name" 2>&1 >/dev/null </dev/null | grep -E "^[0-9]+$" | tail -n 1 || true)
+    for mode in on off check; do
+        opt=(); case $mode in off) opt=(--no-jit) ;; check) opt=(--jit-check) ;; esac
+        (cd "$T" && "$BIN/checkpoint" "${opt[@]}" -o "$T/warm_$mode" --warm "$TOP/configs/boom-tip.ini" \
+            --at $((end - 5)) --guest-output none -- "$RV/progs/$name" </dev/null >/dev/null 2>&1) ||
+            fail "$name: checkpoint --warm ($mode) failed"
+    done
+    for mode in off check; do
+        cmp -s "$T"/warm_on/*.ckpt "$T"/warm_$mode/*.ckpt || fail "$name: warm checkpoint differs, translated vs $mode"
+    done
+    rm -rf "$T"/warm_*
+done
+echo "jit_differential: warm checkpoints identical translated, interpreted and checked"
 
 # Code that writes code, against qemu.
 "$QEMU" "$RV/progs/self_modify" >"$T/sm_qemu"
