@@ -49,19 +49,19 @@ STENCIL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -frounding-math -ffp-contract=o
                   -O2 -fno-pic -mcmodel=medium -fno-plt -fno-asynchronous-unwind-tables -fno-jump-tables \
                   -fomit-frame-pointer -fno-stack-protector -fcf-protection=none -ffunction-sections
 
-# Two variants: for runs that note memory accesses (functional warming) and
-# for the others.
-$(B)/gen/stencils_plain.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
+# Variants: for runs that note memory accesses (traced: functional warming)
+# and for the others (plain); each also with loads whose page check is left
+# to the host (_hc, see lib/jit/host_fault.c).
+STENCIL_VARIANTS := plain traced plain_hc traced_hc
+stencil_flags = -DJIT_TRACED=$(if $(findstring traced,$(1)),1,0) -DJIT_HOST_CHECKED_LOADS=$(if $(findstring _hc,$(1)),1,0)
+$(STENCIL_VARIANTS:%=$(B)/gen/stencils_%.o): $(B)/gen/stencils_%.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
 	@mkdir -p $(@D)
-	$(CC) $(STENCIL_CFLAGS) -DJIT_TRACED=0 -c $< -o $@
-$(B)/gen/stencils_traced.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
-	@mkdir -p $(@D)
-	$(CC) $(STENCIL_CFLAGS) -DJIT_TRACED=1 -c $< -o $@
+	$(CC) $(STENCIL_CFLAGS) $(call stencil_flags,$*) -c $< -o $@
 $(B)/gen/gen_stencils: lib/jit/gen_stencils.c lib/jit/jit_stencil.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -Ilib -o $@ $< -lelf
-$(B)/gen/jit_stencils.inc: $(B)/gen/gen_stencils $(B)/gen/stencils_plain.o $(B)/gen/stencils_traced.o
-	$(B)/gen/gen_stencils plain=$(B)/gen/stencils_plain.o traced=$(B)/gen/stencils_traced.o > $@.tmp && mv $@.tmp $@
+$(B)/gen/jit_stencils.inc: $(B)/gen/gen_stencils $(STENCIL_VARIANTS:%=$(B)/gen/stencils_%.o)
+	$(B)/gen/gen_stencils $(foreach v,$(STENCIL_VARIANTS),$(v)=$(B)/gen/stencils_$(v).o) > $@.tmp && mv $@.tmp $@
 
 # $(1) = variant dir (rel or san), $(2) = extra CFLAGS
 define VARIANT

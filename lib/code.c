@@ -18,7 +18,7 @@ typedef struct chunk {
 } chunk;
 
 struct rv_code {
-    bool traced, counting; /* the kind of its translations (jit_translate) */
+    rv_jit_kind kind; /* of its translations; host_loads is set when flushed */
     rv_block *fast[RV_CODE_FAST_SIZE];
     rv_block **buckets;
     size_t nbuckets, nblocks;
@@ -89,6 +89,7 @@ void rv_code_flush(rv_proc *p)
         c->step[i].pc = 1;
     p->flush_code = false;
     p->code_changes_seen = p->mem.code_changes;
+    c->kind.host_loads = p->mem.readable_iff_mapped;
 }
 
 void code_translate(rv_proc *p, rv_block *b)
@@ -99,7 +100,7 @@ void code_translate(rv_proc *p, rv_block *b)
         p->exec_mode = RV_EXEC_INTERPRET; /* no executable memory: interpret */
         return;
     }
-    b->jit = jit_translate(c->jit, b, c->traced, c->counting);
+    b->jit = jit_translate(c->jit, b, c->kind);
     if (!b->jit && jit_full(c->jit)) {
         p->flush_code = true; /* start afresh at the next block boundary */
         b->jit_tried = false;
@@ -124,9 +125,9 @@ bool code_chained(const rv_proc *p, const rv_block *b, uint64_t pc)
 void code_set_kind(rv_proc *p, bool traced, bool counting)
 {
     rv_code *c = p->code;
-    if (c->traced != traced || c->counting != counting) {
-        c->traced = traced;
-        c->counting = counting;
+    if (c->kind.traced != traced || c->kind.counting != counting) {
+        c->kind.traced = traced;
+        c->kind.counting = counting;
         p->flush_code = true;
     }
 }

@@ -25,6 +25,7 @@ bool mem_init(rv_mem *m)
         munmap(m->base, GUEST_VA_SIZE);
         return false;
     }
+    m->readable_iff_mapped = true;
     return true;
 }
 
@@ -55,12 +56,24 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+/* After every change of the mappings (set_perm): rv_mem.readable_iff_mapped. */
+static void note_readability(rv_mem *m)
+{
+    bool all = true;
+    for (size_t i = 0; i < m->nvmas && all; i++)
+        all = m->vmas[i].prot & (GP_R | GP_W); /* as set_perm reads PROT_WRITE */
+    if (m->readable_iff_mapped && !all)
+        m->code_changes++;
+    m->readable_iff_mapped = all;
+}
+
 static void set_perm(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot)
 {
     /* RISC-V has no write-only pages: Linux maps PROT_WRITE as read-write. */
     if (prot & GP_W)
         prot |= GP_R;
     memset(m->perm + (addr >> GUEST_PAGE_SHIFT), (int)prot, len >> GUEST_PAGE_SHIFT);
+    note_readability(m);
 }
 
 static void insert_vma(rv_mem *m, size_t at, const rv_vma *v)

@@ -35,6 +35,11 @@ typedef struct rv_mem {
     rv_vma *vmas;       /* sorted by start, non-overlapping */
     size_t nvmas, cap;
     uint64_t code_changes; /* bumped when executable memory may have changed */
+    /* Every mapped page is readable. The host maps every guest mapping and
+     * nothing else, so it then faults exactly where a guest load would, and
+     * translated code may leave the check of loads to it (jit/host_fault.c).
+     * Becoming false counts as a code change: the translations go. */
+    bool readable_iff_mapped;
 } rv_mem;
 
 /* Reserve the address space. Returns false (errno set) if the host refuses. */

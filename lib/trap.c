@@ -32,8 +32,20 @@ _Noreturn void rv_trap(rv_proc *p, const rv_insn *in, int signal, int code, uint
     longjmp(*p->trap, 1);
 }
 
+/* The first byte of an access the guest may not make with prot: a
+ * misaligned access that crosses into such a page faults there, as Linux
+ * (and qemu-riscv64) report it. */
+static uint64_t first_denied(const rv_mem *m, uint64_t addr, unsigned bytes, unsigned prot)
+{
+    for (unsigned k = 0; k < bytes; k++)
+        if (!mem_ok(m, addr + k, 1, prot))
+            return addr + k;
+    return addr;
+}
+
 void rv_fault_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
+    addr = first_denied(&p->mem, addr, bytes, GP_R);
     bool mapped = mem_ok(&p->mem, addr, 1, 0) && mem_find_vma(&p->mem, addr);
     rv_trap(p, in, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, addr,
             "segmentation fault: %u-byte load from %s address 0x%llx", bytes, mapped ? "protected" : "unmapped",
@@ -42,6 +54,7 @@ void rv_fault_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 
 void rv_fault_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
+    addr = first_denied(&p->mem, addr, bytes, GP_W);
     bool mapped = mem_find_vma(&p->mem, addr) != NULL;
     rv_trap(p, in, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, addr,
             "segmentation fault: %u-byte store to %s address 0x%llx", bytes, mapped ? "read-only" : "unmapped",

@@ -9,6 +9,7 @@
 
 #include "code.h"
 #include "exec_common.h"
+#include "jit/host_fault.h"
 #include "jit/jit_stencil.h"
 #include "jit_stencils.inc"
 
@@ -28,6 +29,27 @@ static const jit_variant variants[2][2] = {
     {VARIANT(traced, uncounted), VARIANT(traced, counted)},
 };
 #undef VARIANT
+/* [traced]: the variants whose loads leave the page check to the host; only
+ * the plain loads (load_bytes) are taken from them. */
+static const jit_stencil *const host_load_ops[2] = {jit_stencils_plain_hc, jit_stencils_traced_hc};
+
+/* The size of a plain load (its LOAD in isa/semantics.def), else 0. */
+static unsigned load_bytes(unsigned op)
+{
+    switch (op) {
+    case RV_OP_lb: case RV_OP_lbu: return 1;
+    case RV_OP_lh: case RV_OP_lhu: return 2;
+    case RV_OP_lw: case RV_OP_lwu: case RV_OP_flw: return 4;
+    case RV_OP_ld: case RV_OP_fld: return 8;
+    default: return 0;
+    }
+}
+
+/* Where a load whose page check the host does was copied (jit_host_load_at). */
+typedef struct host_load {
+    uint32_t at, size; /* offset in the code buffer, bytes */
+    const rv_insn *in;
+} host_load;
 
 /* Where the jumps of a stencil being copied go, and the successor of a
  * block_exit_to. */
@@ -49,6 +71,9 @@ struct rv_jit {
     size_t enter;    /* offset of block_enter (the same in both variants), how code is run */
     bool full;
     const jit_variant *v; /* of every translation since the last reset */
+    rv_jit_kind kind;     /* the same */
+    host_load *loads;     /* in the order of their code */
+    size_t nloads, cap_loads;
     FILE *perf_map; /* RVSAMPLE_PERF_MAP set: /tmp/perf-PID.map, for perf report */
 };
 
@@ -65,6 +90,7 @@ rv_jit *jit_new(void)
     }
     j->base = m;
     j->size = CODE_BYTES;
+    host_fault_install();
     if (getenv("RVSAMPLE_PERF_MAP")) {
         char path[64];
         snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
@@ -82,6 +108,7 @@ void jit_free(rv_jit *j)
     if (!j)
         return;
     munmap(j->base, j->size);
+    free(j->loads);
     if (j->perf_map)
         fclose(j->perf_map);
     free(j);
@@ -96,6 +123,7 @@ void jit_reset(rv_jit *j)
     j->used = (j->enter + variants[0][0].enter->size + 63) & ~(size_t)63;
     j->full = false;
     j->v = NULL;
+    j->nloads = 0;
 }
 
 bool jit_full(const rv_jit *j)
@@ -229,6 +257,7 @@ void jit_run(rv_jit *j, rv_proc *p, rv_jit_code code)
     void (*enter)(rv_proc *, uint64_t *, rv_jit_code);
     uint8_t *at = j->base + j->enter;
     memcpy(&enter, &at, sizeof enter); /* object pointer to function pointer */
+    host_fault_running(p, j, j->base, j->size);
     enter(p, p->cpu.x, code);
 }
 
@@ -271,16 +300,53 @@ static void perf_map_entry(rv_jit *j, const uint8_t *at, unsigned size, const ch
         fprintf(j->perf_map, "%lx %x %s@%llx\n", (unsigned long)(uintptr_t)at, size, what, (unsigned long long)pc);
 }
 
-rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced, bool counting)
+/* The stencil of operation op in translations of kind k. */
+static const jit_stencil *op_stencil(const jit_variant *v, rv_jit_kind k, unsigned op)
 {
-    const jit_variant *v = &variants[traced][counting];
-    if (j->v && j->v != v)
-        abort(); /* the caller resets between variants */
+    return k.host_loads && load_bytes(op) ? &host_load_ops[k.traced][op] : &v->ops[op];
+}
+
+static void note_host_load(rv_jit *j, const uint8_t *at, unsigned size, const rv_insn *in)
+{
+    if (j->nloads == j->cap_loads) {
+        j->cap_loads = j->cap_loads ? 2 * j->cap_loads : 4096;
+        j->loads = realloc(j->loads, j->cap_loads * sizeof *j->loads);
+        if (!j->loads)
+            abort();
+    }
+    j->loads[j->nloads++] = (host_load){(uint32_t)(at - j->base), size, in};
+}
+
+const rv_insn *jit_host_load_at(const rv_jit *j, uintptr_t pc, unsigned *bytes)
+{
+    if (pc < (uintptr_t)j->base || pc >= (uintptr_t)j->base + j->used)
+        return NULL;
+    uint32_t off = (uint32_t)(pc - (uintptr_t)j->base);
+    size_t lo = 0, hi = j->nloads; /* the first load that starts after off */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (j->loads[mid].at <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || off >= j->loads[lo - 1].at + j->loads[lo - 1].size)
+        return NULL;
+    *bytes = load_bytes(j->loads[lo - 1].in->op);
+    return j->loads[lo - 1].in;
+}
+
+rv_jit_code jit_translate(rv_jit *j, rv_block *b, rv_jit_kind kind)
+{
+    const jit_variant *v = &variants[kind.traced][kind.counting];
+    if (j->v && memcmp(&j->kind, &kind, sizeof kind) != 0)
+        abort(); /* the caller resets between kinds */
     j->v = v;
+    j->kind = kind;
     uint32_t len = block_length(b);
     uint64_t targets[2];
     enum jit_hole follows;
-    unsigned nstatic = static_targets(b, len, &v->ops[b->insns[len - 1].op], targets, &follows);
+    unsigned nstatic = static_targets(b, len, op_stencil(v, kind, b->insns[len - 1].op), targets, &follows);
     /* one exit to a computed pc (and its slow path), one through a system
      * instruction, or one per known successor (each with its slow path) */
     const jit_stencil *exit_stencil = b->ends_in_system ? v->exit_system : v->exit;
@@ -289,7 +355,7 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced, bool counting)
                                             : (size_t)exit_stencil->size + v->exit_slow->size;
     size_t total = exits_size;
     for (uint32_t i = 0; i < len; i++) {
-        const jit_stencil *s = &v->ops[b->insns[i].op];
+        const jit_stencil *s = op_stencil(v, kind, b->insns[i].op);
         bool last = i + 1 == len;
         if (!s->code || !fits(s, &b->insns[i], b) || (last && has_hole(s, JIT_HOLE_CONTINUE)))
             return NULL;
@@ -306,9 +372,11 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced, bool counting)
         aim.exit = exit + static_exit_size(v);
     }
     for (uint32_t i = 0; i < len; i++) {
-        const jit_stencil *s = &v->ops[b->insns[i].op];
+        const jit_stencil *s = op_stencil(v, kind, b->insns[i].op);
         unsigned size = copied_size(s, i + 1 == len ? follows : JIT_HOLE_CONTINUE);
         emit(j, at, size, s, &b->insns[i], b, &aim);
+        if (kind.host_loads && load_bytes(b->insns[i].op))
+            note_host_load(j, at, size, &b->insns[i]);
         perf_map_entry(j, at, size, rv_ops[b->insns[i].op].name, b->insns[i].pc);
         at += size;
     }

@@ -7,6 +7,7 @@
 #define RV_JIT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "exec.h"
 
@@ -21,13 +22,19 @@ rv_jit *jit_new(void);
 void jit_free(rv_jit *j);
 /* Forget every translation (the blocks they were made from are gone). */
 void jit_reset(rv_jit *j);
+/* What translated code does besides the guest's work. Every translation
+ * between two resets is of one kind. */
+typedef struct rv_jit_kind {
+    bool traced;     /* notes memory accesses and branch outcomes in p->trace
+                        (exec.h), which must then be set; else never looks */
+    bool counting;   /* counts blocks (rv_count_blocks); else never looks */
+    bool host_loads; /* leaves the page check of loads to the host: only
+                        while p->mem.readable_iff_mapped (host_fault.c) */
+} rv_jit_kind;
+
 /* Host code for b, or NULL: an operation of b has no stencil, or the code
- * buffer is full (jit_full; reset it at the next safe point). Traced code
- * notes memory accesses and branch outcomes in p->trace (exec.h), which
- * must then be set; the other never looks at it. Counting code counts
- * blocks (rv_count_blocks), the other does not look whether it should.
- * Every translation between two resets is of one kind. */
-rv_jit_code jit_translate(rv_jit *j, rv_block *b, bool traced, bool counting);
+ * buffer is full (jit_full; reset it at the next safe point). */
+rv_jit_code jit_translate(rv_jit *j, rv_block *b, rv_jit_kind kind);
 /* Run translated code from p->cpu.icount, the count at its block's start:
  * all of the block, and perhaps the blocks it is chained to, then the next
  * pc is in p->cpu.pc, the count in p->cpu.icount and the last block run in
@@ -41,5 +48,8 @@ void jit_chain(rv_jit *j, rv_block *b, uint64_t pc, rv_block *to);
 /* Translated b goes straight on when it leaves for pc. */
 bool jit_chained(const rv_jit *j, const rv_block *b, uint64_t pc);
 bool jit_full(const rv_jit *j);
+/* The load at host pc in j's code whose page check the host does
+ * (rv_jit_kind.host_loads), and its size in bytes; NULL if there is none. */
+const rv_insn *jit_host_load_at(const rv_jit *j, uintptr_t pc, unsigned *bytes);
 
 #endif

@@ -40,7 +40,7 @@ static void vm_init(rv_proc *p, const uint16_t *code, size_t nhalf, unsigned cod
     cr_assert_leq(nhalf * 2, 2 * PAGE);
     memcpy(mem_host(&p->mem, CODE), code, nhalf * 2);
     p->code = code_new();
-    p->code_changes_seen = p->mem.code_changes;
+    rv_code_flush(p); /* as a run starts: translations of the kind the mappings allow (host-checked loads) */
     p->cpu.pc = p->cpu.block_pc = CODE;
 }
 
@@ -469,7 +469,9 @@ Test(exec, load_crossing_into_unmapped_page_is_sigsegv)
     pair *pr = fault_pair(0x0005b503); /* ld a0, 0(a1) */
     BOTH(pr, p) p->cpu.x[11] = DATA + 2 * PAGE - 4;
     pair_run(pr);
-    expect_fault(pr, SIGSEGV, NULL);
+    expect_fault(pr, SIGSEGV, "unmapped");
+    /* at its first byte the guest may not read, as Linux and qemu-riscv64 report it */
+    cr_expect(strstr(pr->s.message, "0x22000") != NULL, "%s", pr->s.message);
     pair_free(pr);
 }
 

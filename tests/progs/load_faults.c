@@ -1,0 +1,125 @@
+/* load_faults: loads that fault inside loops hot enough to run as
+ * translated code, whose loads leave the page check to the host
+ * (lib/jit/host_fault.c): every load size (lb lbu lh lhu lw lwu ld flw fld)
+ * walking up to the first unmapped byte, a misaligned load that crosses into
+ * an unmapped page (and a store that does), loads from a page made PROT_NONE and then readable
+ * again, and from an unmapped page mapped again. The handler notes the
+ * signal, code and address and jumps out; the program prints how far each
+ * walk got. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum { PAGE = 4096 };
+
+static sigjmp_buf env;
+static volatile int last_code;
+static volatile uintptr_t last_addr;
+static volatile long reached; /* loads done by the walk that faulted */
+
+static void jump_out(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig, (void)uc;
+    last_code = si->si_code, last_addr = (uintptr_t)si->si_addr;
+    siglongjmp(env, 1);
+}
+
+static char *pages; /* two pages: the second is unmapped unless a test maps it */
+
+/* Loads every T from `from` upwards until one faults; returns their sum. */
+#define WALK(T)                                            \
+    static double walk_##T(const char *from)               \
+    {                                                      \
+        double sum = 0;                                    \
+        const volatile T *a = (const volatile T *)from;    \
+        for (long i = 0;; i++) {                           \
+            reached = i;                                   \
+            sum += (double)a[i];                           \
+        }                                                  \
+        return sum;                                        \
+    }
+typedef int8_t i8;
+typedef uint8_t u8;
+typedef int16_t i16;
+typedef uint16_t u16;
+typedef int32_t i32;
+typedef uint32_t u32;
+typedef uint64_t u64;
+WALK(i8) WALK(u8) WALK(i16) WALK(u16) WALK(i32) WALK(u32) WALK(u64) WALK(float) WALK(double)
+
+static const char *code_name(void)
+{
+    return last_code == SEGV_MAPERR ? "SEGV_MAPERR" : last_code == SEGV_ACCERR ? "SEGV_ACCERR" : "?";
+}
+
+static void report(const char *what, double (*walk)(const char *), const char *from)
+{
+    reached = -1;
+    if (sigsetjmp(env, 1) == 0) {
+        printf("%-24s no fault (%g)\n", what, walk(from));
+        return;
+    }
+    printf("%-24s %ld loads, then SIGSEGV %s at page+%ld\n", what, reached, code_name(),
+           (long)(last_addr - (uintptr_t)pages));
+}
+
+static void misaligned(void)
+{
+    if (sigsetjmp(env, 1) == 0) {
+        uint64_t v;
+        __asm__ volatile("ld %0, 0(%1)" : "=r"(v) : "r"(pages + PAGE - 4) : "memory");
+        printf("misaligned crossing ld: no fault (%llu)\n", (unsigned long long)v);
+        return;
+    }
+    printf("misaligned crossing ld: SIGSEGV %s at page+%ld\n", code_name(), (long)(last_addr - (uintptr_t)pages));
+    if (sigsetjmp(env, 1) == 0) {
+        __asm__ volatile("sd %0, 0(%1)" : : "r"(~0ull), "r"(pages + PAGE - 2) : "memory");
+        printf("misaligned crossing sd: no fault\n");
+        return;
+    }
+    printf("misaligned crossing sd: SIGSEGV %s at page+%ld, bytes before it %d\n", code_name(),
+           (long)(last_addr - (uintptr_t)pages), pages[PAGE - 2]);
+}
+
+int main(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = jump_out;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSEGV, &sa, NULL);
+
+    pages = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED)
+        return 1;
+    for (int i = 0; i < PAGE; i++)
+        pages[i] = (char)(i * 7);
+    munmap(pages + PAGE, PAGE);
+
+    report("lb", walk_i8, pages);
+    report("lbu", walk_u8, pages);
+    report("lh", walk_i16, pages);
+    report("lhu", walk_u16, pages);
+    report("lw", walk_i32, pages);
+    report("lwu", walk_u32, pages);
+    report("ld", walk_u64, pages);
+    report("flw", walk_float, pages);
+    report("fld", walk_double, pages);
+    report("ld from mid-page", walk_u64, pages + PAGE / 2);
+    misaligned();
+
+    mprotect(pages, PAGE, PROT_NONE);
+    report("ld, page PROT_NONE", walk_u64, pages);
+    mprotect(pages, PAGE, PROT_READ);
+    report("ld, readable again", walk_u64, pages);
+
+    if (mmap(pages + PAGE, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+        return 1;
+    report("ld, next page mapped", walk_u64, pages);
+    report("lbu, next page mapped", walk_u8, pages);
+    return 0;
+}
