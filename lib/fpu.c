@@ -336,14 +336,9 @@ static uint64_t to_int(const struct fp_format *f, uint64_t a, fp_int_kind kind, 
 static uint64_t from_int(const struct fp_format *f, uint64_t v, fp_int_kind kind, unsigned rm,
                          unsigned *flags)
 {
-    switch (kind) {
-    case FP_INT_W:
-        return host_round(f, H_FROM_I64, (uint64_t)(int64_t)(int32_t)(uint32_t)v, 0, 0, rm, flags);
-    case FP_INT_WU: return host_round(f, H_FROM_I64, (uint32_t)v, 0, 0, rm, flags);
-    case FP_INT_L: return host_round(f, H_FROM_I64, v, 0, 0, rm, flags);
-    case FP_INT_LU: return host_round(f, H_FROM_U64, v, 0, 0, rm, flags);
-    }
-    return 0;
+    enum host_op op;
+    uint64_t a = int_operand(v, kind, &op);
+    return host_round(f, op, a, 0, 0, rm, flags);
 }
 
 /* ---------------------------------------------------------------- public API */
@@ -413,12 +408,12 @@ uint64_t f64_to_int(uint64_t a, fp_int_kind kind, unsigned rm, unsigned *flags)
     return to_int(&FMT64, a, kind, rm, flags);
 }
 
-uint32_t f32_from_int(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags)
+uint32_t f32_from_int_full(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags)
 {
     return (uint32_t)from_int(&FMT32, v, kind, rm, flags);
 }
 
-uint64_t f64_from_int(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags)
+uint64_t f64_from_int_full(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags)
 {
     return from_int(&FMT64, v, kind, rm, flags);
 }

@@ -59,13 +59,13 @@ uint64_t f32_to_int(uint32_t a, fp_int_kind kind, unsigned rm, unsigned *flags);
 uint64_t f64_to_int(uint64_t a, fp_int_kind kind, unsigned rm, unsigned *flags);
 
 /* Integer (low 32 bits of v for the W kinds) to float. */
-uint32_t f32_from_int(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags);
-uint64_t f64_from_int(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags);
+static inline uint32_t f32_from_int(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags);
+static inline uint64_t f64_from_int(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags);
 
 uint64_t f32_to_f64(uint32_t a, unsigned *flags);
 uint32_t f64_to_f32(uint64_t a, unsigned rm, unsigned *flags);
 
-/* The four functions above are inline: the common case (see host_round_quick()
+/* The arithmetic, fma and int-to-float functions above are inline: the common case (see host_round_quick()
  * in fpu_quick.h) is decided where the instruction runs, and the rest is left
  * to these. */
 uint32_t f32_arith_full(fp_arith_op op, uint32_t a, uint32_t b, unsigned rm, unsigned *flags);
@@ -74,6 +74,8 @@ uint32_t f32_fma_full(uint32_t a, uint32_t b, uint32_t c, bool neg_prod, bool ne
                       unsigned *flags);
 uint64_t f64_fma_full(uint64_t a, uint64_t b, uint64_t c, bool neg_prod, bool neg_addend, unsigned rm,
                       unsigned *flags);
+uint32_t f32_from_int_full(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags);
+uint64_t f64_from_int_full(uint64_t v, fp_int_kind kind, unsigned rm, unsigned *flags);
 
 #include "fpu_quick.h"
 
@@ -111,6 +113,26 @@ static inline __attribute__((always_inline)) uint64_t f64_fma(uint64_t a, uint64
     if (host_round_quick(&FMT64, H_FMA, neg_prod ? a ^ sign : a, b, neg_addend ? c ^ sign : c, rm, flags, &r))
         return r;
     return f64_fma_full(a, b, c, neg_prod, neg_addend, rm, flags);
+}
+
+static inline __attribute__((always_inline)) uint32_t f32_from_int(uint64_t v, fp_int_kind kind, unsigned rm,
+                                                                  unsigned *flags)
+{
+    enum host_op op;
+    uint64_t r, a = int_operand(v, kind, &op);
+    if (host_round_quick(&FMT32, op, a, 0, 0, rm, flags, &r))
+        return (uint32_t)r;
+    return f32_from_int_full(v, kind, rm, flags);
+}
+
+static inline __attribute__((always_inline)) uint64_t f64_from_int(uint64_t v, fp_int_kind kind, unsigned rm,
+                                                                  unsigned *flags)
+{
+    enum host_op op;
+    uint64_t r, a = int_operand(v, kind, &op);
+    if (host_round_quick(&FMT64, op, a, 0, 0, rm, flags, &r))
+        return r;
+    return f64_from_int_full(v, kind, rm, flags);
 }
 
 #endif

@@ -136,6 +136,18 @@ static inline double sse_sqrt_f64(double x)
 DEFINE_APPLY(apply_f32, float, f32_value, sse_sqrt_f32, fmaf)
 DEFINE_APPLY(apply_f64, double, f64_value, sse_sqrt_f64, fma)
 
+/* fcvt.{s,d}.{w,wu,l,lu}'s operand as the host converts it: a signed (*op =
+ * H_FROM_I64) or unsigned (H_FROM_U64) 64-bit integer. */
+static inline uint64_t int_operand(uint64_t v, fp_int_kind kind, enum host_op *op)
+{
+    *op = kind == FP_INT_LU ? H_FROM_U64 : H_FROM_I64;
+    switch (kind) {
+    case FP_INT_W: return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+    case FP_INT_WU: return (uint32_t)v;
+    default: return v;
+    }
+}
+
 /* ---------------------------------------------------------------- common case */
 
 static inline bool is_normal(const struct fp_format *f, uint64_t x)
