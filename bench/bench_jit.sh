@@ -16,7 +16,7 @@
 # bench/results/jit.txt and jit.csv (jit_quick.* with --quick).
 #
 # Usage: bench/bench_jit.sh [--quick] [--reps N] [--warm-insts N] [--perf]
-#   --perf   also record perf profiles of bbv and of warming on sort and lua
+#   --perf   also record perf profiles of bbv and of warming on sort, lua and bzip2
 #            and print where the time goes (top symbols; [JIT] = translated code)
 set -u -o pipefail
 export LC_ALL=C
@@ -126,7 +126,7 @@ echo "ff = checkpoint fast-forward (the fast_forward MIPS it reports); warm = fu
 
 if [ -n "$PERF" ]; then
     command -v perf >/dev/null || die "perf not found"
-    for label in sort lua; do
+    for label in sort lua bzip2; do
         line=$(grep "^$label|" <<<"$RUNS"); IFS='|' read -r _ prog args <<<"$line"; read -r -a argv <<<"$args"
         # RVSAMPLE_PERF_MAP: the translator names its code (OP@PC, exit@PC) in
         # /tmp/perf-PID.map; translated code is summed per operation.
