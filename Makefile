@@ -50,10 +50,10 @@ STENCIL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -frounding-math -ffp-contract=o
                   -fomit-frame-pointer -fno-stack-protector -fcf-protection=none -ffunction-sections
 
 # Variants: for runs that note memory accesses (traced: functional warming)
-# and for the others (plain); each also with loads whose page check is left
-# to the host (_hc, see lib/jit/host_fault.c).
+# and for the others (plain); each also with loads and stores whose page
+# check is left to the host (_hc, see lib/jit/host_fault.c).
 STENCIL_VARIANTS := plain traced plain_hc traced_hc
-stencil_flags = -DJIT_TRACED=$(if $(findstring traced,$(1)),1,0) -DJIT_HOST_CHECKED_LOADS=$(if $(findstring _hc,$(1)),1,0)
+stencil_flags = -DJIT_TRACED=$(if $(findstring traced,$(1)),1,0) -DJIT_HOST_CHECKED=$(if $(findstring _hc,$(1)),1,0)
 $(STENCIL_VARIANTS:%=$(B)/gen/stencils_%.o): $(B)/gen/stencils_%.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(CC) $(STENCIL_CFLAGS) $(call stencil_flags,$*) -c $< -o $@

@@ -412,6 +412,19 @@ static int reopen_shared(rv_proc *p, const char *path, unsigned prot, char *err,
     return fd;
 }
 
+/* Lifts (or puts back) the host's protection of every mapping the saved
+ * pages may be written to (mem_lift_protection): all but shared file
+ * mappings the guest may not write, which take no saved pages. */
+static void protect_restored(rv_mem *m, bool lift)
+{
+    for (size_t i = 0; i < m->nvmas; i++) {
+        const rv_vma *v = &m->vmas[i];
+        if (v->kind == VMA_FILE_SHARED && !(v->prot & GP_W))
+            continue;
+        (lift ? mem_lift_protection : mem_restore_protection)(m, v->start, v->end - v->start);
+    }
+}
+
 static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, char *err, size_t errlen)
 {
     size_t i;
@@ -444,6 +457,7 @@ static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, c
             return -1;
         }
     }
+    protect_restored(&p->mem, true);
     for (size_t at = 0; pages && at + 8 + GUEST_PAGE_SIZE <= pages->len; at += 8 + GUEST_PAGE_SIZE) {
         uint64_t addr;
         memcpy(&addr, pages->data + at, 8);
@@ -454,6 +468,7 @@ static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, c
         }
         memcpy(mem_host(&p->mem, addr), pages->data + at + 8, GUEST_PAGE_SIZE);
     }
+    protect_restored(&p->mem, false);
     return 0;
 }
 

@@ -18,7 +18,7 @@ typedef struct chunk {
 } chunk;
 
 struct rv_code {
-    rv_jit_kind kind; /* of its translations; host_loads is set when flushed */
+    rv_jit_kind kind; /* of its translations; host_checks is set when flushed */
     rv_block *fast[RV_CODE_FAST_SIZE];
     rv_block **buckets;
     size_t nbuckets, nblocks;
@@ -89,7 +89,7 @@ void rv_code_flush(rv_proc *p)
         c->step[i].pc = 1;
     p->flush_code = false;
     p->code_changes_seen = p->mem.code_changes;
-    c->kind.host_loads = p->mem.readable_iff_mapped;
+    c->kind.host_checks = p->mem.readable_iff_mapped;
 }
 
 void code_translate(rv_proc *p, rv_block *b)

@@ -23,14 +23,14 @@ static inline bool signal_due(const rv_proc *p)
     return RV_ICOUNT(p) >= p->os.sig.next_event;
 }
 
-/* Whether the host's page protection checks loads (stencils.c). */
-#ifndef RV_LOADS_HOST_CHECKED
-#define RV_LOADS_HOST_CHECKED 0
+/* Whether the host's page protection checks loads and stores (stencils.c). */
+#ifndef RV_PAGES_HOST_CHECKED
+#define RV_PAGES_HOST_CHECKED 0
 #endif
 
 static inline uint64_t guest_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
-    bool ok = RV_LOADS_HOST_CHECKED ? addr < GUEST_VA_SIZE - 8 : mem_ok_small(&p->mem, addr, bytes, GP_R);
+    bool ok = RV_PAGES_HOST_CHECKED ? addr < GUEST_VA_SIZE - 8 : mem_ok_small(&p->mem, addr, bytes, GP_R);
     if (__builtin_expect(!ok, 0))
         rv_fault_load(p, in, addr, bytes);
     const uint8_t *h = mem_host(&p->mem, addr);
@@ -44,7 +44,8 @@ static inline uint64_t guest_load(rv_proc *p, const rv_insn *in, uint64_t addr, 
 
 static inline void guest_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes, uint64_t v)
 {
-    if (__builtin_expect(!mem_ok_small(&p->mem, addr, bytes, GP_W), 0))
+    bool ok = RV_PAGES_HOST_CHECKED ? addr < GUEST_VA_SIZE - 8 : mem_ok_small(&p->mem, addr, bytes, GP_W);
+    if (__builtin_expect(!ok, 0))
         rv_fault_store(p, in, addr, bytes);
     uint8_t *h = mem_host(&p->mem, addr);
     switch (bytes) {

@@ -67,13 +67,53 @@ static void note_readability(rv_mem *m)
     m->readable_iff_mapped = all;
 }
 
-static void set_perm(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot)
+/* The host's protection of a mapped guest page: readable, and writable
+ * exactly when the guest may write it, so that translated stores can leave
+ * their check to the host (jit/host_fault.c). Unmapped pages are PROT_NONE. */
+static int host_prot_of(unsigned prot)
+{
+    return prot & GP_W ? PROT_READ | PROT_WRITE : PROT_READ;
+}
+
+/* mapped: [addr, addr+len) is mapped (else the host's pages are PROT_NONE
+ * already). */
+static void set_perm(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot, bool mapped)
 {
     /* RISC-V has no write-only pages: Linux maps PROT_WRITE as read-write. */
     if (prot & GP_W)
         prot |= GP_R;
     memset(m->perm + (addr >> GUEST_PAGE_SHIFT), (int)prot, len >> GUEST_PAGE_SHIFT);
+    if (mapped && mprotect(m->base + addr, len, host_prot_of(prot)) != 0)
+        abort(); /* the range is one the host mapped for us */
     note_readability(m);
+}
+
+/* The pages [addr, addr+len) touches. */
+static void page_span(uint64_t addr, uint64_t len, uint64_t *first, uint64_t *end)
+{
+    *first = addr & ~(uint64_t)(GUEST_PAGE_SIZE - 1);
+    *end = (addr + len + GUEST_PAGE_SIZE - 1) & ~(uint64_t)(GUEST_PAGE_SIZE - 1);
+}
+
+void mem_lift_protection(rv_mem *m, uint64_t addr, uint64_t len)
+{
+    uint64_t first, end;
+    page_span(addr, len, &first, &end);
+    if (mprotect(m->base + first, end - first, PROT_READ | PROT_WRITE) != 0)
+        abort();
+}
+
+void mem_restore_protection(rv_mem *m, uint64_t addr, uint64_t len)
+{
+    uint64_t first, end;
+    page_span(addr, len, &first, &end);
+    for (uint64_t a = first, run; a < end; a = run) { /* runs of pages the guest protects alike */
+        uint8_t prot = m->perm[a >> GUEST_PAGE_SHIFT];
+        for (run = a + GUEST_PAGE_SIZE; run < end && m->perm[run >> GUEST_PAGE_SHIFT] == prot;)
+            run += GUEST_PAGE_SIZE;
+        if (mprotect(m->base + a, run - a, host_prot_of(prot)) != 0)
+            abort();
+    }
 }
 
 static void insert_vma(rv_mem *m, size_t at, const rv_vma *v)
@@ -190,7 +230,7 @@ int mem_map(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot, enum vma_kind
     rv_vma v = {addr, addr + len, (uint8_t)prot, (uint8_t)kind, offset, dup_or_null(path), dup_or_null(label)};
     insert_vma(m, insertion_point(m, addr), &v);
     coalesce(m);
-    set_perm(m, addr, len, prot);
+    set_perm(m, addr, len, prot, true);
     if (prot & GP_X)
         m->code_changes++;
     return 0;
@@ -204,7 +244,7 @@ int mem_unmap(rv_mem *m, uint64_t addr, uint64_t len)
     if (p == MAP_FAILED)
         return -errno;
     forget_range(m, addr, len);
-    set_perm(m, addr, len, 0);
+    set_perm(m, addr, len, 0, false);
     return 0;
 }
 
@@ -234,7 +274,7 @@ int mem_protect(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot)
         }
     }
     coalesce(m);
-    set_perm(m, addr, len, prot);
+    set_perm(m, addr, len, prot, true);
     return 0;
 }
 
@@ -303,16 +343,18 @@ int64_t mem_remap(rv_mem *m, uint64_t old_addr, uint64_t old_len, uint64_t new_l
     if (p != MAP_FAILED) {
         mmap(m->base + old_addr, old_len, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         forget_range(m, old_addr, old_len);
-        set_perm(m, old_addr, old_len, 0);
+        set_perm(m, old_addr, old_len, 0, false);
         rv_vma nv = {dst, dst + new_len, (uint8_t)prot, VMA_ANON, 0, NULL, dup_or_null(lbl)};
         insert_vma(m, insertion_point(m, dst), &nv);
-        set_perm(m, dst, new_len, prot);
+        set_perm(m, dst, new_len, prot, true);
         return (int64_t)dst;
     }
     int r = mem_map(m, dst, new_len, prot, VMA_ANON, -1, 0, NULL, lbl);
     if (r)
         return r;
+    mem_lift_protection(m, dst, old_len);
     memcpy(m->base + dst, m->base + old_addr, old_len);
+    mem_restore_protection(m, dst, old_len);
     mem_unmap(m, old_addr, old_len);
     return (int64_t)dst;
 }

@@ -42,6 +42,14 @@ typedef struct rv_mem {
     bool readable_iff_mapped;
 } rv_mem;
 
+/* The host protects the guest's pages as the guest does (readable if
+ * mapped, writable if the guest may write). The emulator's own writes where
+ * the guest may not write (a private file mapping's contents, the signal
+ * trampoline, restored pages, pages madvise drops) go between these two;
+ * the pages the range touches must be mapped. */
+void mem_lift_protection(rv_mem *m, uint64_t addr, uint64_t len);
+void mem_restore_protection(rv_mem *m, uint64_t addr, uint64_t len);
+
 /* Reserve the address space. Returns false (errno set) if the host refuses. */
 bool mem_init(rv_mem *m);
 void mem_destroy(rv_mem *m);

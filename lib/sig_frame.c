@@ -35,7 +35,9 @@ static bool trampoline(rv_proc *p, uint64_t *addr)
     if (!v) {
         if (mem_map(&p->mem, RV_SIGRETURN_PAGE, GUEST_PAGE_SIZE, GP_R | GP_X, VMA_ANON, -1, 0, NULL, "[vdso]"))
             return false;
+        mem_lift_protection(&p->mem, RV_SIGRETURN_PAGE, GUEST_PAGE_SIZE);
         memcpy(mem_host(&p->mem, RV_SIGRETURN_PAGE), code, sizeof code);
+        mem_restore_protection(&p->mem, RV_SIGRETURN_PAGE, GUEST_PAGE_SIZE);
     } else if (!v->label || strcmp(v->label, "[vdso]") != 0) {
         return false; /* the program mapped something else there */
     }

@@ -1,17 +1,19 @@
-/* Translated loads whose page check the host does (rv_jit_kind.host_loads):
- * a load the guest may not do faults on the host, and this SIGSEGV handler
- * makes it the guest's fault, as the load's own check would have: the count
- * is the block's start (r15 holds it while translated code runs), the
- * address the instruction's (rs1 + imm: nothing of a load is visible before
- * its access but the trace entry the software check also leaves).
+/* Translated loads and stores whose page check the host does
+ * (rv_jit_kind.host_checks): an access the guest may not make faults on the
+ * host, and this SIGSEGV handler makes it the guest's fault, as the
+ * access's own check would have: the count is the block's start (r15 holds
+ * it while translated code runs), the address the instruction's (rs1 +
+ * imm: nothing of a load or store is visible before its access but the
+ * trace entry the software check also leaves, and x86 leaves no part of a
+ * faulting store behind).
  *
- * Why that is exact: while p->mem.readable_iff_mapped holds, the host's
- * reservation of the guest space is accessible exactly where the guest has
- * pages and the guest may read every one of them; the load's bounds test
- * keeps its access inside the reservation. A fault anywhere else (not in
- * translated code, not a noted load, not in the reservation) is the
- * emulator's own: the previous handling is put back and the fault repeats
- * under it. */
+ * Why that is exact: the host protects the guest's reservation as the guest
+ * does (mem.c): unmapped pages not at all, mapped ones readable, and
+ * writable where the guest may write; while p->mem.readable_iff_mapped
+ * holds, the guest may read every mapped page. The bounds test keeps the
+ * access inside the reservation. A fault anywhere else (not in translated
+ * code, not a noted access, not in the reservation) is the emulator's own:
+ * the previous handling is put back and the fault repeats under it. */
 #include "jit/host_fault.h"
 
 #include <pthread.h>
@@ -39,10 +41,12 @@ static void on_segv(int sig, siginfo_t *si, void *context)
     if (p && pc - running.code < running.size) { /* the running code: p and j are live */
         uintptr_t at = (uintptr_t)si->si_addr - (uintptr_t)p->mem.base;
         unsigned bytes;
-        const rv_insn *in = at < GUEST_VA_SIZE ? jit_host_load_at(running.j, pc, &bytes) : NULL;
+        bool store;
+        const rv_insn *in = at < GUEST_VA_SIZE ? jit_host_access_at(running.j, pc, &bytes, &store) : NULL;
         if (in) {
             p->cpu.icount = (uint64_t)uc->uc_mcontext.gregs[REG_R15];
-            rv_fault_load(p, in, p->cpu.x[in->rs1] + (uint64_t)in->imm, bytes); /* leaves through p->trap */
+            uint64_t addr = p->cpu.x[in->rs1] + (uint64_t)in->imm;
+            (store ? rv_fault_store : rv_fault_load)(p, in, addr, bytes); /* leaves through p->trap */
         }
     }
     sigaction(SIGSEGV, &previous, NULL);

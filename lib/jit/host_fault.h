@@ -1,5 +1,5 @@
-/* Turning the host's fault of a translated load into the guest's (see
- * host_fault.c). */
+/* Turning the host's fault of a translated load or store into the guest's
+ * (see host_fault.c). */
 #ifndef RV_JIT_HOST_FAULT_H
 #define RV_JIT_HOST_FAULT_H
 

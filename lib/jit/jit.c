@@ -29,27 +29,34 @@ static const jit_variant variants[2][2] = {
     {VARIANT(traced, uncounted), VARIANT(traced, counted)},
 };
 #undef VARIANT
-/* [traced]: the variants whose loads leave the page check to the host; only
- * the plain loads (load_bytes) are taken from them. */
-static const jit_stencil *const host_load_ops[2] = {jit_stencils_plain_hc, jit_stencils_traced_hc};
+/* [traced]: the variants whose loads and stores leave the page check to the
+ * host; only the plain loads and stores (access_bytes) are taken from them. */
+static const jit_stencil *const host_checked_ops[2] = {jit_stencils_plain_hc, jit_stencils_traced_hc};
 
-/* The size of a plain load (its LOAD in isa/semantics.def), else 0. */
-static unsigned load_bytes(unsigned op)
+/* The size of a plain load's or store's access (its LOAD or STORE in
+ * isa/semantics.def), else 0. */
+static unsigned access_bytes(unsigned op)
 {
     switch (op) {
-    case RV_OP_lb: case RV_OP_lbu: return 1;
-    case RV_OP_lh: case RV_OP_lhu: return 2;
-    case RV_OP_lw: case RV_OP_lwu: case RV_OP_flw: return 4;
-    case RV_OP_ld: case RV_OP_fld: return 8;
+    case RV_OP_lb: case RV_OP_lbu: case RV_OP_sb: return 1;
+    case RV_OP_lh: case RV_OP_lhu: case RV_OP_sh: return 2;
+    case RV_OP_lw: case RV_OP_lwu: case RV_OP_flw: case RV_OP_sw: case RV_OP_fsw: return 4;
+    case RV_OP_ld: case RV_OP_fld: case RV_OP_sd: case RV_OP_fsd: return 8;
     default: return 0;
     }
 }
 
-/* Where a load whose page check the host does was copied (jit_host_load_at). */
-typedef struct host_load {
+static bool is_store(unsigned op)
+{
+    return op == RV_OP_sb || op == RV_OP_sh || op == RV_OP_sw || op == RV_OP_sd || op == RV_OP_fsw || op == RV_OP_fsd;
+}
+
+/* Where a load or store whose page check the host does was copied
+ * (jit_host_access_at). */
+typedef struct host_access {
     uint32_t at, size; /* offset in the code buffer, bytes */
     const rv_insn *in;
-} host_load;
+} host_access;
 
 /* Where the jumps of a stencil being copied go, and the successor of a
  * block_exit_to. */
@@ -72,8 +79,8 @@ struct rv_jit {
     bool full;
     const jit_variant *v; /* of every translation since the last reset */
     rv_jit_kind kind;     /* the same */
-    host_load *loads;     /* in the order of their code */
-    size_t nloads, cap_loads;
+    host_access *accesses; /* in the order of their code */
+    size_t naccesses, cap_accesses;
     FILE *perf_map; /* RVSAMPLE_PERF_MAP set: /tmp/perf-PID.map, for perf report */
 };
 
@@ -108,7 +115,7 @@ void jit_free(rv_jit *j)
     if (!j)
         return;
     munmap(j->base, j->size);
-    free(j->loads);
+    free(j->accesses);
     if (j->perf_map)
         fclose(j->perf_map);
     free(j);
@@ -123,7 +130,7 @@ void jit_reset(rv_jit *j)
     j->used = (j->enter + variants[0][0].enter->size + 63) & ~(size_t)63;
     j->full = false;
     j->v = NULL;
-    j->nloads = 0;
+    j->naccesses = 0;
 }
 
 bool jit_full(const rv_jit *j)
@@ -303,37 +310,39 @@ static void perf_map_entry(rv_jit *j, const uint8_t *at, unsigned size, const ch
 /* The stencil of operation op in translations of kind k. */
 static const jit_stencil *op_stencil(const jit_variant *v, rv_jit_kind k, unsigned op)
 {
-    return k.host_loads && load_bytes(op) ? &host_load_ops[k.traced][op] : &v->ops[op];
+    return k.host_checks && access_bytes(op) ? &host_checked_ops[k.traced][op] : &v->ops[op];
 }
 
-static void note_host_load(rv_jit *j, const uint8_t *at, unsigned size, const rv_insn *in)
+static void note_host_access(rv_jit *j, const uint8_t *at, unsigned size, const rv_insn *in)
 {
-    if (j->nloads == j->cap_loads) {
-        j->cap_loads = j->cap_loads ? 2 * j->cap_loads : 4096;
-        j->loads = realloc(j->loads, j->cap_loads * sizeof *j->loads);
-        if (!j->loads)
+    if (j->naccesses == j->cap_accesses) {
+        j->cap_accesses = j->cap_accesses ? 2 * j->cap_accesses : 4096;
+        j->accesses = realloc(j->accesses, j->cap_accesses * sizeof *j->accesses);
+        if (!j->accesses)
             abort();
     }
-    j->loads[j->nloads++] = (host_load){(uint32_t)(at - j->base), size, in};
+    j->accesses[j->naccesses++] = (host_access){(uint32_t)(at - j->base), size, in};
 }
 
-const rv_insn *jit_host_load_at(const rv_jit *j, uintptr_t pc, unsigned *bytes)
+const rv_insn *jit_host_access_at(const rv_jit *j, uintptr_t pc, unsigned *bytes, bool *store)
 {
     if (pc < (uintptr_t)j->base || pc >= (uintptr_t)j->base + j->used)
         return NULL;
     uint32_t off = (uint32_t)(pc - (uintptr_t)j->base);
-    size_t lo = 0, hi = j->nloads; /* the first load that starts after off */
+    size_t lo = 0, hi = j->naccesses; /* the first access that starts after off */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (j->loads[mid].at <= off)
+        if (j->accesses[mid].at <= off)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo == 0 || off >= j->loads[lo - 1].at + j->loads[lo - 1].size)
+    if (lo == 0 || off >= j->accesses[lo - 1].at + j->accesses[lo - 1].size)
         return NULL;
-    *bytes = load_bytes(j->loads[lo - 1].in->op);
-    return j->loads[lo - 1].in;
+    const rv_insn *in = j->accesses[lo - 1].in;
+    *bytes = access_bytes(in->op);
+    *store = is_store(in->op);
+    return in;
 }
 
 rv_jit_code jit_translate(rv_jit *j, rv_block *b, rv_jit_kind kind)
@@ -375,8 +384,8 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, rv_jit_kind kind)
         const jit_stencil *s = op_stencil(v, kind, b->insns[i].op);
         unsigned size = copied_size(s, i + 1 == len ? follows : JIT_HOLE_CONTINUE);
         emit(j, at, size, s, &b->insns[i], b, &aim);
-        if (kind.host_loads && load_bytes(b->insns[i].op))
-            note_host_load(j, at, size, &b->insns[i]);
+        if (kind.host_checks && access_bytes(b->insns[i].op))
+            note_host_access(j, at, size, &b->insns[i]);
         perf_map_entry(j, at, size, rv_ops[b->insns[i].op].name, b->insns[i].pc);
         at += size;
     }

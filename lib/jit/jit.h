@@ -28,8 +28,8 @@ typedef struct rv_jit_kind {
     bool traced;     /* notes memory accesses and branch outcomes in p->trace
                         (exec.h), which must then be set; else never looks */
     bool counting;   /* counts blocks (rv_count_blocks); else never looks */
-    bool host_loads; /* leaves the page check of loads to the host: only
-                        while p->mem.readable_iff_mapped (host_fault.c) */
+    bool host_checks; /* leaves the page check of loads and stores to the
+                         host: only while p->mem.readable_iff_mapped */
 } rv_jit_kind;
 
 /* Host code for b, or NULL: an operation of b has no stencil, or the code
@@ -48,8 +48,9 @@ void jit_chain(rv_jit *j, rv_block *b, uint64_t pc, rv_block *to);
 /* Translated b goes straight on when it leaves for pc. */
 bool jit_chained(const rv_jit *j, const rv_block *b, uint64_t pc);
 bool jit_full(const rv_jit *j);
-/* The load at host pc in j's code whose page check the host does
- * (rv_jit_kind.host_loads), and its size in bytes; NULL if there is none. */
-const rv_insn *jit_host_load_at(const rv_jit *j, uintptr_t pc, unsigned *bytes);
+/* The load or store at host pc in j's code whose page check the host does
+ * (rv_jit_kind.host_checks), its size in bytes and whether it stores; NULL
+ * if there is none. */
+const rv_insn *jit_host_access_at(const rv_jit *j, uintptr_t pc, unsigned *bytes, bool *store);
 
 #endif

@@ -40,12 +40,13 @@ register uint64_t jit_icount __asm__("r15");
  * accesses and branch outcomes in p->trace, or never look at it. */
 #define RV_TRACING(p) ((void)(p), JIT_TRACED)
 
-/* JIT_HOST_CHECKED_LOADS (0 or 1, from the build): this variant's loads
- * test only the bounds of the guest address space and leave the page check
- * to the host, which faults on every page a guest load may not read while
- * p->mem.readable_iff_mapped holds; host_fault.c turns that fault into the
- * guest's. The translator takes only the plain loads from it. */
-#define RV_LOADS_HOST_CHECKED JIT_HOST_CHECKED_LOADS
+/* JIT_HOST_CHECKED (0 or 1, from the build): this variant's loads and
+ * stores test only the bounds of the guest address space and leave the page
+ * check to the host, which protects the guest's pages as the guest does
+ * (mem.c; loads only while p->mem.readable_iff_mapped holds); host_fault.c
+ * turns its fault into the guest's. The translator takes only the plain
+ * loads and stores from it. */
+#define RV_PAGES_HOST_CHECKED JIT_HOST_CHECKED
 #include "exec_common.h"
 
 extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of registers */

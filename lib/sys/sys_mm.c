@@ -55,9 +55,13 @@ static int map_file(rv_proc *p, uint64_t addr, uint64_t len, unsigned prot, bool
         if (r)
             return r;
         uint64_t n = file_len < len ? file_len : len;
-        if (n && pread(f->host_fd, mem_host(&p->mem, addr), n, (off_t)off) < 0)
-            return -errno;
-        return 0;
+        if (!n)
+            return 0;
+        mem_lift_protection(&p->mem, addr, len);
+        ssize_t got = pread(f->host_fd, mem_host(&p->mem, addr), n, (off_t)off);
+        int e = errno;
+        mem_restore_protection(&p->mem, addr, len);
+        return got < 0 ? -e : 0;
     }
     uint64_t backed = PAGE_UP(file_len < len ? file_len : len);
     if (backed) {
@@ -131,8 +135,11 @@ SYS(madvise)
         const rv_vma *v = mem_find_vma(&p->mem, addr);
         if (!v)
             return -ENOMEM;
-        if (v->kind == VMA_ANON)
+        if (v->kind == VMA_ANON) {
+            mem_lift_protection(&p->mem, addr, GUEST_PAGE_SIZE);
             memset(mem_host(&p->mem, addr), 0, GUEST_PAGE_SIZE);
+            mem_restore_protection(&p->mem, addr, GUEST_PAGE_SIZE);
+        }
     }
     return 0;
 }

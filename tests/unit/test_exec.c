@@ -38,7 +38,9 @@ static void vm_init(rv_proc *p, const uint16_t *code, size_t nhalf, unsigned cod
     cr_assert_eq(mem_map(&p->mem, DATA, 2 * PAGE, GP_R | GP_W, VMA_ANON, -1, 0, NULL, "data"), 0);
     cr_assert_eq(mem_map(&p->mem, RO, PAGE, GP_R, VMA_ANON, -1, 0, NULL, "ro"), 0);
     cr_assert_leq(nhalf * 2, 2 * PAGE);
+    mem_lift_protection(&p->mem, CODE, nhalf * 2); /* the host protects the code as the guest does */
     memcpy(mem_host(&p->mem, CODE), code, nhalf * 2);
+    mem_restore_protection(&p->mem, CODE, nhalf * 2);
     p->code = code_new();
     rv_code_flush(p); /* as a run starts: translations of the kind the mappings allow (host-checked loads) */
     p->cpu.pc = p->cpu.block_pc = CODE;
@@ -63,8 +65,15 @@ static uint32_t peek32(rv_proc *p, uint64_t a)
     return v;
 }
 
-static void poke64(rv_proc *p, uint64_t a, uint64_t v) { memcpy(mem_host(&p->mem, a), &v, 8); }
-static void poke32(rv_proc *p, uint64_t a, uint32_t v) { memcpy(mem_host(&p->mem, a), &v, 4); }
+/* Writes where the guest may not, too (as a loader does). */
+static void poke(rv_proc *p, uint64_t a, const void *v, size_t n)
+{
+    mem_lift_protection(&p->mem, a, n);
+    memcpy(mem_host(&p->mem, a), v, n);
+    mem_restore_protection(&p->mem, a, n);
+}
+static void poke64(rv_proc *p, uint64_t a, uint64_t v) { poke(p, a, &v, 8); }
+static void poke32(rv_proc *p, uint64_t a, uint32_t v) { poke(p, a, &v, 4); }
 
 /* Step until the process stops; returns the number of retired steps. */
 static uint64_t step_all(rv_proc *p)

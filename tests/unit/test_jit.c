@@ -23,7 +23,9 @@ static rv_block *setup(rv_proc *p)
     cr_assert(mem_init(&p->mem));
     cr_assert_eq(mem_map(&p->mem, CODE, 4096, GP_R | GP_X, VMA_ANON, -1, 0, NULL, "code"), 0);
     cr_assert_eq(mem_map(&p->mem, DATA, 4096, GP_R | GP_W, VMA_ANON, -1, 0, NULL, "data"), 0);
+    mem_lift_protection(&p->mem, CODE, sizeof program); /* the host protects the code as the guest does */
     memcpy(mem_host(&p->mem, CODE), program, sizeof program);
+    mem_restore_protection(&p->mem, CODE, sizeof program);
     p->code = code_new();
     p->code_changes_seen = p->mem.code_changes;
     p->cpu.pc = p->cpu.block_pc = CODE;

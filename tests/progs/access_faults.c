@@ -1,11 +1,12 @@
-/* load_faults: loads that fault inside loops hot enough to run as
- * translated code, whose loads leave the page check to the host
+/* access_faults: loads and stores that fault inside loops hot enough to run
+ * as translated code, whose accesses leave the page check to the host
  * (lib/jit/host_fault.c): every load size (lb lbu lh lhu lw lwu ld flw fld)
- * walking up to the first unmapped byte, a misaligned load that crosses into
- * an unmapped page (and a store that does), loads from a page made PROT_NONE and then readable
- * again, and from an unmapped page mapped again. The handler notes the
- * signal, code and address and jumps out; the program prints how far each
- * walk got. */
+ * and store size (sb sh sw sd fsw fsd) walking up to the first unmapped
+ * byte, stores walking into a read-only page, a misaligned load and store
+ * that cross into an unmapped page, loads from a page made PROT_NONE and
+ * then readable again, and from an unmapped page mapped again. The handler
+ * notes the signal, code and address and jumps out; the program prints how
+ * far each walk got. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -28,7 +29,9 @@ static void jump_out(int sig, siginfo_t *si, void *uc)
     siglongjmp(env, 1);
 }
 
-static char *pages; /* two pages: the second is unmapped unless a test maps it */
+/* Three pages each, their ends unmapped (made before any hole, so that no
+ * mapping lands in one): pages' second page is mapped again by a test. */
+static char *pages, *ro;
 
 /* Loads every T from `from` upwards until one faults; returns their sum. */
 #define WALK(T)                                            \
@@ -42,6 +45,17 @@ static char *pages; /* two pages: the second is unmapped unless a test maps it *
         }                                                  \
         return sum;                                        \
     }
+/* Stores T (zero) from `from` upwards until one faults. */
+#define STORE_WALK(T)                                      \
+    static double store_walk_##T(const char *from)         \
+    {                                                      \
+        volatile T *a = (volatile T *)from;                \
+        for (long i = 0;; i++) {                           \
+            reached = i;                                   \
+            a[i] = (T)0;                                   \
+        }                                                  \
+        return 0;                                          \
+    }
 typedef int8_t i8;
 typedef uint8_t u8;
 typedef int16_t i16;
@@ -50,6 +64,7 @@ typedef int32_t i32;
 typedef uint32_t u32;
 typedef uint64_t u64;
 WALK(i8) WALK(u8) WALK(i16) WALK(u16) WALK(i32) WALK(u32) WALK(u64) WALK(float) WALK(double)
+STORE_WALK(u8) STORE_WALK(u16) STORE_WALK(u32) STORE_WALK(u64) STORE_WALK(float) STORE_WALK(double)
 
 static const char *code_name(void)
 {
@@ -63,7 +78,7 @@ static void report(const char *what, double (*walk)(const char *), const char *f
         printf("%-24s no fault (%g)\n", what, walk(from));
         return;
     }
-    printf("%-24s %ld loads, then SIGSEGV %s at page+%ld\n", what, reached, code_name(),
+    printf("%-24s %ld accesses, then SIGSEGV %s at page+%ld\n", what, reached, code_name(),
            (long)(last_addr - (uintptr_t)pages));
 }
 
@@ -93,12 +108,14 @@ int main(void)
     sa.sa_flags = SA_SIGINFO;
     sigaction(SIGSEGV, &sa, NULL);
 
-    pages = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (pages == MAP_FAILED)
+    pages = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ro = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED || ro == MAP_FAILED)
         return 1;
     for (int i = 0; i < PAGE; i++)
         pages[i] = (char)(i * 7);
-    munmap(pages + PAGE, PAGE);
+    munmap(pages + PAGE, 2 * PAGE);
+    munmap(ro + 2 * PAGE, PAGE);
 
     report("lb", walk_i8, pages);
     report("lbu", walk_u8, pages);
@@ -111,6 +128,29 @@ int main(void)
     report("fld", walk_double, pages);
     report("ld from mid-page", walk_u64, pages + PAGE / 2);
     misaligned();
+    report("sb", store_walk_u8, pages);
+    report("sh", store_walk_u16, pages);
+    report("sw", store_walk_u32, pages);
+    report("sd", store_walk_u64, pages);
+    report("fsw", store_walk_float, pages);
+    report("fsd", store_walk_double, pages);
+
+    mprotect(ro + PAGE, PAGE, PROT_READ);
+    reached = -1;
+    if (sigsetjmp(env, 1) == 0)
+        store_walk_u64(ro + PAGE / 2);
+    printf("sd into a read-only page: %ld stores, then SIGSEGV %s at its start+%ld\n", reached, code_name(),
+           (long)(last_addr - (uintptr_t)(ro + PAGE)));
+    mprotect(ro + PAGE, PAGE, PROT_NONE);
+    if (sigsetjmp(env, 1) == 0)
+        store_walk_u8(ro + PAGE - 8);
+    printf("sb into a PROT_NONE page: %ld stores, then SIGSEGV %s at its start+%ld\n", reached, code_name(),
+           (long)(last_addr - (uintptr_t)(ro + PAGE)));
+    mprotect(ro + PAGE, PAGE, PROT_READ | PROT_WRITE);
+    if (sigsetjmp(env, 1) == 0)
+        store_walk_u32(ro);
+    printf("sw, writable again: %ld stores, then SIGSEGV %s at its start+%ld\n", reached, code_name(),
+           (long)(last_addr - (uintptr_t)(ro + PAGE)));
 
     mprotect(pages, PAGE, PROT_NONE);
     report("ld, page PROT_NONE", walk_u64, pages);
