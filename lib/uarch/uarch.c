@@ -37,16 +37,20 @@ static inline void warm_data(uarch *u, unsigned mem_access, uint64_t mem_addr)
         memsys_warm_load(u->mem, mem_addr);
 }
 
-static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc)
+/* batched: through bpred_warm (uarch_warm_flush makes the predictor current). */
+static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc, bool batched)
 {
-    bpred_predict_update(u->bp, in, taken, next_pc);
+    if (batched)
+        bpred_warm(u->bp, in, taken, next_pc);
+    else
+        bpred_predict_update(u->bp, in, taken, next_pc);
     if (taken) u->fetch_block = UINT64_MAX; /* a taken transfer starts a new fetch block */
 }
 
 /* One executed instruction: its memory access (RV_MEM_* bits, 0 for none)
  * and, for control flow, whether it was taken and where it went. */
 static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, uint64_t mem_addr, bool taken,
-                             uint64_t next_pc)
+                             uint64_t next_pc, bool batched)
 {
     /* The front end reads whole fetch blocks: one I-TLB and I-cache access
      * per block entered, as the detailed core makes them. */
@@ -60,13 +64,15 @@ static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, u
         tlbs_warm(u->tlb, false, mem_addr);
         warm_data(u, mem_access, mem_addr);
     }
-    if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc);
+    if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc, batched);
 }
 
 void uarch_warm(uarch *u, const rv_dyninst *d)
 {
-    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
+    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc, false);
 }
+
+void uarch_warm_flush(uarch *u) { bpred_warm_flush(u->bp); }
 
 /* What a block's trace notes for its instruction at position i (RV_MEM_*
  * bits, 0 for none; an atomic notes a load and a store), *addr the address;
@@ -95,7 +101,7 @@ void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_bl
         unsigned access = trace_access(t, &k, i, &addr);
         /* only a block's last instruction transfers control, and then the block ran whole */
         const rv_insn *in = &b->insns[i];
-        warm_insn(u, in, access, addr, trace_taken(t, in), p->cpu.pc);
+        warm_insn(u, in, access, addr, trace_taken(t, in), p->cpu.pc, true);
     }
 }
 
@@ -183,7 +189,7 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
      * instruction run can be one, and then the block ran whole. */
     const rv_insn *last = &b->insns[end - 1];
     if (rv_ops[last->op].flags & RVF_CTRL)
-        warm_control(u, last, trace_taken(t, last), w->p->cpu.pc);
+        warm_control(u, last, trace_taken(t, last), w->p->cpu.pc, true); /* flushed at the run's end */
 }
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
@@ -194,6 +200,7 @@ uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
     if (p->cpu.icount < limit)
         rv_run(p, limit, warm_block, &w);
     p->trace = NULL;
+    uarch_warm_flush(u);
     memsys_warm_ifetch_repeated(u->mem, w.iline_repeats);
     tlbs_warm_repeated(u->tlb, true, w.ipage_repeats);
     tlbs_warm_repeated(u->tlb, false, w.dpage_repeats);
