@@ -22,6 +22,7 @@ typedef struct uarch {
     unsigned fetch_bytes; /* a fetch block: 2 bytes per instruction of the fetch width */
     int fetch_shift;      /* log2(fetch_bytes), or -1 when that is not a power of two */
     unsigned line_shift;  /* log2(cache line size) */
+    bool fetch_in_lines;  /* fetch blocks are a power of two >= 4 bytes, no bigger than a line */
     bool l1d_one_set;     /* a next-line prefetch fills the set of the line that missed */
 } uarch;
 
