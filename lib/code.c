@@ -132,6 +132,22 @@ void code_set_kind(rv_proc *p, bool traced, bool counting)
     }
 }
 
+/* In a run whose hook sees every block: the translated block at pc, to go
+ * on with unchained once the hook has seen `from` (as the fast path would
+ * show it, with the next block's trace empty), or NULL to go back to the
+ * fast path. */
+static rv_block *hooked_successor(rv_proc *p, rv_block *from, uint64_t pc)
+{
+    rv_block *next = p->cpu.icount <= p->hook.limit && !p->flush_code ? code_translated_at(p->code->fast, pc) : NULL;
+    if (next) {
+        p->cpu.pc = pc;
+        p->hook.fn(p->hook.ctx, from, 0, p->cpu.icount - from->n, from->n);
+        if (p->trace)
+            p->trace->n = 0;
+    }
+    return next;
+}
+
 rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run)
 {
     if (first_run)
@@ -139,7 +155,10 @@ rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run
     rv_block *next = p->cpu.icount <= p->jit.chain_limit ? code_translated_at(p->code->fast, pc) : NULL;
     if (next) {
         jit_chain(p->code->jit, from, pc, next);
-    } else {
+        return next;
+    }
+    next = hooked_successor(p, from, pc);
+    if (!next) {
         p->jit.last = from;
         p->cpu.pc = pc;
     }

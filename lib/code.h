@@ -47,8 +47,9 @@ bool code_chained(const rv_proc *p, const rv_block *b, uint64_t pc);
  * successor: note `from` as executed if this is its first run since the
  * last drain, then, while the run's limit allows, the translated block the
  * cache already holds at pc (never translating or flushing; from is chained
- * to it while it has room, jit_chain), or NULL with p->cpu.pc = pc and
- * p->jit.last = from (back to the caller). */
+ * to it while it has room, jit_chain; in a run whose hook sees every block,
+ * p->hook, unchained after calling the hook for from), or NULL with
+ * p->cpu.pc = pc and p->jit.last = from (back to the caller). */
 rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run);
 /* Block counting by the run itself (see rv_count_blocks): true when it is
  * on; false in the hooked mode, where the hook counts. */

@@ -83,6 +83,12 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     /* chained blocks go on while the next one cannot cross the limit */
     bool chaining = (counting || !hook) && p->exec_mode != RV_EXEC_CHECK;
     p->jit.chain_limit = chaining && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;
+    /* A hook that sees every block: translated code calls it and goes on
+     * (code_exit_slow) rather than coming back here after each block. */
+    bool hook_in_code = hook && !counting && p->exec_mode != RV_EXEC_CHECK;
+    p->hook.fn = hook;
+    p->hook.ctx = ctx;
+    p->hook.limit = hook_in_code && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;
     rv_block *b = NULL; /* the block at pc, when already known */
     rv_block *chain_from = NULL; /* translated block that just left for b, to chain to b's code */
     uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */

@@ -135,6 +135,11 @@ typedef struct rv_proc {
     struct rv_trace *trace;     /* memory accesses of the fast path, when a hook wants them (exec.h) */
     jmp_buf *trap;              /* where a fault inside an instruction unwinds to */
     const struct rv_insn *trap_insn; /* the faulting instruction (its idx: its block position) */
+    struct {                    /* a run whose hook sees every block (exec_fast.c, code_exit_slow) */
+        void (*fn)(void *ctx, struct rv_block *b, uint32_t first, uint64_t start_icount, uint32_t executed);
+        void *ctx;
+        uint64_t limit;         /* translated code goes on past a block up to this count; 0: never */
+    } hook;
 } rv_proc;
 
 /* The deterministic clock: every retired instruction is one nanosecond, and

@@ -14,6 +14,7 @@ static void closed(void *ctx, int i, uint64_t index, uint64_t retired)
 {
     proxy_run *r = ctx;
     proxy_counts now;
+    uarch_warm_flush(&r->u);
     proxy_counts_read(&r->u, retired, &now);
     proxy_counts c = proxy_counts_sub(&now, &r->last[i]);
     if (r->outs[i])

@@ -73,10 +73,20 @@ enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values
 #undef COUNT
 #define BPRED_STATE_TAG UINT64_C(0x3164657270627672) /* "rvbpred1" in memory */
 
+/* Conditional branches that bpred_warm has trained the BTB with but not yet
+ * TAGE: their direction is predicted and trained a batch at a time. */
+typedef struct pending_conds {
+    uint64_t pc[TAGE_BATCH];
+    uint32_t taken;        /* bit j: the j-th was taken */
+    uint32_t btb_unknown;  /* bit j: it was taken to a target the BTB did not hold */
+    int n;
+} pending_conds;
+
 struct bpred {
     tage *dir;
     btb btb;
     ras ras;
+    pending_conds pending;
     bpred_stats stats;
     uint64_t geometry[NGEOMETRY];
 };
@@ -137,6 +147,7 @@ void bpred_free(bpred *b)
 static void bpred_clear(bpred *b)
 {
     tage_clear(b->dir);
+    b->pending = (pending_conds){0};
     memset(b->btb.e, 0, btb_size(&b->btb));
     b->ras.top = b->ras.count = 0;
 }
@@ -150,6 +161,7 @@ bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_
     b->stats.branches++;
 
     if (kind == BP_COND) {
+        bpred_warm_flush(b); /* TAGE trains in order */
         o.mispredict = tage_predict_update(b->dir, in->pc, taken) != taken;
         b->stats.cond++;
         b->stats.cond_mispredicts += o.mispredict;
@@ -181,12 +193,39 @@ bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_
     return o;
 }
 
+void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target)
+{
+    if (bpred_kind(in) != BP_COND) {
+        bpred_predict_update(b, in, taken, target); /* TAGE is not involved */
+        return;
+    }
+    b->stats.branches++;
+    b->stats.cond++;
+    pending_conds *q = &b->pending;
+    q->pc[q->n] = in->pc;
+    q->taken |= (uint32_t)taken << q->n;
+    if (taken) q->btb_unknown |= (uint32_t)!btb_train(&b->btb, in->pc, target) << q->n;
+    if (++q->n == TAGE_BATCH) bpred_warm_flush(b);
+}
+
+void bpred_warm_flush(bpred *b)
+{
+    pending_conds *q = &b->pending;
+    if (!q->n) return;
+    uint32_t wrong = tage_predict_update_batch(b->dir, q->pc, q->taken, q->n);
+    b->stats.cond_mispredicts += (uint64_t)__builtin_popcount(wrong);
+    /* a BTB miss counts only when the direction was right (as in bpred_predict_update) */
+    b->stats.btb_misses += (uint64_t)__builtin_popcount(q->btb_unknown & ~wrong);
+    *q = (pending_conds){0};
+}
+
 const bpred_stats *bpred_get_stats(const bpred *b) { return &b->stats; }
 
 void bpred_reset_stats(bpred *b) { b->stats = (bpred_stats){0}; }
 
 void bpred_save(const bpred *b, ustate *s)
 {
+    if (b->pending.n) die("bpred: saved with conditional branches still to train (bpred_warm_flush)");
     ustate_put(s, b->geometry, sizeof b->geometry);
     tage_save(b->dir, s);
     ustate_put(s, b->btb.e, btb_size(&b->btb));
@@ -199,6 +238,7 @@ bool bpred_restore(bpred *b, ustate *s)
 {
     for (int i = 0; i < NGEOMETRY; i++) ustate_expect_u64(s, b->geometry[i]);
     if (s->bad) return false; /* another geometry: b is untouched */
+    b->pending = (pending_conds){0}; /* the restored tables replace whatever they would have learnt */
     tage_restore(b->dir, s);
     ustate_get(s, b->btb.e, btb_size(&b->btb));
     ustate_get(s, b->ras.a, (size_t)b->ras.n * sizeof *b->ras.a);

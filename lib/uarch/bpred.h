@@ -51,6 +51,14 @@ void bpred_free(bpred *b);
 /* pc: the branch; taken and target: its outcome; next_pc_fallthrough = pc + length. */
 bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_t target);
 
+/* The same training for functional warming, without the outcome: TAGE
+ * predicts and trains conditional branches a batch at a time (faster), so
+ * the tables and statistics are current only after bpred_warm_flush, which
+ * must come before they are read or saved (bpred_predict_update flushes
+ * itself). */
+void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target);
+void bpred_warm_flush(bpred *b);
+
 const bpred_stats *bpred_get_stats(const bpred *b);
 void bpred_reset_stats(bpred *b);
 

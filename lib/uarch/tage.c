@@ -17,95 +17,156 @@ typedef struct tage_entry {
 enum { CTR_MIN = -4, CTR_MAX = 3, U_MAX = 3, BIM_MAX = 3, ALT_MIN = -8, ALT_MAX = 7 };
 
 /* Folded histories: the newest len outcomes of the global history
- * xor-folded into width bits, the outcome of age j at bit j % width. They
- * are kept current one outcome at a time: rotate in the newest, cancel the
- * one leaving the window. Each table folds its history into the index width
- * and into two tag widths (tag_bits and tag_bits - 1, combined so that the
- * tag hash differs from the index's even when the widths are equal); foldings
- * that differ in width rarely all confuse the same two histories.
+ * xor-folded into width bits, the outcome of age j at bit j % width. Each
+ * table folds its history for three uses: the index (log_entries bits) and
+ * the tag hash's two parts (tag_bits and tag_bits - 1, combined so that the
+ * tag hash differs from the index's even when the widths are equal);
+ * foldings that differ in width rarely all confuse the same two histories.
  *
- * This runs for every table on every branch, so the folds of four tables
- * share a vector per width (one rotation by the same amount for all four),
- * and the update leaves what a prediction combines them into ready. */
-enum { GROUP = 4, NGROUPS = TAGE_MAX_TABLES / GROUP };
-typedef uint32_t lanes __attribute__((vector_size(GROUP * sizeof(uint32_t))));
+ * Nothing is kept per table. Per use, the fold of the whole history,
+ * all(n) (the outcome of age j at bit j % width), is updated once per
+ * outcome and remembered in a ring. The outcomes older than len in all(n)
+ * are all(n - len) rotated left by len % width, so a table's fold is
+ *   all(n) ^ rotl(all(n - len), len % width).
+ * That depends on the outcomes only, not on the tables, so the folds of a
+ * batch of branches are computed together before any of them is predicted:
+ * four branches at a time, one vector lane each (the same table, so the
+ * same rotation, in every lane). */
+enum { F_INDEX, F_TAG0, F_TAG1, F_USES }; /* widths log_entries, tag_bits, tag_bits - 1 */
+enum { LANES = 4 };
+typedef uint32_t lanes __attribute__((vector_size(LANES * sizeof(uint32_t))));
 
-enum { F_INDEX, F_TAG0, F_TAG1, F_KINDS }; /* widths log_entries, tag_bits, tag_bits - 1 */
+/* What a table hashes with: its history length, how its folds are rotated
+ * out of all(n - len) (left by len % width, so right by width - that), and
+ * the pc shift of its index hash. */
+typedef struct table_hash {
+    uint32_t len;
+    int rotl[F_USES], rotr[F_USES];
+    int pc_shift;
+} table_hash;
 
-typedef struct fold_group {
-    lanes fold[F_KINDS];
-    lanes out[F_KINDS];   /* 1 << (len % width): where the leaving outcome sits */
-    lanes base;           /* table << log_entries */
-} fold_group;
+/* A batch's branches in every table: index (in t->tab) and tag,
+ * [table][branch], and which tables hold each branch (a bit each). Only an
+ * allocation changes a tag, so the matches are found for all branches
+ * first and kept current as allocations replace entries. */
+typedef struct batch {
+    int n;
+    uint32_t idx[TAGE_MAX_TABLES][TAGE_BATCH];
+    uint32_t tag[TAGE_MAX_TABLES][TAGE_BATCH];
+    uint32_t match[TAGE_BATCH];
+} batch;
 
 struct tage {
     int ntab, log_entries, tag_bits, log_bimodal;
     uint32_t age_period;       /* updates between agings of the useful counters */
+    bool tag0_is_index;        /* the first tag part folds as wide as the index: the same fold */
     tage_entry *tab;           /* table i at [i << log_entries] */
     uint8_t *bimodal;          /* 2-bit counters, taken when >= 2 */
     uint8_t *hist;             /* ring of outcomes (0/1), newest at hist[head] */
     uint32_t hist_mask, head;
-    /* The ring again as 32-bit words, each minus its outcome (all ones when
-     * taken), twice over so that the outcome of age a (< the ring's size) is
-     * at now[-a] with now = &mirror[head + size]: no wrapping, and ready to
-     * mask where it goes in a fold. */
-    uint32_t *mirror;
-    uint32_t len[TAGE_MAX_TABLES];     /* history length of each table (0 past ntab) */
-    uint8_t pc_shift[TAGE_MAX_TABLES]; /* the index hashes pc with pc >> this */
-    fold_group fold[NGROUPS];
-    int width[F_KINDS];
-    lanes keep[F_KINDS];       /* (1 << width) - 1 */
-    /* From the folds, for the next prediction: index fold | base, and the tag hash. */
-    uint32_t index_fold[TAGE_MAX_TABLES], tag_fold[TAGE_MAX_TABLES];
+    table_hash hash[TAGE_MAX_TABLES];
+    uint32_t keep[F_USES];     /* (1 << width) - 1 */
+    /* Uses of the same width share all() and its ring: use k's is ring
+     * ring_for[k] of nrings, which folds keep_ring[r] bits. */
+    int nrings;
+    uint8_t ring_for[F_USES];
+    uint32_t keep_ring[F_USES];
+    uint32_t all[F_USES];      /* all() of the newest outcome, per ring */
+    /* all() of every ring for the newest outcomes, [ring][position]: the
+     * newest at `newest`, older ones before it. Each value is there twice,
+     * at p and p + size, so that four consecutive ones are contiguous from
+     * any position. Big enough that a batch's outcomes do not overwrite
+     * what its oldest branch reads. */
+    uint32_t *all_ring;
+    const uint32_t *ring[F_USES]; /* each use's ring in all_ring */
+    uint32_t ring_size, newest;
     int8_t use_alt;            /* >= 0: trust the alternate prediction over a new, weak provider */
     uint32_t tick;             /* updates since the last aging */
     uint32_t rng;              /* xorshift32, for allocation choices */
 };
 
+/* A saturating counter's step, without branching: outcomes of hard
+ * branches are as hard for the host to predict. */
 static inline int sat(int v, bool up, int lo, int hi)
 {
-    return up ? (v < hi ? v + 1 : v) : (v > lo ? v - 1 : v);
+    return v + (up & (v < hi)) - (!up & (v > lo));
 }
 
 static inline uint32_t mask_bits(int n) { return (1u << n) - 1; }
 
-static inline unsigned hist_at(const tage *t, uint32_t age)
+/* all() after one more outcome: rotated left by one within the width, the
+ * outcome at bit 0 (a >= keep / 2 + 1: the bit rotated round). */
+static inline uint32_t next_all(uint32_t a, uint32_t keep, bool taken)
 {
-    return t->hist[(t->head - age) & t->hist_mask];
+    return (((a << 1) & keep) | (a > keep >> 1)) ^ taken;
 }
 
-static int ngroups(const tage *t) { return (t->ntab + GROUP - 1) / GROUP; }
-
-static void derive_folds(tage *t, int g)
+/* Shift outcomes (bit j of taken the j-th of n) into the history and into
+ * all() of every use, remembering each all(). */
+static inline __attribute__((always_inline)) void shift_in(tage *t, uint32_t taken, int n)
 {
-    const fold_group *f = &t->fold[g];
-    lanes index = f->fold[F_INDEX] | f->base, tag = f->fold[F_TAG0] ^ (f->fold[F_TAG1] << 1);
-    memcpy(&t->index_fold[g * GROUP], &index, sizeof index);
-    memcpy(&t->tag_fold[g * GROUP], &tag, sizeof tag);
+    const uint32_t size = t->ring_size, hist_mask = t->hist_mask;
+    uint32_t p = t->newest, head = t->head;
+    for (int r = 0; r < t->nrings; r++) {
+        uint32_t *ring = &t->all_ring[(size_t)r * 2 * size], a = t->all[r], keep = t->keep_ring[r];
+        for (int j = 0; j < n; j++) {
+            a = next_all(a, keep, taken >> j & 1);
+            uint32_t q = (p + 1 + (uint32_t)j) & (size - 1);
+            ring[q] = ring[q + size] = a;
+        }
+        t->all[r] = a;
+    }
+    for (int j = 0; j < n; j++) {
+        head = (head + 1) & hist_mask;
+        t->hist[head] = taken >> j & 1;
+    }
+    t->newest = (p + (uint32_t)n) & (size - 1);
+    t->head = head;
 }
 
-/* Only the low width bits count (a restored ring need not hold only 0
- * and 1): the update keeps the fold within them. */
-static uint32_t fold_of(const tage *t, uint32_t len, int width)
-{
-    uint32_t c = 0;
-    for (uint32_t j = 0; j < len; j++)
-        c ^= (uint32_t)hist_at(t, j) << (j % width);
-    return c & mask_bits(width);
-}
-
-/* Recompute the mirror and the folds from the history ring (after a restore). */
+/* Recompute the ring of folds from the history ring (after a restore or a
+ * clear). Only differences of all() count, so it may start from nothing
+ * at the oldest outcome the history holds. A restored history need not
+ * hold only 0 and 1: an outcome is taken when it is not 0. */
 static void refold(tage *t)
 {
-    uint32_t size = t->hist_mask + 1;
-    for (uint32_t k = 0; k < size; k++)
-        t->mirror[k] = t->mirror[k + size] = -(uint32_t)t->hist[k];
-    for (int i = 0; i < t->ntab; i++) {
-        for (int k = 0; k < F_KINDS; k++)
-            t->fold[i / GROUP].fold[k][i % GROUP] = fold_of(t, t->len[i], t->width[k]);
+    memset(t->all, 0, sizeof t->all);
+    t->newest = 0;
+    uint32_t newest = t->head;
+    for (uint32_t age = t->hist_mask + 1; age-- > 0;) {
+        bool taken = t->hist[(newest - age) & t->hist_mask] != 0;
+        t->head = (newest - age - 1) & t->hist_mask; /* shift_in rewrites the outcome where it was */
+        shift_in(t, taken, 1);
     }
-    for (int g = 0; g < ngroups(t); g++)
-        derive_folds(t, g);
+}
+
+/* Each table's history length and hashing, each use's ring; returns the
+ * longest history. */
+static int hash_tables(tage *t, const uarch_config *c)
+{
+    const int width[F_USES] = {t->log_entries, t->tag_bits, t->tag_bits - 1};
+    for (int k = 0; k < F_USES; k++) {
+        t->keep[k] = mask_bits(width[k]);
+        int r = 0;
+        while (r < t->nrings && t->keep_ring[r] != t->keep[k]) r++;
+        if (r == t->nrings) t->keep_ring[t->nrings++] = t->keep[k];
+        t->ring_for[k] = (uint8_t)r;
+    }
+    t->tag0_is_index = width[F_TAG0] == width[F_INDEX];
+    /* History lengths min * (max/min)^(i/(n-1)), kept strictly increasing. */
+    int n = t->ntab, lo = c->bp_tage_min_hist, hi = c->bp_tage_max_hist > lo ? c->bp_tage_max_hist : lo, len = 0;
+    for (int i = 0; i < n; i++) {
+        int l = (int)(lo * pow((double)hi / lo, n > 1 ? (double)i / (n - 1) : 0) + 0.5);
+        len = l > len ? l : len + 1;
+        table_hash *h = &t->hash[i];
+        h->len = (uint32_t)len;
+        h->pc_shift = abs(t->log_entries - i) + 1;
+        for (int k = 0; k < F_USES; k++) {
+            h->rotl[k] = len % width[k];
+            h->rotr[k] = width[k] - h->rotl[k];
+        }
+    }
+    return len;
 }
 
 tage *tage_new(const uarch_config *c)
@@ -123,32 +184,19 @@ tage *tage_new(const uarch_config *c)
     t->log_bimodal = c->bp_bimodal_log_entries;
     t->age_period = 1u << (t->log_entries + 8);
 
-    const int width[F_KINDS] = {t->log_entries, t->tag_bits, t->tag_bits - 1};
-    for (int k = 0; k < F_KINDS; k++) {
-        t->width[k] = width[k];
-        t->keep[k] = (lanes){0} + mask_bits(width[k]);
-    }
-    /* History lengths min * (max/min)^(i/(n-1)), kept strictly increasing. */
-    int lo = c->bp_tage_min_hist, hi = c->bp_tage_max_hist > lo ? c->bp_tage_max_hist : lo, len = 0;
-    for (int i = 0; i < n; i++) {
-        int l = (int)(lo * pow((double)hi / lo, n > 1 ? (double)i / (n - 1) : 0) + 0.5);
-        len = l > len ? l : len + 1;
-        t->len[i] = (uint32_t)len;
-        t->pc_shift[i] = (uint8_t)(abs(t->log_entries - i) + 1);
-        fold_group *f = &t->fold[i / GROUP];
-        for (int k = 0; k < F_KINDS; k++)
-            f->out[k][i % GROUP] = 1u << len % t->width[k];
-        f->base[i % GROUP] = (uint32_t)i << t->log_entries;
-    }
+    int len = hash_tables(t, c);
     uint32_t ring = 1;
     while (ring <= (uint32_t)len) ring <<= 1;
     t->hist_mask = ring - 1;
+    t->ring_size = 1;
+    while (t->ring_size <= (uint32_t)len + TAGE_BATCH) t->ring_size <<= 1;
 
     t->tab = malloc(((size_t)n << t->log_entries) * sizeof *t->tab);
     t->bimodal = malloc((size_t)1 << t->log_bimodal);
     t->hist = malloc(ring);
-    t->mirror = malloc(2 * (size_t)ring * sizeof *t->mirror);
-    if (!t->tab || !t->bimodal || !t->hist || !t->mirror) die("out of memory");
+    t->all_ring = malloc((size_t)t->nrings * 2 * t->ring_size * sizeof *t->all_ring);
+    if (!t->tab || !t->bimodal || !t->hist || !t->all_ring) die("out of memory");
+    for (int k = 0; k < F_USES; k++) t->ring[k] = &t->all_ring[(size_t)t->ring_for[k] * 2 * t->ring_size];
     tage_clear(t);
     return t;
 }
@@ -159,7 +207,7 @@ void tage_free(tage *t)
     free(t->tab);
     free(t->bimodal);
     free(t->hist);
-    free(t->mirror);
+    free(t->all_ring);
     free(t);
 }
 
@@ -184,101 +232,193 @@ static inline uint32_t next_random(tage *t)
     return t->rng = x;
 }
 
+static inline lanes load_lanes(const uint32_t *p)
+{
+    lanes v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* What four branches are hashed from: the halves of their pc / 2, and for
+ * each use all() of their histories (now) and of the ones len older (old,
+ * len being the table's). */
+typedef struct hash_input {
+    lanes lo, hi;
+    lanes now[F_USES], old[F_USES];
+} hash_input;
+
+/* Table h's fold of one use: only the low width bits count. */
+static inline lanes fold_of(const table_hash *h, const hash_input *in, int use)
+{
+    return in->now[use] ^ ((in->old[use] << h->rotl[use]) | (in->old[use] >> h->rotr[use]));
+}
+
+/* Table i's indices (in t->tab) and tags of four branches. */
+static inline void hash_table(const tage *t, int i, const hash_input *in, lanes *index, lanes *tag)
+{
+    const table_hash *h = &t->hash[i];
+    lanes index_fold = fold_of(h, in, F_INDEX) & t->keep[F_INDEX];
+    lanes tag0 = t->tag0_is_index ? index_fold : fold_of(h, in, F_TAG0);
+    lanes tag1 = fold_of(h, in, F_TAG1) & t->keep[F_TAG1];
+    /* (uint32_t)(p ^ p >> pc_shift), pc_shift in [1, 31] */
+    lanes pc_hash = in->lo ^ in->lo >> h->pc_shift ^ in->hi << (32 - h->pc_shift);
+    *index = ((pc_hash ^ index_fold) & t->keep[F_INDEX]) | (uint32_t)i << t->log_entries;
+    *tag = (in->lo ^ tag0 ^ tag1 << 1) & t->keep[F_TAG0];
+}
+
+/* Table i's tags at four indices. */
+static inline lanes tags_at(const tage *t, lanes index)
+{
+    return (lanes){t->tab[index[0]].tag, t->tab[index[1]].tag, t->tab[index[2]].tag, t->tab[index[3]].tag};
+}
+
+/* Hash branches [0, b->n) of a batch for every table and find where they
+ * match: branch j is predicted from the history before its outcome, all()
+ * at `first` + j. p_lo and p_hi: the halves of each branch's pc / 2, to a
+ * multiple of four branches (the lanes past n are hashed too, harmlessly). */
+static void hash_batch(const tage *t, const uint32_t *p_lo, const uint32_t *p_hi, uint32_t first, batch *b)
+{
+    const uint32_t ring_mask = t->ring_size - 1;
+    for (int j = 0; j < b->n; j += LANES) {
+        uint32_t at = (first + (uint32_t)j) & ring_mask;
+        hash_input in = {.lo = load_lanes(&p_lo[j]), .hi = load_lanes(&p_hi[j])};
+        for (int k = 0; k < F_USES; k++) in.now[k] = load_lanes(&t->ring[k][at]);
+        lanes match = {0};
+        for (int i = 0; i < t->ntab; i++) {
+            for (int k = 0; k < F_USES; k++) in.old[k] = load_lanes(&t->ring[k][(at - t->hash[i].len) & ring_mask]);
+            lanes index, tag;
+            hash_table(t, i, &in, &index, &tag);
+            memcpy(&b->idx[i][j], &index, sizeof index);
+            memcpy(&b->tag[i][j], &tag, sizeof tag);
+            match |= (lanes)(tags_at(t, index) == tag) & (1u << i);
+        }
+        memcpy(&b->match[j], &match, sizeof match);
+    }
+}
+
+/* The same for a batch of one branch at p, before its outcome is shifted
+ * in: its inputs, fresh from the history, go in as scalars (reading them
+ * back as vectors from memory just written would stall the host). */
+static void hash_one(const tage *t, uint64_t p, batch *b)
+{
+    const uint32_t ring_mask = t->ring_size - 1;
+    hash_input in = {.lo = {(uint32_t)p}, .hi = {(uint32_t)(p >> 32)}};
+    for (int k = 0; k < F_USES; k++) in.now[k] = (lanes){t->all[t->ring_for[k]]};
+    b->match[0] = 0;
+    for (int i = 0; i < t->ntab; i++) {
+        for (int k = 0; k < F_USES; k++) in.old[k] = (lanes){t->ring[k][(t->newest - t->hash[i].len) & ring_mask]};
+        lanes index, tag;
+        hash_table(t, i, &in, &index, &tag);
+        b->idx[i][0] = index[0];
+        b->tag[i][0] = tag[0];
+        b->match[0] |= (uint32_t)(t->tab[index[0]].tag == tag[0]) << i;
+    }
+}
+
 /* After a misprediction, give the branch an entry in a table with a longer
  * history than the provider's (tables from `first` on), taking one whose
  * entry is not useful. Usually the shortest such table, sometimes the next:
  * always the shortest lets two branches evict each other there forever. If
- * every candidate is useful, age them instead so that a later try succeeds. */
-static void allocate(tage *t, int first, const uint32_t *idx, const uint16_t *tag, bool taken)
+ * every candidate is useful, age them instead so that a later try succeeds.
+ * The branch is b's j-th. */
+static void allocate(tage *t, int first, batch *b, int j, bool taken)
 {
     uint32_t free_tabs = 0; /* a bit per candidate whose entry is not useful */
     for (int i = first; i < t->ntab; i++)
-        free_tabs |= (uint32_t)(t->tab[idx[i]].u == 0) << i;
+        free_tabs |= (uint32_t)(t->tab[b->idx[i][j]].u == 0) << i;
     if (!free_tabs) {
-        for (int i = first; i < t->ntab; i++) t->tab[idx[i]].u--;
+        for (int i = first; i < t->ntab; i++) t->tab[b->idx[i][j]].u--;
         return;
     }
     uint32_t second = free_tabs & (free_tabs - 1);
     int i = __builtin_ctz(second && (next_random(t) & 3) == 0 ? second : free_tabs);
-    t->tab[idx[i]] = (tage_entry){.tag = tag[i], .ctr = taken ? 0 : -1, .u = 0};
-}
-
-/* A fold (< 1 << width) rotated left by one within its width, then the
- * bits of in_out flipped (the newest outcome at bit 0, the leaving one
- * where it sits). */
-static inline lanes rotate_in(lanes fold, lanes keep, int width, lanes in_out)
-{
-    return ((fold << 1) & keep) ^ (fold >> (width - 1)) ^ in_out;
-}
-
-static void push_history(tage *t, bool taken)
-{
-    uint32_t mask = t->hist_mask, head = (t->head + 1) & mask;
-    int n = ngroups(t);
-    t->hist[head] = taken;
-    t->head = head;
-    uint32_t *now = &t->mirror[head + mask + 1];
-    now[0] = now[-(int64_t)mask - 1] = -(uint32_t)taken;
-    const lanes in = (lanes){0} + (uint32_t)taken;
-    const int wi = t->width[F_INDEX], w0 = t->width[F_TAG0], w1 = t->width[F_TAG1];
-    const lanes ki = t->keep[F_INDEX], k0 = t->keep[F_TAG0], k1 = t->keep[F_TAG1];
-    for (int g = 0; g < n; g++) {
-        fold_group *f = &t->fold[g];
-        const uint32_t *len = &t->len[g * GROUP];
-        /* the outcomes leaving the four tables' windows, all ones if taken */
-        lanes out = {now[-(int64_t)len[0]], now[-(int64_t)len[1]], now[-(int64_t)len[2]], now[-(int64_t)len[3]]};
-        f->fold[F_INDEX] = rotate_in(f->fold[F_INDEX], ki, wi, in ^ (out & f->out[F_INDEX]));
-        f->fold[F_TAG0] = rotate_in(f->fold[F_TAG0], k0, w0, in ^ (out & f->out[F_TAG0]));
-        f->fold[F_TAG1] = rotate_in(f->fold[F_TAG1], k1, w1, in ^ (out & f->out[F_TAG1]));
-        derive_folds(t, g);
+    uint32_t index = b->idx[i][j], tag = b->tag[i][j];
+    t->tab[index] = (tage_entry){.tag = (uint16_t)tag, .ctr = taken ? 0 : -1, .u = 0};
+    /* the batch's later branches at that entry now match it or not */
+    for (int k = j + 1; k < b->n; k++) {
+        if (b->idx[i][k] == index)
+            b->match[k] = (b->match[k] & ~(1u << i)) | (uint32_t)(b->tag[i][k] == tag) << i;
     }
 }
 
-bool tage_predict_update(tage *t, uint64_t pc, bool taken)
+/* Train the provider entry e with the outcome; returns the prediction,
+ * its own or the alternate's (alt_pred). */
+static bool train_provider(tage *t, tage_entry *e, bool alt_pred, bool taken)
 {
-    uint64_t p = pc >> 1; /* instructions are 2-byte aligned */
-    uint32_t idx[TAGE_MAX_TABLES];
-    uint16_t tag[TAGE_MAX_TABLES];
-    /* Which tables hold the branch, a bit each, found without branching on
-     * each table: the host could not predict those branches. */
-    uint32_t match = 0, index_mask = mask_bits(t->log_entries), ptag = (uint32_t)p & mask_bits(t->tag_bits);
-    for (int i = 0; i < t->ntab; i++) {
-        idx[i] = ((uint32_t)(p ^ (p >> t->pc_shift[i])) & index_mask) ^ t->index_fold[i];
-        tag[i] = (uint16_t)(ptag ^ t->tag_fold[i]);
-        match |= (uint32_t)(t->tab[idx[i]].tag == tag[i]) << i;
-    }
-    /* the longest and second-longest matching tables, -1 for none */
-    int provider = 31 - __builtin_clz(match | 1) - (match == 0);
-    uint32_t rest = match & ~(1u << (provider & 31));
-    int alt = 31 - __builtin_clz(rest | 1) - (rest == 0);
-    uint8_t *bim = &t->bimodal[p & mask_bits(t->log_bimodal)];
-    bool alt_pred = alt >= 0 ? t->tab[idx[alt]].ctr >= 0 : *bim >= 2;
-    bool pred = alt_pred;
+    bool prov_pred = e->ctr >= 0, differ = prov_pred != alt_pred;
+    /* A fresh entry that has not yet proven itself: maybe trust the alternate. */
+    bool fresh = e->u == 0 && (e->ctr == 0 || e->ctr == -1);
+    bool pred = fresh && t->use_alt >= 0 ? alt_pred : prov_pred;
+    int use_alt = sat(t->use_alt, alt_pred == taken, ALT_MIN, ALT_MAX), u = sat(e->u, prov_pred == taken, 0, U_MAX);
+    t->use_alt = (int8_t)(fresh & differ ? use_alt : t->use_alt);
+    e->u = (uint8_t)(differ ? u : e->u);
+    e->ctr = (int8_t)sat(e->ctr, taken, CTR_MIN, CTR_MAX);
+    return pred;
+}
 
-    if (provider >= 0) {
-        tage_entry *e = &t->tab[idx[provider]];
-        bool prov_pred = e->ctr >= 0;
-        /* A fresh entry that has not yet proven itself: maybe trust the alternate. */
-        bool fresh = e->u == 0 && (e->ctr == 0 || e->ctr == -1);
-        pred = fresh && t->use_alt >= 0 ? alt_pred : prov_pred;
-        if (fresh && prov_pred != alt_pred)
-            t->use_alt = (int8_t)sat(t->use_alt, alt_pred == taken, ALT_MIN, ALT_MAX);
-        if (prov_pred != alt_pred) e->u = (uint8_t)sat(e->u, prov_pred == taken, 0, U_MAX);
-        e->ctr = (int8_t)sat(e->ctr, taken, CTR_MIN, CTR_MAX);
-    } else {
-        *bim = (uint8_t)sat(*bim, taken, 0, BIM_MAX);
-    }
-    if (pred != taken && provider < t->ntab - 1) allocate(t, provider + 1, idx, tag, taken);
-
-    /* Age the useful counters now and then so that entries that were useful
-     * once do not block allocation forever. */
+/* Age the useful counters now and then so that entries that were useful
+ * once do not block allocation forever. */
+static inline void age_useful(tage *t)
+{
     if (++t->tick >= t->age_period) {
         t->tick = 0;
         size_t n = (size_t)t->ntab << t->log_entries;
         for (size_t i = 0; i < n; i++) t->tab[i].u >>= 1;
     }
-    push_history(t, taken);
+}
+
+/* Predict branch j of a batch (at p, its pc / 2) and train with its
+ * outcome; returns the prediction. */
+static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken)
+{
+    uint32_t match = b->match[j];
+    /* the longest and second-longest matching tables, -1 for none */
+    int provider = 31 - __builtin_clz(match | 1) - (match == 0);
+    uint32_t rest = match & ~(1u << (provider & 31));
+    int alt = 31 - __builtin_clz(rest | 1) - (rest == 0);
+    uint8_t *bim = &t->bimodal[p & mask_bits(t->log_bimodal)];
+    bool alt_pred = alt >= 0 ? t->tab[b->idx[alt][j]].ctr >= 0 : *bim >= 2;
+    bool pred = alt_pred;
+    if (provider >= 0)
+        pred = train_provider(t, &t->tab[b->idx[provider][j]], alt_pred, taken);
+    else
+        *bim = (uint8_t)sat(*bim, taken, 0, BIM_MAX);
+    if (pred != taken && provider < t->ntab - 1) allocate(t, provider + 1, b, j, taken);
+    age_useful(t);
     return pred;
+}
+
+uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, int n)
+{
+    uint32_t p_lo[TAGE_BATCH], p_hi[TAGE_BATCH], first = t->newest;
+    for (int j = 0; j < n; j++) {
+        uint64_t p = pc[j] >> 1; /* instructions are 2-byte aligned */
+        p_lo[j] = (uint32_t)p;
+        p_hi[j] = (uint32_t)(p >> 32);
+    }
+    for (int j = n; j % LANES; j++) p_lo[j] = p_hi[j] = 0; /* hashed too, to no use */
+    /* The outcomes go into the history first: the tables do not depend on
+     * them, and the folds of the later branches do. */
+    shift_in(t, taken, n);
+    batch b;
+    b.n = n;
+    hash_batch(t, p_lo, p_hi, first, &b);
+    uint32_t wrong = 0;
+    for (int j = 0; j < n; j++) {
+        bool outcome = taken >> j & 1;
+        wrong |= (uint32_t)(predict_train(t, (uint64_t)p_hi[j] << 32 | p_lo[j], &b, j, outcome) != outcome) << j;
+    }
+    return wrong;
+}
+
+bool tage_predict_update(tage *t, uint64_t pc, bool taken)
+{
+    uint64_t p = pc >> 1;
+    batch b;
+    b.n = 1;
+    hash_one(t, p, &b);
+    shift_in(t, taken, 1);
+    return predict_train(t, p, &b, 0, taken);
 }
 
 void tage_save(const tage *t, ustate *s)

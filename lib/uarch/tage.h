@@ -13,7 +13,7 @@
 #include "uarch/config.h"
 #include "uarch/state.h"
 
-enum { TAGE_MAX_TABLES = 16 };
+enum { TAGE_MAX_TABLES = 16, TAGE_BATCH = 32 /* branches; a multiple of 4, at most 32 */ };
 
 typedef struct tage tage;
 
@@ -26,6 +26,10 @@ void tage_clear(tage *t);
 /* Predict the branch at pc, then train with its outcome and shift the
  * outcome into the global history. Returns the prediction. */
 bool tage_predict_update(tage *t, uint64_t pc, bool taken);
+/* The same for n (<= TAGE_BATCH) branches in order, branch j at pc[j] with
+ * outcome bit j of taken, in less time a branch. Returns a bit per branch
+ * that was predicted wrong. */
+uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, int n);
 
 /* The tables, history and policy state, without the geometry (the caller
  * records that). restore reads what save wrote for the same geometry; when

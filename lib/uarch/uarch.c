@@ -13,6 +13,7 @@ void uarch_init(uarch *u, const uarch_config *c)
     bool power_of_two = (u->fetch_bytes & (u->fetch_bytes - 1)) == 0;
     u->fetch_shift = power_of_two ? __builtin_ctz(u->fetch_bytes) : -1;
     u->line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes); /* a power of two: memsys_new checked */
+    u->fetch_in_lines = u->fetch_shift >= 2 && u->fetch_bytes <= (unsigned)c->line_bytes;
     u->l1d_one_set = ((uint64_t)c->l1d_kib << 10) == (uint64_t)c->l1d_ways * (unsigned)c->line_bytes;
 }
 
@@ -37,16 +38,20 @@ static inline void warm_data(uarch *u, unsigned mem_access, uint64_t mem_addr)
         memsys_warm_load(u->mem, mem_addr);
 }
 
-static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc)
+/* batched: through bpred_warm (uarch_warm_flush makes the predictor current). */
+static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc, bool batched)
 {
-    bpred_predict_update(u->bp, in, taken, next_pc);
+    if (batched)
+        bpred_warm(u->bp, in, taken, next_pc);
+    else
+        bpred_predict_update(u->bp, in, taken, next_pc);
     if (taken) u->fetch_block = UINT64_MAX; /* a taken transfer starts a new fetch block */
 }
 
 /* One executed instruction: its memory access (RV_MEM_* bits, 0 for none)
  * and, for control flow, whether it was taken and where it went. */
 static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, uint64_t mem_addr, bool taken,
-                             uint64_t next_pc)
+                             uint64_t next_pc, bool batched)
 {
     /* The front end reads whole fetch blocks: one I-TLB and I-cache access
      * per block entered, as the detailed core makes them. */
@@ -60,13 +65,15 @@ static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, u
         tlbs_warm(u->tlb, false, mem_addr);
         warm_data(u, mem_access, mem_addr);
     }
-    if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc);
+    if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc, batched);
 }
 
 void uarch_warm(uarch *u, const rv_dyninst *d)
 {
-    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
+    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc, false);
 }
+
+void uarch_warm_flush(uarch *u) { bpred_warm_flush(u->bp); }
 
 /* What a block's trace notes for its instruction at position i (RV_MEM_*
  * bits, 0 for none; an atomic notes a load and a store), *addr the address;
@@ -95,7 +102,7 @@ void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_bl
         unsigned access = trace_access(t, &k, i, &addr);
         /* only a block's last instruction transfers control, and then the block ran whole */
         const rv_insn *in = &b->insns[i];
-        warm_insn(u, in, access, addr, trace_taken(t, in), p->cpu.pc);
+        warm_insn(u, in, access, addr, trace_taken(t, in), p->cpu.pc, true);
     }
 }
 
@@ -154,13 +161,12 @@ static inline void run_data(warm_run *w, unsigned access, uint64_t addr)
     }
 }
 
-static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
+/* Positions [first, end) of b, instruction by instruction. */
+static void warm_insns(warm_run *w, const rv_block *b, uint32_t first, uint32_t end)
 {
-    (void)start;
-    warm_run *w = ctx;
     uarch *u = w->u;
     const rv_trace *t = &w->trace;
-    uint32_t end = first + executed, k = 0, n = t->n;
+    uint32_t k = 0, n = t->n;
     uint32_t next = n ? t->e[0].idx : UINT32_MAX; /* the instruction of the next access noted */
     uint64_t current = u->fetch_block;
     const int shift = u->fetch_shift; /* locals: the calls below could change u, for all the compiler knows */
@@ -179,11 +185,50 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
         }
     }
     u->fetch_block = current;
+}
+
+/* The same, access by access, when fetch blocks are aligned within cache
+ * lines and at least 4 bytes (u->fetch_in_lines): then a straight-line
+ * block enters every fetch block from its first instruction's to its
+ * last's, each at the first instruction in it, whose line and page are the
+ * fetch block's own. So only the accesses noted and the ends need a pc,
+ * the fetch blocks entered before an access warmed before it. */
+static void warm_accesses(warm_run *w, const rv_block *b, uint32_t first, uint32_t end)
+{
+    uarch *u = w->u;
+    const rv_trace *t = &w->trace;
+    const int shift = u->fetch_shift;
+    uint64_t entered = b->insns[first].pc >> shift, last = b->insns[end - 1].pc >> shift;
+    uint64_t to_enter = entered == u->fetch_block ? entered + 1 : entered; /* the next fetch block to warm */
+    for (uint32_t k = 0; k < t->n;) {
+        uint32_t i = t->e[k].idx;
+        uint64_t addr = 0;
+        unsigned access = trace_access(t, &k, i, &addr);
+        if (i < first || i >= end) continue;
+        for (uint64_t at = b->insns[i].pc >> shift; to_enter <= at; to_enter++)
+            run_fetch(w, to_enter << shift);
+        run_data(w, access, addr);
+    }
+    for (; to_enter <= last; to_enter++)
+        run_fetch(w, to_enter << shift);
+    u->fetch_block = last;
+}
+
+static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
+{
+    (void)start;
+    warm_run *w = ctx;
+    uarch *u = w->u;
+    uint32_t end = first + executed;
+    if (u->fetch_in_lines)
+        warm_accesses(w, b, first, end);
+    else
+        warm_insns(w, b, first, end);
     /* A control transfer ends its block (decode_block), so only the last
      * instruction run can be one, and then the block ran whole. */
     const rv_insn *last = &b->insns[end - 1];
     if (rv_ops[last->op].flags & RVF_CTRL)
-        warm_control(u, last, trace_taken(t, last), w->p->cpu.pc);
+        warm_control(u, last, trace_taken(&w->trace, last), w->p->cpu.pc, true); /* flushed at the run's end */
 }
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
@@ -194,6 +239,7 @@ uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
     if (p->cpu.icount < limit)
         rv_run(p, limit, warm_block, &w);
     p->trace = NULL;
+    uarch_warm_flush(u);
     memsys_warm_ifetch_repeated(u->mem, w.iline_repeats);
     tlbs_warm_repeated(u->tlb, true, w.ipage_repeats);
     tlbs_warm_repeated(u->tlb, false, w.dpage_repeats);

@@ -22,6 +22,7 @@ typedef struct uarch {
     unsigned fetch_bytes; /* a fetch block: 2 bytes per instruction of the fetch width */
     int fetch_shift;      /* log2(fetch_bytes), or -1 when that is not a power of two */
     unsigned line_shift;  /* log2(cache line size) */
+    bool fetch_in_lines;  /* fetch blocks are a power of two >= 4 bytes, no bigger than a line */
     bool l1d_one_set;     /* a next-line prefetch fills the set of the line that missed */
 } uarch;
 
@@ -37,9 +38,11 @@ void uarch_warm(uarch *u, const rv_dyninst *d);
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
 /* The same for one block, from a block hook of one's own (bbv --proxy)
  * while p->trace is t: positions [first, first + executed) of b, after
- * which p->cpu.pc is where b went. */
+ * which p->cpu.pc is where b went. The branch predictor trains in batches
+ * (bpred_warm): uarch_warm_flush before reading its statistics or saving. */
 void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
                       uint32_t executed);
+void uarch_warm_flush(uarch *u);
 
 /* Warm state with the configuration digest in front: restore fails (false,
  * with a reason) when the digest or any geometry differs. */

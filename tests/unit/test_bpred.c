@@ -2,6 +2,7 @@
  * RISC-V link-register hints, TAGE direction learning, the return address
  * stack, indirect targets, the BTB, and save/restore of the warm state. */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "uarch/bpred.h"
 
@@ -345,20 +346,27 @@ Test(bpred, stats_count_control_transfers_and_reset)
 
 /* A mixed workload: loops, correlated and random branches, calls, returns
  * and indirect jumps, from a seed; the outcome of each into out. */
+static void workload_branch(uint64_t *seed, int i, rv_insn *in, bool *taken, uint64_t *target)
+{
+    uint64_t r = xorshift(seed);
+    uint64_t pc = 0x10000 + (r & 0x3f) * 4;
+    *taken = true;
+    *target = 0x20000 + (r >> 60) * 0x40;
+    switch ((r >> 8) % 5) {
+    case 0: *in = insn(RV_OP_jal, RA, 0, pc); break;
+    case 1: *in = insn(RV_OP_jalr, RV_X_SINK, RA, pc); *target = pc + 4; break;
+    case 2: *in = insn(RV_OP_jalr, RV_X_SINK, A5, pc); break;
+    default: *in = cond(pc); *taken = i % 7 != 0 || (r >> 40 & 1); break;
+    }
+}
+
 static void workload(bpred *b, uint64_t seed, int n, bp_outcome *out)
 {
     for (int i = 0; i < n; i++) {
-        uint64_t r = xorshift(&seed);
-        uint64_t pc = 0x10000 + (r & 0x3f) * 4;
         rv_insn in;
-        bool taken = true;
-        uint64_t target = 0x20000 + (r >> 60) * 0x40;
-        switch ((r >> 8) % 5) {
-        case 0: in = insn(RV_OP_jal, RA, 0, pc); break;
-        case 1: in = insn(RV_OP_jalr, RV_X_SINK, RA, pc); target = pc + 4; break;
-        case 2: in = insn(RV_OP_jalr, RV_X_SINK, A5, pc); break;
-        default: in = cond(pc); taken = i % 7 != 0 || (r >> 40 & 1); break;
-        }
+        bool taken;
+        uint64_t target;
+        workload_branch(&seed, i, &in, &taken, &target);
         out[i] = bpred_predict_update(b, &in, taken, target);
     }
 }
@@ -431,4 +439,40 @@ Test(bpred, restore_refuses_another_geometry_or_short_state)
     bpred_free(a);
     bpred_free(b);
     bpred_free(fresh);
+}
+
+/* bpred_warm trains conditional branches in batches: once flushed, the
+ * statistics and the saved state are those of bpred_predict_update on
+ * every branch, with immediate predictions interleaved or not. */
+Test(bpred, warm_batches_train_as_predict_update)
+{
+    enum { N = 30000 };
+    uarch_config c = defaults();
+    c.bp_tage_log_entries = 6; /* small tables: allocations, aliasing within a batch */
+    for (int interleave = 0; interleave < 2; interleave++) {
+        bpred *one = bpred_new(&c), *batched = bpred_new(&c);
+        uint64_t seed = 5;
+        for (int i = 0; i < N; i++) {
+            rv_insn in;
+            bool taken;
+            uint64_t target;
+            workload_branch(&seed, i, &in, &taken, &target);
+            bpred_predict_update(one, &in, taken, target);
+            if (interleave && i % 97 == 0)
+                bpred_predict_update(batched, &in, taken, target);
+            else
+                bpred_warm(batched, &in, taken, target);
+        }
+        bpred_warm_flush(batched);
+        cr_expect(memcmp(bpred_get_stats(one), bpred_get_stats(batched), sizeof(bpred_stats)) == 0,
+                  "statistics (interleave %d)", interleave);
+        ustate a = {0}, b = {0};
+        bpred_save(one, &a);
+        bpred_save(batched, &b);
+        cr_expect(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "saved state (interleave %d)", interleave);
+        ustate_free(&a);
+        ustate_free(&b);
+        bpred_free(one);
+        bpred_free(batched);
+    }
 }
