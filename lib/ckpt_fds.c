@@ -280,16 +280,24 @@ static int describe_named(const rv_file *f, int fd, const struct stat *st, json_
 
 /* Does a descriptor below fd read from the same pipe or FIFO? (Then that
  * one carries the bytes in it.) */
-static bool earlier_reader(const rv_proc *p, int fd, const struct stat *st)
+/* The lowest descriptor below `below` on the pipe or FIFO st describes
+ * (one that reads it, or either end), or -1. */
+static int lower_fd_on_pipe(const rv_proc *p, int below, const struct stat *st, bool readers_only)
 {
-    for (int g = 0; g < fd; g++) {
+    for (int g = 0; g < below; g++) {
         const rv_file *o = &p->os.files[g];
         struct stat ost;
         if (o->host_fd >= 0 && !o->is_std && fstat(o->host_fd, &ost) == 0 && S_ISFIFO(ost.st_mode) &&
-            ost.st_ino == st->st_ino && ost.st_dev == st->st_dev && (fcntl(o->host_fd, F_GETFL) & O_ACCMODE) != O_WRONLY)
-            return true;
+            ost.st_ino == st->st_ino && ost.st_dev == st->st_dev &&
+            (!readers_only || (fcntl(o->host_fd, F_GETFL) & O_ACCMODE) != O_WRONLY))
+            return g;
     }
-    return false;
+    return -1;
+}
+
+static bool earlier_reader(const rv_proc *p, int fd, const struct stat *st)
+{
+    return lower_fd_on_pipe(p, fd, st, true) >= 0;
 }
 
 /* The bytes waiting in a pipe or FIFO that fd reads, unless a lower
@@ -313,7 +321,10 @@ static int describe_pipe(const rv_proc *p, const rv_file *f, int fd, const struc
 {
     bool reader = (status & O_ACCMODE) == O_RDONLY;
     json_object_set_new(e, "kind", json_string("pipe"));
-    json_object_set_new(e, "pipe", json_integer((json_int_t)st->st_ino));
+    /* The pipe's id: its lowest descriptor, the same for both ends and from
+     * run to run (its host inode number is not). */
+    int first = lower_fd_on_pipe(p, fd, st, false);
+    json_object_set_new(e, "pipe", json_integer(first >= 0 ? first : fd));
     json_object_set_new(e, "end", json_string(reader ? "r" : "w"));
     json_object_set_new(e, "size", json_integer(fcntl(f->host_fd, F_GETPIPE_SZ)));
     return reader ? describe_contents(p, f, fd, st, e, b, err, errlen) : 0;

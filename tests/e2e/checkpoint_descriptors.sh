@@ -97,6 +97,16 @@ for c in ck/*.ckpt; do
 done
 echo "ok   $n_ckpt checkpoints with a directory, devices, a pipe, a FIFO, a deleted file and a piped stdin restore exactly"
 
+# The same point taken again: the descriptors are described the same way (a
+# pipe is known by its lowest descriptor, not by a host inode number).
+cat stdin.txt | "$BIN/checkpoint" -o ck_again --at "${points%%,*}" -- ./holder.elf > /dev/null
+descriptors() {
+    python3 "$TOP/tests/tools/ckpt_edit.py" "$1" /dev/null --json "OS  " 'import json; print(json.dumps(j["files"]))'
+}
+first=$(ls ck/*.ckpt | head -n 1)
+expect_eq "descriptors of the same checkpoint taken twice" "$(descriptors "$first")" "$(descriptors ck_again/*.ckpt)"
+descriptors "$first" | grep -q '"fd": 7, [^}]*"kind": "pipe", "pipe": 7,' || fail "the pipe is not known by its lowest descriptor: $(descriptors "$first")"
+
 # A socket cannot be reopened: refused when taken, and nothing is left.
 cat > sock.c <<'C'
 #include <sys/socket.h>
