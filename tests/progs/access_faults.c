@@ -71,15 +71,22 @@ static const char *code_name(void)
     return last_code == SEGV_MAPERR ? "SEGV_MAPERR" : last_code == SEGV_ACCERR ? "SEGV_ACCERR" : "?";
 }
 
-static void report(const char *what, double (*walk)(const char *), const char *from)
+/* Runs a walk from `from` and prints where it faulted, relative to base. */
+static void report_near(const char *what, double (*walk)(const char *), const char *from, const char *base,
+                        const char *base_name)
 {
     reached = -1;
     if (sigsetjmp(env, 1) == 0) {
-        printf("%-24s no fault (%g)\n", what, walk(from));
+        printf("%-26s no fault (%g)\n", what, walk(from));
         return;
     }
-    printf("%-24s %ld accesses, then SIGSEGV %s at page+%ld\n", what, reached, code_name(),
-           (long)(last_addr - (uintptr_t)pages));
+    printf("%-26s %ld accesses, then SIGSEGV %s at %s+%ld\n", what, reached, code_name(), base_name,
+           (long)(last_addr - (uintptr_t)base));
+}
+
+static void report(const char *what, double (*walk)(const char *), const char *from)
+{
+    report_near(what, walk, from, pages, "page");
 }
 
 static void misaligned(void)
@@ -117,40 +124,27 @@ int main(void)
     munmap(pages + PAGE, 2 * PAGE);
     munmap(ro + 2 * PAGE, PAGE);
 
-    report("lb", walk_i8, pages);
-    report("lbu", walk_u8, pages);
-    report("lh", walk_i16, pages);
-    report("lhu", walk_u16, pages);
-    report("lw", walk_i32, pages);
-    report("lwu", walk_u32, pages);
-    report("ld", walk_u64, pages);
-    report("flw", walk_float, pages);
-    report("fld", walk_double, pages);
-    report("ld from mid-page", walk_u64, pages + PAGE / 2);
+    static const struct {
+        const char *what;
+        double (*walk)(const char *);
+        int from; /* offset in pages */
+    } walks[] = {
+        {"lb", walk_i8, 0}, {"lbu", walk_u8, 0}, {"lh", walk_i16, 0}, {"lhu", walk_u16, 0},
+        {"lw", walk_i32, 0}, {"lwu", walk_u32, 0}, {"ld", walk_u64, 0}, {"flw", walk_float, 0},
+        {"fld", walk_double, 0}, {"ld from mid-page", walk_u64, PAGE / 2},
+        {"sb", store_walk_u8, 0}, {"sh", store_walk_u16, 0}, {"sw", store_walk_u32, 0},
+        {"sd", store_walk_u64, 0}, {"fsw", store_walk_float, 0}, {"fsd", store_walk_double, 0},
+    };
+    for (size_t i = 0; i < sizeof walks / sizeof *walks; i++)
+        report(walks[i].what, walks[i].walk, pages + walks[i].from);
     misaligned();
-    report("sb", store_walk_u8, pages);
-    report("sh", store_walk_u16, pages);
-    report("sw", store_walk_u32, pages);
-    report("sd", store_walk_u64, pages);
-    report("fsw", store_walk_float, pages);
-    report("fsd", store_walk_double, pages);
 
     mprotect(ro + PAGE, PAGE, PROT_READ);
-    reached = -1;
-    if (sigsetjmp(env, 1) == 0)
-        store_walk_u64(ro + PAGE / 2);
-    printf("sd into a read-only page: %ld stores, then SIGSEGV %s at its start+%ld\n", reached, code_name(),
-           (long)(last_addr - (uintptr_t)(ro + PAGE)));
+    report_near("sd into a read-only page", store_walk_u64, ro + PAGE / 2, ro + PAGE, "that page");
     mprotect(ro + PAGE, PAGE, PROT_NONE);
-    if (sigsetjmp(env, 1) == 0)
-        store_walk_u8(ro + PAGE - 8);
-    printf("sb into a PROT_NONE page: %ld stores, then SIGSEGV %s at its start+%ld\n", reached, code_name(),
-           (long)(last_addr - (uintptr_t)(ro + PAGE)));
+    report_near("sb into a PROT_NONE page", store_walk_u8, ro + PAGE - 8, ro + PAGE, "that page");
     mprotect(ro + PAGE, PAGE, PROT_READ | PROT_WRITE);
-    if (sigsetjmp(env, 1) == 0)
-        store_walk_u32(ro);
-    printf("sw, writable again: %ld stores, then SIGSEGV %s at its start+%ld\n", reached, code_name(),
-           (long)(last_addr - (uintptr_t)(ro + PAGE)));
+    report_near("sw, writable again", store_walk_u32, ro, ro + PAGE, "that page");
 
     mprotect(pages, PAGE, PROT_NONE);
     report("ld, page PROT_NONE", walk_u64, pages);
