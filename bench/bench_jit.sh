@@ -18,12 +18,7 @@
 # Usage: bench/bench_jit.sh [--quick] [--reps N] [--warm-insts N] [--perf]
 #   --perf   also record perf profiles of bbv and of warming on sort, lua and bzip2
 #            and print where the time goes (top symbols; [JIT] = translated code)
-set -u -o pipefail
-export LC_ALL=C
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN=$TOP/build/bin
-RVW=$TOP/build/rv/workloads
-CORPUS_BIN=$TOP/build/corpus/bin
+source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
 QEMU=${QEMU:-qemu-riscv64}
 REPS=3 QUICK= WARM_INSTS=100000000 PERF=
 while [ $# -gt 0 ]; do

@@ -16,12 +16,7 @@
 #                   made by bench/warm_ref.sh the first time)
 #   --perf          also where this build's warming time goes on sort and lua
 #                   (perf record; the top symbols, [JIT] lines summed)
-set -u -o pipefail
-export LC_ALL=C
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN=$TOP/build/bin
-RVW=$TOP/build/rv/workloads
-CORPUS_BIN=$TOP/build/corpus/bin
+source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
 REF_BIN= REPS=3 WARM_INSTS=100000000 QUICK= PERF=
 while [ $# -gt 0 ]; do
     case $1 in

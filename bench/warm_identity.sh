@@ -12,12 +12,7 @@
 #                     warming work) into build/warm-ref-C (bench/warm_ref.sh)
 #   --quick           fewer programs and configurations
 # Exits 0 when everything matched; prints one line per comparison.
-set -u -o pipefail
-export LC_ALL=C
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN=$TOP/build/bin
-RVW=$TOP/build/rv/workloads
-CORPUS_BIN=$TOP/build/corpus/bin
+source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
 REF_BIN= REF_COMMIT=4ebd8ae QUICK=
 while [ $# -gt 0 ]; do
     case $1 in
