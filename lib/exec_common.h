@@ -28,10 +28,16 @@ static inline bool signal_due(const rv_proc *p)
 #define RV_PAGES_HOST_CHECKED 0
 #endif
 
+/* Whether an access goes ahead: the whole check, or only the bounds when the
+ * host's page protection does the rest. */
+static inline bool guest_access_ok(const rv_proc *p, uint64_t addr, unsigned bytes, unsigned prot)
+{
+    return RV_PAGES_HOST_CHECKED ? mem_small_in_bounds(addr) : mem_ok_small(&p->mem, addr, bytes, prot);
+}
+
 static inline uint64_t guest_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
-    bool ok = RV_PAGES_HOST_CHECKED ? addr < GUEST_VA_SIZE - 8 : mem_ok_small(&p->mem, addr, bytes, GP_R);
-    if (__builtin_expect(!ok, 0))
+    if (__builtin_expect(!guest_access_ok(p, addr, bytes, GP_R), 0))
         rv_fault_load(p, in, addr, bytes);
     const uint8_t *h = mem_host(&p->mem, addr);
     switch (bytes) {
@@ -44,8 +50,7 @@ static inline uint64_t guest_load(rv_proc *p, const rv_insn *in, uint64_t addr, 
 
 static inline void guest_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes, uint64_t v)
 {
-    bool ok = RV_PAGES_HOST_CHECKED ? addr < GUEST_VA_SIZE - 8 : mem_ok_small(&p->mem, addr, bytes, GP_W);
-    if (__builtin_expect(!ok, 0))
+    if (__builtin_expect(!guest_access_ok(p, addr, bytes, GP_W), 0))
         rv_fault_store(p, in, addr, bytes);
     uint8_t *h = mem_host(&p->mem, addr);
     switch (bytes) {

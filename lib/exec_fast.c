@@ -80,15 +80,15 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     const bool counting = code_counting(p);
     code_set_kind(p, p->trace != NULL, counting);
     p->jit.fast = code_fast_table(p->code);
-    /* chained blocks go on while the next one cannot cross the limit */
-    bool chaining = (counting || !hook) && p->exec_mode != RV_EXEC_CHECK;
-    p->jit.chain_limit = chaining && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;
-    /* A hook that sees every block: translated code calls it and goes on
-     * (code_exit_slow) rather than coming back here after each block. */
-    bool hook_in_code = hook && !counting && p->exec_mode != RV_EXEC_CHECK;
+    /* Translated code goes on from block to block while the next one cannot
+     * cross the limit: through chains, or, when the hook sees every block,
+     * by calling it (code_exit_slow) rather than coming back here. */
+    uint64_t go_on = limit > RV_BLOCK_MAX_INSNS && p->exec_mode != RV_EXEC_CHECK ? limit - RV_BLOCK_MAX_INSNS : 0;
+    bool hook_sees_every_block = hook && !counting;
+    p->jit.chain_limit = hook_sees_every_block ? 0 : go_on;
     p->hook.fn = hook;
     p->hook.ctx = ctx;
-    p->hook.limit = hook_in_code && limit > RV_BLOCK_MAX_INSNS ? limit - RV_BLOCK_MAX_INSNS : 0;
+    p->hook.limit = hook_sees_every_block ? go_on : 0;
     rv_block *b = NULL; /* the block at pc, when already known */
     rv_block *chain_from = NULL; /* translated block that just left for b, to chain to b's code */
     uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */

@@ -84,11 +84,17 @@ static inline bool mem_ok(const rv_mem *m, uint64_t addr, uint64_t size, unsigne
     return true;
 }
 
+/* An access of at most 8 bytes at addr lies inside the guest space. */
+static inline bool mem_small_in_bounds(uint64_t addr)
+{
+    return addr < GUEST_VA_SIZE - 8;
+}
+
 /* Fast check for an access of 1, 2, 4 or 8 bytes: an aligned one (nearly
  * all) lies in one page. */
 static inline bool mem_ok_small(const rv_mem *m, uint64_t addr, unsigned size, unsigned prot)
 {
-    if (addr >= GUEST_VA_SIZE - 8)
+    if (!mem_small_in_bounds(addr))
         return false;
     if (__builtin_expect((addr & (size - 1)) == 0, 1))
         return m->perm[addr >> GUEST_PAGE_SHIFT] & prot;
