@@ -52,16 +52,21 @@ STENCIL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -frounding-math -ffp-contract=o
 # Variants: for runs that note memory accesses (traced: functional warming)
 # and for the others (plain); each also with loads and stores whose page
 # check is left to the host (_hc, see lib/jit/host_fault.c).
+# Each variant's stencils come in three versions (JIT_ACC, see stencils.c),
+# compiled apart: in one unit, the compiler's inlining budget would run out.
 STENCIL_VARIANTS := plain traced plain_hc traced_hc
-stencil_flags = -DJIT_TRACED=$(if $(findstring traced,$(1)),1,0) -DJIT_HOST_CHECKED=$(if $(findstring _hc,$(1)),1,0)
-$(STENCIL_VARIANTS:%=$(B)/gen/stencils_%.o): $(B)/gen/stencils_%.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
+STENCIL_OBJS := $(foreach v,$(STENCIL_VARIANTS),$(foreach a,0 1 2,$(B)/gen/stencils_$(v).$(a).o))
+stencil_flags = -DJIT_TRACED=$(if $(findstring traced,$(1)),1,0) -DJIT_HOST_CHECKED=$(if $(findstring _hc,$(1)),1,0) \
+                -DJIT_ACC=$(subst .,,$(suffix $(1)))
+$(STENCIL_OBJS): $(B)/gen/stencils_%.o: lib/jit/stencils.c $(B)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(CC) $(STENCIL_CFLAGS) $(call stencil_flags,$*) -c $< -o $@
 $(B)/gen/gen_stencils: lib/jit/gen_stencils.c lib/jit/jit_stencil.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -Ilib -o $@ $< -lelf
-$(B)/gen/jit_stencils.inc: $(B)/gen/gen_stencils $(STENCIL_VARIANTS:%=$(B)/gen/stencils_%.o)
-	$(B)/gen/gen_stencils $(foreach v,$(STENCIL_VARIANTS),$(v)=$(B)/gen/stencils_$(v).o) > $@.tmp && mv $@.tmp $@
+$(B)/gen/jit_stencils.inc: $(B)/gen/gen_stencils $(STENCIL_OBJS)
+	$(B)/gen/gen_stencils $(foreach o,$(STENCIL_OBJS),$(basename $(subst stencils_,,$(notdir $(basename $(o)))))=$(o)) \
+	    > $@.tmp && mv $@.tmp $@
 
 # $(1) = variant dir (rel or san), $(2) = extra CFLAGS
 define VARIANT

@@ -28,18 +28,25 @@ static inline bool signal_due(const rv_proc *p)
 #define RV_PAGES_HOST_CHECKED 0
 #endif
 
+/* The guest memory's bounds test and host address; the stencils keep both
+ * in host registers (stencils.c). */
+#ifndef RV_IN_BOUNDS
+#define RV_IN_BOUNDS(p, addr) ((void)(p), mem_small_in_bounds(addr))
+#define RV_MEM_HOST(p, addr) mem_host(&(p)->mem, (addr))
+#endif
+
 /* Whether an access goes ahead: the whole check, or only the bounds when the
  * host's page protection does the rest. */
 static inline bool guest_access_ok(const rv_proc *p, uint64_t addr, unsigned bytes, unsigned prot)
 {
-    return RV_PAGES_HOST_CHECKED ? mem_small_in_bounds(addr) : mem_ok_small(&p->mem, addr, bytes, prot);
+    return RV_PAGES_HOST_CHECKED ? RV_IN_BOUNDS(p, addr) : mem_ok_small(&p->mem, addr, bytes, prot);
 }
 
 static inline uint64_t guest_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
     if (__builtin_expect(!guest_access_ok(p, addr, bytes, GP_R), 0))
         rv_fault_load(p, in, addr, bytes);
-    const uint8_t *h = mem_host(&p->mem, addr);
+    const uint8_t *h = RV_MEM_HOST(p, addr);
     switch (bytes) {
     case 1: return *h;
     case 2: { uint16_t v; memcpy(&v, h, 2); return v; }
@@ -52,7 +59,7 @@ static inline void guest_store(rv_proc *p, const rv_insn *in, uint64_t addr, uns
 {
     if (__builtin_expect(!guest_access_ok(p, addr, bytes, GP_W), 0))
         rv_fault_store(p, in, addr, bytes);
-    uint8_t *h = mem_host(&p->mem, addr);
+    uint8_t *h = RV_MEM_HOST(p, addr);
     switch (bytes) {
     case 1: *h = (uint8_t)v; break;
     case 2: { uint16_t w = (uint16_t)v; memcpy(h, &w, 2); break; }

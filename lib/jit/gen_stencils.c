@@ -5,14 +5,17 @@
  *
  * usage: gen_stencils VARIANT=STENCILS.o... > jit_stencils.inc
  *
- * Each object is one variant of the stencils (the same source compiled with
- * other settings); its tables are named after VARIANT, and the host
- * functions of all of them share one table.
+ * The objects of one variant of the stencils (the same source compiled with
+ * other settings) come one after another, one per version (enum jit_acc);
+ * the variant's tables are named after VARIANT, and the host functions of
+ * all of them share one table.
  *
  * A stencil whose code refers to anything else (read-only data, a function
- * the compiler did not inline) cannot be copied on its own: its operation is
- * left to the interpreter and listed in the output. An unknown relocation
- * type fails the build. */
+ * the compiler did not inline) cannot be copied on its own. That fails the
+ * build, except for the illegal instruction's, whose operation is left to
+ * the interpreter: a stencil the compiler stops inlining would otherwise
+ * slow the translator down unseen. An unknown relocation type fails the
+ * build too. */
 #include <elf.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -41,7 +44,7 @@ static _Noreturn void die(const char *fmt, ...)
 
 static const char *const hole_names[] = {
     [JIT_HOLE_RD] = "JIT_RD", [JIT_HOLE_RS1] = "JIT_RS1", [JIT_HOLE_RS2] = "JIT_RS2",
-    [JIT_HOLE_RS3] = "JIT_RS3", [JIT_HOLE_IMM] = "JIT_IMM", [JIT_HOLE_PC] = "JIT_PC",
+    [JIT_HOLE_RS3] = "JIT_RS3", [JIT_HOLE_IMM] = "JIT_IMM", [JIT_HOLE_SIMM] = "JIT_SIMM", [JIT_HOLE_PC] = "JIT_PC",
     [JIT_HOLE_INSN] = "JIT_INSN", [JIT_HOLE_LEN] = "JIT_LEN", [JIT_HOLE_N] = "JIT_N", [JIT_HOLE_BLOCK] = "JIT_BLOCK",
     [JIT_HOLE_TARGET0] = "JIT_TARGET0", [JIT_HOLE_TARGET1] = "JIT_TARGET1",
     [JIT_HOLE_CONTINUE] = "JIT_CONTINUE", [JIT_HOLE_EXIT] = "JIT_EXIT",
@@ -85,7 +88,7 @@ typedef struct stencil {
     char why[160]; /* set when the stencil cannot be used */
 } stencil;
 
-static stencil stencils[512];
+static stencil stencils[1024];
 static int nstencils;
 
 static const char *section_name(Elf *e, size_t shstrndx, size_t index)
@@ -200,15 +203,34 @@ static void print_relocs(const stencil *s)
     printf("};\n");
 }
 
+/* The version of an operation's stencil (enum jit_acc) its name ends in
+ * (stencils.c: none, __acc_rs1, __acc_rs2); *len is the operation's name's
+ * length. */
+static int version_of_name(const char *name, int *len)
+{
+    static const char *const suffixes[JIT_ACC_VERSIONS] = {[JIT_ACC_RS1] = "__acc_rs1", [JIT_ACC_RS2] = "__acc_rs2"};
+    size_t n = strlen(name);
+    for (int v = JIT_ACC_RS1; v < JIT_ACC_VERSIONS; v++) {
+        size_t k = strlen(suffixes[v]);
+        if (n > k && strcmp(name + n - k, suffixes[v]) == 0) {
+            *len = (int)(n - k);
+            return v;
+        }
+    }
+    *len = (int)n;
+    return JIT_ACC_NONE;
+}
+
 /* The stencil table, and the block stencils (block_*) apart: they are not
  * operations. */
 static void print_tables(void)
 {
-    printf("\n/* Left to the interpreter in %s:\n", variant);
-    for (int i = 0; i < nstencils; i++)
-        if (stencils[i].why[0])
-            printf(" *   %s: %s\n", stencils[i].name, stencils[i].why);
-    printf(" */\n");
+    for (int i = 0; i < nstencils; i++) {
+        int len;
+        version_of_name(stencils[i].name, &len);
+        if (stencils[i].why[0] && strncmp(stencils[i].name, "illegal", (size_t)len) != 0)
+            die("%s: the stencil %s %s", variant, stencils[i].name, stencils[i].why);
+    }
     for (int i = 0; i < nstencils; i++)
         if (strncmp(stencils[i].name, "block_", 6) == 0) {
             if (stencils[i].why[0])
@@ -217,12 +239,14 @@ static void print_tables(void)
                    "jit_relocs_%s_%s};\n", variant, stencils[i].name, variant, stencils[i].name, variant,
                    stencils[i].name, stencils[i].nrelocs, variant, stencils[i].name);
         }
-    printf("static const jit_stencil jit_stencils_%s[RV_OP_COUNT] = {\n", variant);
+    printf("static const jit_stencil jit_stencils_%s[RV_OP_COUNT][JIT_ACC_VERSIONS] = {\n", variant);
     for (int i = 0; i < nstencils; i++)
-        if (!stencils[i].why[0] && strncmp(stencils[i].name, "block_", 6) != 0)
-            printf("    [RV_OP_%s] = {jit_code_%s_%s, sizeof jit_code_%s_%s, %d, jit_relocs_%s_%s},\n",
-                   stencils[i].name, variant, stencils[i].name, variant, stencils[i].name, stencils[i].nrelocs,
-                   variant, stencils[i].name);
+        if (!stencils[i].why[0] && strncmp(stencils[i].name, "block_", 6) != 0) {
+            int len, version = version_of_name(stencils[i].name, &len);
+            printf("    [RV_OP_%.*s][%d] = {jit_code_%s_%s, sizeof jit_code_%s_%s, %d, jit_relocs_%s_%s},\n", len,
+                   stencils[i].name, version, variant, stencils[i].name, variant, stencils[i].name,
+                   stencils[i].nrelocs, variant, stencils[i].name);
+        }
     printf("};\n\n");
 }
 
@@ -237,8 +261,7 @@ static void read_object(const char *path)
     if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || eh.e_machine != EM_X86_64 ||
         elf_getshdrstrndx(e, &shstrndx) != 0)
         die("%s: not an x86-64 ELF object", path);
-    memset(stencils, 0, sizeof stencils);
-    nstencils = 0;
+    int first = nstencils; /* the variant's earlier objects' stencils are printed */
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
         GElf_Shdr sh;
         if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR))
@@ -251,12 +274,11 @@ static void read_object(const char *path)
         if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_RELA)
             read_relocations(e, shstrndx, scn, &sh);
     }
-    for (int i = 0; i < nstencils; i++)
+    for (int i = first; i < nstencils; i++)
         if (!stencils[i].why[0]) {
             print_bytes(&stencils[i]);
             print_relocs(&stencils[i]);
         }
-    print_tables();
     elf_end(e);
     close(fd);
 }
@@ -273,9 +295,16 @@ int main(int argc, char **argv)
         if (!eq || eq == argv[i])
             die("%s: expected VARIANT=OBJECT", argv[i]);
         *eq = '\0';
+        if (variant && strcmp(variant, argv[i]) != 0) {
+            print_tables();
+            memset(stencils, 0, sizeof stencils);
+            nstencils = 0;
+        }
         variant = argv[i];
         read_object(eq + 1);
     }
+    if (variant)
+        print_tables();
     printf("static void (*const jit_helpers[])(void) = {\n");
     for (int i = 0; i < nhelpers; i++)
         printf("    (void (*)(void))%s,\n", helpers[i]);

@@ -15,7 +15,7 @@
 
 /* The stencils of one variant (gen_stencils). */
 typedef struct jit_variant {
-    const jit_stencil *ops; /* by operation */
+    const jit_stencil (*ops)[JIT_ACC_VERSIONS]; /* by operation, then enum jit_acc */
     const jit_stencil *exit, *exit_slow, *exit_system, *exit_to, *exit_to_slow, *enter;
 } jit_variant;
 
@@ -31,7 +31,8 @@ static const jit_variant variants[2][2] = {
 #undef VARIANT
 /* [traced]: the variants whose loads and stores leave the page check to the
  * host; only the plain loads and stores (access_bytes) are taken from them. */
-static const jit_stencil *const host_checked_ops[2] = {jit_stencils_plain_hc, jit_stencils_traced_hc};
+static const jit_stencil (*const host_checked_ops[2])[JIT_ACC_VERSIONS] = {jit_stencils_plain_hc,
+                                                                          jit_stencils_traced_hc};
 
 /* The size of a plain load's or store's access (its LOAD or STORE in
  * isa/semantics.def), else 0. */
@@ -179,6 +180,7 @@ static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block
     case JIT_HOLE_RS2: return (uint64_t)in->rs2 * 8;
     case JIT_HOLE_RS3: return (uint64_t)in->rs3 * 8;
     case JIT_HOLE_IMM: return (uint64_t)in->imm;
+    case JIT_HOLE_SIMM: return (uint64_t)in->imm + (UINT64_C(1) << 30); /* stencils.c's SIMM_BIAS */
     case JIT_HOLE_PC: return in->pc;
     case JIT_HOLE_INSN: return (uint64_t)(uintptr_t)in;
     case JIT_HOLE_LEN: return in->len;
@@ -307,10 +309,31 @@ static void perf_map_entry(rv_jit *j, const uint8_t *at, unsigned size, const ch
         fprintf(j->perf_map, "%lx %x %s@%llx\n", (unsigned long)(uintptr_t)at, size, what, (unsigned long long)pc);
 }
 
-/* The stencil of operation op in translations of kind k. */
-static const jit_stencil *op_stencil(const jit_variant *v, rv_jit_kind k, unsigned op)
+/* The stencil of instruction in, in translations of kind k, in version acc
+ * (only the illegal instruction has none: left to the interpreter). */
+static const jit_stencil *op_stencil(const jit_variant *v, rv_jit_kind k, const rv_insn *in, enum jit_acc acc)
 {
-    return k.host_checks && access_bytes(op) ? &host_checked_ops[k.traced][op] : &v->ops[op];
+    const jit_stencil *versions = k.host_checks && access_bytes(in->op) ? host_checked_ops[k.traced][in->op]
+                                                                          : v->ops[in->op];
+    return &versions[acc];
+}
+
+/* The version of its stencil instruction in takes (stencils.c), given
+ * *acc_reg, the integer register whose value the stencils before it pass on
+ * (-1 when unknown: at the start of a block, after a write to x0); then
+ * *acc_reg past in. */
+static enum jit_acc acc_version(const rv_insn *in, int *acc_reg)
+{
+    rv_operands o = rv_insn_operands(in);
+    enum jit_acc v = *acc_reg < 0                ? JIT_ACC_NONE
+                     : o.src[0] == *acc_reg ? JIT_ACC_RS1
+                     : o.src[1] == *acc_reg ? JIT_ACC_RS2
+                                            : JIT_ACC_NONE;
+    if (o.dst < RV_REG_F0)
+        *acc_reg = o.dst;
+    else if (in->rd == RV_X_SINK)
+        *acc_reg = -1; /* the value written to x0's sink */
+    return v;
 }
 
 static void note_host_access(rv_jit *j, const uint8_t *at, unsigned size, const rv_insn *in)
@@ -355,7 +378,8 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, rv_jit_kind kind)
     uint32_t len = block_length(b);
     uint64_t targets[2];
     enum jit_hole follows;
-    unsigned nstatic = static_targets(b, len, op_stencil(v, kind, b->insns[len - 1].op), targets, &follows);
+    /* The last instruction's version does not change its jumps. */
+    unsigned nstatic = static_targets(b, len, op_stencil(v, kind, &b->insns[len - 1], JIT_ACC_NONE), targets, &follows);
     /* one exit to a computed pc (and its slow path), one through a system
      * instruction, or one per known successor (each with its slow path) */
     const jit_stencil *exit_stencil = b->ends_in_system ? v->exit_system : v->exit;
@@ -363,8 +387,9 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, rv_jit_kind kind)
                         : b->ends_in_system ? exit_stencil->size
                                             : (size_t)exit_stencil->size + v->exit_slow->size;
     size_t total = exits_size;
+    int acc_reg = -1;
     for (uint32_t i = 0; i < len; i++) {
-        const jit_stencil *s = op_stencil(v, kind, b->insns[i].op);
+        const jit_stencil *s = op_stencil(v, kind, &b->insns[i], acc_version(&b->insns[i], &acc_reg));
         bool last = i + 1 == len;
         if (!s->code || !fits(s, &b->insns[i], b) || (last && has_hole(s, JIT_HOLE_CONTINUE)))
             return NULL;
@@ -380,8 +405,9 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, rv_jit_kind kind)
         aim.taken = exit;
         aim.exit = exit + static_exit_size(v);
     }
+    acc_reg = -1;
     for (uint32_t i = 0; i < len; i++) {
-        const jit_stencil *s = op_stencil(v, kind, b->insns[i].op);
+        const jit_stencil *s = op_stencil(v, kind, &b->insns[i], acc_version(&b->insns[i], &acc_reg));
         unsigned size = copied_size(s, i + 1 == len ? follows : JIT_HOLE_CONTINUE);
         emit(j, at, size, s, &b->insns[i], b, &aim);
         if (kind.host_checks && access_bytes(b->insns[i].op))

@@ -9,6 +9,7 @@
 enum jit_hole {
     JIT_HOLE_RD, JIT_HOLE_RS1, JIT_HOLE_RS2, JIT_HOLE_RS3, /* register byte offsets, 32-bit */
     JIT_HOLE_IMM, JIT_HOLE_PC, JIT_HOLE_INSN,              /* 64-bit values */
+    JIT_HOLE_SIMM,                                         /* the immediate + 2^30, 32-bit */
     JIT_HOLE_LEN,                                          /* the instruction's length, 32-bit */
     JIT_HOLE_N, JIT_HOLE_BLOCK,                            /* the block exit's: length, rv_block */
     JIT_HOLE_TARGET0, JIT_HOLE_TARGET1,                    /* chained pcs */
@@ -33,6 +34,10 @@ typedef struct jit_reloc {
     uint16_t helper;  /* JIT_HOLE_HELPER: index in the helper table */
     int32_t addend;
 } jit_reloc;
+
+/* The versions of an operation's stencil: which source register it reads
+ * from the value the previous stencils pass on (stencils.c), if any. */
+enum jit_acc { JIT_ACC_NONE, JIT_ACC_RS1, JIT_ACC_RS2, JIT_ACC_VERSIONS };
 
 typedef struct jit_stencil {
     const uint8_t *code; /* NULL: the operation is left to the interpreter */

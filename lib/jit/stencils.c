@@ -6,8 +6,10 @@
  * code comes from the very semantics both interpreters run.
  *
  * Conventions, which jit.c relies on:
- *  - a stencil is void f(rv_proc *p, uint64_t *x): p and x (p->cpu.x) are in
- *    the first two argument registers when it starts and when it ends;
+ *  - a stencil is void f(rv_proc *p, uint64_t *x, uint64_t acc): p and x
+ *    (p->cpu.x) are in the first two argument registers when it starts and
+ *    when it ends, and acc in the third: the value the last integer register
+ *    written in the block was given (see SEM below);
  *  - it ends by a tail call of JIT_CONTINUE (the next stencil: jit.c drops
  *    the jump when it is the last instruction, or aims it there), or, for an
  *    instruction that leaves the block, of JIT_EXIT with the next pc: the
@@ -36,6 +38,16 @@ register uint64_t jit_icount __asm__("r15");
 #define rv_fault_illegal(p, ...) SYNCED(p, rv_fault_illegal(p, __VA_ARGS__))
 #define rv_fault_breakpoint(p, ...) SYNCED(p, rv_fault_breakpoint(p, __VA_ARGS__))
 
+/* The guest memory's base and the bound of its small accesses (as
+ * mem_small_in_bounds) also stay in host registers while translated code
+ * runs: a load or store would otherwise fetch the one and build the other,
+ * a 64-bit constant, every time. block_enter sets them, and saves the
+ * caller's, as it does r15. */
+register uint8_t *jit_mem_base __asm__("r14");
+register uint64_t jit_mem_limit __asm__("r13");
+#define RV_IN_BOUNDS(p, addr) ((void)(p), (addr) < jit_mem_limit)
+#define RV_MEM_HOST(p, addr) ((void)(p), jit_mem_base + (addr))
+
 /* JIT_TRACED (0 or 1, from the build): this variant's stencils note memory
  * accesses and branch outcomes in p->trace, or never look at it. */
 #define RV_TRACING(p) ((void)(p), JIT_TRACED)
@@ -51,8 +63,9 @@ register uint64_t jit_icount __asm__("r15");
 
 extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of registers */
 extern char JIT_IMM[], JIT_PC[], JIT_INSN[];              /* immediate, pc, the rv_insn */
+extern char JIT_SIMM[1];                                  /* a small immediate, biased (SIMM_BIAS) */
 extern char JIT_LEN[1];                                   /* the instruction's length */
-extern void JIT_CONTINUE(rv_proc *p, uint64_t *x);
+extern void JIT_CONTINUE(rv_proc *p, uint64_t *x, uint64_t acc);
 extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
 extern void JIT_NOT_TAKEN(rv_proc *p, uint64_t *x);
 extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
@@ -79,9 +92,19 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
 #undef WRITE_RD
 #undef WRITE_FRD_S
 #undef WRITE_FRD_D
-#define RS1 XREG(JIT_RS1)
-#define RS2 XREG(JIT_RS2)
-#define IMM ((int64_t)HOLE(JIT_IMM))
+#define RS1 (acc_is == 1 ? acc : XREG(JIT_RS1))
+#define RS2 (acc_is == 2 ? acc : XREG(JIT_RS2))
+/* Immediates fit 32 bits, so most are small holes, which the compiler
+ * folds into the instructions that use them; a small hole is taken to be an
+ * address below 2^31, hence the bias. lui's and auipc's need all 32 bits
+ * and come from a 64-bit hole (WIDE_IMM), as do the immediates of 32-bit
+ * arithmetic and of shifts, which the compiler does not fold: it would add
+ * an instruction to take off the bias. */
+#define SIMM_BIAS (INT64_C(1) << 30)
+#define WIDE_IMM(op)                                                                                         \
+    ((op) == RV_OP_lui || (op) == RV_OP_auipc || (op) == RV_OP_addiw || (op) == RV_OP_slli || (op) == RV_OP_srli || \
+     (op) == RV_OP_srai || (op) == RV_OP_slliw || (op) == RV_OP_srliw || (op) == RV_OP_sraiw)
+#define IMM (wide_imm ? (int64_t)HOLE(JIT_IMM) : (int64_t)HOLE(JIT_SIMM) - SIMM_BIAS)
 #define PC HOLE(JIT_PC)
 #define LEN HOLE(JIT_LEN)
 #define FRS1_S unbox_s(FREG(JIT_RS1))
@@ -90,7 +113,7 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
 #define FRS1_D FREG(JIT_RS1)
 #define FRS2_D FREG(JIT_RS2)
 #define FRS3_D FREG(JIT_RS3)
-#define WRITE_RD(v) (XREG(JIT_RD) = (uint64_t)(v))
+#define WRITE_RD(v) (XREG(JIT_RD) = written = (uint64_t)(v))
 #define WRITE_FRD_S(v) (FREG(JIT_RD) = box_s((uint32_t)(v)))
 #define WRITE_FRD_D(v) (FREG(JIT_RD) = (uint64_t)(v))
 
@@ -113,15 +136,35 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
                        JUMP(p->cpu.pc); } while (0)
 #define FENCE_I() do { p->flush_code = true; JUMP(PC + LEN); } while (0)
 
-#define SEM(name, ...)                                \
-    void jit_stencil_##name(rv_proc *p, uint64_t *x); \
-    void jit_stencil_##name(rv_proc *p, uint64_t *x)  \
-    {                                                 \
-        __VA_ARGS__;                                  \
-        JIT_CONTINUE(p, x);                           \
+/* Every instruction in three versions, which differ in where one source
+ * register is read: from x[] (JIT_ACC 0, from the build), or, for rs1 (1)
+ * or rs2 (2), from acc, when jit.c knows acc holds it. Every version still
+ * writes its result to x[], and passes it on in acc; one that writes no
+ * integer register passes acc on as it came. So a value goes from the
+ * instruction that makes it to the next that uses it in a host register,
+ * not through memory. */
+#define STENCIL(name, suffix, which, ...)                                      \
+    void jit_stencil_##name##suffix(rv_proc *p, uint64_t *x, uint64_t acc);    \
+    void jit_stencil_##name##suffix(rv_proc *p, uint64_t *x, uint64_t acc)     \
+    {                                                                          \
+        const int acc_is = which;                                              \
+        const bool wide_imm = WIDE_IMM(RV_OP_##name);                         \
+        uint64_t written = acc;                                                \
+        (void)acc_is, (void)wide_imm;                                          \
+        __VA_ARGS__;                                                           \
+        JIT_CONTINUE(p, x, written);                                           \
     }
+#if JIT_ACC == 0
+#define SEM(name, ...) STENCIL(name, , 0, __VA_ARGS__)
+#elif JIT_ACC == 1
+#define SEM(name, ...) STENCIL(name, __acc_rs1, 1, __VA_ARGS__)
+#else
+#define SEM(name, ...) STENCIL(name, __acc_rs2, 2, __VA_ARGS__)
+#endif
 #include "isa/semantics.def"
 #undef SEM
+
+#if JIT_ACC == 0 /* the rest once per variant */
 
 /* The end of every translated block: what exec_fast.c does after a block
  * (count it, advance the instruction count), then, while the next block
@@ -255,14 +298,21 @@ void jit_stencil_block_exit_slow(rv_proc *p, uint64_t *x, bool first_run, uint64
     exit_slow(p, (rv_block *)JIT_BLOCK, next_pc, first_run);
 }
 
-/* How translated code is entered (jit_run): with the count in r15, and
- * r15, which the caller expects kept, saved around it. */
+/* How translated code is entered (jit_run): with the count in r15 and the
+ * guest memory in r14 and r13, and those registers, which the caller expects
+ * kept, saved around it. */
 void jit_stencil_block_enter(rv_proc *p, uint64_t *x, void (*code)(rv_proc *, uint64_t *));
 void jit_stencil_block_enter(rv_proc *p, uint64_t *x, void (*code)(rv_proc *, uint64_t *))
 {
-    uint64_t callers = jit_icount;
+    uint64_t callers_icount = jit_icount, callers_limit = jit_mem_limit;
+    uint8_t *callers_base = jit_mem_base;
     jit_icount = p->cpu.icount;
+    jit_mem_base = p->mem.base;
+    jit_mem_limit = GUEST_VA_SIZE - 8;
     code(p, x);
     p->cpu.icount = jit_icount;
-    jit_icount = callers;
+    jit_icount = callers_icount;
+    jit_mem_base = callers_base;
+    jit_mem_limit = callers_limit;
 }
+#endif
