@@ -220,8 +220,9 @@ static inline __attribute__((always_inline)) void exit_any(rv_proc *p, uint64_t 
 {
     rv_block *b = (rv_block *)JIT_BLOCK;
     bool first_run = count_block(b, counting);
-    if (!first_run && jit_icount <= p->jit.chain_limit) {
-        if (next_pc == HOLE(JIT_TARGET0)) {
+    /* Expected so: the chained paths fall through to their jumps. */
+    if (__builtin_expect(!first_run && jit_icount <= p->jit.chain_limit, 1)) {
+        if (__builtin_expect(next_pc == HOLE(JIT_TARGET0), 1)) {
             JIT_CHAIN0(p, x);
             return;
         }
@@ -247,7 +248,8 @@ static inline __attribute__((always_inline)) void exit_any(rv_proc *p, uint64_t 
 static inline __attribute__((always_inline)) void exit_to(rv_proc *p, uint64_t *x, const bool counting)
 {
     bool first_run = count_block((rv_block *)JIT_BLOCK, counting);
-    if (first_run || jit_icount > p->jit.chain_limit) {
+    /* Expected not: the chained path then falls through to its jump. */
+    if (__builtin_expect(first_run || jit_icount > p->jit.chain_limit, 0)) {
         JIT_SLOW(p, x, first_run, 0); /* block_exit_to_slow knows the pc */
         return;
     }
