@@ -239,6 +239,48 @@ static void emit(rv_jit *j, uint8_t *at, unsigned size, const jit_stencil *s, co
     }
 }
 
+/* A conditional branch's stencil, copied without its final jump (to the
+ * exit placed next), ends in
+ *     jcc end (rel8); jmp other exit (rel32); padding; end:
+ * which costs the other exit two taken jumps. Turned into
+ *     j!cc other exit (rel32); nops; end:
+ * it costs one. */
+static void fill_nops(uint8_t *at, const uint8_t *end)
+{
+    /* the recommended multi-byte nops, by length */
+    static const uint8_t nops[8][8] = {
+        {0x90}, {0x66, 0x90}, {0x0f, 0x1f, 0x00}, {0x0f, 0x1f, 0x40, 0x00}, {0x0f, 0x1f, 0x44, 0x00, 0x00},
+        {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00}, {0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00},
+        {0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+    };
+    while (at < end) {
+        size_t n = (size_t)(end - at) < 8 ? (size_t)(end - at) : 8;
+        memcpy(at, nops[n - 1], n);
+        at += n;
+    }
+}
+
+static void fuse_branch(uint8_t *code, unsigned size, const jit_stencil *s)
+{
+    int jmp = -1;
+    for (unsigned i = 0; i < s->nrelocs; i++)
+        if ((s->relocs[i].hole == JIT_HOLE_TAKEN || s->relocs[i].hole == JIT_HOLE_NOT_TAKEN) &&
+            s->relocs[i].offset + 4u <= size)
+            jmp = s->relocs[i].offset - 2; /* aim_jump made it e9 rel32, 90 */
+    if (jmp < 2 || (code[jmp - 2] & 0xf0) != 0x70 || code[jmp] != 0xe9 || jmp + (int8_t)code[jmp - 1] != (int)size)
+        return;
+    int32_t rel;
+    memcpy(&rel, code + jmp + 1, 4);
+    const uint8_t *target = code + jmp + 5 + rel;
+    uint8_t *jcc = code + jmp - 2;
+    uint8_t cc = jcc[0] & 0x0f;
+    rel = (int32_t)(target - (jcc + 6));
+    jcc[0] = 0x0f;
+    jcc[1] = (uint8_t)(0x80 | (cc ^ 1));
+    memcpy(jcc + 2, &rel, 4);
+    fill_nops(jcc + 6, code + size);
+}
+
 /* The instructions a block runs: its n, plus the synthetic fallthrough when
  * the last one does not leave the block. */
 static uint32_t block_length(const rv_block *b)
@@ -410,6 +452,8 @@ rv_jit_code jit_translate(rv_jit *j, rv_block *b, rv_jit_kind kind)
         const jit_stencil *s = op_stencil(v, kind, &b->insns[i], acc_version(&b->insns[i], &acc_reg));
         unsigned size = copied_size(s, i + 1 == len ? follows : JIT_HOLE_CONTINUE);
         emit(j, at, size, s, &b->insns[i], b, &aim);
+        if (i + 1 == len && nstatic == 2)
+            fuse_branch(at, size, s);
         if (kind.host_checks && access_bytes(b->insns[i].op))
             note_host_access(j, at, size, &b->insns[i]);
         perf_map_entry(j, at, size, rv_ops[b->insns[i].op].name, b->insns[i].pc);
