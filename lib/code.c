@@ -138,7 +138,15 @@ void code_set_kind(rv_proc *p, bool traced, bool counting)
  * fast path. */
 static rv_block *hooked_successor(rv_proc *p, rv_block *from, uint64_t pc)
 {
-    rv_block *next = p->cpu.icount <= p->hook.limit && !p->flush_code ? code_translated_at(p->code->fast, pc) : NULL;
+    if (p->cpu.icount > p->hook.limit || p->flush_code)
+        return NULL;
+    /* from's successor cache first: it is at hand, where the code cache's
+     * table, looked up at every block, misses the host's caches. */
+    rv_block *next = code_cached_successor(from, pc);
+    if (!next && (next = code_translated_at(p->code->fast, pc)))
+        code_cache_successor(from, next);
+    if (next && !next->jit)
+        next = NULL;
     if (next) {
         p->cpu.pc = pc;
         p->hook.fn(p->hook.ctx, from, 0, p->cpu.icount - from->n, from->n);

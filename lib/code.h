@@ -78,16 +78,28 @@ static inline bool code_sync(rv_proc *p)
     return false;
 }
 
-/* The block at pc that follows b, through b's successor cache. */
-static inline rv_block *code_next_block(rv_proc *p, rv_block *b, uint64_t pc)
+/* b's successor cache: the block at pc if it holds it, else NULL. */
+static inline rv_block *code_cached_successor(const rv_block *b, uint64_t pc)
 {
     if (b->succ[0] && b->succ[0]->pc == pc)
         return b->succ[0];
     if (b->succ[1] && b->succ[1]->pc == pc)
         return b->succ[1];
-    rv_block *n = code_block(p, pc);
+    return NULL;
+}
+
+static inline void code_cache_successor(rv_block *b, rv_block *next)
+{
     b->succ[1] = b->succ[0];
-    b->succ[0] = n;
+    b->succ[0] = next;
+}
+
+/* The block at pc that follows b, through b's successor cache. */
+static inline rv_block *code_next_block(rv_proc *p, rv_block *b, uint64_t pc)
+{
+    rv_block *n = code_cached_successor(b, pc);
+    if (!n)
+        code_cache_successor(b, n = code_block(p, pc));
     return n;
 }
 
