@@ -29,7 +29,9 @@ for label in "${LABELS[@]}"; do
     for s in bbv simpoint checkpoint regions validate; do
         grep -q "$s: done in" "$out/pipeline.log" || fail "$label: stage $s did not run"
     done
-    grep -Eq "full: (done|from the cache) in" "$out/pipeline.log" || fail "$label: the full run did not run"
+    full=$(grep -Eo "full: (done|from the cache) in" "$out/pipeline.log") || fail "$label: the full run did not run"
+    cached=''
+    [ "$full" == "full: done in" ] || cached=' (full run from the cache)'
     python3 - "$out/regions.json" "$out/full.json" "$out/$label.summary.json" <<'PY' || fail "$label: regions or totals wrong"
 import json, sys
 regions, full, prof = (json.load(open(p)) for p in sys.argv[1:])
@@ -41,9 +43,9 @@ for r in regions["results"]:  # a whole interval, or up to the end (the last, pa
     assert r["instructions"] == g["interval"] or end == total, f"region {g} ran short: {r['instructions']}"
 PY
     awk -v e="$err" 'BEGIN { exit !(e <= 10 && e >= -10) }' || fail "$label: CPI error $err% is over 10%"
-    printf 'ok   %-14s %9s instructions, intervals of %7s, %2d regions, CPI error %6s%%\n' "$label" \
+    printf 'ok   %-14s %9s instructions, intervals of %7s, %2d regions, CPI error %6s%%%s\n' "$label" \
         "$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$out/$label.summary.json" | head -n 1)" \
-        "$interval" "$(grep -c '^[0-9]' "$out/$label.simpoints")" "$err"
+        "$interval" "$(grep -c '^[0-9]' "$out/$label.simpoints")" "$err" "$cached"
     n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no corpus run went through the pipeline"
