@@ -4,6 +4,7 @@
 # A stage runs only when one of its outputs is missing or older than one of
 # its inputs (programs and tools included), or its command changed; each
 # stage's output goes to DIR/logs/STAGE.log and its time to DIR/pipeline.log.
+# With --cache, the full run is reused from any earlier run of the same key.
 # Sourced (by sweep.sh), it only defines the stage helpers.
 set -euo pipefail
 
@@ -17,8 +18,9 @@ if [ -n "${BIN:-}" ]; then B=$(realpath -m "$BIN"); elif [ -d "$ROOT/build/bin" 
 . "$ROOT/scripts/engine.sh"
 
 # ------------------------------------------------------------ stage helpers
-# Callers set O (output directory), FORCE (non-empty: redo everything) and
-# STDIN (the guest's standard input).
+# Callers set O (output directory), FORCE (non-empty: redo everything),
+# STDIN (the guest's standard input) and CACHE (a directory, or empty: see
+# cache_get).
 
 log() {
     printf '%s %s%s\n' "$(date +%H:%M:%S)" "${TAG:+$TAG: }" "$*" | tee -a "$O/pipeline.log"
@@ -65,7 +67,9 @@ stale() {
 # write its inputs (engine.sh). KIND 'tool' fails on any non-zero status;
 # 'guest' (a run of the program) only on the tool's own failures (125 and up),
 # as the tools mirror the guest's exit status; 'regions' is a tool whose
-# command is simulate_regions (a job array on Slurm).
+# command is simulate_regions (a job array on Slurm). With CACHE_INPUTS set
+# (the files its results depend on), the stage is kept in and taken from the
+# cache (cache_get).
 run_stage() {
     local kind=$1 name=$2 outs=$3 ins=$4
     shift 4
@@ -81,8 +85,10 @@ run_stage() {
         engine_submit "$kind" "$name" "$outs" "$deps" "$why" "$@"
         return 0
     fi
+    ! cache_get "$name" "$outs" "${CACHE_INPUTS:-}" "$why" "$@" || return 0
     log "$name: running ($why)"
     stage_exec "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" "$@" || exit 1
+    cache_put "$name" "$outs"
 }
 
 # stage_exec KIND NAME LOG "OUTPUTS" STAMP COMMAND...: run a stage's command
@@ -100,6 +106,7 @@ stage_exec() {
         stage_failed "$name" "with status $status after $(since "$start") s" "$logf"
         return 1
     fi
+    STAGE_STATUS=$status
     [ "$status" -eq 0 ] || log "$name: the program exited with status $status"
     for f in $outs; do
         [ -e "$f" ] || { stage_failed "$name" "it did not write $f" "$logf"; return 1; }
@@ -112,6 +119,106 @@ stage_exec() {
 stage_failed() {
     log "$1: FAILED $2; the end of $3:"
     tail -n 15 "$3" | sed 's/^/    /' | tee -a "$O/pipeline.log"
+}
+
+# ---------------------------------------------------------------- the cache
+# With CACHE set (--cache DIR), the stages given CACHE_INPUTS (the full
+# detailed run: deterministic, and the longest) are kept in DIR and taken from
+# there instead of running when everything they read is the same: DIR has one
+# entry per command and working directory, the last run's outputs, log, exit
+# status and key. The key digests the command, the working directory's path
+# and every file under it (type, mode, links, contents), the standard input's
+# contents, the files of CACHE_INPUTS (program, tool, configuration) and the
+# shared libraries of the executables among them, the files the program's
+# arguments name, the RVSAMPLE_, OMP_ and GOMP_ variables, and the program's
+# run as this pipeline's bbv saw it (block vectors, block map, proxy metrics,
+# instruction count, exit status). Other files the program reads
+# (/etc/passwd, time zones) and the inode numbers it sees are not in the key;
+# a change in them that changes what the program does changes that run.
+CACHE='' CACHE_KEY='' CACHE_SLOT=''
+
+# cache_key "CACHE_INPUTS" COMMAND...: the key; fails when the run cannot be cached
+# (its standard input is not a file, or something it reads cannot be read).
+cache_key() {
+    local ins=$1 a guest=()
+    shift
+    [ -f "$STDIN" ] || [ "$STDIN" == /dev/null ] || return 1
+    # The program and its arguments: what follows the command's first --.
+    for a in "$@"; do
+        if [ ${#guest[@]} -gt 0 ] || [ "$a" == -- ]; then guest+=("$a"); fi
+    done
+    {
+        printf '%s\0' "$@"
+        printf '\n%s\n' "$(pwd -P)"
+        env | grep -E '^(RVSAMPLE|OMP|GOMP)_' | LC_ALL=C sort
+        # shellcheck disable=SC2086 # a list
+        sha256sum -- $ins || exit 1
+        sha256sum < "$STDIN" || exit 1
+        # shellcheck disable=SC2086 # the same list
+        for a in $ins; do [ ! -x "$a" ] || ldd "$a" 2> /dev/null || true; done |
+            awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' | LC_ALL=C sort -u |
+            xargs -r sha256sum -- || exit 1
+        for a in "${guest[@]:1}"; do [ ! -f "$a" ] || sha256sum -- "$a" || exit 1; done
+        # The run as bbv saw it, from the main part below (P, N, PROXY_OUT).
+        # shellcheck disable=SC2086 # PROXY_OUT is empty or one file
+        sha256sum -- "$P.$N.bb.gz" "$P.bbmap" $PROXY_OUT || exit 1
+        grep -v '"wall_seconds"\|"mips"' "$P.summary.json" || exit 1
+        find . \( -type d -printf '%y %m %p\n' \) -o -printf '%y %m %n %p %l\n' | LC_ALL=C sort || exit 1
+        find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum -- || exit 1
+    } | sha256sum | cut -d' ' -f1
+}
+
+# cache_get NAME "OUTPUTS" "CACHE_INPUTS" WHY COMMAND...: the stage's outputs,
+# log and stamp from the cache, if it holds this run; sets CACHE_KEY and
+# CACHE_SLOT for cache_put (empty: not to be cached). -f does not read it.
+cache_get() {
+    local name=$1 outs=$2 ins=$3 why=$4 start=$EPOCHREALTIME f sums
+    shift 4
+    CACHE_KEY='' CACHE_SLOT=''
+    [ -n "$CACHE" ] && [ -n "$ins" ] || return 1
+    if ! CACHE_KEY=$(cache_key "$ins" "$@"); then
+        CACHE_KEY=''
+        log "$name: not cached (its standard input is not a file, or an input cannot be read)"
+        return 1
+    fi
+    CACHE_SLOT=$CACHE/$({ pwd -P; printf '%s\0' "$@"; } | sha256sum | cut -c1-16)
+    [ -z "${FORCE:-}" ] && [ "$(cat "$CACHE_SLOT/key" 2> /dev/null)" == "$CACHE_KEY" ] || return 1
+    mkdir -p "$O/.stamps" "$O/logs"
+    rm -f "$O/.stamps/$name"
+    local i=0
+    for f in $outs; do
+        cp "$CACHE_SLOT/out.$i" "$f" || return 1
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086 # OUTPUTS is a list
+    sums=$(sha256sum $outs | cut -d' ' -f1)
+    [ "$sums" == "$(cat "$CACHE_SLOT/sums")" ] || { log "$name: the cache's copy in $CACHE_SLOT is damaged"; return 1; }
+    cp "$CACHE_SLOT/log" "$O/logs/$name.log"
+    STAGE_STATUS=$(cat "$CACHE_SLOT/status")
+    [ "$STAGE_STATUS" -eq 0 ] || log "$name: the program exited with status $STAGE_STATUS"
+    echo "$*" > "$O/.stamps/$name"
+    log "$name: from the cache in $(since "$start") s ($why; the same run is in $CACHE_SLOT)"
+}
+
+# cache_put NAME "OUTPUTS": keep the stage just run in the cache, in place of
+# the entry's last run.
+cache_put() {
+    local name=$1 outs=$2 f i=0
+    [ -n "$CACHE_KEY" ] || return 0
+    local tmp=$CACHE_SLOT.tmp.$$
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
+    for f in $outs; do
+        cp "$f" "$tmp/out.$i"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086 # OUTPUTS is a list
+    sha256sum $outs | cut -d' ' -f1 > "$tmp/sums"
+    cp "$O/logs/$name.log" "$tmp/log"
+    echo "$STAGE_STATUS" > "$tmp/status"
+    echo "$CACHE_KEY" > "$tmp/key"
+    rm -rf "$CACHE_SLOT"
+    mv -T "$tmp" "$CACHE_SLOT" 2> /dev/null || rm -rf "$tmp" # another run's, just put there
 }
 
 # take_checkpoints DIR INTERVAL WARMUP SIMPOINTS WEIGHTS [CHECKPOINT OPTIONS...]
@@ -216,7 +323,15 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     a 95% confidence interval for the estimate without a full run
   --no-full         stop after the regions: the whole-program estimate from them alone
                     (CPI, cycle stack, event rates, total cycles), no full run, no validation
-  -f                redo every stage
+  --cache DIR       keep the full detailed run in DIR, and take it from there when
+                    an earlier run had the same key: the command, the working
+                    directory's path and every file under it (so keep DIR and -o
+                    outside it), the standard input, the program, sim and its shared
+                    libraries, the configuration, the files the program's arguments
+                    name, the RVSAMPLE_, OMP_ and GOMP_ variables, and the program's
+                    run as bbv saw it here (block vectors, proxy metrics, count, exit
+                    status); one entry per command and working directory [none]
+  -f                redo every stage (and do not read --cache)
   -h                this help
 EOF
     engine_usage
@@ -249,6 +364,7 @@ while [ $# -gt 0 ]; do
     --max-error) MAXERR=$2; shift 2 ;;
     --no-full) NO_FULL=1; shift ;;
     --extra-per-cluster) EXTRA=(--labels "__LABELS__" --extra-per-cluster "$2"); shift 2 ;;
+    --cache) CACHE=$2; shift 2 ;;
     -f) FORCE=1; shift ;;
     --engine | --slurm-opts | --regions-per-task) engine_set "$1" "$2"; shift 2 ;;
     --wait | --dry-run) engine_set "$1"; shift ;;
@@ -269,6 +385,7 @@ W=$(to_count "${WARMUP:-$N}")
 [ $((N % G)) -eq 0 ] || { echo "pipeline.sh: the log interval $G does not divide the interval $N" >&2; exit 1; }
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "pipeline.sh: -m $MODE?" >&2; exit 1 ;; esac
 engine_check pipeline.sh
+[ -z "$CACHE" ] || [ "$ENGINE" == local ] || { echo "pipeline.sh: --cache is for --engine local" >&2; exit 1; }
 # The most checkpoints (a bound for the regions job array while simpoint has
 # not chosen them); the whole-program estimate of --no-full needs them in one sim.
 REGIONS_MAX=$((MAXK * (1 + ${EXTRA[3]:-0})))
@@ -278,8 +395,9 @@ mapfile -t METHOD_OPTS < <(method_options "$METHOD")
 for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "pipeline.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
-mkdir -p "$O"
+mkdir -p "$O" ${CACHE:+"$CACHE"}
 O=$(cd "$O" && pwd)
+[ -z "$CACHE" ] || CACHE=$(cd "$CACHE" && pwd)
 STDIN=$(cd "$(dirname "$STDIN")" && pwd)/$(basename "$STDIN")
 
 CORE=()
@@ -327,7 +445,7 @@ if [ -n "$NO_FULL" ]; then
     log "== the estimate from the regions alone is combined in $O/regions.json (no full run: --no-full)"
     exit 0
 fi
-run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
+CACHE_INPUTS="$PROG $B/sim $CONFIG_DEP" run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
     "$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
     "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool validate "$O/validate/report.json" \

@@ -136,15 +136,17 @@ corpus_interval() {
 # corpus_pipeline LABEL DIR OUT: scripts/pipeline.sh on the run, at its
 # defaults (MaxK 30, warm checkpoints, the default core) but for the interval
 # (corpus_interval), stdin from its file, the program in DIR (a fresh copy of
-# the inputs), the results in OUT; prints the interval and the CPI error in
-# percent. Fails when a stage fails.
+# the inputs), the results in OUT, the full run kept in PIPELINE_CACHE if set
+# (pipeline.sh --cache); prints the interval and the CPI error in percent.
+# Fails when a stage fails.
 corpus_pipeline() {
     local label=$1 dir=$2 out=$3 ARGV interval
     corpus_argv "$label"
     interval=$(corpus_interval "$(corpus_total "$label" "$dir")")
     corpus_fresh "$dir"
     (cd "$dir" && BIN=$BIN "$TOP/scripts/pipeline.sh" -o "$out" -n "$label" -i "$interval" \
-        --stdin "$(corpus_stdin_file "$label")" "${GUEST_ENV_OPTS[@]}" -- "$CORPUS_BIN/${PROG[$label]}" "${ARGV[@]}") \
+        ${PIPELINE_CACHE:+--cache "$PIPELINE_CACHE"} --stdin "$(corpus_stdin_file "$label")" "${GUEST_ENV_OPTS[@]}" \
+        -- "$CORPUS_BIN/${PROG[$label]}" "${ARGV[@]}") \
         > "$out.log" 2>&1 || { sed 's/^/    /' "$out.log" | tail -n 25 >&2; return 1; }
     awk -F, -v n="$interval" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "error_pct") c = i }
         NR == 2 { printf "%d %.2f\n", n, $c }' "$out/validate/summary.csv"
