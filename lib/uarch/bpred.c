@@ -152,38 +152,48 @@ static void bpred_clear(bpred *b)
     b->ras.top = b->ras.count = 0;
 }
 
-bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_t target)
+bool bpred_event(const rv_insn *in, bool taken, uint64_t target, bp_event *e)
+{
+    enum bp_kind kind = bpred_kind(in);
+    if (kind == BP_NONE) return false;
+    *e = (bp_event){
+        .pc = in->pc,
+        .target = target,
+        .kind = (uint8_t)kind,
+        .taken = kind != BP_COND || taken, /* jumps always are */
+        .indirect = rv_ops[in->op].cls == CLS_JALR,
+        .pushes = kind == BP_CALL || (kind == BP_RET && is_link(in->rd)),
+        .len = in->len,
+    };
+    return true;
+}
+
+static bp_outcome predict_update(bpred *b, const bp_event *e)
 {
     bp_outcome o = {0};
-    enum bp_kind kind = bpred_kind(in);
-    if (kind == BP_NONE) return o;
-    bool indirect = rv_ops[in->op].cls == CLS_JALR;
     b->stats.branches++;
-
-    if (kind == BP_COND) {
+    if (e->kind == BP_COND) {
         bpred_warm_flush(b); /* TAGE trains in order */
-        o.mispredict = tage_predict_update(b->dir, in->pc, taken) != taken;
+        o.mispredict = tage_predict_update(b->dir, e->pc, e->taken) != e->taken;
         b->stats.cond++;
         b->stats.cond_mispredicts += o.mispredict;
-    } else {
-        taken = true; /* jumps always are */
     }
-    if (kind == BP_RET) {
+    if (e->kind == BP_RET) {
         uint64_t top;
-        o.mispredict = !ras_pop(&b->ras, &top) || top != target;
+        o.mispredict = !ras_pop(&b->ras, &top) || top != e->target;
         b->stats.returns++;
         b->stats.return_mispredicts += o.mispredict;
     }
-    if (kind == BP_CALL || (kind == BP_RET && is_link(in->rd))) ras_push(&b->ras, in->pc + in->len);
+    if (e->pushes) ras_push(&b->ras, e->pc + e->len);
 
-    if (taken) {
-        bool known = btb_train(&b->btb, in->pc, target);
-        if (indirect && kind != BP_RET) {
+    if (e->taken) {
+        bool known = btb_train(&b->btb, e->pc, e->target);
+        if (e->indirect && e->kind != BP_RET) {
             /* Other indirect jumps, calls included, take their target from the BTB. */
             o.mispredict = !known;
             b->stats.indirect++;
             b->stats.indirect_mispredicts += o.mispredict;
-        } else if (!indirect && !o.mispredict) {
+        } else if (!e->indirect && !o.mispredict) {
             /* Direct targets are known at decode: a BTB miss costs only a bubble
              * (and a mispredicted direction pays for the redirect anyway). */
             o.btb_miss = !known;
@@ -193,19 +203,31 @@ bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_
     return o;
 }
 
-void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target)
+bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_t target)
 {
-    if (bpred_kind(in) != BP_COND) {
-        bpred_predict_update(b, in, taken, target); /* TAGE is not involved */
+    bp_event e;
+    return bpred_event(in, taken, target, &e) ? predict_update(b, &e) : (bp_outcome){0};
+}
+
+void bpred_warm_event(bpred *b, const bp_event *e)
+{
+    if (e->kind != BP_COND) {
+        predict_update(b, e); /* TAGE is not involved */
         return;
     }
     b->stats.branches++;
     b->stats.cond++;
     pending_conds *q = &b->pending;
-    q->pc[q->n] = in->pc;
-    q->taken |= (uint32_t)taken << q->n;
-    if (taken) q->btb_unknown |= (uint32_t)!btb_train(&b->btb, in->pc, target) << q->n;
+    q->pc[q->n] = e->pc;
+    q->taken |= (uint32_t)e->taken << q->n;
+    if (e->taken) q->btb_unknown |= (uint32_t)!btb_train(&b->btb, e->pc, e->target) << q->n;
     if (++q->n == TAGE_BATCH) bpred_warm_flush(b);
+}
+
+void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target)
+{
+    bp_event e;
+    if (bpred_event(in, taken, target, &e)) bpred_warm_event(b, &e);
 }
 
 void bpred_warm_flush(bpred *b)

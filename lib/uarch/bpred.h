@@ -48,6 +48,22 @@ typedef struct bpred bpred;
 bpred *bpred_new(const uarch_config *c);
 void bpred_free(bpred *b);
 
+/* A control transfer as the predictor learns from it: what it needs of the
+ * instruction and of its outcome, so that it can learn away from the
+ * instruction (later, or on another thread: bpred_thread.h). */
+typedef struct bp_event {
+    uint64_t pc, target;
+    uint8_t kind;       /* enum bp_kind, never BP_NONE */
+    bool taken;         /* always for all but conditional branches */
+    bool indirect;      /* a jalr: the target comes from the BTB or the RAS */
+    bool pushes;        /* pushes its return address, pc + len, on the RAS */
+    uint8_t len;
+} bp_event;
+
+/* in's event with its outcome (taken, target) in *e; false, and nothing to
+ * learn, when in is no control transfer. */
+bool bpred_event(const rv_insn *in, bool taken, uint64_t target, bp_event *e);
+
 /* pc: the branch; taken and target: its outcome; next_pc_fallthrough = pc + length. */
 bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_t target);
 
@@ -57,6 +73,7 @@ bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_
  * must come before they are read or saved (bpred_predict_update flushes
  * itself). */
 void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target);
+void bpred_warm_event(bpred *b, const bp_event *e);
 void bpred_warm_flush(bpred *b);
 
 const bpred_stats *bpred_get_stats(const bpred *b);

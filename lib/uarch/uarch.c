@@ -2,6 +2,8 @@
 
 #include <stdio.h>
 
+#include "uarch/bpred_thread.h"
+
 void uarch_init(uarch *u, const uarch_config *c)
 {
     u->cfg = *c;
@@ -117,6 +119,11 @@ typedef struct warm_run {
     uarch *u;
     const rv_proc *p;
     rv_trace trace;
+    /* the branch predictor's thread (NULL: none, u->bp trains here), and
+     * the control transfers gathered for it */
+    bpred_thread *bp_thread;
+    int nevents;
+    bp_event events[BPRED_CHUNK];
     /* the run's last fetch, translations and data access (UINT64_MAX: none yet) */
     uint64_t iline, ipage, dpage, dline;
     bool dline_dirty;               /* a store was the last data access */
@@ -227,17 +234,33 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
     /* A control transfer ends its block (decode_block), so only the last
      * instruction run can be one, and then the block ran whole. */
     const rv_insn *last = &b->insns[end - 1];
-    if (rv_ops[last->op].flags & RVF_CTRL)
-        warm_control(u, last, trace_taken(&w->trace, last), w->p->cpu.pc, true); /* flushed at the run's end */
+    if (rv_ops[last->op].flags & RVF_CTRL) {
+        bool taken = trace_taken(&w->trace, last);
+        if (!w->bp_thread) {
+            warm_control(u, last, taken, w->p->cpu.pc, true); /* flushed at the run's end */
+            return;
+        }
+        if (bpred_event(last, taken, w->p->cpu.pc, &w->events[w->nevents]) && ++w->nevents == BPRED_CHUNK) {
+            bpred_thread_submit(w->bp_thread, w->events, w->nevents);
+            w->nevents = 0;
+        }
+        if (taken) u->fetch_block = UINT64_MAX; /* as warm_control */
+    }
 }
+
+/* Runs this long hand the branch predictor to a thread of its own. */
+enum { BPRED_THREAD_MIN_INSNS = 1 << 20 };
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
 {
     uint64_t start = p->cpu.icount;
     warm_run w = {.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX, .dline = UINT64_MAX};
     p->trace = &w.trace;
-    if (p->cpu.icount < limit)
+    if (p->cpu.icount < limit) {
+        if (limit - p->cpu.icount >= BPRED_THREAD_MIN_INSNS) w.bp_thread = bpred_thread_start(u->bp);
         rv_run(p, limit, warm_block, &w);
+        if (w.bp_thread) bpred_thread_stop(w.bp_thread, w.events, w.nevents);
+    }
     p->trace = NULL;
     uarch_warm_flush(u);
     memsys_warm_ifetch_repeated(u->mem, w.iline_repeats);
