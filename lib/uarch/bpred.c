@@ -91,27 +91,6 @@ struct bpred {
     uint64_t geometry[NGEOMETRY];
 };
 
-static inline bool is_link(unsigned r) { return r == 1 || r == 5; }
-
-enum bp_kind bpred_kind(const rv_insn *in)
-{
-    if (in->op == RV_OP_fallthrough) return BP_NONE; /* a synthetic block end, not a jump */
-    switch (rv_ops[in->op].cls) {
-    case CLS_BRANCH:
-        return BP_COND;
-    case CLS_JAL:
-        return is_link(in->rd) ? BP_CALL : BP_JUMP;
-    case CLS_JALR:
-        /* The ISA manual's return-address-stack hints: reading a link register
-         * pops, unless the same link register is written (then it is a call);
-         * writing one pushes. A pop-then-push (coroutine switch) is a return. */
-        if (is_link(in->rs1) && !(is_link(in->rd) && in->rd == in->rs1)) return BP_RET;
-        return is_link(in->rd) ? BP_CALL : BP_INDIRECT;
-    default:
-        return BP_NONE;
-    }
-}
-
 bpred *bpred_new(const uarch_config *c)
 {
     uint32_t ways = (uint32_t)c->bp_btb_ways, sets = ways ? (uint32_t)c->bp_btb_entries / ways : 0;
@@ -150,22 +129,6 @@ static void bpred_clear(bpred *b)
     b->pending = (pending_conds){0};
     memset(b->btb.e, 0, btb_size(&b->btb));
     b->ras.top = b->ras.count = 0;
-}
-
-bool bpred_event(const rv_insn *in, bool taken, uint64_t target, bp_event *e)
-{
-    enum bp_kind kind = bpred_kind(in);
-    if (kind == BP_NONE) return false;
-    *e = (bp_event){
-        .pc = in->pc,
-        .target = target,
-        .kind = (uint8_t)kind,
-        .taken = kind != BP_COND || taken, /* jumps always are */
-        .indirect = rv_ops[in->op].cls == CLS_JALR,
-        .pushes = kind == BP_CALL || (kind == BP_RET && is_link(in->rd)),
-        .len = in->len,
-    };
-    return true;
 }
 
 static bp_outcome predict_update(bpred *b, const bp_event *e)

@@ -26,7 +26,25 @@ enum bp_kind {
     BP_RET,           /* jalr reading x1/x5, not writing a link register (or popping then pushing) */
     BP_INDIRECT,      /* any other jalr */
 };
-enum bp_kind bpred_kind(const rv_insn *in);
+static inline bool bpred_is_link(unsigned r) { return r == 1 || r == 5; }
+static inline enum bp_kind bpred_kind(const rv_insn *in)
+{
+    if (in->op == RV_OP_fallthrough) return BP_NONE; /* a synthetic block end, not a jump */
+    switch (rv_ops[in->op].cls) {
+    case CLS_BRANCH:
+        return BP_COND;
+    case CLS_JAL:
+        return bpred_is_link(in->rd) ? BP_CALL : BP_JUMP;
+    case CLS_JALR:
+        /* The ISA manual's return-address-stack hints: reading a link register
+         * pops, unless the same link register is written (then it is a call);
+         * writing one pushes. A pop-then-push (coroutine switch) is a return. */
+        if (bpred_is_link(in->rs1) && !(bpred_is_link(in->rd) && in->rd == in->rs1)) return BP_RET;
+        return bpred_is_link(in->rd) ? BP_CALL : BP_INDIRECT;
+    default:
+        return BP_NONE;
+    }
+}
 
 typedef struct bp_outcome {
     bool mispredict;  /* wrong direction, or wrong target for an indirect jump or return:
@@ -62,7 +80,21 @@ typedef struct bp_event {
 
 /* in's event with its outcome (taken, target) in *e; false, and nothing to
  * learn, when in is no control transfer. */
-bool bpred_event(const rv_insn *in, bool taken, uint64_t target, bp_event *e);
+static inline bool bpred_event(const rv_insn *in, bool taken, uint64_t target, bp_event *e)
+{
+    enum bp_kind kind = bpred_kind(in);
+    if (kind == BP_NONE) return false;
+    *e = (bp_event){
+        .pc = in->pc,
+        .target = target,
+        .kind = (uint8_t)kind,
+        .taken = kind != BP_COND || taken, /* jumps always are */
+        .indirect = rv_ops[in->op].cls == CLS_JALR,
+        .pushes = kind == BP_CALL || (kind == BP_RET && bpred_is_link(in->rd)),
+        .len = in->len,
+    };
+    return true;
+}
 
 /* pc: the branch; taken and target: its outcome; next_pc_fallthrough = pc + length. */
 bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_t target);
