@@ -4,10 +4,12 @@
 # and interleaved (reference, this build, reference...). For each program:
 #   checkpoint --warm configs/boom-tip.ini --at W --guest-output none -- PROG ARGS
 # W = the first --warm-insts instructions (95% of the run when shorter).
-# MIPS = W / the fastest of --reps runs' user CPU time (/usr/bin/time %U:
-# other work on a shared machine inflates wall time far more), the whole
-# command included (start-up, and writing the one checkpoint). Beside it,
-# the same command without --warm (the fast-forward alone).
+# MIPS = W / the fastest of --reps runs' wall time, the whole command
+# included (start-up, and writing the one checkpoint). Warming trains the
+# branch predictor on a second thread, so beside it is the CPU time (user +
+# system, both threads) of the same fastest run, and the CPU time of this
+# build with one thread (OMP_NUM_THREADS=1). The reference is one thread.
+# Beside them, the same command without --warm (the fast-forward alone).
 # Prints a table and writes bench/results/warm.txt (warm_quick.txt with --quick).
 #
 # Usage: bench/bench_warm.sh [--ref-bin DIR] [--reps N] [--warm-insts N] [--quick] [--perf]
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
     --warm-insts) WARM_INSTS=$2; shift 2 ;;
     --quick) QUICK=1; shift ;;
     --perf) PERF=1; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_warm: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -55,42 +57,50 @@ if [ -n "$QUICK" ]; then
     RUNS=$(echo "$RUNS" | grep -E '^(sort|lua)\|')
 fi
 
-# user_s BIN WARM AT PROG ARGS...: user seconds of one checkpoint run
-user_s() {
+# times BIN WARM AT PROG ARGS...: "wall cpu" seconds of one checkpoint run
+# (ONE_THREAD=1 in the environment: with OMP_NUM_THREADS=1)
+times() {
     local bin=$1 warm=$2 at=$3; shift 3
-    local opt=()
+    local opt=() env=()
     [ "$warm" = 1 ] && opt=(--warm "$TOP/configs/boom-tip.ini")
+    [ -n "${ONE_THREAD:-}" ] && env=(OMP_NUM_THREADS=1)
     rm -rf "$T/ck"
-    (cd "$T/in" && /usr/bin/time -f %U -o "$T/time" "$bin/checkpoint" -o "$T/ck" "${opt[@]}" --at "$at" \
-        --guest-output none -- "$@" >/dev/null 2>"$T/err") || { cat "$T/err" >&2; echo 0; return; }
-    cat "$T/time"
+    (cd "$T/in" && env "${env[@]}" /usr/bin/time -f '%e %U %S' -o "$T/time" "$bin/checkpoint" -o "$T/ck" "${opt[@]}" \
+        --at "$at" --guest-output none -- "$@" >/dev/null 2>"$T/err") || { cat "$T/err" >&2; echo "0 0"; return; }
+    awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$T/time"
 }
+# fastest "WALL CPU"...: the pair with the least wall time
 fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
 
 suffix=$([ -n "$QUICK" ] && echo _quick)
 txt=$TOP/bench/results/warm$suffix.txt
 mkdir -p "$TOP/bench/results"
 {
-    echo "bench_warm ($(date -u +%FT%TZ), $(git -C "$TOP" rev-parse --short HEAD) against the reference in $REF_BIN, $(nproc) cores, fastest of $REPS, user CPU time)"
+    echo "bench_warm ($(date -u +%FT%TZ), $(git -C "$TOP" rev-parse --short HEAD) against the reference in $REF_BIN, $(nproc) cores, fastest of $REPS, wall time)"
     echo "command: checkpoint [--warm configs/boom-tip.ini] --at W --guest-output none -- PROG ARGS (W below)"
-    printf '%-12s %11s %9s %9s %9s %8s %9s %9s\n' program W "ff s" "before s" "after s" speedup "before" "after"
-    printf '%-12s %11s %9s %9s %9s %8s %9s %9s\n' "" "" "" "" "" "" "MIPS" "MIPS"
+    printf '%-12s %11s %6s %9s %9s %8s %7s %7s %8s %8s\n' program W "ff s" "before s" "after s" speedup before after "CPU s" "CPU s"
+    printf '%-12s %11s %6s %9s %9s %8s %7s %7s %8s %8s\n' "" "" "" "" "" "" MIPS MIPS "after" "1 thread"
 } | tee "$txt"
 while IFS='|' read -r label prog args total <&3; do
     read -r -a argv <<<"$args"
     at=$((WARM_INSTS < total ? WARM_INSTS : total * 95 / 100))
-    ff=() before=() after=()
+    ff=() before=() after=() one=()
     for r in $(seq 1 "$REPS"); do
-        ff+=("$(user_s "$BIN" 0 "$at" "$prog" "${argv[@]}")")
-        before+=("$(user_s "$REF_BIN" 1 "$at" "$prog" "${argv[@]}")")
-        after+=("$(user_s "$BIN" 1 "$at" "$prog" "${argv[@]}")")
+        ff+=("$(times "$BIN" 0 "$at" "$prog" "${argv[@]}")")
+        before+=("$(times "$REF_BIN" 1 "$at" "$prog" "${argv[@]}")")
+        after+=("$(times "$BIN" 1 "$at" "$prog" "${argv[@]}")")
+        one+=("$(ONE_THREAD=1 times "$BIN" 1 "$at" "$prog" "${argv[@]}")")
     done
-    awk -v l="$label" -v n="$at" -v f="$(fastest "${ff[@]}")" -v b="$(fastest "${before[@]}")" \
-        -v a="$(fastest "${after[@]}")" 'BEGIN {
-        printf "%-12s %11d %9.2f %9.2f %9.2f %7.2fx %9.1f %9.1f\n", l, n, f, b, a, b / a, n / b / 1e6, n / a / 1e6
+    read -r f _ <<<"$(fastest "${ff[@]}")"
+    read -r b _ <<<"$(fastest "${before[@]}")"
+    read -r a ac <<<"$(fastest "${after[@]}")"
+    read -r _ oc <<<"$(fastest "${one[@]}")"
+    awk -v l="$label" -v n="$at" -v f="$f" -v b="$b" -v a="$a" -v ac="$ac" -v oc="$oc" 'BEGIN {
+        printf "%-12s %11d %6.2f %9.2f %9.2f %7.2fx %7.1f %7.1f %8.2f %8.2f\n", l, n, f, b, a, b / a, n / b / 1e6, n / a / 1e6, ac, oc
     }' | tee -a "$txt"
 done 3<<<"$RUNS"
-echo "ff s: the same command without --warm (fast-forward only), this build" | tee -a "$txt"
+echo "ff s: the same command without --warm (fast-forward only), this build; CPU s: user + system time of the" | tee -a "$txt"
+echo "fastest run, with the branch predictor's thread (after) and with OMP_NUM_THREADS=1 (1 thread)" | tee -a "$txt"
 
 # profile LABEL: top symbols of this build warming LABEL's program
 profile() {
