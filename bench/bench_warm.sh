@@ -6,7 +6,7 @@
 # W = the first --warm-insts instructions (95% of the run when shorter).
 # MIPS = W / the fastest of --reps runs' wall time, the whole command
 # included (start-up, and writing the one checkpoint). Warming trains the
-# branch predictor on a second thread, so beside it is the CPU time (user +
+# branch predictor and the TLBs on a second thread, so beside it is the CPU time (user +
 # system, both threads) of the same fastest run, and the CPU time of this
 # build with one thread (OMP_NUM_THREADS=1). The reference is one thread.
 # Beside them, the same command without --warm (the fast-forward alone).
@@ -100,7 +100,7 @@ while IFS='|' read -r label prog args total <&3; do
     }' | tee -a "$txt"
 done 3<<<"$RUNS"
 echo "ff s: the same command without --warm (fast-forward only), this build; CPU s: user + system time of the" | tee -a "$txt"
-echo "fastest run, with the branch predictor's thread (after) and with OMP_NUM_THREADS=1 (1 thread)" | tee -a "$txt"
+echo "fastest run, with the predictor's and TLBs' thread (after) and with OMP_NUM_THREADS=1 (1 thread)" | tee -a "$txt"
 
 # profile LABEL: top symbols of this build warming LABEL's program
 profile() {

@@ -2,7 +2,7 @@
 
 #include <stdio.h>
 
-#include "uarch/bpred_thread.h"
+#include "uarch/warm_thread.h"
 
 void uarch_init(uarch *u, const uarch_config *c)
 {
@@ -119,16 +119,25 @@ typedef struct warm_run {
     uarch *u;
     const rv_proc *p;
     rv_trace trace;
-    /* the branch predictor's thread (NULL: none, u->bp trains here), and
-     * the control transfers gathered for it */
-    bpred_thread *bp_thread;
-    int nevents;
-    bp_event events[BPRED_CHUNK];
+    /* the predictor's and TLBs' thread (NULL: none, they learn here), and
+     * what is gathered for it */
+    warm_thread *thread;
+    warm_batch batch;
     /* the run's last fetch, translations and data access (UINT64_MAX: none yet) */
     uint64_t iline, ipage, dpage, dline;
     bool dline_dirty;               /* a store was the last data access */
     uint64_t iline_repeats, ipage_repeats, dpage_repeats, load_repeats, store_repeats;
 } warm_run;
+
+static inline void warm_tlb(warm_run *w, bool instr, uint64_t vaddr)
+{
+    if (!w->thread) {
+        tlbs_warm(w->u->tlb, instr, vaddr);
+        return;
+    }
+    w->batch.page[w->batch.npage] = warm_page(instr, vaddr);
+    if (++w->batch.npage == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
+}
 
 static inline void run_fetch(warm_run *w, uint64_t pc)
 {
@@ -137,7 +146,7 @@ static inline void run_fetch(warm_run *w, uint64_t pc)
         w->ipage_repeats++;
     } else {
         w->ipage = page;
-        tlbs_warm(w->u->tlb, true, pc);
+        warm_tlb(w, true, pc);
     }
     if (line == w->iline) {
         w->iline_repeats++;
@@ -154,7 +163,7 @@ static inline void run_data(warm_run *w, unsigned access, uint64_t addr)
         w->dpage_repeats++;
     } else {
         w->dpage = page;
-        tlbs_warm(w->u->tlb, false, addr);
+        warm_tlb(w, false, addr);
     }
     bool store = access & RV_MEM_STORE;
     uint64_t line = addr >> w->u->line_shift;
@@ -236,20 +245,19 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
     const rv_insn *last = &b->insns[end - 1];
     if (rv_ops[last->op].flags & RVF_CTRL) {
         bool taken = trace_taken(&w->trace, last);
-        if (!w->bp_thread) {
+        if (!w->thread) {
             warm_control(u, last, taken, w->p->cpu.pc, true); /* flushed at the run's end */
             return;
         }
-        if (bpred_event(last, taken, w->p->cpu.pc, &w->events[w->nevents]) && ++w->nevents == BPRED_CHUNK) {
-            bpred_thread_submit(w->bp_thread, w->events, w->nevents);
-            w->nevents = 0;
-        }
+        warm_batch *batch = &w->batch;
+        if (bpred_event(last, taken, w->p->cpu.pc, &batch->branch[batch->nbranch]) && ++batch->nbranch == WARM_BATCH)
+            warm_thread_submit(w->thread, batch);
         if (taken) u->fetch_block = UINT64_MAX; /* as warm_control */
     }
 }
 
-/* Runs this long hand the branch predictor to a thread of its own. */
-enum { BPRED_THREAD_MIN_INSNS = 1 << 20 };
+/* Runs this long hand the branch predictor and the TLBs to a thread of their own. */
+enum { WARM_THREAD_MIN_INSNS = 1 << 20 };
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
 {
@@ -257,9 +265,9 @@ uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
     warm_run w = {.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX, .dline = UINT64_MAX};
     p->trace = &w.trace;
     if (p->cpu.icount < limit) {
-        if (limit - p->cpu.icount >= BPRED_THREAD_MIN_INSNS) w.bp_thread = bpred_thread_start(u->bp);
+        if (limit - p->cpu.icount >= WARM_THREAD_MIN_INSNS) w.thread = warm_thread_start(u->bp, u->tlb);
         rv_run(p, limit, warm_block, &w);
-        if (w.bp_thread) bpred_thread_stop(w.bp_thread, w.events, w.nevents);
+        if (w.thread) warm_thread_stop(w.thread, &w.batch);
     }
     p->trace = NULL;
     uarch_warm_flush(u);

@@ -101,8 +101,8 @@ for name in sig_faults segfault sig_handlers self_modify; do
 done
 echo "jit_differential: warm checkpoints identical translated, interpreted and checked"
 
-# Runs of a million instructions and more train the branch predictor on a
-# thread of its own: the same warm state as on one thread (OMP_NUM_THREADS=1),
+# Runs of a million instructions and more train the branch predictor and the
+# TLBs on a thread of their own: the same warm state as on one thread (OMP_NUM_THREADS=1),
 # in checkpoints that warm across several runs.
 for threads in 2 1; do
     (cd "$T" && OMP_NUM_THREADS=$threads "$BIN/checkpoint" -o "$T/threads_$threads" --warm "$TOP/configs/boom-tip.ini" \
@@ -113,7 +113,7 @@ for f in "$T"/threads_2/*.ckpt; do
     cmp -s "$f" "$T/threads_1/$(basename "$f")" || fail "warm checkpoint $(basename "$f") differs with one thread"
 done
 expect_eq "warm checkpoints" 3 "$(ls "$T"/threads_2/*.ckpt | wc -l)"
-echo "jit_differential: warm state identical with the predictor on its own thread and on one thread"
+echo "jit_differential: warm state identical with the predictor and TLBs on their own thread and on one thread"
 
 # Code that writes code, against qemu.
 "$QEMU" "$RV/progs/self_modify" >"$T/sm_qemu"

@@ -1,13 +1,10 @@
 /* The branch predictor (lib/uarch/bpred.c, tage.c): branch kinds from the
  * RISC-V link-register hints, TAGE direction learning, the return address
- * stack, indirect targets, the BTB, save/restore of the warm state, and
- * training on a thread of its own (bpred_thread.c). */
+ * stack, indirect targets, the BTB, and save/restore of the warm state. */
 #include <criterion/criterion.h>
-#include <omp.h>
 #include <string.h>
 
 #include "uarch/bpred.h"
-#include "uarch/bpred_thread.h"
 
 enum { RA = 1, T0 = 5, A0 = 10, A1 = 11, A5 = 15 };
 
@@ -483,44 +480,4 @@ Test(bpred, warm_batches_train_as_predict_update)
         bpred_free(one);
         bpred_free(batched);
     }
-}
-
-/* The predictor's thread learns from the events handed over exactly as
- * bpred_warm_event on each: chunks of every size, the last one short,
- * more chunks than its ring holds (the producer waits for the thread). */
-Test(bpred_thread, trains_as_bpred_warm)
-{
-    enum { N = 200000 };
-    static bp_event events[N];
-    uarch_config c = defaults();
-    c.bp_tage_log_entries = 6;
-    uint64_t seed = 11;
-    for (int i = 0; i < N; i++) {
-        rv_insn in;
-        bool taken;
-        uint64_t target;
-        workload_branch(&seed, i, &in, &taken, &target);
-        cr_assert(bpred_event(&in, taken, target, &events[i]));
-    }
-    bpred *direct = bpred_new(&c), *threaded = bpred_new(&c);
-    for (int i = 0; i < N; i++) bpred_warm_event(direct, &events[i]);
-    bpred_warm_flush(direct);
-    omp_set_num_threads(2); /* whatever the CPUs: the thread is what is tested */
-    bpred_thread *t = bpred_thread_start(threaded);
-    cr_assert(t, "no thread");
-    int at = 0;
-    for (int n = 1; at + n < N - 100; at += n, n = n % BPRED_CHUNK + 1) bpred_thread_submit(t, &events[at], n);
-    bpred_thread_stop(t, &events[at], N - at);
-    expect_same_predictor(direct, threaded, "threaded");
-    bpred_free(direct);
-    bpred_free(threaded);
-}
-
-Test(bpred_thread, none_with_one_thread)
-{
-    uarch_config c = defaults();
-    bpred *b = bpred_new(&c);
-    omp_set_num_threads(1);
-    cr_expect_null(bpred_thread_start(b), "OMP_NUM_THREADS=1 means one thread");
-    bpred_free(b);
 }

@@ -1,4 +1,4 @@
-#include "uarch/bpred_thread.h"
+#include "uarch/warm_thread.h"
 
 #include <omp.h>
 #include <pthread.h>
@@ -11,21 +11,24 @@
 #include <emmintrin.h>
 #endif
 
-/* A ring of chunks between the warming run (the producer) and the thread.
- * Each side counts the chunks it has finished with since the start; the
- * producer writes chunk k to ring[k % RING] once the thread is done with
- * chunk k - RING. Waiting spins a little (each side usually has a CPU of
- * its own) and then sleeps on a condition variable. */
+/* A ring of chunks (batches, as the thread reads them) between the warming
+ * run (the producer) and the thread. Each side counts the chunks it has
+ * finished with since the start; the producer writes chunk k to
+ * ring[k % RING] once the thread is done with chunk k - RING. Waiting spins
+ * a little (each side usually has a CPU of its own) and then sleeps on a
+ * condition variable. */
 enum { RING = 32, SPINS = 4000 };
 
 typedef struct chunk {
-    alignas(64) bp_event e[BPRED_CHUNK]; /* host cache lines of its own */
-    int n;
+    alignas(64) bp_event branch[WARM_BATCH]; /* host cache lines of their own */
+    alignas(64) uint64_t page[WARM_BATCH];
+    int nbranch, npage;
     bool last; /* the run's last chunk: flush and end */
 } chunk;
 
-struct bpred_thread {
-    bpred *b;
+struct warm_thread {
+    bpred *bp;
+    tlbs *tlb;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -43,31 +46,38 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Copy n events into a chunk. Streamed past the host's caches where the
- * host can: the thread reads the chunk on another core, and a plain store
- * would first take each line back from that core's cache (which more than
- * doubled the producer's time). */
-static void copy_events(chunk *c, const bp_event *e, int n)
+/* Copy n bytes to a chunk (to, 16-byte aligned). Streamed past the host's
+ * caches where the host can: the thread reads the chunk on another core,
+ * and a plain store would first take each line back from that core's cache
+ * (which more than doubled the producer's time). */
+static void stream(void *to, const void *from, size_t n)
 {
 #if defined(__x86_64__)
-    size_t bytes = (size_t)n * sizeof *e;
-    const char *from = (const char *)e;
-    char *to = (char *)c->e;
     size_t i = 0;
-    for (; i + 16 <= bytes; i += 16) _mm_stream_si128((__m128i *)(to + i), _mm_loadu_si128((const __m128i *)(from + i)));
-    memcpy(to + i, from + i, bytes - i);
-    _mm_sfence(); /* the streamed stores before the count that publishes them */
+    for (; i + 16 <= n; i += 16)
+        _mm_stream_si128((__m128i *)((char *)to + i), _mm_loadu_si128((const __m128i *)((const char *)from + i)));
+    memcpy((char *)to + i, (const char *)from + i, n - i);
 #else
-    memcpy(c->e, e, (size_t)n * sizeof *e);
+    memcpy(to, from, n);
 #endif
-    c->n = n;
+}
+
+static void copy_batch(chunk *c, const warm_batch *w)
+{
+    stream(c->branch, w->branch, (size_t)w->nbranch * sizeof *w->branch);
+    stream(c->page, w->page, (size_t)w->npage * sizeof *w->page);
+#if defined(__x86_64__)
+    _mm_sfence(); /* the streamed stores before the count that publishes them */
+#endif
+    c->nbranch = w->nbranch;
+    c->npage = w->npage;
 }
 
 /* Wait until *count is no longer `seen`; returns its new value. A side
  * about to sleep counts itself in `sleepers` before its last look, and
  * advance() looks at `sleepers` after its update (both sequentially
  * consistent), so one of them always sees the other. */
-static uint32_t wait_for_change(bpred_thread *t, _Atomic uint32_t *count, uint32_t seen)
+static uint32_t wait_for_change(warm_thread *t, _Atomic uint32_t *count, uint32_t seen)
 {
     uint32_t now;
     for (int i = 0; i < SPINS; i++) {
@@ -83,7 +93,7 @@ static uint32_t wait_for_change(bpred_thread *t, _Atomic uint32_t *count, uint32
 }
 
 /* One more chunk finished with on this side (count is this side's). */
-static void advance(bpred_thread *t, _Atomic uint32_t *count)
+static void advance(warm_thread *t, _Atomic uint32_t *count)
 {
     atomic_fetch_add(count, 1);
     if (atomic_load(&t->sleepers)) {
@@ -95,28 +105,30 @@ static void advance(bpred_thread *t, _Atomic uint32_t *count)
 
 static void *train(void *arg)
 {
-    bpred_thread *t = arg;
+    warm_thread *t = arg;
     for (uint32_t next = 0;; next++) {
         if (atomic_load_explicit(&t->submitted, memory_order_acquire) == next)
             wait_for_change(t, &t->submitted, next);
         const chunk *c = &t->ring[next % RING];
-        for (int i = 0, n = c->n; i < n; i++) bpred_warm_event(t->b, &c->e[i]);
+        for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
+        for (int i = 0, n = c->nbranch; i < n; i++) bpred_warm_event(t->bp, &c->branch[i]);
         if (c->last) {
-            bpred_warm_flush(t->b);
+            bpred_warm_flush(t->bp);
             return NULL; /* pthread_join makes all this visible to the producer */
         }
         advance(t, &t->trained);
     }
 }
 
-bpred_thread *bpred_thread_start(bpred *b)
+warm_thread *warm_thread_start(bpred *b, tlbs *tlb)
 {
     /* one thread allowed, or already one of several (sim's regions) */
     if (omp_get_max_threads() < 2 || omp_in_parallel()) return NULL;
-    bpred_thread *t = aligned_alloc(alignof(bpred_thread), sizeof *t);
+    warm_thread *t = aligned_alloc(alignof(warm_thread), sizeof *t);
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
-    t->b = b;
+    t->bp = b;
+    t->tlb = tlb;
     /* Signals are the guest's business and the main thread's: the thread takes none. */
     sigset_t all, old;
     sigfillset(&all);
@@ -131,23 +143,24 @@ bpred_thread *bpred_thread_start(bpred *b)
     return t;
 }
 
-/* Hand over the next chunk: n events, the last ones or not. */
-static void hand_over(bpred_thread *t, const bp_event *e, int n, bool last)
+/* Hand over batch w as the next chunk, the last or not, and empty it. */
+static void hand_over(warm_thread *t, warm_batch *w, bool last)
 {
     uint32_t k = atomic_load_explicit(&t->submitted, memory_order_relaxed);
     uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
     while (k - trained >= RING) trained = wait_for_change(t, &t->trained, trained);
     chunk *c = &t->ring[k % RING];
-    copy_events(c, e, n);
+    copy_batch(c, w);
     c->last = last;
     advance(t, &t->submitted);
+    w->nbranch = w->npage = 0;
 }
 
-void bpred_thread_submit(bpred_thread *t, const bp_event *e, int n) { hand_over(t, e, n, false); }
+void warm_thread_submit(warm_thread *t, warm_batch *w) { hand_over(t, w, false); }
 
-void bpred_thread_stop(bpred_thread *t, const bp_event *e, int n)
+void warm_thread_stop(warm_thread *t, warm_batch *w)
 {
-    hand_over(t, e, n, true);
+    hand_over(t, w, true);
     pthread_join(t->thread, NULL);
     pthread_cond_destroy(&t->wake);
     pthread_mutex_destroy(&t->lock);

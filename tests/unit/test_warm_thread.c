@@ -1,0 +1,120 @@
+/* Functional warming's second thread (lib/uarch/warm_thread.c): the branch
+ * predictor and the TLBs it trains end exactly as training them in order
+ * on one thread leaves them, whatever the batches' sizes; and there is no
+ * thread when OpenMP is to use one. */
+#include <criterion/criterion.h>
+#include <omp.h>
+#include <string.h>
+
+#include "uarch/warm_thread.h"
+
+static uarch_config defaults(void)
+{
+    uarch_config c;
+#define D(f, s, k, def, lo, hi, h) c.f = def;
+    UARCH_PARAMS(D)
+#undef D
+    c.bp_tage_log_entries = 6; /* small tables: allocations, aliasing within a batch */
+    return c;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A mix of conditional branches, calls, returns and indirect jumps over a
+ * few dozen pcs, some of them taken to varied targets. */
+static rv_insn random_transfer(uint64_t r, bool *taken, uint64_t *target)
+{
+    uint64_t pc = 0x10000 + (r & 0x3f) * 4;
+    *taken = true;
+    *target = 0x20000 + (r >> 60) * 0x40;
+    switch ((r >> 8) % 5) {
+    case 0: return (rv_insn){.op = RV_OP_jal, .rd = 1, .pc = pc, .len = 4};
+    case 1: *target = pc + 4; return (rv_insn){.op = RV_OP_jalr, .rd = RV_X_SINK, .rs1 = 1, .pc = pc, .len = 4};
+    case 2: return (rv_insn){.op = RV_OP_jalr, .rd = RV_X_SINK, .rs1 = 15, .pc = pc, .len = 2};
+    default: *taken = r >> 40 & 1; return (rv_insn){.op = RV_OP_bne, .rs1 = 10, .pc = pc, .len = 4};
+    }
+}
+
+enum { N = 200000 };
+static bp_event branches[N];
+static uint64_t pages[N]; /* warm_page()s: over more pages than the TLBs hold */
+
+static void make_streams(void)
+{
+    uint64_t seed = 11;
+    for (int i = 0; i < N; i++) {
+        bool taken;
+        uint64_t target, r = xorshift(&seed);
+        rv_insn in = random_transfer(r, &taken, &target);
+        cr_assert(bpred_event(&in, taken, target, &branches[i]));
+        pages[i] = warm_page(r >> 63, (r >> 20 & 0x3ff) << 12 | (r & 0xfff));
+    }
+}
+
+static void expect_same_state(bpred *b1, tlbs *t1, bpred *b2, tlbs *t2)
+{
+    cr_expect(memcmp(bpred_get_stats(b1), bpred_get_stats(b2), sizeof(bpred_stats)) == 0, "predictor statistics");
+    cr_expect(memcmp(tlbs_get_stats(t1), tlbs_get_stats(t2), sizeof(tlb_stats)) == 0, "TLB statistics");
+    ustate x = {0}, y = {0};
+    bpred_save(b1, &x);
+    tlbs_save(t1, &x);
+    bpred_save(b2, &y);
+    tlbs_save(t2, &y);
+    cr_expect(x.len == y.len && memcmp(x.data, y.data, x.len) == 0, "saved state");
+    ustate_free(&x);
+    ustate_free(&y);
+}
+
+/* Batches of every size, the two parts filled at different rates, the last
+ * one short, many more than the ring holds (the producer waits). */
+Test(warm_thread, trains_as_one_thread)
+{
+    make_streams();
+    uarch_config c = defaults();
+    bpred *direct_bp = bpred_new(&c), *threaded_bp = bpred_new(&c);
+    tlbs *direct_tlb = tlbs_new(&c), *threaded_tlb = tlbs_new(&c);
+    for (int i = 0; i < N; i++) {
+        bpred_warm_event(direct_bp, &branches[i]);
+        tlbs_warm(direct_tlb, pages[i] & 1, pages[i]);
+    }
+    bpred_warm_flush(direct_bp);
+
+    omp_set_num_threads(2); /* whatever the CPUs: the thread is what is tested */
+    warm_thread *t = warm_thread_start(threaded_bp, threaded_tlb);
+    cr_assert(t, "no thread");
+    static warm_batch w;
+    int nb = 0, np = 0, size = 1;
+    while (nb < N - 200 || np < N - 200) {
+        /* a batch of `size` branches and a different number of pages */
+        for (int k = 0; k < size && nb < N - 200; k++) w.branch[w.nbranch++] = branches[nb++];
+        for (int k = 0; k < WARM_BATCH - size && np < N - 200; k++) w.page[w.npage++] = pages[np++];
+        warm_thread_submit(t, &w);
+        cr_assert(w.nbranch == 0 && w.npage == 0, "the batch is emptied");
+        size = size % WARM_BATCH + 1;
+    }
+    while (nb < N) w.branch[w.nbranch++] = branches[nb++];
+    while (np < N) w.page[w.npage++] = pages[np++];
+    warm_thread_stop(t, &w);
+    expect_same_state(direct_bp, direct_tlb, threaded_bp, threaded_tlb);
+    bpred_free(direct_bp);
+    bpred_free(threaded_bp);
+    tlbs_free(direct_tlb);
+    tlbs_free(threaded_tlb);
+}
+
+Test(warm_thread, none_with_one_thread)
+{
+    uarch_config c = defaults();
+    bpred *b = bpred_new(&c);
+    tlbs *tlb = tlbs_new(&c);
+    omp_set_num_threads(1);
+    cr_expect_null(warm_thread_start(b, tlb), "OMP_NUM_THREADS=1 means one thread");
+    bpred_free(b);
+    tlbs_free(tlb);
+}
