@@ -3,8 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "uarch/tage.h"
 #include "util.h"
+
+_Static_assert(GUEST_VA_SIZE <= UINT64_C(1) << 48 && sizeof(bp_event) == 16, "a bp_event holds any guest pc in 16 bytes");
 
 /* ------------------------------------------------------------------ BTB */
 

@@ -70,13 +70,14 @@ void bpred_free(bpred *b);
  * instruction and of its outcome, so that it can learn away from the
  * instruction (later, or on another thread: bpred_thread.h). */
 typedef struct bp_event {
-    uint64_t pc, target;
-    uint8_t kind;       /* enum bp_kind, never BP_NONE */
-    bool taken;         /* always for all but conditional branches */
-    bool indirect;      /* a jalr: the target comes from the BTB or the RAS */
-    bool pushes;        /* pushes its return address, pc + len, on the RAS */
-    uint8_t len;
-} bp_event;
+    uint64_t pc : 48;       /* guest addresses are below 2^38 (bpred.c checks) */
+    uint64_t kind : 3;      /* enum bp_kind, never BP_NONE */
+    uint64_t taken : 1;     /* always for all but conditional branches */
+    uint64_t indirect : 1;  /* a jalr: the target comes from the BTB or the RAS */
+    uint64_t pushes : 1;    /* pushes its return address, pc + len, on the RAS */
+    uint64_t len : 3;
+    uint64_t target;
+} bp_event; /* 16 bytes: the warming run hands millions over to its thread */
 
 /* in's event with its outcome (taken, target) in *e; false, and nothing to
  * learn, when in is no control transfer. */
@@ -87,7 +88,7 @@ static inline bool bpred_event(const rv_insn *in, bool taken, uint64_t target, b
     *e = (bp_event){
         .pc = in->pc,
         .target = target,
-        .kind = (uint8_t)kind,
+        .kind = kind,
         .taken = kind != BP_COND || taken, /* jumps always are */
         .indirect = rv_ops[in->op].cls == CLS_JALR,
         .pushes = kind == BP_CALL || (kind == BP_RET && bpred_is_link(in->rd)),
