@@ -15,9 +15,11 @@
  * run (the producer) and the thread. Each side counts the chunks it has
  * finished with since the start; the producer writes chunk k to
  * ring[k % RING] once the thread is done with chunk k - RING. Waiting spins
- * a little (each side usually has a CPU of its own) and then sleeps on a
- * condition variable. */
-enum { RING = 32, SPINS = 4000 };
+ * a little and then sleeps on a condition variable. The producer, the
+ * warming run itself, spins longer; the thread, usually the faster side,
+ * soon sleeps, and the producer wakes it only once half the ring is full,
+ * so that it sleeps (and wakes) once per half a ring rather than per chunk. */
+enum { RING = 32, PRODUCER_SPINS = 4000, THREAD_SPINS = 200 };
 
 typedef struct chunk {
     alignas(64) bp_event branch[WARM_BATCH]; /* host cache lines of their own */
@@ -77,10 +79,10 @@ static void copy_batch(chunk *c, const warm_batch *w)
  * about to sleep counts itself in `sleepers` before its last look, and
  * advance() looks at `sleepers` after its update (both sequentially
  * consistent), so one of them always sees the other. */
-static uint32_t wait_for_change(warm_thread *t, _Atomic uint32_t *count, uint32_t seen)
+static uint32_t wait_for_change(warm_thread *t, _Atomic uint32_t *count, uint32_t seen, int spins)
 {
     uint32_t now;
-    for (int i = 0; i < SPINS; i++) {
+    for (int i = 0; i < spins; i++) {
         if ((now = atomic_load_explicit(count, memory_order_acquire)) != seen) return now;
         cpu_relax();
     }
@@ -92,11 +94,12 @@ static uint32_t wait_for_change(warm_thread *t, _Atomic uint32_t *count, uint32_
     return now;
 }
 
-/* One more chunk finished with on this side (count is this side's). */
-static void advance(warm_thread *t, _Atomic uint32_t *count)
+/* One more chunk finished with on this side (count is this side's); wake:
+ * whether to wake the other side if it sleeps. */
+static void advance(warm_thread *t, _Atomic uint32_t *count, bool wake)
 {
     atomic_fetch_add(count, 1);
-    if (atomic_load(&t->sleepers)) {
+    if (wake && atomic_load(&t->sleepers)) {
         pthread_mutex_lock(&t->lock);
         pthread_cond_broadcast(&t->wake);
         pthread_mutex_unlock(&t->lock);
@@ -108,7 +111,7 @@ static void *train(void *arg)
     warm_thread *t = arg;
     for (uint32_t next = 0;; next++) {
         if (atomic_load_explicit(&t->submitted, memory_order_acquire) == next)
-            wait_for_change(t, &t->submitted, next);
+            wait_for_change(t, &t->submitted, next, THREAD_SPINS);
         const chunk *c = &t->ring[next % RING];
         for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
         for (int i = 0, n = c->nbranch; i < n; i++) bpred_warm_event(t->bp, &c->branch[i]);
@@ -116,7 +119,7 @@ static void *train(void *arg)
             bpred_warm_flush(t->bp);
             return NULL; /* pthread_join makes all this visible to the producer */
         }
-        advance(t, &t->trained);
+        advance(t, &t->trained, true);
     }
 }
 
@@ -140,6 +143,7 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb)
         free(t); /* on Linux a mutex and a condition variable hold nothing to destroy */
         return NULL;
     }
+    pthread_setname_np(t->thread, "rv-warm"); /* as top and perf show it */
     return t;
 }
 
@@ -148,11 +152,12 @@ static void hand_over(warm_thread *t, warm_batch *w, bool last)
 {
     uint32_t k = atomic_load_explicit(&t->submitted, memory_order_relaxed);
     uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
-    while (k - trained >= RING) trained = wait_for_change(t, &t->trained, trained);
+    while (k - trained >= RING) trained = wait_for_change(t, &t->trained, trained, PRODUCER_SPINS);
     chunk *c = &t->ring[k % RING];
     copy_batch(c, w);
     c->last = last;
-    advance(t, &t->submitted);
+    /* trained may be behind: the chunks pending are at most this many */
+    advance(t, &t->submitted, last || k + 1 - trained >= RING / 2);
     w->nbranch = w->npage = 0;
 }
 
