@@ -118,3 +118,27 @@ Test(warm_thread, none_with_one_thread)
     bpred_free(b);
     tlbs_free(tlb);
 }
+
+/* Already one of an OpenMP team (sim's regions in parallel): no more threads. */
+Test(warm_thread, none_inside_a_team)
+{
+    uarch_config c = defaults();
+    omp_set_num_threads(2);
+    int made = 0, members = 0;
+#pragma omp parallel num_threads(2) reduction(+ : made, members)
+    {
+        bpred *b = bpred_new(&c);
+        tlbs *tlb = tlbs_new(&c);
+        warm_thread *t = warm_thread_start(b, tlb);
+        made += t != NULL;
+        members += omp_get_num_threads() > 1;
+        if (t) {
+            static warm_batch none; /* empty */
+            warm_thread_stop(t, &none);
+        }
+        bpred_free(b);
+        tlbs_free(tlb);
+    }
+    cr_expect_eq(members, 2, "the team did not have two threads");
+    cr_expect_eq(made, 0, "a warming thread inside a team of %d", members);
+}
