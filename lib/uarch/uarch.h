@@ -34,6 +34,8 @@ void uarch_warm(uarch *u, const rv_dyninst *d);
 
 /* Run the process to icount == limit (or its end) on the fast path,
  * warming all the way exactly as uarch_warm on every instruction would.
+ * A run of a million instructions or more trains the branch predictor and
+ * the TLBs on a second thread (warm_thread.h), done when this returns.
  * Returns the instructions executed. */
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
 /* The same for one block, from a block hook of one's own (bbv --proxy)
