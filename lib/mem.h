@@ -84,10 +84,13 @@ static inline bool mem_ok(const rv_mem *m, uint64_t addr, uint64_t size, unsigne
     return true;
 }
 
-/* An access of at most 8 bytes at addr lies inside the guest space. */
+/* An access of at most 8 bytes at addr lies inside the guest space when
+ * addr is below this (translated code keeps it in a host register). */
+#define GUEST_SMALL_LIMIT (GUEST_VA_SIZE - 8)
+
 static inline bool mem_small_in_bounds(uint64_t addr)
 {
-    return addr < GUEST_VA_SIZE - 8;
+    return addr < GUEST_SMALL_LIMIT;
 }
 
 /* Fast check for an access of 1, 2, 4 or 8 bytes: an aligned one (nearly

@@ -180,7 +180,7 @@ static uint64_t hole_value(const jit_reloc *r, const rv_insn *in, const rv_block
     case JIT_HOLE_RS2: return (uint64_t)in->rs2 * 8;
     case JIT_HOLE_RS3: return (uint64_t)in->rs3 * 8;
     case JIT_HOLE_IMM: return (uint64_t)in->imm;
-    case JIT_HOLE_SIMM: return (uint64_t)in->imm + (UINT64_C(1) << 30); /* stencils.c's SIMM_BIAS */
+    case JIT_HOLE_SIMM: return (uint64_t)(in->imm + JIT_SIMM_BIAS);
     case JIT_HOLE_PC: return in->pc;
     case JIT_HOLE_INSN: return (uint64_t)(uintptr_t)in;
     case JIT_HOLE_LEN: return in->len;

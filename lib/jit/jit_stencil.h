@@ -5,11 +5,15 @@
 
 #include <stdint.h>
 
+/* The bias of a small immediate's hole: the compiler takes a 32-bit hole
+ * to be an address below 2^31, so the immediate goes in plus 2^30. */
+#define JIT_SIMM_BIAS (INT64_C(1) << 30)
+
 /* What a relocation of a stencil asks to be patched with. */
 enum jit_hole {
     JIT_HOLE_RD, JIT_HOLE_RS1, JIT_HOLE_RS2, JIT_HOLE_RS3, /* register byte offsets, 32-bit */
     JIT_HOLE_IMM, JIT_HOLE_PC, JIT_HOLE_INSN,              /* 64-bit values */
-    JIT_HOLE_SIMM,                                         /* the immediate + 2^30, 32-bit */
+    JIT_HOLE_SIMM,                                         /* the immediate + JIT_SIMM_BIAS, 32-bit */
     JIT_HOLE_LEN,                                          /* the instruction's length, 32-bit */
     JIT_HOLE_N, JIT_HOLE_BLOCK,                            /* the block exit's: length, rv_block */
     JIT_HOLE_TARGET0, JIT_HOLE_TARGET1,                    /* chained pcs */

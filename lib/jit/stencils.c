@@ -20,6 +20,7 @@
  *    (declared with a size) are 32-bit displacements, the others 64-bit
  *    immediates under the medium code model. */
 #include "code.h"
+#include "jit/jit_stencil.h"
 
 /* While translated code runs, the instruction count lives in r15, not in
  * p->cpu.icount: adding to memory at every block would chain each block to
@@ -63,7 +64,7 @@ register uint64_t jit_mem_limit __asm__("r13");
 
 extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of registers */
 extern char JIT_IMM[], JIT_PC[], JIT_INSN[];              /* immediate, pc, the rv_insn */
-extern char JIT_SIMM[1];                                  /* a small immediate, biased (SIMM_BIAS) */
+extern char JIT_SIMM[1];                                  /* a small immediate, biased (JIT_SIMM_BIAS) */
 extern char JIT_LEN[1];                                   /* the instruction's length */
 extern void JIT_CONTINUE(rv_proc *p, uint64_t *x, uint64_t acc);
 extern void JIT_EXIT(rv_proc *p, uint64_t *x, uint64_t next_pc);
@@ -94,17 +95,15 @@ extern void JIT_TAKEN(rv_proc *p, uint64_t *x);
 #undef WRITE_FRD_D
 #define RS1 (acc_is == 1 ? acc : XREG(JIT_RS1))
 #define RS2 (acc_is == 2 ? acc : XREG(JIT_RS2))
-/* Immediates fit 32 bits, so most are small holes, which the compiler
- * folds into the instructions that use them; a small hole is taken to be an
- * address below 2^31, hence the bias. lui's and auipc's need all 32 bits
- * and come from a 64-bit hole (WIDE_IMM), as do the immediates of 32-bit
- * arithmetic and of shifts, which the compiler does not fold: it would add
- * an instruction to take off the bias. */
-#define SIMM_BIAS (INT64_C(1) << 30)
+/* Immediates fit 32 bits, so most are small holes, biased (JIT_SIMM_BIAS),
+ * which the compiler folds into the instructions that use them. lui's and
+ * auipc's need all 32 bits and come from a 64-bit hole (WIDE_IMM), as do
+ * the immediates of 32-bit arithmetic and of shifts, which the compiler
+ * does not fold: it would add an instruction to take off the bias. */
 #define WIDE_IMM(op)                                                                                         \
     ((op) == RV_OP_lui || (op) == RV_OP_auipc || (op) == RV_OP_addiw || (op) == RV_OP_slli || (op) == RV_OP_srli || \
      (op) == RV_OP_srai || (op) == RV_OP_slliw || (op) == RV_OP_srliw || (op) == RV_OP_sraiw)
-#define IMM (wide_imm ? (int64_t)HOLE(JIT_IMM) : (int64_t)HOLE(JIT_SIMM) - SIMM_BIAS)
+#define IMM (wide_imm ? (int64_t)HOLE(JIT_IMM) : (int64_t)HOLE(JIT_SIMM) - JIT_SIMM_BIAS)
 #define PC HOLE(JIT_PC)
 #define LEN HOLE(JIT_LEN)
 #define FRS1_S unbox_s(FREG(JIT_RS1))
@@ -310,7 +309,7 @@ void jit_stencil_block_enter(rv_proc *p, uint64_t *x, void (*code)(rv_proc *, ui
     uint8_t *callers_base = jit_mem_base;
     jit_icount = p->cpu.icount;
     jit_mem_base = p->mem.base;
-    jit_mem_limit = GUEST_VA_SIZE - 8;
+    jit_mem_limit = GUEST_SMALL_LIMIT;
     code(p, x);
     p->cpu.icount = jit_icount;
     jit_icount = callers_icount;
