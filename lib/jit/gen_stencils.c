@@ -228,7 +228,8 @@ static void print_tables(void)
     for (int i = 0; i < nstencils; i++) {
         int len;
         version_of_name(stencils[i].name, &len);
-        if (stencils[i].why[0] && strncmp(stencils[i].name, "illegal", (size_t)len) != 0)
+        bool illegal = len == (int)strlen("illegal") && strncmp(stencils[i].name, "illegal", (size_t)len) == 0;
+        if (stencils[i].why[0] && !illegal)
             die("%s: the stencil %s %s", variant, stencils[i].name, stencils[i].why);
     }
     for (int i = 0; i < nstencils; i++)

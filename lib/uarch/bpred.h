@@ -68,7 +68,7 @@ void bpred_free(bpred *b);
 
 /* A control transfer as the predictor learns from it: what it needs of the
  * instruction and of its outcome, so that it can learn away from the
- * instruction (later, or on another thread: bpred_thread.h). */
+ * instruction (later, or on another thread: warm_thread.h). */
 typedef struct bp_event {
     uint64_t pc : 48;       /* guest addresses are below 2^38 (bpred.c checks) */
     uint64_t kind : 3;      /* enum bp_kind, never BP_NONE */
