@@ -22,9 +22,7 @@
 enum { RING = 32, PRODUCER_SPINS = 4000, THREAD_SPINS = 200 };
 
 typedef struct chunk {
-    alignas(64) bp_event branch[WARM_BATCH]; /* host cache lines of their own */
-    alignas(64) uint64_t page[WARM_BATCH];
-    int nbranch, npage;
+    warm_batch batch;
     bool last; /* the run's last chunk: flush and end */
 } chunk;
 
@@ -64,15 +62,15 @@ static void stream(void *to, const void *from, size_t n)
 #endif
 }
 
-static void copy_batch(chunk *c, const warm_batch *w)
+static void copy_batch(warm_batch *to, const warm_batch *w)
 {
-    stream(c->branch, w->branch, (size_t)w->nbranch * sizeof *w->branch);
-    stream(c->page, w->page, (size_t)w->npage * sizeof *w->page);
+    stream(to->branch, w->branch, (size_t)w->nbranch * sizeof *w->branch);
+    stream(to->page, w->page, (size_t)w->npage * sizeof *w->page);
 #if defined(__x86_64__)
     _mm_sfence(); /* the streamed stores before the count that publishes them */
 #endif
-    c->nbranch = w->nbranch;
-    c->npage = w->npage;
+    to->nbranch = w->nbranch;
+    to->npage = w->npage;
 }
 
 /* Wait until *count is no longer `seen`; returns its new value. A side
@@ -113,8 +111,9 @@ static void *train(void *arg)
         if (atomic_load_explicit(&t->submitted, memory_order_acquire) == next)
             wait_for_change(t, &t->submitted, next, THREAD_SPINS);
         const chunk *c = &t->ring[next % RING];
-        for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
-        for (int i = 0, n = c->nbranch; i < n; i++) bpred_warm_event(t->bp, &c->branch[i]);
+        const warm_batch *w = &c->batch;
+        for (int i = 0, n = w->npage; i < n; i++) tlbs_warm(t->tlb, w->page[i] & 1, w->page[i]);
+        for (int i = 0, n = w->nbranch; i < n; i++) bpred_warm_event(t->bp, &w->branch[i]);
         if (c->last) {
             bpred_warm_flush(t->bp);
             return NULL; /* pthread_join makes all this visible to the producer */
@@ -154,7 +153,7 @@ static void hand_over(warm_thread *t, warm_batch *w, bool last)
     uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
     while (k - trained >= RING) trained = wait_for_change(t, &t->trained, trained, PRODUCER_SPINS);
     chunk *c = &t->ring[k % RING];
-    copy_batch(c, w);
+    copy_batch(&c->batch, w);
     c->last = last;
     /* trained may be behind: the chunks pending are at most this many */
     advance(t, &t->submitted, last || k + 1 - trained >= RING / 2);

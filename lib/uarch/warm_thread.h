@@ -10,17 +10,20 @@
 #ifndef RV_UARCH_WARM_THREAD_H
 #define RV_UARCH_WARM_THREAD_H
 
+#include <stdalign.h>
+
 #include "uarch/bpred.h"
 #include "uarch/tlb.h"
 
 enum { WARM_BATCH = 256 /* control transfers, and pages, handed over at a time at most */ };
 
-/* What a warming run gathers for the thread. A page is its address with
- * bit 0 set for an instruction fetch (the I-TLB), clear for data. */
+/* What a warming run gathers for the thread, and the thread reads. A page
+ * is its address with bit 0 set for an instruction fetch (the I-TLB), clear
+ * for data. */
 typedef struct warm_batch {
     int nbranch, npage;
-    bp_event branch[WARM_BATCH];
-    uint64_t page[WARM_BATCH];
+    alignas(64) bp_event branch[WARM_BATCH]; /* host cache lines of their own */
+    alignas(64) uint64_t page[WARM_BATCH];
 } warm_batch;
 
 static inline uint64_t warm_page(bool instr, uint64_t vaddr)
