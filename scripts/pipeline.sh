@@ -67,9 +67,9 @@ stale() {
 # write its inputs (engine.sh). KIND 'tool' fails on any non-zero status;
 # 'guest' (a run of the program) only on the tool's own failures (125 and up),
 # as the tools mirror the guest's exit status; 'regions' is a tool whose
-# command is simulate_regions (a job array on Slurm). With CACHE_INPUTS set
-# (the files its results depend on), the stage is kept in and taken from the
-# cache (cache_get).
+# command is simulate_regions (a job array on Slurm). With CACHED=1 in its
+# environment, the stage is kept in and taken from the cache (cache_get),
+# its INPUTS in the key.
 run_stage() {
     local kind=$1 name=$2 outs=$3 ins=$4
     shift 4
@@ -85,7 +85,7 @@ run_stage() {
         engine_submit "$kind" "$name" "$outs" "$deps" "$why" "$@"
         return 0
     fi
-    ! cache_get "$name" "$outs" "${CACHE_INPUTS:-}" "$why" "$@" || return 0
+    ! cache_get "$name" "$outs" "${CACHED:+$ins}" "$why" "$@" || return 0
     log "$name: running ($why)"
     stage_exec "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" "$@" || exit 1
     cache_put "$name" "$outs"
@@ -122,22 +122,22 @@ stage_failed() {
 }
 
 # ---------------------------------------------------------------- the cache
-# With CACHE set (--cache DIR), the stages given CACHE_INPUTS (the full
+# With CACHE set (--cache DIR), the stages run with CACHED=1 (the full
 # detailed run: deterministic, and the longest) are kept in DIR and taken from
 # there instead of running when everything they read is the same: DIR has one
 # entry per command and working directory, the last run's outputs, log, exit
 # status and key. The key digests the command, the working directory's path
 # and every file under it (type, mode, links, contents), the standard input's
-# contents, the files of CACHE_INPUTS (program, tool, configuration) and the
+# contents, the files of the stage's INPUTS (program, tool, configuration) and the
 # shared libraries of the executables among them, the files the program's
 # arguments name, the RVSAMPLE_, OMP_ and GOMP_ variables, and the program's
 # run as this pipeline's bbv saw it (block vectors, block map, proxy metrics,
 # instruction count, exit status). Other files the program reads
 # (/etc/passwd, time zones) and the inode numbers it sees are not in the key;
 # a change in them that changes what the program does changes that run.
-CACHE='' CACHE_KEY='' CACHE_SLOT=''
+CACHE='' CACHE_KEY='' CACHE_SLOT='' CACHED=''
 
-# cache_key "CACHE_INPUTS" COMMAND...: the key; fails when the run cannot be cached
+# cache_key "INPUTS" COMMAND...: the key; fails when the run cannot be cached
 # (its standard input is not a file, or something it reads cannot be read).
 cache_key() {
     local ins=$1 a guest=()
@@ -168,7 +168,7 @@ cache_key() {
     } | sha256sum | cut -d' ' -f1
 }
 
-# cache_get NAME "OUTPUTS" "CACHE_INPUTS" WHY COMMAND...: the stage's outputs,
+# cache_get NAME "OUTPUTS" "INPUTS" WHY COMMAND...: the stage's outputs,
 # log and stamp from the cache, if it holds this run; sets CACHE_KEY and
 # CACHE_SLOT for cache_put (empty: not to be cached). -f does not read it.
 cache_get() {
@@ -445,7 +445,7 @@ if [ -n "$NO_FULL" ]; then
     log "== the estimate from the regions alone is combined in $O/regions.json (no full run: --no-full)"
     exit 0
 fi
-CACHE_INPUTS="$PROG $B/sim $CONFIG_DEP" run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
+CACHED=1 run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
     "$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
     "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool validate "$O/validate/report.json" \
