@@ -1,9 +1,10 @@
 /* bbv --proxy: basic-block vectors and per-interval proxy metrics in one
- * pass over the fast path. The functional warming model (uarch_warm_block)
- * is a client of bbv_profile_run: it sees every block with the memory
- * accesses and branch outcome the block noted (p->trace), while the .bb
- * files come from the same counting as plain bbv's. The run stops exactly
- * at every interval boundary, where the model's counters are read. */
+ * pass over the fast path. The functional warming model (uarch_warmer, as
+ * checkpoint --warm warms it) is a client of bbv_profile_run: it sees
+ * every block with the memory accesses and branch outcome the block noted,
+ * while the .bb files come from the same counting as plain bbv's. The run
+ * stops exactly at every interval boundary, where the model is brought up
+ * to date and its counters are read. */
 #ifndef RV_PROXY_RUN_H
 #define RV_PROXY_RUN_H
 
@@ -13,8 +14,7 @@
 typedef struct proxy_run {
     uarch u;
     proxy_penalties pen;
-    const rv_proc *p;
-    rv_trace trace;
+    uarch_warmer *warmer;              /* while proxy_run_go runs */
     outfile *outs[BBV_MAX_SIZES];      /* per series, NULL: none */
     proxy_counts last[BBV_MAX_SIZES];  /* the counters where the series' interval began */
 } proxy_run;

@@ -1,8 +1,11 @@
 #include "uarch/uarch.h"
 
+#include <stdalign.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "uarch/warm_thread.h"
+#include "util.h"
 
 void uarch_init(uarch *u, const uarch_config *c)
 {
@@ -40,7 +43,7 @@ static inline void warm_data(uarch *u, unsigned mem_access, uint64_t mem_addr)
         memsys_warm_load(u->mem, mem_addr);
 }
 
-/* batched: through bpred_warm (uarch_warm_flush makes the predictor current). */
+/* batched: through bpred_warm (bpred_warm_flush makes the predictor current). */
 static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc, bool batched)
 {
     if (batched)
@@ -53,7 +56,7 @@ static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_
 /* One executed instruction: its memory access (RV_MEM_* bits, 0 for none)
  * and, for control flow, whether it was taken and where it went. */
 static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, uint64_t mem_addr, bool taken,
-                             uint64_t next_pc, bool batched)
+                             uint64_t next_pc)
 {
     /* The front end reads whole fetch blocks: one I-TLB and I-cache access
      * per block entered, as the detailed core makes them. */
@@ -67,15 +70,14 @@ static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, u
         tlbs_warm(u->tlb, false, mem_addr);
         warm_data(u, mem_access, mem_addr);
     }
-    if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc, batched);
+    if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc, false);
 }
 
 void uarch_warm(uarch *u, const rv_dyninst *d)
 {
-    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc, false);
+    warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
 }
 
-void uarch_warm_flush(uarch *u) { bpred_warm_flush(u->bp); }
 
 /* What a block's trace notes for its instruction at position i (RV_MEM_*
  * bits, 0 for none; an atomic notes a load and a store), *addr the address;
@@ -95,29 +97,17 @@ static inline bool trace_taken(const rv_trace *t, const rv_insn *in)
     return rv_ops[in->op].cls == CLS_BRANCH ? t->taken : true;
 }
 
-void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
-                      uint32_t executed)
-{
-    uint32_t k = 0, end = first + executed;
-    for (uint32_t i = first; i < end; i++) {
-        uint64_t addr = 0;
-        unsigned access = trace_access(t, &k, i, &addr);
-        /* only a block's last instruction transfers control, and then the block ran whole */
-        const rv_insn *in = &b->insns[i];
-        warm_insn(u, in, access, addr, trace_taken(t, in), p->cpu.pc, true);
-    }
-}
-
 /* Warming from the fast path: blocks (translated or interpreted) with the
  * memory accesses they noted, warmed as warm_insn would warm each of their
- * instructions. Only this run touches the model meanwhile, so an I-fetch
- * from the line of the run's previous one, a translation of the page of the
+ * instructions. Only this warmer touches the model meanwhile, so an I-fetch
+ * from the line of its previous one, a translation of the page of the
  * previous one in the same TLB, or a data access to the line of the
  * previous one (memsys_warm_data_repeated says when) is a hit that changes
- * nothing but an access count: those are counted here and added at the end. */
-typedef struct warm_run {
+ * nothing but an access count: those are counted here and added when the
+ * model is brought up to date (uarch_warmer_sync). */
+struct uarch_warmer {
     uarch *u;
-    const rv_proc *p;
+    rv_proc *p;
     rv_trace trace;
     /* the predictor's and TLBs' thread (NULL: none, they learn here), and
      * what is gathered for it */
@@ -127,9 +117,9 @@ typedef struct warm_run {
     uint64_t iline, ipage, dpage, dline;
     bool dline_dirty;               /* a store was the last data access */
     uint64_t iline_repeats, ipage_repeats, dpage_repeats, load_repeats, store_repeats;
-} warm_run;
+};
 
-static inline void warm_tlb(warm_run *w, bool instr, uint64_t vaddr)
+static inline void warm_tlb(uarch_warmer *w, bool instr, uint64_t vaddr)
 {
     if (!w->thread) {
         tlbs_warm(w->u->tlb, instr, vaddr);
@@ -139,7 +129,7 @@ static inline void warm_tlb(warm_run *w, bool instr, uint64_t vaddr)
     if (++w->batch.npage == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
 }
 
-static inline void run_fetch(warm_run *w, uint64_t pc)
+static inline void run_fetch(uarch_warmer *w, uint64_t pc)
 {
     uint64_t page = pc >> TLB_PAGE_SHIFT, line = pc >> w->u->line_shift;
     if (page == w->ipage) {
@@ -156,7 +146,7 @@ static inline void run_fetch(warm_run *w, uint64_t pc)
     }
 }
 
-static inline void run_data(warm_run *w, unsigned access, uint64_t addr)
+static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
 {
     uint64_t page = addr >> TLB_PAGE_SHIFT;
     if (page == w->dpage) {
@@ -178,7 +168,7 @@ static inline void run_data(warm_run *w, unsigned access, uint64_t addr)
 }
 
 /* Positions [first, end) of b, instruction by instruction. */
-static void warm_insns(warm_run *w, const rv_block *b, uint32_t first, uint32_t end)
+static void warm_insns(uarch_warmer *w, const rv_block *b, uint32_t first, uint32_t end)
 {
     uarch *u = w->u;
     const rv_trace *t = &w->trace;
@@ -209,7 +199,7 @@ static void warm_insns(warm_run *w, const rv_block *b, uint32_t first, uint32_t 
  * last's, each at the first instruction in it, whose line and page are the
  * fetch block's own. So only the accesses noted and the ends need a pc,
  * the fetch blocks entered before an access warmed before it. */
-static void warm_accesses(warm_run *w, const rv_block *b, uint32_t first, uint32_t end)
+static void warm_accesses(uarch_warmer *w, const rv_block *b, uint32_t first, uint32_t end)
 {
     uarch *u = w->u;
     const rv_trace *t = &w->trace;
@@ -230,10 +220,10 @@ static void warm_accesses(warm_run *w, const rv_block *b, uint32_t first, uint32
     u->fetch_block = last;
 }
 
-static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
+void uarch_warmer_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_t executed)
 {
     (void)start;
-    warm_run *w = ctx;
+    uarch_warmer *w = ctx;
     uarch *u = w->u;
     uint32_t end = first + executed;
     if (u->fetch_in_lines)
@@ -256,25 +246,55 @@ static void warm_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, u
     }
 }
 
+uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
+{
+    uarch_warmer *w = aligned_alloc(alignof(uarch_warmer), sizeof *w);
+    if (!w) die("out of memory");
+    *w = (uarch_warmer){.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX, .dline = UINT64_MAX};
+    if (thread) w->thread = warm_thread_start(u->bp, u->tlb);
+    p->trace = &w->trace;
+    return w;
+}
+
+/* The access counts of the hits counted here, added to the model's. */
+static void add_repeats(uarch_warmer *w)
+{
+    uarch *u = w->u;
+    memsys_warm_ifetch_repeated(u->mem, w->iline_repeats);
+    tlbs_warm_repeated(u->tlb, true, w->ipage_repeats);
+    tlbs_warm_repeated(u->tlb, false, w->dpage_repeats);
+    memsys_warm_data_repeated(u->mem, w->load_repeats, w->store_repeats);
+    w->iline_repeats = w->ipage_repeats = w->dpage_repeats = w->load_repeats = w->store_repeats = 0;
+}
+
+void uarch_warmer_sync(uarch_warmer *w)
+{
+    if (w->thread) warm_thread_drain(w->thread, &w->batch);
+    bpred_warm_flush(w->u->bp);
+    add_repeats(w);
+}
+
+void uarch_warmer_free(uarch_warmer *w)
+{
+    if (!w) return;
+    if (w->thread) warm_thread_stop(w->thread, &w->batch);
+    bpred_warm_flush(w->u->bp);
+    add_repeats(w);
+    w->p->trace = NULL;
+    free(w);
+}
+
 /* Runs this long hand the branch predictor and the TLBs to a thread of their own. */
 enum { WARM_THREAD_MIN_INSNS = 1 << 20 };
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)
 {
     uint64_t start = p->cpu.icount;
-    warm_run w = {.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX, .dline = UINT64_MAX};
-    p->trace = &w.trace;
     if (p->cpu.icount < limit) {
-        if (limit - p->cpu.icount >= WARM_THREAD_MIN_INSNS) w.thread = warm_thread_start(u->bp, u->tlb);
-        rv_run(p, limit, warm_block, &w);
-        if (w.thread) warm_thread_stop(w.thread, &w.batch);
+        uarch_warmer *w = uarch_warmer_new(u, p, limit - p->cpu.icount >= WARM_THREAD_MIN_INSNS);
+        rv_run(p, limit, uarch_warmer_block, w);
+        uarch_warmer_free(w);
     }
-    p->trace = NULL;
-    uarch_warm_flush(u);
-    memsys_warm_ifetch_repeated(u->mem, w.iline_repeats);
-    tlbs_warm_repeated(u->tlb, true, w.ipage_repeats);
-    tlbs_warm_repeated(u->tlb, false, w.dpage_repeats);
-    memsys_warm_data_repeated(u->mem, w.load_repeats, w.store_repeats);
     return p->cpu.icount - start;
 }
 

@@ -38,13 +38,18 @@ void uarch_warm(uarch *u, const rv_dyninst *d);
  * the TLBs on a second thread (warm_thread.h), done when this returns.
  * Returns the instructions executed. */
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
-/* The same for one block, from a block hook of one's own (bbv --proxy)
- * while p->trace is t: positions [first, first + executed) of b, after
- * which p->cpu.pc is where b went. The branch predictor trains in batches
- * (bpred_warm): uarch_warm_flush before reading its statistics or saving. */
-void uarch_warm_block(uarch *u, const rv_proc *p, const rv_trace *t, const rv_block *b, uint32_t first,
-                      uint32_t executed);
-void uarch_warm_flush(uarch *u);
+
+/* The same warming from a run of one's own (bbv --proxy), which calls
+ * uarch_warmer_block from its block hook. While the warmer lives it owns
+ * p->trace and u, which is up to date (statistics included) only after
+ * uarch_warmer_sync, until the next block. thread: whether the branch
+ * predictor and the TLBs may train on a second thread (a long run). */
+typedef struct uarch_warmer uarch_warmer;
+uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread);
+void uarch_warmer_block(void *warmer, rv_block *b, uint32_t first, uint64_t start_icount, uint32_t executed);
+void uarch_warmer_sync(uarch_warmer *w);
+/* Leaves u up to date and p->trace NULL. */
+void uarch_warmer_free(uarch_warmer *w);
 
 /* Warm state with the configuration digest in front: restore fails (false,
  * with a reason) when the digest or any geometry differs. */

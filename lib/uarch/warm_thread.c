@@ -146,8 +146,9 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb)
     return t;
 }
 
-/* Hand over batch w as the next chunk, the last or not, and empty it. */
-static void hand_over(warm_thread *t, warm_batch *w, bool last)
+/* Hand over batch w as the next chunk, the last or not, and empty it;
+ * wake: wake the thread whatever is pending (someone will wait for it). */
+static void hand_over(warm_thread *t, warm_batch *w, bool last, bool wake)
 {
     uint32_t k = atomic_load_explicit(&t->submitted, memory_order_relaxed);
     uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
@@ -156,15 +157,23 @@ static void hand_over(warm_thread *t, warm_batch *w, bool last)
     copy_batch(&c->batch, w);
     c->last = last;
     /* trained may be behind: the chunks pending are at most this many */
-    advance(t, &t->submitted, last || k + 1 - trained >= RING / 2);
+    advance(t, &t->submitted, wake || k + 1 - trained >= RING / 2);
     w->nbranch = w->npage = 0;
 }
 
-void warm_thread_submit(warm_thread *t, warm_batch *w) { hand_over(t, w, false); }
+void warm_thread_submit(warm_thread *t, warm_batch *w) { hand_over(t, w, false, false); }
+
+void warm_thread_drain(warm_thread *t, warm_batch *w)
+{
+    hand_over(t, w, false, true);
+    uint32_t submitted = atomic_load_explicit(&t->submitted, memory_order_relaxed);
+    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
+    while (trained != submitted) trained = wait_for_change(t, &t->trained, trained, PRODUCER_SPINS);
+}
 
 void warm_thread_stop(warm_thread *t, warm_batch *w)
 {
-    hand_over(t, w, true);
+    hand_over(t, w, true, true);
     pthread_join(t->thread, NULL);
     pthread_cond_destroy(&t->wake);
     pthread_mutex_destroy(&t->lock);

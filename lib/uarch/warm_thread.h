@@ -45,6 +45,12 @@ warm_thread *warm_thread_start(bpred *b, tlbs *t);
  * ring of batches behind). */
 void warm_thread_submit(warm_thread *t, warm_batch *w);
 
+/* Hand over batch w, empty it, and wait until the thread has learnt from
+ * everything handed over (but for the conditional branches the predictor
+ * has not trained yet: bpred_warm_flush). Until the next batch is handed
+ * over, b and t may be read, saved or flushed. */
+void warm_thread_drain(warm_thread *t, warm_batch *w);
+
 /* Hand over the last batch, wait until the predictor and the TLBs have
  * learnt from all of it (the predictor flushed: bpred_warm_flush) and end
  * the thread. */

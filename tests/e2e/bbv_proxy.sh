@@ -6,7 +6,8 @@
 #    and the same exit status;
 #  - the .proxy file has one line per .bb line, each interval's length, and
 #    per-interval counts that add up to the whole run's (counted in a separate
-#    run with one interval longer than the program);
+#    run with one interval longer than the program); with long intervals
+#    (the warming thread) it is the same as with one thread;
 #  - --select-by proxy keeps every representative in its cluster, --stratify
 #    writes consistent files within 1.2x the points, and validate accepts them;
 #  - bad input: one line, non-zero status, no output.
@@ -55,6 +56,15 @@ for path in sys.argv[1:3]:
 print("ok   per-interval counts add up to the whole run's:",
       ", ".join(f"{c} {whole[0][c]}" for c in counts))
 PY
+# Intervals of a million instructions or more: the predictor and the TLBs
+# train on a second thread, the model brought up to date at each interval's
+# end; the file is the same as with one thread (and the whole run above,
+# threaded, has the sums of the unthreaded 1000 and 100k runs).
+"$BIN/bbv" -o t2 -i 2M --proxy "$CFG" -- "$RV/workloads/phases" 1 > /dev/null
+OMP_NUM_THREADS=1 "$BIN/bbv" -o t1 -i 2M --proxy "$CFG" -- "$RV/workloads/phases" 1 > /dev/null
+cmp t1.2000000.proxy t2.2000000.proxy || fail "a .proxy file differs with and without the warming thread"
+expect_eq "intervals of 2M" "$(grep -c '^[0-9]' t2.2000000.proxy)" 13
+echo "ok   2M intervals: the same .proxy with and without the warming thread"
 # --drop-partial drops the partial line in both files
 "$BIN/bbv" -o d -i 100k --drop-partial --proxy "$CFG" -- "$RV/workloads/phases" 1 > /dev/null
 expect_eq "lines with --drop-partial" "$(zcat d.100000.bb.gz | grep -c '^T')" "$(grep -c '^[0-9]' d.100000.proxy)"

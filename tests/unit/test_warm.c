@@ -2,9 +2,12 @@
  * interpreted blocks and the memory accesses they note) leaves caches, TLBs
  * and predictors (their state and their access counts) exactly as warming
  * every instruction from the stepping path (uarch_warm) does, whole or in
- * pieces that stop and resume inside blocks, in geometries with special cases. */
+ * pieces that stop and resume inside blocks, in geometries with special
+ * cases; and so does a warmer that a run of one's own drives (bbv --proxy),
+ * at every point it is brought up to date. */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <omp.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -96,3 +99,33 @@ Test(warm, odd_geometry_warms_as_stepping_does)
                                       "bpred.tage_min_history=2", "bpred.tage_max_history=200", NULL};
     compare(RV_EXEC_TRANSLATE, 99991, odd);
 }
+
+/* A warmer driven by a run of one's own, brought up to date (statistics
+ * included) at stops that fall inside blocks, its thread or not. */
+static void compare_synced(bool thread)
+{
+    enum { LIMIT = 3000000, PIECE = 700001 };
+    rv_proc ref, fast;
+    uarch ur, uf;
+    start(&ref, &ur, RV_EXEC_INTERPRET, NULL);
+    start(&fast, &uf, RV_EXEC_TRANSLATE, NULL);
+    omp_set_num_threads(2); /* whatever the CPUs: a thread if asked for */
+    uarch_warmer *w = uarch_warmer_new(&uf, &fast, thread);
+    for (uint64_t at = PIECE; fast.cpu.icount < LIMIT; at += PIECE) {
+        rv_run(&fast, at < LIMIT ? at : LIMIT, uarch_warmer_block, w);
+        uarch_warmer_sync(w);
+        warm_stepping(&ref, &ur, fast.cpu.icount);
+        cr_assert_eq(fast.cpu.icount, ref.cpu.icount);
+        expect_same_state(&ur, &uf);
+    }
+    uarch_warmer_free(w);
+    cr_expect_null(fast.trace, "the warmer leaves no trace behind");
+    expect_same_state(&ur, &uf);
+    uarch_destroy(&ur);
+    uarch_destroy(&uf);
+    rv_proc_destroy(&ref);
+    rv_proc_destroy(&fast);
+}
+
+Test(warm, a_warmer_with_its_thread_is_current_at_every_sync) { compare_synced(true); }
+Test(warm, a_warmer_without_a_thread_is_current_at_every_sync) { compare_synced(false); }
