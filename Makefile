@@ -126,10 +126,11 @@ test: deps
 	@$(MAKE) --no-print-directory build $(B)/san/unit_tests $(addprefix $(B)/san/bin/,$(TOOLS))
 	@$(MAKE) --no-print-directory unit-test san-test e2e-test san-e2e
 
-unit-test:
+# Each runs the tests as the sources are now (the binary is rebuilt if stale).
+unit-test: $(B)/rel/unit_tests
 	$(B)/rel/unit_tests --jobs 2
 
-san-test:
+san-test: $(B)/san/unit_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(B)/san/unit_tests --jobs 2
 
 e2e-test:
