@@ -78,7 +78,6 @@ void uarch_warm(uarch *u, const rv_dyninst *d)
     warm_insn(u, &d->insn, d->mem_access, d->mem_addr, d->taken, d->next_pc);
 }
 
-
 /* What a block's trace notes for its instruction at position i (RV_MEM_*
  * bits, 0 for none; an atomic notes a load and a store), *addr the address;
  * *k walks the trace in order and ends past i's entries. */
