@@ -11,9 +11,7 @@ enum { RA = 1, T0 = 5, A0 = 10, A1 = 11, A5 = 15 };
 static uarch_config defaults(void)
 {
     uarch_config c;
-#define D(f, s, k, def, lo, hi, h) c.f = def;
-    UARCH_PARAMS(D)
-#undef D
+    uarch_config_defaults(&c);
     return c;
 }
 

@@ -27,9 +27,7 @@ enum {
 static uarch_config defaults(void)
 {
     uarch_config c;
-#define DEFAULT(field, sec, key, def, lo, hi, help) c.field = def;
-    UARCH_PARAMS(DEFAULT)
-#undef DEFAULT
+    uarch_config_defaults(&c);
     return c;
 }
 

@@ -11,9 +11,7 @@
 static uarch_config defaults(void)
 {
     uarch_config c;
-#define D(f, s, k, def, lo, hi, h) c.f = def;
-    UARCH_PARAMS(D)
-#undef D
+    uarch_config_defaults(&c);
     c.bp_tage_log_entries = 6; /* small tables: allocations, aliasing within a batch */
     return c;
 }
