@@ -235,7 +235,7 @@ void uarch_warmer_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, 
     if (rv_ops[last->op].flags & RVF_CTRL) {
         bool taken = trace_taken(&w->trace, last);
         if (!w->thread) {
-            warm_control(u, last, taken, w->p->cpu.pc, true); /* flushed at the run's end */
+            warm_control(u, last, taken, w->p->cpu.pc, true); /* flushed by catch_up */
             return;
         }
         warm_batch *batch = &w->batch;
@@ -255,10 +255,13 @@ uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
     return w;
 }
 
-/* The access counts of the hits counted here, added to the model's. */
-static void add_repeats(uarch_warmer *w)
+/* Once the thread (if any) has done all it was handed: the predictor's
+ * pending branches trained, and the hits counted here added to the model's
+ * access counts. */
+static void catch_up(uarch_warmer *w)
 {
     uarch *u = w->u;
+    bpred_warm_flush(u->bp);
     memsys_warm_ifetch_repeated(u->mem, w->iline_repeats);
     tlbs_warm_repeated(u->tlb, true, w->ipage_repeats);
     tlbs_warm_repeated(u->tlb, false, w->dpage_repeats);
@@ -269,16 +272,14 @@ static void add_repeats(uarch_warmer *w)
 void uarch_warmer_sync(uarch_warmer *w)
 {
     if (w->thread) warm_thread_drain(w->thread, &w->batch);
-    bpred_warm_flush(w->u->bp);
-    add_repeats(w);
+    catch_up(w);
 }
 
 void uarch_warmer_free(uarch_warmer *w)
 {
     if (!w) return;
     if (w->thread) warm_thread_stop(w->thread, &w->batch);
-    bpred_warm_flush(w->u->bp);
-    add_repeats(w);
+    catch_up(w);
     w->p->trace = NULL;
     free(w);
 }

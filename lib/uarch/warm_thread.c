@@ -146,13 +146,21 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb)
     return t;
 }
 
+/* (The producer) wait until the thread has learnt from all the first k
+ * chunks but at most `behind`; returns how many it has learnt from. */
+static uint32_t wait_trained(warm_thread *t, uint32_t k, uint32_t behind)
+{
+    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
+    while (k - trained > behind) trained = wait_for_change(t, &t->trained, trained, PRODUCER_SPINS);
+    return trained;
+}
+
 /* Hand over batch w as the next chunk, the last or not, and empty it;
  * wake: wake the thread whatever is pending (someone will wait for it). */
 static void hand_over(warm_thread *t, warm_batch *w, bool last, bool wake)
 {
     uint32_t k = atomic_load_explicit(&t->submitted, memory_order_relaxed);
-    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
-    while (k - trained >= RING) trained = wait_for_change(t, &t->trained, trained, PRODUCER_SPINS);
+    uint32_t trained = wait_trained(t, k, RING - 1); /* chunk k - RING's slot is free */
     chunk *c = &t->ring[k % RING];
     copy_batch(&c->batch, w);
     c->last = last;
@@ -166,9 +174,7 @@ void warm_thread_submit(warm_thread *t, warm_batch *w) { hand_over(t, w, false, 
 void warm_thread_drain(warm_thread *t, warm_batch *w)
 {
     hand_over(t, w, false, true);
-    uint32_t submitted = atomic_load_explicit(&t->submitted, memory_order_relaxed);
-    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
-    while (trained != submitted) trained = wait_for_change(t, &t->trained, trained, PRODUCER_SPINS);
+    wait_trained(t, atomic_load_explicit(&t->submitted, memory_order_relaxed), 0);
 }
 
 void warm_thread_stop(warm_thread *t, warm_batch *w)

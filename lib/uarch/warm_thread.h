@@ -34,7 +34,7 @@ static inline uint64_t warm_page(bool instr, uint64_t vaddr)
 typedef struct warm_thread warm_thread;
 
 /* Start a thread training b and t, which nothing else may touch until
- * warm_thread_stop. NULL when warming is to use one thread (OpenMP's
+ * warm_thread_stop (but after warm_thread_drain). NULL when warming is to use one thread (OpenMP's
  * thread count is 1: OMP_NUM_THREADS=1, or one CPU available), runs in an
  * OpenMP team already (sim's regions in parallel) or no thread can be
  * made: then warm b and t directly. */
@@ -47,8 +47,8 @@ void warm_thread_submit(warm_thread *t, warm_batch *w);
 
 /* Hand over batch w, empty it, and wait until the thread has learnt from
  * everything handed over (but for the conditional branches the predictor
- * has not trained yet: bpred_warm_flush). Until the next batch is handed
- * over, b and t may be read, saved or flushed. */
+ * has not trained yet: bpred_warm_flush). b and t are then the caller's
+ * until it hands over the next batch. */
 void warm_thread_drain(warm_thread *t, warm_batch *w);
 
 /* Hand over the last batch, wait until the predictor and the TLBs have
