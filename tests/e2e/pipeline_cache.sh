@@ -6,8 +6,8 @@
 # command, and the command names the output directory):
 #  - the first run runs it and a second one takes it from the cache, the
 #    same bytes;
-#  - a changed standard input (same path, other contents), a changed program
-#    argument file and a changed configuration each run it again;
+#  - a changed standard input (same path, other contents) and a changed
+#    configuration (same path) each run it again;
 #  - a damaged cache entry is noticed and run again, with the run's result,
 #    and the entry is whole again after it;
 #  - -f runs it without reading the cache.
