@@ -89,6 +89,27 @@ static void publish_staging(const char *out_dir)
     remove_staging();
 }
 
+/* What --warm's model met over the prefix it warmed (icount instructions):
+ * the accesses that cost warming its time and the misses that say how warm
+ * the state is, as `bbv --proxy` counts them per interval. */
+static json_t *warming_json(const uarch *u, uint64_t icount)
+{
+    const memsys_stats *m = memsys_get_stats(u->mem);
+    const tlb_stats *t = tlbs_get_stats(u->tlb);
+    const bpred_stats *b = bpred_get_stats(u->bp);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+                     "instructions", (json_int_t)icount, "l1i_accesses", (json_int_t)m->l1i_accesses,
+                     "l1i_misses", (json_int_t)m->l1i_misses, "l1d_accesses", (json_int_t)(m->l1d_loads + m->l1d_stores),
+                     "l1d_misses", (json_int_t)m->l1d_misses, "prefetches", (json_int_t)m->prefetches,
+                     "l2_accesses", (json_int_t)m->l2_accesses, "l2_misses", (json_int_t)m->l2_misses,
+                     "llc_accesses", (json_int_t)m->llc_accesses, "llc_misses", (json_int_t)m->llc_misses,
+                     "itlb_accesses", (json_int_t)t->itlb_accesses, "itlb_misses", (json_int_t)t->itlb_misses,
+                     "dtlb_accesses", (json_int_t)t->dtlb_accesses, "dtlb_misses", (json_int_t)t->dtlb_misses,
+                     "walks", (json_int_t)t->l2_misses, "branches", (json_int_t)b->branches,
+                     "conditional_branches", (json_int_t)b->cond,
+                     "mispredicts", (json_int_t)(b->cond_mispredicts + b->indirect_mispredicts + b->return_mispredicts));
+}
+
 int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **argv)
 {
     rv_proc proc;
@@ -146,7 +167,6 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
                                                "regions", ckpt_regions_json(pt->regions, pt->nregions)));
         progress_update(&prog, proc.cpu.icount);
     }
-    if (o->warm) uarch_destroy(&warm);
     double total = now_seconds() - t0;
     progress_finish(&prog, proc.cpu.icount);
     json_t *manifest = json_pack(
@@ -154,6 +174,10 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         (json_int_t)o->interval, "checkpoints", files, "fast_forward", "instructions", (json_int_t)proc.cpu.icount,
         "seconds", ff_seconds, "mips", ff_seconds > 0 ? (double)proc.cpu.icount / ff_seconds / 1e6 : 0.0, "writing",
         "checkpoints", plan->n, "seconds", write_seconds);
+    if (o->warm) {
+        json_object_set_new(manifest, "warming", warming_json(&warm, proc.cpu.icount));
+        uarch_destroy(&warm);
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/checkpoints.json", staging);
     json_write_file(path, manifest);

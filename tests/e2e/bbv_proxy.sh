@@ -8,6 +8,8 @@
 #    per-interval counts that add up to the whole run's (counted in a separate
 #    run with one interval longer than the program); with long intervals
 #    (the warming thread) it is the same as with one thread;
+#  - checkpoint --warm's manifest counts what the model met, as the .proxy
+#    lines up to its last checkpoint do;
 #  - --select-by proxy keeps every representative in its cluster, --stratify
 #    writes consistent files within 1.2x the points, and validate accepts them;
 #  - bad input: one line, non-zero status, no output.
@@ -66,6 +68,33 @@ OMP_NUM_THREADS=1 "$BIN/bbv" -o t1 -i 2M --proxy "$CFG" -- "$RV/workloads/phases
 cmp t1.2000000.proxy t2.2000000.proxy || fail "a .proxy file differs with and without the warming thread"
 expect_eq "intervals of 2M" "$(grep -c '^[0-9]' t2.2000000.proxy)" 13
 echo "ok   2M intervals: the same .proxy with and without the warming thread"
+# checkpoint --warm reports what its model met over the prefix it warmed: the
+# misses the 2M intervals above count up to its last checkpoint, translated
+# and interpreted alike.
+for mode in on off; do
+    RVSAMPLE_JIT=$mode "$BIN/checkpoint" -o ck_$mode --warm "$CFG" --at 2M,6M --guest-output none -- \
+        "$RV/workloads/phases" 1 > /dev/null || fail "checkpoint --warm (jit $mode)"
+done
+python3 - ck_on/checkpoints.json ck_off/checkpoints.json t2.2000000.proxy <<'PY' || fail "checkpoint's warming counts"
+import json, sys
+w = json.load(open(sys.argv[1]))["warming"]
+assert w == json.load(open(sys.argv[2]))["warming"], "warming counts differ translated and interpreted"
+lines = [l.rstrip("\n").split("\t") for l in open(sys.argv[3]) if not l.startswith("#")]
+rows = [dict(zip(lines[0], r)) for r in lines[1:4]]  # the intervals before 6M
+for c in ["instructions", "l1i_misses", "l1d_misses", "l2_misses", "llc_misses", "itlb_misses", "dtlb_misses",
+          "walks", "mispredicts"]:
+    s = sum(int(r[c]) for r in rows)
+    assert w[c] == s, f"{c}: checkpoint counts {w[c]}, the 2M intervals {s}"
+# every fetch block and data access is translated; each level below the L1s
+# is asked for what the level above missed (and for the L1D's prefetches)
+assert w["itlb_accesses"] == w["l1i_accesses"] > 0 and w["dtlb_accesses"] == w["l1d_accesses"] > 0
+assert w["l1d_misses"] <= w["l1d_accesses"] and w["l1i_misses"] <= w["l1i_accesses"]
+assert w["l2_accesses"] == w["l1i_misses"] + w["l1d_misses"] + w["prefetches"]
+assert w["llc_accesses"] == w["l2_misses"] and w["llc_misses"] <= w["llc_accesses"]
+assert 0 < w["conditional_branches"] <= w["branches"] and w["mispredicts"] <= w["branches"]
+print("ok   checkpoint --warm counts what bbv --proxy counts up to its last checkpoint:", w["instructions"], "instructions,",
+      w["l1d_misses"], "L1D misses,", w["mispredicts"], "mispredicts")
+PY
 # --drop-partial drops the partial line in both files
 "$BIN/bbv" -o d -i 100k --drop-partial --proxy "$CFG" -- "$RV/workloads/phases" 1 > /dev/null
 expect_eq "lines with --drop-partial" "$(zcat d.100000.bb.gz | grep -c '^T')" "$(grep -c '^[0-9]' d.100000.proxy)"
