@@ -13,10 +13,11 @@
 #             and interpreted
 # Wall times include process start-up and output. The guest's stdout must be
 # identical under qemu and bbv (checked). Prints a table and writes
-# bench/results/jit.txt and jit.csv (jit_quick.* with --quick).
+# bench/results/jit.txt, jit.csv and jit_warming.csv (the warming model's
+# events per 1000 instructions; *_quick.* with --quick).
 #
 # Usage: bench/bench_jit.sh [--quick] [--reps N] [--warm-insts N] [--perf]
-#   --perf   also record perf profiles of bbv and of warming on sort, lua and bzip2
+#   --perf   also record perf profiles of bbv and of warming on sort, lua, bzip2 and gzip
 #            and print where the time goes (top symbols; [JIT] = translated code)
 source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
 QEMU=${QEMU:-qemu-riscv64}
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift 2 ;;
     --warm-insts) WARM_INSTS=$2; shift 2 ;;
     --perf) PERF=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_jit: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -106,6 +107,7 @@ while IFS='|' read -r label prog args <&3; do
             else wi+=("$(json_mips "$T/ck/checkpoints.json" fast_forward)"); fi
         done
     done
+    cp "$T/ck/checkpoints.json" "$T/warming_$label.json" # the model's counts: the same in both modes
     ffm=$(printf '%s\n' "${ff[@]}" | sort -g | tail -n 1)
     wm=$(printf '%s\n' "${w[@]}" | sort -g | tail -n 1)
     wim=$(printf '%s\n' "${wi[@]}" | sort -g | tail -n 1)
@@ -119,9 +121,30 @@ awk -F, 'NR > 1 { n++; if ($5 <= 1.0) le1++; if ($5 <= 1.5) le15++; if ($5 > mx)
     END { printf "\nbbv/qemu: at most 1.0x on %d of %d programs, at most 1.5x on %d, worst %.2fx, geometric mean %.2fx; warming >= 150 MIPS on %d\n", le1, n, le15, mx, exp(g / n), w }' "$csv" | tee -a "$txt"
 echo "ff = checkpoint fast-forward (the fast_forward MIPS it reports); warm = functional warming over the first $WARM_INSTS instructions" | tee -a "$txt"
 
+# What warming had to do, from the model's counts in checkpoints.json: the
+# work that sets its speed besides the program's own (each L1 miss and
+# prefetch is an L2 access; each data access, fetch block and branch an event).
+echo | tee -a "$txt"
+python3 - "$T" "$csv" "$TOP/bench/results/jit_warming$suffix.csv" $(cut -d'|' -f1 <<<"$RUNS") <<'PY' | tee -a "$txt"
+import csv, json, sys
+d, table, out, labels = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+cols = ["l1d_accesses", "l1d_misses", "prefetches", "l2_accesses", "l2_misses", "l1i_accesses", "branches", "mispredicts"]
+rows = list(csv.DictReader(open(table)))
+mips = {r["program"]: r["warm_mips"] for r in rows}
+print("warming's events per 1000 instructions (the model's counts over the warmed prefix)")
+print(f"{'program':<12} {'warm MIPS':>9} " + " ".join(f"{c:>12}" for c in cols))
+with open(out, "w") as f:
+    f.write("program,warm_mips," + ",".join(c + "_per_kinst" for c in cols) + "\n")
+    for l in labels:
+        w = json.load(open(f"{d}/warming_{l}.json"))["warming"]
+        per = [1000 * w[c] / w["instructions"] for c in cols]
+        print(f"{l:<12} {float(mips[l]):>9.1f} " + " ".join(f"{x:>12.2f}" for x in per))
+        f.write(f"{l},{mips[l]}," + ",".join(f"{x:.3f}" for x in per) + "\n")
+PY
+
 if [ -n "$PERF" ]; then
     command -v perf >/dev/null || die "perf not found"
-    for label in sort lua bzip2; do
+    for label in sort lua bzip2 gzip; do
         line=$(grep "^$label|" <<<"$RUNS"); IFS='|' read -r _ prog args <<<"$line"; read -r -a argv <<<"$args"
         # RVSAMPLE_PERF_MAP: the translator names its code (OP@PC, exit@PC) in
         # /tmp/perf-PID.map; translated code is summed per operation.
