@@ -16,6 +16,7 @@ $(B)/rv/unit/static_pie_mem_amo: tests/asm/mem_amo.S
 	@mkdir -p $(@D)
 	$(RVCC) -static-pie -nostdlib -Wl,--no-dynamic-linker -march=rv64gc -mabi=lp64d -o $@ $<
 
-$(B)/rel/unit_tests $(B)/san/unit_tests: | $(UNIT_RV_PROGS) $(B)/rv/asm/loop_simple $(B)/rv/workloads/sort
+$(B)/rel/unit_tests $(B)/san/unit_tests: | $(UNIT_RV_PROGS) $(B)/rv/asm/loop_simple $(B)/rv/workloads/sort \
+    $(B)/rv/progs/sig_faults $(B)/rv/progs/self_modify
 
 rv-programs: $(UNIT_RV_PROGS)
