@@ -132,10 +132,9 @@ void code_set_kind(rv_proc *p, bool traced, bool counting)
     }
 }
 
-/* In a run whose hook sees every block: the translated block at pc, to go
- * on with unchained once the hook has seen `from` (as the fast path would
- * show it, with the next block's trace empty), or NULL to go back to the
- * fast path. */
+/* In a run whose hook sees every block and wants no trace: the translated
+ * block at pc, to go on with unchained once the hook has seen `from`, or
+ * NULL to go back to the fast path. */
 static rv_block *hooked_successor(rv_proc *p, rv_block *from, uint64_t pc)
 {
     if (p->cpu.icount > p->hook.limit || p->flush_code)
@@ -150,8 +149,6 @@ static rv_block *hooked_successor(rv_proc *p, rv_block *from, uint64_t pc)
     if (next) {
         p->cpu.pc = pc;
         p->hook.fn(p->hook.ctx, from, 0, p->cpu.icount - from->n, from->n);
-        if (p->trace)
-            p->trace->n = 0;
     }
     return next;
 }
@@ -165,7 +162,7 @@ rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run
         jit_chain(p->code->jit, from, pc, next);
         return next;
     }
-    next = hooked_successor(p, from, pc);
+    next = p->hook.from_exits ? NULL : hooked_successor(p, from, pc);
     if (!next) {
         p->jit.last = from;
         p->cpu.pc = pc;

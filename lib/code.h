@@ -47,9 +47,10 @@ bool code_chained(const rv_proc *p, const rv_block *b, uint64_t pc);
  * successor: note `from` as executed if this is its first run since the
  * last drain, then, while the run's limit allows, the translated block the
  * cache already holds at pc (never translating or flushing; from is chained
- * to it while it has room, jit_chain; in a run whose hook sees every block,
- * p->hook, unchained after calling the hook for from), or NULL with
- * p->cpu.pc = pc and p->jit.last = from (back to the caller). */
+ * to it while it has room, jit_chain; in an untraced run whose hook sees
+ * every block, p->hook, unchained after calling the hook for from; a traced
+ * run's exits have called it already), or NULL with p->cpu.pc = pc and
+ * p->jit.last = from (back to the caller). */
 rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run);
 /* Block counting by the run itself (see rv_count_blocks): true when it is
  * on; false in the hooked mode, where the hook counts. */
@@ -64,8 +65,9 @@ static inline void code_count(rv_proc *p, rv_block *b)
 }
 
 /* Translate from now on for a run that notes memory accesses in p->trace
- * or not, and that counts blocks or not: the cache is flushed at the next
- * code_sync when that changes (the kinds of host code do not mix). */
+ * and shows each block to p->hook from its exits, or not, and that counts
+ * blocks or not: the cache is flushed at the next code_sync when that
+ * changes (the kinds of host code do not mix). */
 void code_set_kind(rv_proc *p, bool traced, bool counting);
 /* Flush if fence.i asked for it or executable memory changed; true if it did
  * (every rv_block pointer held is then invalid). */

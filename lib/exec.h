@@ -56,7 +56,9 @@ enum { RV_MEM_LOAD = 1, RV_MEM_STORE = 2, RV_MEM_PREFETCH = 4 /* a hint: never f
  * (functional warming): while p->trace is set, the fast path and
  * translated code note each access (an atomic makes two) in order, and
  * whether the block's final conditional branch was taken. It holds one
- * block: the run empties it before each. */
+ * block: the run empties it before each. When the hook sees every block,
+ * translated code calls it from each block's exit and goes straight on to
+ * the next block. */
 typedef struct rv_trace {
     uint32_t n;
     bool taken;

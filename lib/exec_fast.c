@@ -78,17 +78,21 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
     uint64_t *x = p->cpu.x;
     uint64_t pc = p->cpu.pc;
     const bool counting = code_counting(p);
-    code_set_kind(p, p->trace != NULL, counting);
-    p->jit.fast = code_fast_table(p->code);
     /* Translated code goes on from block to block while the next one cannot
      * cross the limit: through chains, or, when the hook sees every block,
-     * by calling it (code_exit_slow) rather than coming back here. */
-    uint64_t go_on = limit > RV_BLOCK_MAX_INSNS && p->exec_mode != RV_EXEC_CHECK ? limit - RV_BLOCK_MAX_INSNS : 0;
+     * by calling it rather than coming back here. A traced run's exits call
+     * it themselves and go on through the chains (the traced stencils); an
+     * untraced run's call it through code_exit_slow. */
     bool hook_sees_every_block = hook && !counting;
-    p->jit.chain_limit = hook_sees_every_block ? 0 : go_on;
+    bool from_exits = hook_sees_every_block && p->trace;
+    code_set_kind(p, from_exits, counting);
+    p->jit.fast = code_fast_table(p->code);
+    uint64_t go_on = limit > RV_BLOCK_MAX_INSNS && p->exec_mode != RV_EXEC_CHECK ? limit - RV_BLOCK_MAX_INSNS : 0;
+    p->jit.chain_limit = hook_sees_every_block && !from_exits ? 0 : go_on;
     p->hook.fn = hook;
     p->hook.ctx = ctx;
-    p->hook.limit = hook_sees_every_block ? go_on : 0;
+    p->hook.limit = hook_sees_every_block && !from_exits ? go_on : 0;
+    p->hook.from_exits = from_exits;
     rv_block *b = NULL; /* the block at pc, when already known */
     rv_block *chain_from = NULL; /* translated block that just left for b, to chain to b's code */
     uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */
@@ -141,7 +145,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
             translated = false;
             b = p->jit.last;
             pc = p->cpu.pc;
-            if (!counting && hook)
+            if (hook_sees_every_block && !from_exits)
                 hook(ctx, b, 0, p->cpu.icount - b->n, b->n);
             chain_from = p->jit.chain_limit && !b->ends_in_system && !code_chained(p, b, pc) ? b : NULL;
             goto block_left;

@@ -26,7 +26,8 @@ void jit_reset(rv_jit *j);
  * between two resets is of one kind. */
 typedef struct rv_jit_kind {
     bool traced;     /* notes memory accesses and branch outcomes in p->trace
-                        (exec.h), which must then be set; else never looks */
+                        (exec.h) and calls p->hook at every block exit
+                        (both must then be set); else never looks */
     bool counting;   /* counts blocks (rv_count_blocks); else never looks */
     bool host_checks; /* leaves the page check of loads and stores to the
                          host: only while p->mem.readable_iff_mapped */

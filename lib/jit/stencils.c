@@ -50,7 +50,8 @@ register uint64_t jit_mem_limit __asm__("r13");
 #define RV_MEM_HOST(p, addr) ((void)(p), jit_mem_base + (addr))
 
 /* JIT_TRACED (0 or 1, from the build): this variant's stencils note memory
- * accesses and branch outcomes in p->trace, or never look at it. */
+ * accesses and branch outcomes in p->trace and its exits show each block to
+ * p->hook, or never look at either. */
 #define RV_TRACING(p) ((void)(p), JIT_TRACED)
 
 /* JIT_HOST_CHECKED (0 or 1, from the build): this variant's loads and
@@ -214,11 +215,24 @@ static inline void exit_slow(rv_proc *p, rv_block *b, uint64_t next_pc, bool fir
         next->jit(p, p->cpu.x);
 }
 
+/* A traced run's hook (functional warming) sees each block as it ends,
+ * called from here, and the run goes on through the chains. */
+static inline __attribute__((always_inline)) void show_block(rv_proc *p, rv_block *b, uint64_t next_pc)
+{
+    if (!JIT_TRACED)
+        return;
+    p->cpu.icount = jit_icount;
+    p->cpu.pc = next_pc;
+    p->hook.fn(p->hook.ctx, b, 0, jit_icount - HOLE(JIT_N), (uint32_t)HOLE(JIT_N));
+    p->trace->n = 0;
+}
+
 static inline __attribute__((always_inline)) void exit_any(rv_proc *p, uint64_t *x, uint64_t next_pc,
                                                            const bool counting)
 {
     rv_block *b = (rv_block *)JIT_BLOCK;
     bool first_run = count_block(b, counting);
+    show_block(p, b, next_pc);
     /* Expected so: the chained paths fall through to their jumps. */
     if (__builtin_expect(!first_run && jit_icount <= p->jit.chain_limit, 1)) {
         if (__builtin_expect(next_pc == HOLE(JIT_TARGET0), 1)) {
@@ -247,6 +261,7 @@ static inline __attribute__((always_inline)) void exit_any(rv_proc *p, uint64_t 
 static inline __attribute__((always_inline)) void exit_to(rv_proc *p, uint64_t *x, const bool counting)
 {
     bool first_run = count_block((rv_block *)JIT_BLOCK, counting);
+    show_block(p, (rv_block *)JIT_BLOCK, HOLE(JIT_TARGET0));
     /* Expected not: the chained path then falls through to its jump. */
     if (__builtin_expect(first_run || jit_icount > p->jit.chain_limit, 0)) {
         JIT_SLOW(p, x, first_run, 0); /* block_exit_to_slow knows the pc */
@@ -260,6 +275,7 @@ static inline __attribute__((always_inline)) void exit_system(rv_proc *p, uint64
     rv_block *b = (rv_block *)JIT_BLOCK;
     if (count_block(b, counting))
         code_touch(p, b);
+    show_block(p, b, next_pc);
     p->jit.last = b;
     p->cpu.pc = next_pc;
 }
