@@ -16,6 +16,7 @@
 #include "json_out.h"
 #include "modes.h"
 #include "progress.h"
+#include "proxy.h"
 #include "util.h"
 
 static int digits(unsigned n)
@@ -94,20 +95,21 @@ static void publish_staging(const char *out_dir)
  * the state is, as `bbv --proxy` counts them per interval. */
 static json_t *warming_json(const uarch *u, uint64_t icount)
 {
+    proxy_counts c; /* the misses, walks and mispredictions */
+    proxy_counts_read(u, icount, &c);
     const memsys_stats *m = memsys_get_stats(u->mem);
     const tlb_stats *t = tlbs_get_stats(u->tlb);
     const bpred_stats *b = bpred_get_stats(u->bp);
     return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-                     "instructions", (json_int_t)icount, "l1i_accesses", (json_int_t)m->l1i_accesses,
-                     "l1i_misses", (json_int_t)m->l1i_misses, "l1d_accesses", (json_int_t)(m->l1d_loads + m->l1d_stores),
-                     "l1d_misses", (json_int_t)m->l1d_misses, "prefetches", (json_int_t)m->prefetches,
-                     "l2_accesses", (json_int_t)m->l2_accesses, "l2_misses", (json_int_t)m->l2_misses,
-                     "llc_accesses", (json_int_t)m->llc_accesses, "llc_misses", (json_int_t)m->llc_misses,
-                     "itlb_accesses", (json_int_t)t->itlb_accesses, "itlb_misses", (json_int_t)t->itlb_misses,
-                     "dtlb_accesses", (json_int_t)t->dtlb_accesses, "dtlb_misses", (json_int_t)t->dtlb_misses,
-                     "walks", (json_int_t)t->l2_misses, "branches", (json_int_t)b->branches,
-                     "conditional_branches", (json_int_t)b->cond,
-                     "mispredicts", (json_int_t)(b->cond_mispredicts + b->indirect_mispredicts + b->return_mispredicts));
+                     "instructions", (json_int_t)c.insts, "l1i_accesses", (json_int_t)m->l1i_accesses,
+                     "l1i_misses", (json_int_t)c.l1i_misses, "l1d_accesses", (json_int_t)(m->l1d_loads + m->l1d_stores),
+                     "l1d_misses", (json_int_t)c.l1d_misses, "prefetches", (json_int_t)m->prefetches,
+                     "l2_accesses", (json_int_t)m->l2_accesses, "l2_misses", (json_int_t)c.l2_misses,
+                     "llc_accesses", (json_int_t)m->llc_accesses, "llc_misses", (json_int_t)c.llc_misses,
+                     "itlb_accesses", (json_int_t)t->itlb_accesses, "itlb_misses", (json_int_t)c.itlb_misses,
+                     "dtlb_accesses", (json_int_t)t->dtlb_accesses, "dtlb_misses", (json_int_t)c.dtlb_misses,
+                     "walks", (json_int_t)c.walks, "branches", (json_int_t)b->branches,
+                     "conditional_branches", (json_int_t)b->cond, "mispredicts", (json_int_t)c.mispredicts);
 }
 
 int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **argv)

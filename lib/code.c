@@ -162,7 +162,7 @@ rv_block *code_exit_slow(rv_proc *p, rv_block *from, uint64_t pc, bool first_run
         jit_chain(p->code->jit, from, pc, next);
         return next;
     }
-    next = p->hook.from_exits ? NULL : hooked_successor(p, from, pc);
+    next = p->code->kind.traced ? NULL : hooked_successor(p, from, pc); /* traced exits called the hook */
     if (!next) {
         p->jit.last = from;
         p->cpu.pc = pc;

@@ -85,14 +85,14 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
      * untraced run's call it through code_exit_slow. */
     bool hook_sees_every_block = hook && !counting;
     bool from_exits = hook_sees_every_block && p->trace;
+    bool through_slow_exits = hook_sees_every_block && !from_exits;
     code_set_kind(p, from_exits, counting);
     p->jit.fast = code_fast_table(p->code);
     uint64_t go_on = limit > RV_BLOCK_MAX_INSNS && p->exec_mode != RV_EXEC_CHECK ? limit - RV_BLOCK_MAX_INSNS : 0;
-    p->jit.chain_limit = hook_sees_every_block && !from_exits ? 0 : go_on;
+    p->jit.chain_limit = through_slow_exits ? 0 : go_on;
     p->hook.fn = hook;
     p->hook.ctx = ctx;
-    p->hook.limit = hook_sees_every_block && !from_exits ? go_on : 0;
-    p->hook.from_exits = from_exits;
+    p->hook.limit = through_slow_exits ? go_on : 0;
     rv_block *b = NULL; /* the block at pc, when already known */
     rv_block *chain_from = NULL; /* translated block that just left for b, to chain to b's code */
     uint32_t from = 0;  /* where in b execution starts: 0 except when resuming inside a block */
@@ -145,7 +145,7 @@ static void run_blocks(rv_proc *p, uint64_t limit, rv_block_hook hook, void *ctx
             translated = false;
             b = p->jit.last;
             pc = p->cpu.pc;
-            if (hook_sees_every_block && !from_exits)
+            if (through_slow_exits)
                 hook(ctx, b, 0, p->cpu.icount - b->n, b->n);
             chain_from = p->jit.chain_limit && !b->ends_in_system && !code_chained(p, b, pc) ? b : NULL;
             goto block_left;

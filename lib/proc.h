@@ -139,7 +139,6 @@ typedef struct rv_proc {
         void (*fn)(void *ctx, struct rv_block *b, uint32_t first, uint64_t start_icount, uint32_t executed);
         void *ctx;
         uint64_t limit;         /* translated code goes on past a block up to this count; 0: never */
-        bool from_exits;        /* a traced run: translated code's exits call fn themselves */
     } hook;
 } rv_proc;
 

@@ -34,7 +34,8 @@ static inline uint64_t warm_page(bool instr, uint64_t vaddr)
 typedef struct warm_thread warm_thread;
 
 /* Start a thread training b and t, which nothing else may touch until
- * warm_thread_stop (but after warm_thread_drain). NULL when warming is to use one thread (OpenMP's
+ * warm_thread_stop, but between a warm_thread_drain and the next batch
+ * handed over. NULL when warming is to use one thread (OpenMP's
  * thread count is 1: OMP_NUM_THREADS=1, or one CPU available), runs in an
  * OpenMP team already (sim's regions in parallel) or no thread can be
  * made: then warm b and t directly. */
