@@ -1,6 +1,5 @@
 #include "uarch/uarch.h"
 
-#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -124,8 +123,8 @@ static inline void warm_tlb(uarch_warmer *w, bool instr, uint64_t vaddr)
         tlbs_warm(w->u->tlb, instr, vaddr);
         return;
     }
-    w->batch.page[w->batch.npage] = warm_page(instr, vaddr);
-    if (++w->batch.npage == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
+    warm_batch_put_page(&w->batch, warm_page(instr, vaddr));
+    if (w->batch.npage == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
 }
 
 static inline void run_fetch(uarch_warmer *w, uint64_t pc)
@@ -238,19 +237,21 @@ void uarch_warmer_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, 
             warm_control(u, last, taken, w->p->cpu.pc, true); /* flushed by catch_up */
             return;
         }
-        warm_batch *batch = &w->batch;
-        if (bpred_event(last, taken, w->p->cpu.pc, &batch->branch[batch->nbranch]) && ++batch->nbranch == WARM_BATCH)
-            warm_thread_submit(w->thread, batch);
+        bp_event e;
+        if (bpred_event(last, taken, w->p->cpu.pc, &e)) {
+            warm_batch_put_branch(&w->batch, &e);
+            if (w->batch.nbranch == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
+        }
         if (taken) u->fetch_block = UINT64_MAX; /* as warm_control */
     }
 }
 
 uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
 {
-    uarch_warmer *w = aligned_alloc(alignof(uarch_warmer), sizeof *w);
+    uarch_warmer *w = malloc(sizeof *w);
     if (!w) die("out of memory");
     *w = (uarch_warmer){.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX, .dline = UINT64_MAX};
-    if (thread) w->thread = warm_thread_start(u->bp, u->tlb);
+    if (thread) w->thread = warm_thread_start(u->bp, u->tlb, &w->batch);
     p->trace = &w->trace;
     return w;
 }

@@ -21,8 +21,11 @@
  * so that it sleeps (and wakes) once per half a ring rather than per chunk. */
 enum { RING = 32, PRODUCER_SPINS = 4000, THREAD_SPINS = 200 };
 
+/* A batch as the thread reads it. */
 typedef struct chunk {
-    warm_batch batch;
+    alignas(64) bp_event branch[WARM_BATCH]; /* host cache lines of their own */
+    alignas(64) uint64_t page[WARM_BATCH];
+    int nbranch, npage;
     bool last; /* the run's last chunk: flush and end */
 } chunk;
 
@@ -44,33 +47,6 @@ static inline void cpu_relax(void)
 #if defined(__x86_64__)
     _mm_pause();
 #endif
-}
-
-/* Copy n bytes to a chunk (to, 16-byte aligned). Streamed past the host's
- * caches where the host can: the thread reads the chunk on another core,
- * and a plain store would first take each line back from that core's cache
- * (which more than doubled the producer's time). */
-static void stream(void *to, const void *from, size_t n)
-{
-#if defined(__x86_64__)
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        _mm_stream_si128((__m128i *)((char *)to + i), _mm_loadu_si128((const __m128i *)((const char *)from + i)));
-    memcpy((char *)to + i, (const char *)from + i, n - i);
-#else
-    memcpy(to, from, n);
-#endif
-}
-
-static void copy_batch(warm_batch *to, const warm_batch *w)
-{
-    stream(to->branch, w->branch, (size_t)w->nbranch * sizeof *w->branch);
-    stream(to->page, w->page, (size_t)w->npage * sizeof *w->page);
-#if defined(__x86_64__)
-    _mm_sfence(); /* the streamed stores before the count that publishes them */
-#endif
-    to->nbranch = w->nbranch;
-    to->npage = w->npage;
 }
 
 /* Wait until *count is no longer `seen`; returns its new value. A side
@@ -111,9 +87,8 @@ static void *train(void *arg)
         if (atomic_load_explicit(&t->submitted, memory_order_acquire) == next)
             wait_for_change(t, &t->submitted, next, THREAD_SPINS);
         const chunk *c = &t->ring[next % RING];
-        const warm_batch *w = &c->batch;
-        for (int i = 0, n = w->npage; i < n; i++) tlbs_warm(t->tlb, w->page[i] & 1, w->page[i]);
-        for (int i = 0, n = w->nbranch; i < n; i++) bpred_warm_event(t->bp, &w->branch[i]);
+        for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
+        for (int i = 0, n = c->nbranch; i < n; i++) bpred_warm_event(t->bp, &c->branch[i]);
         if (c->last) {
             bpred_warm_flush(t->bp);
             return NULL; /* pthread_join makes all this visible to the producer */
@@ -122,7 +97,25 @@ static void *train(void *arg)
     }
 }
 
-warm_thread *warm_thread_start(bpred *b, tlbs *tlb)
+/* (The producer) wait until the thread has learnt from all the first k
+ * chunks but at most `behind`; returns how many it has learnt from. */
+static uint32_t wait_trained(warm_thread *t, uint32_t k, uint32_t behind)
+{
+    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
+    while (k - trained > behind) trained = wait_for_change(t, &t->trained, trained, PRODUCER_SPINS);
+    return trained;
+}
+
+/* Open chunk k (the next to hand over) in w once the thread is done with
+ * chunk k - RING, which was in its slot. */
+static void open_chunk(warm_thread *t, uint32_t k, warm_batch *w)
+{
+    wait_trained(t, k, RING - 1);
+    chunk *c = &t->ring[k % RING];
+    *w = (warm_batch){.branch = c->branch, .page = c->page};
+}
+
+warm_thread *warm_thread_start(bpred *b, tlbs *tlb, warm_batch *w)
 {
     /* one thread allowed, or already one of several (sim's regions) */
     if (omp_get_max_threads() < 2 || omp_in_parallel()) return NULL;
@@ -143,43 +136,40 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb)
         return NULL;
     }
     pthread_setname_np(t->thread, "rv-warm"); /* as top and perf show it */
+    open_chunk(t, 0, w);
     return t;
 }
 
-/* (The producer) wait until the thread has learnt from all the first k
- * chunks but at most `behind`; returns how many it has learnt from. */
-static uint32_t wait_trained(warm_thread *t, uint32_t k, uint32_t behind)
-{
-    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
-    while (k - trained > behind) trained = wait_for_change(t, &t->trained, trained, PRODUCER_SPINS);
-    return trained;
-}
-
-/* Hand over batch w as the next chunk, the last or not, and empty it;
- * wake: wake the thread whatever is pending (someone will wait for it). */
-static void hand_over(warm_thread *t, warm_batch *w, bool last, bool wake)
+/* Hand over w's chunk, the last or not; wake: wake the thread whatever is
+ * pending (someone will wait for it). Returns the chunks handed over. */
+static uint32_t hand_over(warm_thread *t, warm_batch *w, bool last, bool wake)
 {
     uint32_t k = atomic_load_explicit(&t->submitted, memory_order_relaxed);
-    uint32_t trained = wait_trained(t, k, RING - 1); /* chunk k - RING's slot is free */
     chunk *c = &t->ring[k % RING];
-    copy_batch(&c->batch, w);
+#if defined(__x86_64__)
+    _mm_sfence(); /* the streamed stores before the count that publishes them */
+#endif
+    c->nbranch = w->nbranch;
+    c->npage = w->npage;
     c->last = last;
-    /* trained may be behind: the chunks pending are at most this many */
+    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_relaxed); /* may be behind */
     advance(t, &t->submitted, wake || k + 1 - trained >= RING / 2);
-    w->nbranch = w->npage = 0;
+    return k + 1;
 }
 
-void warm_thread_submit(warm_thread *t, warm_batch *w) { hand_over(t, w, false, false); }
+void warm_thread_submit(warm_thread *t, warm_batch *w) { open_chunk(t, hand_over(t, w, false, false), w); }
 
 void warm_thread_drain(warm_thread *t, warm_batch *w)
 {
-    hand_over(t, w, false, true);
-    wait_trained(t, atomic_load_explicit(&t->submitted, memory_order_relaxed), 0);
+    uint32_t k = hand_over(t, w, false, true);
+    wait_trained(t, k, 0);
+    open_chunk(t, k, w);
 }
 
 void warm_thread_stop(warm_thread *t, warm_batch *w)
 {
     hand_over(t, w, true, true);
+    *w = (warm_batch){0}; /* its chunk goes with the thread */
     pthread_join(t->thread, NULL);
     pthread_cond_destroy(&t->wake);
     pthread_mutex_destroy(&t->lock);

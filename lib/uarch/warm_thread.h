@@ -10,21 +10,50 @@
 #ifndef RV_UARCH_WARM_THREAD_H
 #define RV_UARCH_WARM_THREAD_H
 
-#include <stdalign.h>
+#include <string.h>
 
 #include "uarch/bpred.h"
 #include "uarch/tlb.h"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 enum { WARM_BATCH = 256 /* control transfers, and pages, handed over at a time at most */ };
 
-/* What a warming run gathers for the thread, and the thread reads. A page
- * is its address with bit 0 set for an instruction fetch (the I-TLB), clear
- * for data. */
+/* What a warming run gathers for the thread: the control transfers and the
+ * pages of the batch it is writing, straight into the thread's ring (see
+ * warm_batch_put_*), and how many of each so far. A page is its address
+ * with bit 0 set for an instruction fetch (the I-TLB), clear for data. */
 typedef struct warm_batch {
+    bp_event *branch;
+    uint64_t *page;
     int nbranch, npage;
-    alignas(64) bp_event branch[WARM_BATCH]; /* host cache lines of their own */
-    alignas(64) uint64_t page[WARM_BATCH];
 } warm_batch;
+
+/* Add to w (not full). The thread reads the batch on another core: the
+ * stores stream past this core's caches where the host can, for a plain
+ * store would first take each host cache line back from that core (which
+ * more than doubled a warming run's time spent handing over). */
+static inline void warm_batch_put_branch(warm_batch *w, const bp_event *e)
+{
+#if defined(__x86_64__)
+    __m128i v;
+    memcpy(&v, e, sizeof v);
+    _mm_stream_si128((__m128i *)&w->branch[w->nbranch++], v);
+#else
+    w->branch[w->nbranch++] = *e;
+#endif
+}
+
+static inline void warm_batch_put_page(warm_batch *w, uint64_t page)
+{
+#if defined(__x86_64__)
+    _mm_stream_si64((long long *)&w->page[w->npage++], (long long)page);
+#else
+    w->page[w->npage++] = page;
+#endif
+}
 
 static inline uint64_t warm_page(bool instr, uint64_t vaddr)
 {
@@ -35,18 +64,18 @@ typedef struct warm_thread warm_thread;
 
 /* Start a thread training b and t, which nothing else may touch until
  * warm_thread_stop, but between a warm_thread_drain and the next batch
- * handed over. NULL when warming is to use one thread (OpenMP's
+ * handed over, and open the first batch in w. NULL when warming is to use one thread (OpenMP's
  * thread count is 1: OMP_NUM_THREADS=1, or one CPU available), runs in an
  * OpenMP team already (sim's regions in parallel) or no thread can be
  * made: then warm b and t directly. */
-warm_thread *warm_thread_start(bpred *b, tlbs *t);
+warm_thread *warm_thread_start(bpred *b, tlbs *t, warm_batch *w);
 
 /* Hand over batch w (either part may be full, neither more than full), in
- * order after those before, and empty it (waiting while the thread is a
- * ring of batches behind). */
+ * order after those before, and open the next, empty, in w (waiting while
+ * the thread is a ring of batches behind). */
 void warm_thread_submit(warm_thread *t, warm_batch *w);
 
-/* Hand over batch w, empty it, and wait until the thread has learnt from
+/* Hand over batch w, open the next, and wait until the thread has learnt from
  * everything handed over (but for the conditional branches the predictor
  * has not trained yet: bpred_warm_flush). b and t are then the caller's
  * until it hands over the next batch. */

@@ -84,20 +84,20 @@ Test(warm_thread, trains_as_one_thread)
     bpred_warm_flush(direct_bp);
 
     omp_set_num_threads(2); /* whatever the CPUs: the thread is what is tested */
-    warm_thread *t = warm_thread_start(threaded_bp, threaded_tlb);
+    warm_batch w;
+    warm_thread *t = warm_thread_start(threaded_bp, threaded_tlb, &w);
     cr_assert(t, "no thread");
-    static warm_batch w;
     int nb = 0, np = 0, size = 1;
     while (nb < N - 200 || np < N - 200) {
         /* a batch of `size` branches and a different number of pages */
-        for (int k = 0; k < size && nb < N - 200; k++) w.branch[w.nbranch++] = branches[nb++];
-        for (int k = 0; k < WARM_BATCH - size && np < N - 200; k++) w.page[w.npage++] = pages[np++];
+        for (int k = 0; k < size && nb < N - 200; k++) warm_batch_put_branch(&w, &branches[nb++]);
+        for (int k = 0; k < WARM_BATCH - size && np < N - 200; k++) warm_batch_put_page(&w, pages[np++]);
         warm_thread_submit(t, &w);
-        cr_assert(w.nbranch == 0 && w.npage == 0, "the batch is emptied");
+        cr_assert(w.nbranch == 0 && w.npage == 0, "the next batch is empty");
         size = size % WARM_BATCH + 1;
     }
-    while (nb < N) w.branch[w.nbranch++] = branches[nb++];
-    while (np < N) w.page[w.npage++] = pages[np++];
+    while (nb < N) warm_batch_put_branch(&w, &branches[nb++]);
+    while (np < N) warm_batch_put_page(&w, pages[np++]);
     warm_thread_stop(t, &w);
     expect_same_state(direct_bp, direct_tlb, threaded_bp, threaded_tlb);
     bpred_free(direct_bp);
@@ -112,7 +112,8 @@ Test(warm_thread, none_with_one_thread)
     bpred *b = bpred_new(&c);
     tlbs *tlb = tlbs_new(&c);
     omp_set_num_threads(1);
-    cr_expect_null(warm_thread_start(b, tlb), "OMP_NUM_THREADS=1 means one thread");
+    warm_batch w;
+    cr_expect_null(warm_thread_start(b, tlb, &w), "OMP_NUM_THREADS=1 means one thread");
     bpred_free(b);
     tlbs_free(tlb);
 }
@@ -127,13 +128,11 @@ Test(warm_thread, none_inside_a_team)
     {
         bpred *b = bpred_new(&c);
         tlbs *tlb = tlbs_new(&c);
-        warm_thread *t = warm_thread_start(b, tlb);
+        warm_batch none; /* empty */
+        warm_thread *t = warm_thread_start(b, tlb, &none);
         made += t != NULL;
         members += omp_get_num_threads() > 1;
-        if (t) {
-            static warm_batch none; /* empty */
-            warm_thread_stop(t, &none);
-        }
+        if (t) warm_thread_stop(t, &none);
         bpred_free(b);
         tlbs_free(tlb);
     }
