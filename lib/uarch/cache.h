@@ -89,6 +89,14 @@ static inline cache_state *cache_lookup(cache *c, uint64_t tag)
     return NULL;
 }
 
+/* The state of the line holding tag if it is the most recently used of
+ * its set, where a lookup finds it without reordering; else NULL. */
+static inline const cache_state *cache_mru(const cache *c, uint64_t tag)
+{
+    uint64_t set = cache_set(c, tag);
+    return c->tags[set] == tag ? c->states + set : NULL;
+}
+
 /* The state of the line holding tag without touching the LRU order
  * (write-backs and prefetch probes are not uses); NULL if absent. */
 cache_state *cache_peek(const cache *c, uint64_t tag);

@@ -229,6 +229,7 @@ mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now) { return instr_
 int memsys_warm_load(memsys *m, uint64_t addr) { return data_access(m, addr, 0, false, false).level; }
 int memsys_warm_store(memsys *m, uint64_t addr) { return data_access(m, addr, 0, false, true).level; }
 int memsys_warm_ifetch(memsys *m, uint64_t addr) { return instr_access(m, addr, 0, false).level; }
+const cache *memsys_l1(const memsys *m, bool instr) { return &m->lv[instr ? L1I : L1D].c; }
 void memsys_warm_ifetch_repeated(memsys *m, uint64_t n) { m->stats.l1i_accesses += n; }
 
 void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores)

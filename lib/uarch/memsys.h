@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "uarch/cache.h"
 #include "uarch/config.h"
 #include "uarch/state.h"
 
@@ -59,14 +60,22 @@ mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now);
 int memsys_warm_load(memsys *m, uint64_t addr);
 int memsys_warm_store(memsys *m, uint64_t addr);
 int memsys_warm_ifetch(memsys *m, uint64_t addr);
-/* n more warming fetches from the line the last fetch (a warming one) read:
- * that line is the most recently used of its set and only fetches touch the
- * L1I, so they hit it and change only the access count. */
+/* The L1I (instr) or the L1D, for a warming run to see which of its
+ * accesses would change nothing but the access counts (memsys_warm_is_repeat)
+ * and to count those with the *_repeated functions instead. */
+const cache *memsys_l1(const memsys *m, bool instr);
+
+/* Whether a warming access (a store: write) to line `tag` of L1 c would
+ * hit the most recently used way and leave it as it is: no reordering, the
+ * dirty bit set already or not to be, no prefetch mark to clear. */
+static inline bool memsys_warm_is_repeat(const cache *c, uint64_t tag, bool write)
+{
+    const cache_state *s = cache_mru(c, tag);
+    return s && !s->prefetched && (s->dirty || !write);
+}
+
+/* n more warming fetches, and loads and stores, that were repeats. */
 void memsys_warm_ifetch_repeated(memsys *m, uint64_t n);
-/* Warming loads and stores to the line the last data access (a warming
- * one) was for, when the L1D has more than one set and, for stores, that
- * line is dirty: it is the most recently used of its set (a prefetch fills
- * another set), so they hit it and change only the access counts. */
 void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores);
 
 /* Forget in-flight fills and reservations (MSHRs, DRAM): every line is ready

@@ -18,7 +18,6 @@ void uarch_init(uarch *u, const uarch_config *c)
     u->fetch_shift = power_of_two ? __builtin_ctz(u->fetch_bytes) : -1;
     u->line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes); /* a power of two: memsys_new checked */
     u->fetch_in_lines = u->fetch_shift >= 2 && u->fetch_bytes <= (unsigned)c->line_bytes;
-    u->l1d_one_set = ((uint64_t)c->l1d_kib << 10) == (uint64_t)c->l1d_ways * (unsigned)c->line_bytes;
 }
 
 void uarch_destroy(uarch *u)
@@ -97,12 +96,11 @@ static inline bool trace_taken(const rv_trace *t, const rv_insn *in)
 
 /* Warming from the fast path: blocks (translated or interpreted) with the
  * memory accesses they noted, warmed as warm_insn would warm each of their
- * instructions. Only this warmer touches the model meanwhile, so an I-fetch
- * from the line of its previous one, a translation of the page of the
- * previous one in the same TLB, or a data access to the line of the
- * previous one (memsys_warm_data_repeated says when) is a hit that changes
- * nothing but an access count: those are counted here and added when the
- * model is brought up to date (uarch_warmer_sync). */
+ * instructions. Only this warmer touches the model meanwhile, so a
+ * translation of the page of the previous one in the same TLB, or an L1
+ * access that memsys_warm_is_repeat approves, changes nothing but an access
+ * count: those are counted here, without a call into the model, and added
+ * when the model is brought up to date (uarch_warmer_sync). */
 struct uarch_warmer {
     uarch *u;
     rv_proc *p;
@@ -111,9 +109,9 @@ struct uarch_warmer {
      * what is gathered for it */
     warm_thread *thread;
     warm_batch batch;
-    /* the run's last fetch, translations and data access (UINT64_MAX: none yet) */
-    uint64_t iline, ipage, dpage, dline;
-    bool dline_dirty;               /* a store was the last data access */
+    const cache *l1i, *l1d;
+    /* the run's last translations (UINT64_MAX: none yet) */
+    uint64_t ipage, dpage;
     uint64_t iline_repeats, ipage_repeats, dpage_repeats, load_repeats, store_repeats;
 };
 
@@ -129,19 +127,17 @@ static inline void warm_tlb(uarch_warmer *w, bool instr, uint64_t vaddr)
 
 static inline void run_fetch(uarch_warmer *w, uint64_t pc)
 {
-    uint64_t page = pc >> TLB_PAGE_SHIFT, line = pc >> w->u->line_shift;
+    uint64_t page = pc >> TLB_PAGE_SHIFT;
     if (page == w->ipage) {
         w->ipage_repeats++;
     } else {
         w->ipage = page;
         warm_tlb(w, true, pc);
     }
-    if (line == w->iline) {
+    if (memsys_warm_is_repeat(w->l1i, pc >> w->u->line_shift, false))
         w->iline_repeats++;
-    } else {
-        w->iline = line;
+    else
         memsys_warm_ifetch(w->u->mem, pc);
-    }
 }
 
 static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
@@ -154,13 +150,10 @@ static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
         warm_tlb(w, false, addr);
     }
     bool store = access & RV_MEM_STORE;
-    uint64_t line = addr >> w->u->line_shift;
-    if (line == w->dline && (w->dline_dirty || !store)) {
+    if (memsys_warm_is_repeat(w->l1d, addr >> w->u->line_shift, store)) {
         w->store_repeats += store;
         w->load_repeats += !store;
     } else {
-        w->dline = w->u->l1d_one_set ? UINT64_MAX : line;
-        w->dline_dirty = store;
         warm_data(w->u, access, addr);
     }
 }
@@ -250,7 +243,12 @@ uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
 {
     uarch_warmer *w = malloc(sizeof *w);
     if (!w) die("out of memory");
-    *w = (uarch_warmer){.u = u, .p = p, .iline = UINT64_MAX, .ipage = UINT64_MAX, .dpage = UINT64_MAX, .dline = UINT64_MAX};
+    *w = (uarch_warmer){.u = u,
+                        .p = p,
+                        .l1i = memsys_l1(u->mem, true),
+                        .l1d = memsys_l1(u->mem, false),
+                        .ipage = UINT64_MAX,
+                        .dpage = UINT64_MAX};
     if (thread) w->thread = warm_thread_start(u->bp, u->tlb, &w->batch);
     p->trace = &w->trace;
     return w;

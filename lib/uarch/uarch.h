@@ -23,7 +23,6 @@ typedef struct uarch {
     int fetch_shift;      /* log2(fetch_bytes), or -1 when that is not a power of two */
     unsigned line_shift;  /* log2(cache line size) */
     bool fetch_in_lines;  /* fetch blocks are a power of two >= 4 bytes, no bigger than a line */
-    bool l1d_one_set;     /* a next-line prefetch fills the set of the line that missed */
 } uarch;
 
 void uarch_init(uarch *u, const uarch_config *c);

@@ -612,3 +612,51 @@ Test(memsys, warming_reports_levels_and_counts_stats)
     expect(memsys_load(m, BASE, 0), L1D_HIT, MEM_L1);
     memsys_free(m);
 }
+
+/* What memsys_warm_is_repeat approves changes nothing but an access count:
+ * random warming fetches, loads and stores over twice the lines small L1s
+ * hold (with the prefetcher: its marks and fills), the state saved around
+ * each approved one; and it approves most accesses to the line just used. */
+Test(memsys, repeats_change_only_access_counts)
+{
+    uarch_config c = defaults();
+    c.l1i_kib = c.l1d_kib = 1; /* 8 sets x 2 ways */
+    c.l1i_ways = c.l1d_ways = 2;
+    c.l2_kib = 4;
+    c.l2_ways = 4;
+    c.llc_kib = 16;
+    memsys *m = memsys_new(&c);
+    uint64_t seed = 7, approved = 0, last_line = 0, again = 0, again_approved = 0;
+    for (int i = 0; i < 20000; i++) {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        int kind = (int)(seed % 3); /* 0 fetch, 1 load, 2 store */
+        uint64_t line = (seed >> 8) % 4 == 0 ? last_line : BASE / 64 + (seed >> 16) % 32;
+        const cache *l1 = memsys_l1(m, kind == 0);
+        bool repeat = memsys_warm_is_repeat(l1, line, kind == 2);
+        ustate before = {0}, after = {0};
+        memsys_stats counts = *memsys_get_stats(m);
+        if (repeat) memsys_save(m, &before);
+        int level = kind == 0 ? memsys_warm_ifetch(m, line * 64) : kind == 1 ? memsys_warm_load(m, line * 64)
+                                                                          : memsys_warm_store(m, line * 64);
+        if (repeat) {
+            approved++;
+            memsys_save(m, &after);
+            cr_assert_eq(level, MEM_L1);
+            cr_assert(before.len == after.len && memcmp(before.data, after.data, before.len) == 0,
+                      "access %d changed the state", i);
+            counts.l1i_accesses += kind == 0;
+            counts.l1d_loads += kind == 1;
+            counts.l1d_stores += kind == 2;
+            cr_assert(memcmp(&counts, memsys_get_stats(m), sizeof counts) == 0, "access %d changed other counts", i);
+        }
+        again += line == last_line;
+        again_approved += line == last_line && repeat;
+        last_line = line;
+        ustate_free(&before);
+        ustate_free(&after);
+    }
+    cr_expect_gt(approved, 2000, "only %llu approved", (unsigned long long)approved);
+    cr_expect_gt(again_approved * 2, again, "the line just used: %llu of %llu approved", (unsigned long long)again_approved,
+                 (unsigned long long)again);
+    memsys_free(m);
+}
