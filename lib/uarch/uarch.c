@@ -190,6 +190,25 @@ static void warm_insns(uarch_warmer *w, const rv_block *b, uint32_t first, uint3
  * last's, each at the first instruction in it, whose line and page are the
  * fetch block's own. So only the accesses noted and the ends need a pc,
  * the fetch blocks entered before an access warmed before it. */
+/* Fetch blocks [from, to] (pc >> fetch_shift) in order, when fetch blocks
+ * lie within cache lines: the first of a line warms it, and the rest of
+ * that line then hit the line and the page just warmed, the most recent of
+ * the L1I and the I-TLB (no data access touches those): repeats. Returns
+ * the fetch block after to. */
+static inline uint64_t run_fetches(uarch_warmer *w, uint64_t from, uint64_t to)
+{
+    const int shift = w->u->fetch_shift;
+    const uint64_t in_line = ((uint64_t)1 << (w->u->line_shift - shift)) - 1; /* fetch blocks a line holds, - 1 */
+    while (from <= to) {
+        uint64_t last = (from | in_line) < to ? from | in_line : to; /* the last one in from's line */
+        run_fetch(w, from << shift);
+        w->iline_repeats += last - from;
+        w->ipage_repeats += last - from;
+        from = last + 1;
+    }
+    return from;
+}
+
 static void warm_accesses(uarch_warmer *w, const rv_block *b, uint32_t first, uint32_t end)
 {
     uarch *u = w->u;
@@ -202,12 +221,10 @@ static void warm_accesses(uarch_warmer *w, const rv_block *b, uint32_t first, ui
         uint64_t addr = 0;
         unsigned access = trace_access(t, &k, i, &addr);
         if (i < first || i >= end) continue;
-        for (uint64_t at = b->insns[i].pc >> shift; to_enter <= at; to_enter++)
-            run_fetch(w, to_enter << shift);
+        to_enter = run_fetches(w, to_enter, b->insns[i].pc >> shift);
         run_data(w, access, addr);
     }
-    for (; to_enter <= last; to_enter++)
-        run_fetch(w, to_enter << shift);
+    run_fetches(w, to_enter, last);
     u->fetch_block = last;
 }
 
