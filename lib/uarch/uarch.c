@@ -110,8 +110,8 @@ struct uarch_warmer {
     warm_thread *thread;
     warm_batch batch;
     const cache *l1i, *l1d;
-    /* the run's last translations (UINT64_MAX: none yet) */
-    uint64_t ipage, dpage;
+    /* the run's last fetch's line and translations (UINT64_MAX: none yet) */
+    uint64_t iline, ipage, dpage;
     uint64_t iline_repeats, ipage_repeats, dpage_repeats, load_repeats, store_repeats;
 };
 
@@ -128,6 +128,7 @@ static inline void warm_tlb(uarch_warmer *w, bool instr, uint64_t vaddr)
 static inline void run_fetch(uarch_warmer *w, uint64_t pc)
 {
     uint64_t page = pc >> TLB_PAGE_SHIFT;
+    w->iline = pc >> w->u->line_shift;
     if (page == w->ipage) {
         w->ipage_repeats++;
     } else {
@@ -191,19 +192,22 @@ static void warm_insns(uarch_warmer *w, const rv_block *b, uint32_t first, uint3
  * fetch block's own. So only the accesses noted and the ends need a pc,
  * the fetch blocks entered before an access warmed before it. */
 /* Fetch blocks [from, to] (pc >> fetch_shift) in order, when fetch blocks
- * lie within cache lines: the first of a line warms it, and the rest of
- * that line then hit the line and the page just warmed, the most recent of
- * the L1I and the I-TLB (no data access touches those): repeats. Returns
- * the fetch block after to. */
+ * lie within cache lines: a fetch from the line of the run's last fetch
+ * hits that line and page, the most recent of the L1I and the I-TLB (no
+ * data access touches those), and is a repeat; so only the first fetch
+ * block of each other line is warmed. Returns the fetch block after to. */
 static inline uint64_t run_fetches(uarch_warmer *w, uint64_t from, uint64_t to)
 {
-    const int shift = w->u->fetch_shift;
-    const uint64_t in_line = ((uint64_t)1 << (w->u->line_shift - shift)) - 1; /* fetch blocks a line holds, - 1 */
+    const int shift = w->u->fetch_shift, per_line = (int)w->u->line_shift - shift;
+    const uint64_t in_line = ((uint64_t)1 << per_line) - 1; /* fetch blocks a line holds, - 1 */
     while (from <= to) {
-        uint64_t last = (from | in_line) < to ? from | in_line : to; /* the last one in from's line */
-        run_fetch(w, from << shift);
-        w->iline_repeats += last - from;
-        w->ipage_repeats += last - from;
+        uint64_t last = (from | in_line) < to ? from | in_line : to, n = last - from + 1; /* from's line's */
+        if (from >> per_line != w->iline) {
+            run_fetch(w, from << shift);
+            n--;
+        }
+        w->iline_repeats += n;
+        w->ipage_repeats += n;
         from = last + 1;
     }
     return from;
@@ -264,6 +268,7 @@ uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
                         .p = p,
                         .l1i = memsys_l1(u->mem, true),
                         .l1d = memsys_l1(u->mem, false),
+                        .iline = UINT64_MAX,
                         .ipage = UINT64_MAX,
                         .dpage = UINT64_MAX};
     if (thread) w->thread = warm_thread_start(u->bp, u->tlb, &w->batch);
