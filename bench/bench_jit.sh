@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench_jit.sh: the translator (lib/jit) against qemu-riscv64 and against our
 # own interpreter, on bundled workloads and real programs of the corpus, all
-# measured in the same run, one after another, each command's fastest of
-# --reps runs (interference on a shared machine only ever adds time):
+# measured in the same run, each command's fastest of --reps runs, the
+# runs in rounds over all programs (interference on a shared machine only
+# ever adds time, and comes in spells):
 #   qemu      qemu-riscv64 PROG ARGS                     (no plugin)
 #   bbv       bbv --interval 100M -- PROG ARGS           (translated, the default)
 #   bbv-i     bbv --no-jit --interval 100M -- PROG ARGS  (the interpreter)
@@ -81,36 +82,42 @@ hdr=$(printf '%-12s %12s %8s %8s %9s %8s %8s %8s %8s %7s %9s %9s' program instru
     echo "$hdr"
 } | tee "$txt"
 status=0
-while IFS='|' read -r label prog args <&3; do
-    read -r -a argv <<<"$args"
-    q=() b=() i=()
-    for r in $(seq 1 "$REPS"); do
-        q+=("$(timed "$T/q.out" "$QEMU" "$prog" "${argv[@]}")")
-        b+=("$(timed "$T/b.out" "$BIN/bbv" --interval 100M -o "$T/bb" --summary "$T/b.json" -- "$prog" "${argv[@]}")")
-        i+=("$(timed "$T/i.out" "$BIN/bbv" --no-jit --interval 100M -o "$T/bb" -- "$prog" "${argv[@]}")")
-    done
-    cmp -s "$T/q.out" "$T/b.out" || { echo "$label: bbv's output differs from qemu's" >&2; status=1; }
-    cmp -s "$T/b.out" "$T/i.out" || { echo "$label: --no-jit output differs" >&2; status=1; }
-    insts=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/b.json" | head -n 1)
-    qs=$(fastest "${q[@]}") bs=$(fastest "${b[@]}") is=$(fastest "${i[@]}")
-    ff=() w=() wi=()
-    at=$((insts * 95 / 100)) wat=$((WARM_INSTS < insts ? WARM_INSTS : insts * 95 / 100))
-    for r in $(seq 1 "$REPS"); do
+# Round-robin: each round runs every command of every program once, so that
+# a slow spell of the machine (other tenants of its host) costs one rep of
+# several programs rather than all the reps of one.
+declare -A Q B I FF W WI
+for r in $(seq 1 "$REPS"); do
+    echo "bench_jit: round $r of $REPS" >&2
+    while IFS='|' read -r label prog args <&3; do
+        read -r -a argv <<<"$args"
+        Q[$label]+=" $(timed "$T/q_$label.out" "$QEMU" "$prog" "${argv[@]}")"
+        B[$label]+=" $(timed "$T/b_$label.out" "$BIN/bbv" --interval 100M -o "$T/bb" --summary "$T/b_$label.json" -- \
+            "$prog" "${argv[@]}")"
+        I[$label]+=" $(timed "$T/i_$label.out" "$BIN/bbv" --no-jit --interval 100M -o "$T/bb" -- "$prog" "${argv[@]}")"
+        insts=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/b_$label.json" | head -n 1)
+        at=$((insts * 95 / 100)) wat=$((WARM_INSTS < insts ? WARM_INSTS : insts * 95 / 100))
         rm -rf "$T/ck"
         (cd "$T/in" && "$BIN/checkpoint" -o "$T/ck" --at "$at" --guest-output none -- "$prog" "${argv[@]}" >/dev/null)
-        ff+=("$(json_mips "$T/ck/checkpoints.json" fast_forward)")
+        FF[$label]+=" $(json_mips "$T/ck/checkpoints.json" fast_forward)"
         for mode in on off; do
             rm -rf "$T/ck"
             (cd "$T/in" && RVSAMPLE_JIT=$mode "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" \
                 --at "$wat" --guest-output none -- "$prog" "${argv[@]}" >/dev/null)
-            if [ $mode = on ]; then w+=("$(json_mips "$T/ck/checkpoints.json" fast_forward)")
-            else wi+=("$(json_mips "$T/ck/checkpoints.json" fast_forward)"); fi
+            if [ $mode = on ]; then W[$label]+=" $(json_mips "$T/ck/checkpoints.json" fast_forward)"
+            else WI[$label]+=" $(json_mips "$T/ck/checkpoints.json" fast_forward)"; fi
         done
-    done
-    cp "$T/ck/checkpoints.json" "$T/warming_$label.json" # the model's counts: the same in both modes
-    ffm=$(printf '%s\n' "${ff[@]}" | sort -g | tail -n 1)
-    wm=$(printf '%s\n' "${w[@]}" | sort -g | tail -n 1)
-    wim=$(printf '%s\n' "${wi[@]}" | sort -g | tail -n 1)
+        cp "$T/ck/checkpoints.json" "$T/warming_$label.json" # the model's counts: the same in both modes
+    done 3<<<"$RUNS"
+done
+largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+while IFS='|' read -r label prog args <&3; do
+    cmp -s "$T/q_$label.out" "$T/b_$label.out" || { echo "$label: bbv's output differs from qemu's" >&2; status=1; }
+    cmp -s "$T/b_$label.out" "$T/i_$label.out" || { echo "$label: --no-jit output differs" >&2; status=1; }
+    insts=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/b_$label.json" | head -n 1)
+    # shellcheck disable=SC2086 # the lists split into their values
+    qs=$(fastest ${Q[$label]}) bs=$(fastest ${B[$label]}) is=$(fastest ${I[$label]})
+    # shellcheck disable=SC2086
+    ffm=$(largest ${FF[$label]}) wm=$(largest ${W[$label]}) wim=$(largest ${WI[$label]})
     awk -v l="$label" -v n="$insts" -v q="$qs" -v b="$bs" -v i="$is" -v ff="$ffm" -v w="$wm" -v wi="$wim" -v csv="$csv" 'BEGIN {
         bm = n / b / 1e6
         printf "%-12s %12d %8.2f %8.2f %9.2f %8.2f %8.2f %8.0f %8.0f %7.2f %9.1f %9.1f\n", l, n, q, b, b / q, i, i / b, bm, ff, ff / bm, w, wi
@@ -163,7 +170,7 @@ if [ -n "$PERF" ]; then
         (cd "$T/in" && perf record -q -o "$T/perf.data" "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" \
             --at "$WARM_INSTS" --guest-output none -- "$prog" "${argv[@]}" >/dev/null 2>&1)
         echo "== where warming's time goes: $label (checkpoint: the warming run; rv-warm: its thread, predictor and" \
-            "TLBs; waiting is in train and hand_over)" | tee -a "$txt"
+            "TLBs; waiting is in train and wait_trained)" | tee -a "$txt"
         perf report -i "$T/perf.data" --stdio --sort comm,sym 2>/dev/null | grep -v '^#' | grep . | head -n 12 | tee -a "$txt"
     done
 fi
