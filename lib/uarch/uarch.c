@@ -185,12 +185,6 @@ static void warm_insns(uarch_warmer *w, const rv_block *b, uint32_t first, uint3
     u->fetch_block = current;
 }
 
-/* The same, access by access, when fetch blocks are aligned within cache
- * lines and at least 4 bytes (u->fetch_in_lines): then a straight-line
- * block enters every fetch block from its first instruction's to its
- * last's, each at the first instruction in it, whose line and page are the
- * fetch block's own. So only the accesses noted and the ends need a pc,
- * the fetch blocks entered before an access warmed before it. */
 /* Fetch blocks [from, to] (pc >> fetch_shift) in order, when fetch blocks
  * lie within cache lines: a fetch from the line of the run's last fetch
  * hits that line and page, the most recent of the L1I and the I-TLB (no
@@ -213,6 +207,12 @@ static inline uint64_t run_fetches(uarch_warmer *w, uint64_t from, uint64_t to)
     return from;
 }
 
+/* The same, access by access, when fetch blocks are aligned within cache
+ * lines and at least 4 bytes (u->fetch_in_lines): then a straight-line
+ * block enters every fetch block from its first instruction's to its
+ * last's, each at the first instruction in it, whose line and page are the
+ * fetch block's own. So only the accesses noted and the ends need a pc,
+ * the fetch blocks entered before an access warmed before it. */
 static void warm_accesses(uarch_warmer *w, const rv_block *b, uint32_t first, uint32_t end)
 {
     uarch *u = w->u;
