@@ -135,7 +135,7 @@ static inline void run_fetch(uarch_warmer *w, uint64_t pc)
         w->ipage = page;
         warm_tlb(w, true, pc);
     }
-    if (memsys_warm_is_repeat(w->l1i, pc >> w->u->line_shift, false))
+    if (memsys_warm_is_repeat(w->l1i, w->iline, false))
         w->iline_repeats++;
     else
         memsys_warm_ifetch(w->u->mem, pc);
