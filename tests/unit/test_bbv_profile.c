@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "bbv_profile.h"
-#include "loader.h"
+#include "quiet_guest.h"
 
 #define PROGRAM "build/rv/workloads/sort"
 enum { LIMIT = 2000003 };
@@ -44,14 +44,9 @@ static void on_closed(void *ctx, int series, uint64_t index, uint64_t retired)
 /* Profile the first LIMIT instructions into DIR/<size>.bb (with c as client unless NULL). */
 static void profile(const char *dir, client *c)
 {
-    char *argv[] = {PROGRAM, "1"};
-    rv_proc_options o = {.exe = PROGRAM, .argc = 2, .argv = argv};
     rv_proc p;
-    rv_elf_info info;
-    char err[256], path[512];
-    cr_assert_eq(rv_proc_init(&p, &o, &info, err, sizeof err), 0, "%s", err);
-    p.os.files[1].host_fd = open("/dev/null", O_WRONLY | O_CLOEXEC); /* quiet guest */
-    p.os.files[1].is_std = false;
+    char path[512];
+    start_quiet_guest(&p, PROGRAM, "1", RV_EXEC_TRANSLATE);
     outfile *outs[2];
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%llu.bb", dir, (unsigned long long)sizes[i]);

@@ -1,13 +1,11 @@
 /* Runs stopped at arbitrary instruction counts and resumed (mid-block) see
  * exactly the same blocks and counts as one uninterrupted run. */
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "exec.h"
-#include "loader.h"
+#include "quiet_guest.h"
 
 #define PROGRAM "build/rv/workloads/phases"
 
@@ -46,13 +44,7 @@ static void on_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, uin
 
 static void start(rv_proc *p)
 {
-    char *argv[] = {PROGRAM, "1"};
-    rv_proc_options o = {.exe = PROGRAM, .argc = 2, .argv = argv};
-    rv_elf_info info;
-    char err[256];
-    cr_assert_eq(rv_proc_init(p, &o, &info, err, sizeof err), 0, "%s", err);
-    p->os.files[1].host_fd = open("/dev/null", O_WRONLY | O_CLOEXEC); /* quiet guest */
-    p->os.files[1].is_std = false;
+    start_quiet_guest(p, PROGRAM, "1", RV_EXEC_TRANSLATE);
 }
 
 Test(resume, chunked_runs_see_the_same_blocks)

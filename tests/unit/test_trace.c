@@ -5,13 +5,11 @@
  * branch outcome; across runs that stop inside blocks, through faults that
  * handlers take, and through code written at run time. */
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "exec.h"
-#include "loader.h"
+#include "quiet_guest.h"
 
 /* What the hook was shown of one block. */
 typedef struct shown {
@@ -50,14 +48,8 @@ static void log_shown(void *ctx, rv_block *b, uint32_t first, uint64_t start, ui
 /* Run PROGRAM ARG traced in `mode`, stopping every `piece` instructions. */
 static show_log run_traced(const char *program, const char *arg, enum rv_exec_mode mode, uint64_t piece)
 {
-    char *argv[] = {(char *)program, (char *)arg};
-    rv_proc_options o = {.exe = program, .argc = arg ? 2 : 1, .argv = argv, .exec_mode = mode};
-    rv_elf_info info;
-    char err[256];
     static rv_proc p;
-    cr_assert_eq(rv_proc_init(&p, &o, &info, err, sizeof err), 0, "%s", err);
-    p.os.files[1].host_fd = open("/dev/null", O_WRONLY | O_CLOEXEC); /* quiet guest */
-    p.os.files[1].is_std = false;
+    start_quiet_guest(&p, program, arg, mode);
     static rv_trace trace;
     memset(&trace, 0, sizeof trace);
     p.trace = &trace;

@@ -6,12 +6,10 @@
  * cases; and so does a warmer that a run of one's own drives (bbv --proxy),
  * at every point it is brought up to date. */
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <omp.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "loader.h"
+#include "quiet_guest.h"
 #include "uarch/uarch.h"
 
 #define PROGRAM "build/rv/workloads/sort"
@@ -20,13 +18,8 @@
 /* sets: NULL, or overrides of the configuration ("sec.key=value"), NULL-terminated. */
 static void start(rv_proc *p, uarch *u, enum rv_exec_mode mode, const char *const *sets)
 {
-    char *argv[] = {PROGRAM, "1"};
-    rv_proc_options o = {.exe = PROGRAM, .argc = 2, .argv = argv, .exec_mode = mode};
-    rv_elf_info info;
+    start_quiet_guest(p, PROGRAM, "1", mode);
     char err[256];
-    cr_assert_eq(rv_proc_init(p, &o, &info, err, sizeof err), 0, "%s", err);
-    p->os.files[1].host_fd = open("/dev/null", O_WRONLY | O_CLOEXEC); /* quiet guest */
-    p->os.files[1].is_std = false;
     uarch_config c;
     uarch_config_defaults(&c);
     cr_assert_eq(uarch_config_load(&c, CONFIG, err, sizeof err), 0, "%s", err);
