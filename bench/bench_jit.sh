@@ -85,7 +85,7 @@ status=0
 # Round-robin: each round runs every command of every program once, so that
 # a slow spell of the machine (other tenants of its host) costs one rep of
 # several programs rather than all the reps of one.
-declare -A Q B I FF W WI
+declare -A N Q B I FF W WI
 for r in $(seq 1 "$REPS"); do
     echo "bench_jit: round $r of $REPS" >&2
     while IFS='|' read -r label prog args <&3; do
@@ -95,6 +95,7 @@ for r in $(seq 1 "$REPS"); do
             "$prog" "${argv[@]}")"
         I[$label]+=" $(timed "$T/i_$label.out" "$BIN/bbv" --no-jit --interval 100M -o "$T/bb" -- "$prog" "${argv[@]}")"
         insts=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/b_$label.json" | head -n 1)
+        N[$label]=$insts
         at=$((insts * 95 / 100)) wat=$((WARM_INSTS < insts ? WARM_INSTS : insts * 95 / 100))
         rm -rf "$T/ck"
         (cd "$T/in" && "$BIN/checkpoint" -o "$T/ck" --at "$at" --guest-output none -- "$prog" "${argv[@]}" >/dev/null)
@@ -113,7 +114,7 @@ largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 while IFS='|' read -r label prog args <&3; do
     cmp -s "$T/q_$label.out" "$T/b_$label.out" || { echo "$label: bbv's output differs from qemu's" >&2; status=1; }
     cmp -s "$T/b_$label.out" "$T/i_$label.out" || { echo "$label: --no-jit output differs" >&2; status=1; }
-    insts=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/b_$label.json" | head -n 1)
+    insts=${N[$label]}
     # shellcheck disable=SC2086 # the lists split into their values
     qs=$(fastest ${Q[$label]}) bs=$(fastest ${B[$label]}) is=$(fastest ${I[$label]})
     # shellcheck disable=SC2086
