@@ -175,7 +175,7 @@ bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_
     return bpred_event(in, taken, target, &e) ? predict_update(b, &e) : (bp_outcome){0};
 }
 
-void bpred_warm_event(bpred *b, const bp_event *e)
+static inline void warm_event(bpred *b, const bp_event *e)
 {
     if (e->kind != BP_COND) {
         predict_update(b, e); /* TAGE is not involved */
@@ -193,7 +193,12 @@ void bpred_warm_event(bpred *b, const bp_event *e)
 void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target)
 {
     bp_event e;
-    if (bpred_event(in, taken, target, &e)) bpred_warm_event(b, &e);
+    if (bpred_event(in, taken, target, &e)) warm_event(b, &e);
+}
+
+void bpred_warm_events(bpred *b, const bp_event *e, int n)
+{
+    for (int i = 0; i < n; i++) warm_event(b, &e[i]);
 }
 
 void bpred_warm_flush(bpred *b)

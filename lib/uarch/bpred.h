@@ -106,7 +106,8 @@ bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_
  * must come before they are read or saved (bpred_predict_update flushes
  * itself). */
 void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target);
-void bpred_warm_event(bpred *b, const bp_event *e);
+/* The same for n events in order (a warming thread's batch). */
+void bpred_warm_events(bpred *b, const bp_event *e, int n);
 void bpred_warm_flush(bpred *b);
 
 const bpred_stats *bpred_get_stats(const bpred *b);

@@ -93,7 +93,7 @@ static void *train(void *arg)
             wait_for_change(t, &t->submitted, next, THREAD_SPINS);
         const chunk *c = &t->ring[next % RING];
         for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
-        for (int i = 0, n = c->nbranch; i < n; i++) bpred_warm_event(t->bp, &c->branch[i]);
+        bpred_warm_events(t->bp, c->branch, c->nbranch);
         if (c->last) {
             bpred_warm_flush(t->bp);
             return NULL; /* pthread_join makes all this visible to the producer */

@@ -5,7 +5,7 @@
  * hashes every conditional branch into all its tables). So a warming run
  * gathers them into a batch and hands it over, and goes on executing and
  * warming the caches while this thread trains the predictor and the TLBs in
- * the same orders: they end exactly as bpred_warm_event and tlbs_warm on
+ * the same orders: they end exactly as bpred_warm_events and tlbs_warm on
  * each would leave them. */
 #ifndef RV_UARCH_WARM_THREAD_H
 #define RV_UARCH_WARM_THREAD_H

@@ -78,7 +78,7 @@ Test(warm_thread, trains_as_one_thread)
     bpred *direct_bp = bpred_new(&c), *threaded_bp = bpred_new(&c);
     tlbs *direct_tlb = tlbs_new(&c), *threaded_tlb = tlbs_new(&c);
     for (int i = 0; i < N; i++) {
-        bpred_warm_event(direct_bp, &branches[i]);
+        bpred_warm_events(direct_bp, &branches[i], 1);
         tlbs_warm(direct_tlb, pages[i] & 1, pages[i]);
     }
     bpred_warm_flush(direct_bp);
