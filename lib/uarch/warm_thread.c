@@ -24,7 +24,7 @@
  * times per 100M instructions, this one some 190. The thread sleeps when
  * the run stops producing (a system call of the guest, the end), and the
  * producer then wakes it once half the ring is full. */
-enum { RING = 32, PRODUCER_SPINS = 4000, THREAD_SPINS = 4000 };
+enum { RING = 8, PRODUCER_SPINS = 4000, THREAD_SPINS = 4000 };
 
 /* A batch as the thread reads it. */
 typedef struct chunk {

@@ -19,7 +19,7 @@
 #include <emmintrin.h>
 #endif
 
-enum { WARM_BATCH = 256 /* control transfers, and pages, handed over at a time at most */ };
+enum { WARM_BATCH = 1024 /* control transfers, and pages, handed over at a time at most */ };
 
 /* What a warming run gathers for the thread: the control transfers and the
  * pages of the batch it is writing, straight into the thread's ring (see

@@ -39,7 +39,7 @@ static rv_insn random_transfer(uint64_t r, bool *taken, uint64_t *target)
     }
 }
 
-enum { N = 200000 };
+enum { N = 600000 }; /* enough batches for every size up to WARM_BATCH */
 static bp_event branches[N];
 static uint64_t pages[N]; /* warm_page()s: over more pages than the TLBs hold */
 
