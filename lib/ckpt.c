@@ -14,6 +14,7 @@
 #include "ckpt_file.h"
 #include "ckpt_task.h"
 #include "code.h"
+#include "page_residency.h"
 #include "sys/sys_internal.h"
 #include "util.h"
 
@@ -190,6 +191,8 @@ static unsigned char *pages_blob(const rv_mem *m, size_t *len)
     unsigned char *buf = malloc(cap);
     if (!buf)
         die("out of memory");
+    page_residency touched;
+    page_residency_open(&touched);
     for (size_t i = 0; i < m->nvmas; i++) {
         const rv_vma *v = &m->vmas[i];
         uint64_t file_size, end = v->end;
@@ -197,7 +200,7 @@ static unsigned char *pages_blob(const rv_mem *m, size_t *len)
             end = v->start + shared_extent(v, &file_size);
         for (uint64_t a = v->start; a < end; a += GUEST_PAGE_SIZE) {
             const unsigned char *page = mem_host(m, a);
-            if (v->kind != VMA_FILE_SHARED && page_is_zero(page))
+            if (v->kind != VMA_FILE_SHARED && (!page_may_hold_data(&touched, m, a) || page_is_zero(page)))
                 continue;
             if (n + 8 + GUEST_PAGE_SIZE > cap) {
                 cap *= 2;
@@ -210,6 +213,7 @@ static unsigned char *pages_blob(const rv_mem *m, size_t *len)
             n += 8 + GUEST_PAGE_SIZE;
         }
     }
+    page_residency_close(&touched);
     *len = n;
     return buf;
 }
