@@ -77,11 +77,9 @@ Test(warm_thread, trains_as_one_thread)
     uarch_config c = defaults();
     bpred *direct_bp = bpred_new(&c), *threaded_bp = bpred_new(&c);
     tlbs *direct_tlb = tlbs_new(&c), *threaded_tlb = tlbs_new(&c);
-    for (int i = 0; i < N; i++) {
-        bpred_warm_events(direct_bp, &branches[i], 1);
-        tlbs_warm(direct_tlb, pages[i] & 1, pages[i]);
-    }
+    bpred_warm_events(direct_bp, branches, N);
     bpred_warm_flush(direct_bp);
+    for (int i = 0; i < N; i++) tlbs_warm(direct_tlb, pages[i] & 1, pages[i]);
 
     omp_set_num_threads(2); /* whatever the CPUs: the thread is what is tested */
     warm_batch w;
