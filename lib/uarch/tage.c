@@ -101,26 +101,45 @@ static inline uint32_t next_all(uint32_t a, uint32_t keep, bool taken)
     return (((a << 1) & keep) | (a > keep >> 1)) ^ taken;
 }
 
+/* The rings' part of shift_in for nrings rings (a constant where it is
+ * inlined): outcome by outcome, every ring's all() a step, so that the
+ * rings' dependency chains (each step waits for the last) run side by
+ * side rather than one after the other. */
+static inline __attribute__((always_inline)) void shift_rings(tage *t, uint32_t taken, int n, int nrings)
+{
+    const uint32_t size = t->ring_size, p = t->newest;
+    uint32_t a[F_USES], keep[F_USES], *ring[F_USES];
+    for (int r = 0; r < nrings; r++) {
+        a[r] = t->all[r];
+        keep[r] = t->keep_ring[r];
+        ring[r] = &t->all_ring[(size_t)r * 2 * size];
+    }
+    for (int j = 0; j < n; j++) {
+        bool outcome = taken >> j & 1;
+        uint32_t q = (p + 1 + (uint32_t)j) & (size - 1);
+        for (int r = 0; r < nrings; r++) {
+            a[r] = next_all(a[r], keep[r], outcome);
+            ring[r][q] = ring[r][q + size] = a[r];
+        }
+    }
+    for (int r = 0; r < nrings; r++) t->all[r] = a[r];
+}
+
 /* Shift outcomes (bit j of taken the j-th of n) into the history and into
  * all() of every use, remembering each all(). */
 static inline __attribute__((always_inline)) void shift_in(tage *t, uint32_t taken, int n)
 {
-    const uint32_t size = t->ring_size, hist_mask = t->hist_mask;
-    uint32_t p = t->newest, head = t->head;
-    for (int r = 0; r < t->nrings; r++) {
-        uint32_t *ring = &t->all_ring[(size_t)r * 2 * size], a = t->all[r], keep = t->keep_ring[r];
-        for (int j = 0; j < n; j++) {
-            a = next_all(a, keep, taken >> j & 1);
-            uint32_t q = (p + 1 + (uint32_t)j) & (size - 1);
-            ring[q] = ring[q + size] = a;
-        }
-        t->all[r] = a;
+    switch (t->nrings) {
+    case 1: shift_rings(t, taken, n, 1); break;
+    case 2: shift_rings(t, taken, n, 2); break;
+    default: shift_rings(t, taken, n, F_USES); break;
     }
+    uint32_t head = t->head;
     for (int j = 0; j < n; j++) {
-        head = (head + 1) & hist_mask;
+        head = (head + 1) & t->hist_mask;
         t->hist[head] = taken >> j & 1;
     }
-    t->newest = (p + (uint32_t)n) & (size - 1);
+    t->newest = (t->newest + (uint32_t)n) & (t->ring_size - 1);
     t->head = head;
 }
 
