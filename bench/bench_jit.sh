@@ -125,8 +125,12 @@ while IFS='|' read -r label prog args <&3; do
         printf "%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.3f,%.1f,%.1f\n", l, n, q, b, b / q, i, i / b, bm, ff, ff / bm, w, wi >> csv
     }' | tee -a "$txt"
 done 3<<<"$RUNS"
-awk -F, 'NR > 1 { n++; if ($5 <= 1.0) le1++; if ($5 <= 1.5) le15++; if ($5 > mx) mx = $5; g += log($5); w += $11 < 150 ? 0 : 1 }
-    END { printf "\nbbv/qemu: at most 1.0x on %d of %d programs, at most 1.5x on %d, worst %.2fx, geometric mean %.2fx; warming >= 150 MIPS on %d\n", le1, n, le15, mx, exp(g / n), w }' "$csv" | tee -a "$txt"
+# The programs warming leaves below 150 MIPS, each with its fast-forward's
+# MIPS: warming runs the same translated code, so it cannot be faster.
+awk -F, 'NR > 1 { n++; if ($5 <= 1.0) le1++; if ($5 <= 1.5) le15++; if ($5 > mx) mx = $5; g += log($5)
+        if ($11 >= 150) w++; else below = below sprintf("%s %s %.1f (ff %.0f)", below ? "," : "", $1, $11, $9) }
+    END { printf "\nbbv/qemu: at most 1.0x on %d of %d programs, at most 1.5x on %d, worst %.2fx, geometric mean %.2fx; warming >= 150 MIPS on %d\n", le1, n, le15, mx, exp(g / n), w
+          if (below) printf "warming below 150 MIPS:%s\n", below }' "$csv" | tee -a "$txt"
 echo "ff = checkpoint fast-forward (the fast_forward MIPS it reports); warm = functional warming over the first $WARM_INSTS instructions" | tee -a "$txt"
 
 # What warming had to do, from the model's counts in checkpoints.json: the
