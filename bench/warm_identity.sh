@@ -3,8 +3,10 @@
 # reference build. Both builds take warm checkpoints (checkpoint --warm) of
 # bundled workloads and corpus programs under several core configurations
 # and simulate regions with --warmup functional and --warmup checkpoint;
-# every .ckpt file must be the same bytes, and every sim JSON the same bytes
-# once its "seconds" and "mips" lines (wall-clock timings) are left out.
+# every .ckpt file must hold the same bytes (bench/ckpt_same.py: but for
+# the fill levels of L1 lines, which warming no longer records), and every
+# sim JSON be the same bytes once its "seconds" and "mips" lines
+# (wall-clock timings) are left out.
 #
 # Usage: bench/warm_identity.sh [--ref-bin DIR | --ref-commit C] [--quick]
 #   --ref-bin DIR     reference checkpoint and sim binaries in DIR
@@ -19,7 +21,7 @@ while [ $# -gt 0 ]; do
     --ref-bin) REF_BIN=$2; shift 2 ;;
     --ref-commit) REF_COMMIT=$2; shift 2 ;;
     --quick) QUICK=1; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "warm_identity: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -107,7 +109,7 @@ while IFS='|' read -r cname cfg sets <&4; do
             { report 1 "$name: a run failed"; continue; }
         for f in "$T"/ref/"$name"/{at,rg}/*.ckpt; do
             rel=${f#"$T"/ref/"$name"/}
-            cmp -s "$f" "$T/new/$name/$rel"
+            "$TOP/bench/ckpt_same.py" "$f" "$T/new/$name/$rel" >/dev/null
             report $? "$name $rel ($(stat -c %s "$f") bytes)"
         done
         for mode in functional checkpoint; do

@@ -5,10 +5,13 @@
  * allocating there if it is absent, down to DRAM. */
 #include "uarch/memsys.h"
 
+#include <stdalign.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "uarch/cache.h"
 #include "uarch/dram.h"
+#include "uarch/stream_store.h"
 #include "util.h"
 
 enum { L1I, L1D, L2, LLC, NCACHES };
@@ -22,12 +25,21 @@ typedef struct level {
     bool ideal;             /* a limit study: every timed access hits, the contents stay as they are */
 } level;
 
+/* The counts the levels below the L1s keep, apart from the L1s' (and on a
+ * host cache line of their own) for deferred warming's thread; added to
+ * memsys_stats when it is read. */
+typedef struct below_counts {
+    uint64_t l2_accesses, l2_misses, llc_accesses, llc_misses, dram_reads, dram_writes;
+} below_counts;
+
 struct memsys {
     level lv[NCACHES];
     dram dram;
     unsigned line_shift;
     bool prefetch_next_line;
-    memsys_stats stats;
+    memsys_log *defer;      /* deferred warming's log; NULL: none */
+    memsys_stats stats;     /* all but below's, which are added to it when read */
+    alignas(64) below_counts below;
 };
 
 static unsigned log2_exact(unsigned x, const char *what)
@@ -39,8 +51,9 @@ static unsigned log2_exact(unsigned x, const char *what)
 
 memsys *memsys_new(const uarch_config *c)
 {
-    memsys *m = calloc(1, sizeof *m);
+    memsys *m = aligned_alloc(alignof(memsys), (sizeof *m + alignof(memsys) - 1) / alignof(memsys) * alignof(memsys));
     if (!m) die("out of memory");
+    memset(m, 0, sizeof *m);
     m->line_shift = log2_exact((unsigned)c->line_bytes, "cache line size");
     m->prefetch_next_line = c->prefetch_next_line;
     const struct {
@@ -53,10 +66,10 @@ memsys *memsys_new(const uarch_config *c)
                  &m->stats.l1i_misses},
         [L1D] = {"L1 D-cache", c->l1d_kib, c->l1d_ways, c->l1d_latency, c->l1d_mshrs, MEM_L1, NULL,
                  &m->stats.l1d_misses},
-        [L2] = {"L2 cache", c->l2_kib, c->l2_ways, c->l2_latency, c->l2_mshrs, MEM_L2, &m->stats.l2_accesses,
-                &m->stats.l2_misses},
-        [LLC] = {"LLC", c->llc_kib, c->llc_ways, c->llc_latency, c->llc_mshrs, MEM_LLC, &m->stats.llc_accesses,
-                 &m->stats.llc_misses},
+        [L2] = {"L2 cache", c->l2_kib, c->l2_ways, c->l2_latency, c->l2_mshrs, MEM_L2, &m->below.l2_accesses,
+                &m->below.l2_misses},
+        [LLC] = {"LLC", c->llc_kib, c->llc_ways, c->llc_latency, c->llc_mshrs, MEM_LLC, &m->below.llc_accesses,
+                 &m->below.llc_misses},
     };
     level *below = NULL;   /* wire from the bottom up, skipping absent levels */
     for (int i = NCACHES - 1; i >= 0; i--) {
@@ -104,11 +117,34 @@ static inline mem_result hit(const level *lv, const cache_state *l, uint64_t t, 
 
 static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t, bool timed);
 
+/* A request below the L1s that deferred warming logs: a line address and
+ * whether it is a write-back (else a read). */
+enum { BELOW_WRITE_BACK = 1, BELOW_TAG_SHIFT = 1 };
+
+static inline bool is_l1(const memsys *m, const level *lv) { return lv < &m->lv[L2]; }
+
+/* The log lv's request below goes to: in deferred warming, an L1's; else
+ * NULL, the request is made now. */
+static inline memsys_log *deferred(const memsys *m, const level *lv, bool timed)
+{
+    return !timed && is_l1(m, lv) ? m->defer : NULL;
+}
+
+static inline void log_below(memsys_log *log, uint64_t tag, unsigned kind)
+{
+    stream_store_u64(&log->event[log->n++], tag << BELOW_TAG_SHIFT | kind);
+}
+
 /* Put a line (absent) into lv, writing back at cycle t the dirty line it evicts. */
 static void place(memsys *m, level *lv, const cache_line *line, uint64_t t, bool timed)
 {
     cache_line victim = cache_insert(&lv->c, line);
-    if (victim.tag != CACHE_NO_LINE && victim.dirty)
+    if (victim.tag == CACHE_NO_LINE || !victim.dirty)
+        return;
+    memsys_log *log = deferred(m, lv, timed);
+    if (log)
+        log_below(log, victim.tag, BELOW_WRITE_BACK);
+    else
         write_back(m, lv->next, victim.tag, t, timed);
 }
 
@@ -116,7 +152,7 @@ static void place(memsys *m, level *lv, const cache_line *line, uint64_t t, bool
 static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t, bool timed)
 {
     if (!below) {
-        m->stats.dram_writes++;
+        m->below.dram_writes++;
         if (timed) dram_write(&m->dram, t);
         return;
     }
@@ -135,10 +171,19 @@ static mem_result fetch(memsys *m, level *lv, uint64_t tag, uint64_t t, bool tim
 static mem_result fill(memsys *m, level *lv, uint64_t tag, uint64_t start, unsigned slot, bool timed, bool dirty,
                        bool prefetched)
 {
-    mem_result r = fetch(m, lv->next, tag, start + lv->c.latency, timed);
+    /* a warming fill of an L1 keeps the level below as its fill level
+     * (memsys.h), which the fill need not wait for */
+    uint8_t below = lv->next ? lv->next->c.level : MEM_DRAM;
+    memsys_log *log = deferred(m, lv, timed);
+    mem_result r = {0, below, 0};
+    if (log)
+        log_below(log, tag, 0);
+    else
+        r = fetch(m, lv->next, tag, start + lv->c.latency, timed);
     if (timed) busy_pool_hold(&lv->c.mshrs, slot, r.ready);
+    uint8_t level = !timed && is_l1(m, lv) ? below : r.level;
     place(m, lv,
-          &(cache_line){.tag = tag, .ready = r.ready, .dirty = dirty, .fill_level = r.level, .prefetched = prefetched},
+          &(cache_line){.tag = tag, .ready = r.ready, .dirty = dirty, .fill_level = level, .prefetched = prefetched},
           start, timed);
     return r;
 }
@@ -160,7 +205,7 @@ static mem_result miss(memsys *m, level *lv, uint64_t tag, uint64_t t, bool time
 static mem_result fetch(memsys *m, level *lv, uint64_t tag, uint64_t t, bool timed)
 {
     if (!lv) {
-        m->stats.dram_reads++;
+        m->below.dram_reads++;
         return (mem_result){timed ? dram_read(&m->dram, t) : 0, MEM_DRAM, 0};
     }
     (*lv->accesses)++;
@@ -238,8 +283,38 @@ void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores)
     m->stats.l1d_stores += stores;
 }
 
-const memsys_stats *memsys_get_stats(const memsys *m) { return &m->stats; }
-void memsys_reset_stats(memsys *m) { m->stats = (memsys_stats){0}; }
+void memsys_warm_defer(memsys *m, memsys_log *log) { m->defer = log; }
+
+void memsys_warm_below(memsys *m, const uint64_t *event, int n)
+{
+    level *below = m->lv[L1D].next; /* the L1I's too */
+    for (int i = 0; i < n; i++) {
+        uint64_t tag = event[i] >> BELOW_TAG_SHIFT;
+        if (event[i] & BELOW_WRITE_BACK)
+            write_back(m, below, tag, 0, false);
+        else
+            fetch(m, below, tag, 0, false);
+    }
+}
+
+const memsys_stats *memsys_get_stats(memsys *m)
+{
+    below_counts *b = &m->below;
+    m->stats.l2_accesses += b->l2_accesses;
+    m->stats.l2_misses += b->l2_misses;
+    m->stats.llc_accesses += b->llc_accesses;
+    m->stats.llc_misses += b->llc_misses;
+    m->stats.dram_reads += b->dram_reads;
+    m->stats.dram_writes += b->dram_writes;
+    *b = (below_counts){0};
+    return &m->stats;
+}
+
+void memsys_reset_stats(memsys *m)
+{
+    m->stats = (memsys_stats){0};
+    m->below = (below_counts){0};
+}
 
 void memsys_quiesce(memsys *m)
 {

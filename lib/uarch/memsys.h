@@ -10,7 +10,11 @@
  * waits for the earliest to free.
  *
  * Warming requests update only what a later timing run depends on (tags,
- * LRU order, dirty bits, prefetches) and cost no time. Addresses are guest
+ * LRU order, dirty bits, prefetches) and cost no time. Their lines are
+ * ready at once, so an L1 line filled by warming keeps no fill level (it
+ * is the level below's, whatever served the fill), and the L1s need
+ * nothing from below: warming can make the requests below the L1s later,
+ * on another thread (memsys_warm_defer). Addresses are guest
  * virtual addresses (user-mode simulation: virtual = physical). Writes are
  * write-back, write-allocate. */
 #ifndef RV_UARCH_MEMSYS_H
@@ -56,7 +60,9 @@ mem_result memsys_load(memsys *m, uint64_t addr, uint64_t now);
 mem_result memsys_store(memsys *m, uint64_t addr, uint64_t now);
 mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now);
 
-/* Functional warming: same state changes, no timing. Return enum mem_level. */
+/* Functional warming: same state changes, no timing. Return enum mem_level
+ * (while deferred, memsys_warm_defer: MEM_L1 on a hit, else the level
+ * below the L1s). */
 int memsys_warm_load(memsys *m, uint64_t addr);
 int memsys_warm_store(memsys *m, uint64_t addr);
 int memsys_warm_ifetch(memsys *m, uint64_t addr);
@@ -74,6 +80,22 @@ static inline bool memsys_warm_is_repeat(const cache *c, uint64_t tag, bool writ
     return s && !s->prefetched && (s->dirty || !write);
 }
 
+/* Deferred warming. While log is set, the reads and write-backs a warming
+ * request makes below the L1s are appended to it, in order (at most
+ * MEMSYS_BELOW_PER_REQUEST per request), instead of being made; hand them
+ * to memsys_warm_below, in the same order, on any one thread. The L1s and
+ * the levels below share nothing, not even counters, so warming requests
+ * and memsys_warm_below may run at the same time on two threads; anything
+ * else (statistics, save, timing requests) waits until the levels below
+ * have caught up. NULL: make them at once again. */
+typedef struct memsys_log {
+    uint64_t *event;   /* written with stream_store_u64: another core reads them */
+    int n;
+} memsys_log;
+enum { MEMSYS_BELOW_PER_REQUEST = 4 };
+void memsys_warm_defer(memsys *m, memsys_log *log);
+void memsys_warm_below(memsys *m, const uint64_t *event, int n);
+
 /* n more warming fetches, and loads and stores, that were repeats. */
 void memsys_warm_ifetch_repeated(memsys *m, uint64_t n);
 void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores);
@@ -84,7 +106,7 @@ void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores);
  * that continues the cycle count needs nothing. */
 void memsys_quiesce(memsys *m);
 
-const memsys_stats *memsys_get_stats(const memsys *m);
+const memsys_stats *memsys_get_stats(memsys *m);
 void memsys_reset_stats(memsys *m);
 
 /* Warm state (tags, LRU, dirty bits; no in-flight requests). restore

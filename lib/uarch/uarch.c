@@ -125,6 +125,13 @@ static inline void warm_tlb(uarch_warmer *w, bool instr, uint64_t vaddr)
     if (w->batch.npage == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
 }
 
+/* After a request the L1s missed: the batch's requests below them may
+ * have no room for another's. */
+static inline void hand_over_if_full(uarch_warmer *w)
+{
+    if (w->thread && warm_batch_below_full(&w->batch)) warm_thread_submit(w->thread, &w->batch);
+}
+
 static inline void run_fetch(uarch_warmer *w, uint64_t pc)
 {
     uint64_t page = pc >> TLB_PAGE_SHIFT;
@@ -135,10 +142,12 @@ static inline void run_fetch(uarch_warmer *w, uint64_t pc)
         w->ipage = page;
         warm_tlb(w, true, pc);
     }
-    if (memsys_warm_is_repeat(w->l1i, w->iline, false))
+    if (memsys_warm_is_repeat(w->l1i, w->iline, false)) {
         w->iline_repeats++;
-    else
+    } else {
         memsys_warm_ifetch(w->u->mem, pc);
+        hand_over_if_full(w);
+    }
 }
 
 static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
@@ -156,6 +165,7 @@ static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
         w->load_repeats += !store;
     } else {
         warm_data(w->u, access, addr);
+        hand_over_if_full(w);
     }
 }
 
@@ -271,7 +281,7 @@ uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
                         .iline = UINT64_MAX,
                         .ipage = UINT64_MAX,
                         .dpage = UINT64_MAX};
-    if (thread) w->thread = warm_thread_start(u->bp, u->tlb, &w->batch);
+    if (thread) w->thread = warm_thread_start(u->bp, u->tlb, u->mem, &w->batch);
     p->trace = &w->trace;
     return w;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
-#include <emmintrin.h>
+#include <emmintrin.h> /* _mm_pause */
 #endif
 
 /* A ring of chunks (batches, as the thread reads them) between the warming
@@ -30,13 +30,15 @@ enum { RING = 8, PRODUCER_SPINS = 4000, THREAD_SPINS = 4000 };
 typedef struct chunk {
     alignas(64) bp_event branch[WARM_BATCH]; /* host cache lines of their own */
     alignas(64) uint64_t page[WARM_BATCH];
-    int nbranch, npage;
+    alignas(64) uint64_t below[WARM_BATCH];
+    int nbranch, npage, nbelow;
     bool last; /* the run's last chunk: flush and end */
 } chunk;
 
 struct warm_thread {
     bpred *bp;
     tlbs *tlb;
+    memsys *mem;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -92,6 +94,7 @@ static void *train(void *arg)
         if (atomic_load_explicit(&t->submitted, memory_order_acquire) == next)
             wait_for_change(t, &t->submitted, next, THREAD_SPINS);
         const chunk *c = &t->ring[next % RING];
+        memsys_warm_below(t->mem, c->below, c->nbelow);
         for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
         bpred_warm_events(t->bp, c->branch, c->nbranch);
         if (c->last) {
@@ -117,10 +120,10 @@ static void open_chunk(warm_thread *t, uint32_t k, warm_batch *w)
 {
     wait_trained(t, k, RING - 1);
     chunk *c = &t->ring[k % RING];
-    *w = (warm_batch){.branch = c->branch, .page = c->page};
+    *w = (warm_batch){.branch = c->branch, .page = c->page, .below = {c->below, 0}};
 }
 
-warm_thread *warm_thread_start(bpred *b, tlbs *tlb, warm_batch *w)
+warm_thread *warm_thread_start(bpred *b, tlbs *tlb, memsys *m, warm_batch *w)
 {
     /* one thread allowed, or already one of several (sim's regions) */
     if (omp_get_max_threads() < 2 || omp_in_parallel()) return NULL;
@@ -129,6 +132,7 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb, warm_batch *w)
     memset(t, 0, sizeof *t);
     t->bp = b;
     t->tlb = tlb;
+    t->mem = m;
     /* Signals are the guest's business and the main thread's: the thread takes none. */
     sigset_t all, old;
     sigfillset(&all);
@@ -142,6 +146,7 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb, warm_batch *w)
     }
     pthread_setname_np(t->thread, "rv-warm"); /* as top and perf show it */
     open_chunk(t, 0, w);
+    memsys_warm_defer(m, &w->below);
     return t;
 }
 
@@ -151,11 +156,10 @@ static uint32_t hand_over(warm_thread *t, warm_batch *w, bool last, bool wake)
 {
     uint32_t k = atomic_load_explicit(&t->submitted, memory_order_relaxed);
     chunk *c = &t->ring[k % RING];
-#if defined(__x86_64__)
-    _mm_sfence(); /* the streamed stores before the count that publishes them */
-#endif
+    stream_store_fence(); /* the streamed stores before the count that publishes them */
     c->nbranch = w->nbranch;
     c->npage = w->npage;
+    c->nbelow = w->below.n;
     c->last = last;
     uint32_t trained = atomic_load_explicit(&t->trained, memory_order_relaxed); /* may be behind */
     advance(t, &t->submitted, wake || k + 1 - trained >= RING / 2);
@@ -176,6 +180,7 @@ void warm_thread_stop(warm_thread *t, warm_batch *w)
     hand_over(t, w, true, true);
     *w = (warm_batch){0}; /* its chunk goes with the thread */
     pthread_join(t->thread, NULL);
+    memsys_warm_defer(t->mem, NULL);
     pthread_cond_destroy(&t->wake);
     pthread_mutex_destroy(&t->lock);
     free(t);

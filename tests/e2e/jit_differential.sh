@@ -101,19 +101,24 @@ for name in sig_faults segfault sig_handlers self_modify; do
 done
 echo "jit_differential: warm checkpoints identical translated, interpreted and checked"
 
-# Runs of a million instructions and more train the branch predictor and the
-# TLBs on a thread of their own: the same warm state as on one thread (OMP_NUM_THREADS=1),
-# in checkpoints that warm across several runs.
-for threads in 2 1; do
-    (cd "$T" && OMP_NUM_THREADS=$threads "$BIN/checkpoint" -o "$T/threads_$threads" --warm "$TOP/configs/boom-tip.ini" \
-        --at 3000000,9000000,21000000 --guest-output none -- "$RV/workloads/sort" 2 </dev/null >/dev/null) ||
-        fail "checkpoint --warm with $threads threads failed"
+# Runs of a million instructions and more train the branch predictor, the
+# TLBs and the caches below the L1s on a thread of their own: the same warm
+# state as on one thread (OMP_NUM_THREADS=1), in checkpoints that warm across
+# several runs (sort: branches; ptr_chase: L2 and LLC misses, write-backs).
+for prog in "sort 2" "ptr_chase 11"; do
+    read -r -a argv <<<"$prog"
+    for threads in 2 1; do
+        (cd "$T" && OMP_NUM_THREADS=$threads "$BIN/checkpoint" -o "$T/threads_$threads" --warm "$TOP/configs/boom-tip.ini" \
+            --at 3000000,9000000,21000000 --guest-output none -- "$RV/workloads/${argv[0]}" "${argv[@]:1}" </dev/null >/dev/null) ||
+            fail "$prog: checkpoint --warm with $threads threads failed"
+    done
+    for f in "$T"/threads_2/*.ckpt; do
+        cmp -s "$f" "$T/threads_1/$(basename "$f")" || fail "$prog: warm checkpoint $(basename "$f") differs with one thread"
+    done
+    expect_eq "$prog: warm checkpoints" 3 "$(ls "$T"/threads_2/*.ckpt | wc -l)"
+    rm -rf "$T"/threads_*
 done
-for f in "$T"/threads_2/*.ckpt; do
-    cmp -s "$f" "$T/threads_1/$(basename "$f")" || fail "warm checkpoint $(basename "$f") differs with one thread"
-done
-expect_eq "warm checkpoints" 3 "$(ls "$T"/threads_2/*.ckpt | wc -l)"
-echo "jit_differential: warm state identical with the predictor and TLBs on their own thread and on one thread"
+echo "jit_differential: warm state identical with the predictor, TLBs and L2/LLC on their own thread and on one thread"
 
 # Code that writes code, against qemu.
 "$QEMU" "$RV/progs/self_modify" >"$T/sm_qemu"

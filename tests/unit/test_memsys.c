@@ -660,3 +660,51 @@ Test(memsys, repeats_change_only_access_counts)
                  (unsigned long long)again);
     memsys_free(m);
 }
+
+/* ------------------------------------------------------ deferred warming */
+
+/* Requests below the L1s deferred to a log and made later, a few requests'
+ * worth at a time, leave the hierarchy and its counts as making them at
+ * once does: reads and write-backs (stores evict dirty lines), prefetches,
+ * fetches, every level missing. */
+Test(memsys, deferred_warming_ends_as_immediate)
+{
+    uarch_config c = defaults();
+    c.l1d_kib = c.l1i_kib = 4;
+    c.l2_kib = 32;
+    c.llc_kib = 128;
+    memsys *now = memsys_new(&c), *later = memsys_new(&c);
+    enum { REQUESTS = 200000, ROOM = 64 * MEMSYS_BELOW_PER_REQUEST };
+    uint64_t event[ROOM];
+    memsys_log log = {event, 0};
+    memsys_warm_defer(later, &log);
+    uint64_t seed = 5;
+    for (int i = 0; i < REQUESTS; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint64_t addr = BASE + (seed >> 20 & 0xfffff), kind = seed >> 60;
+        for (memsys *m = now; m; m = m == now ? later : NULL) {
+            if (kind < 5) memsys_warm_store(m, addr);
+            else if (kind < 14) memsys_warm_load(m, addr);
+            else memsys_warm_ifetch(m, addr & ~(uint64_t)3);
+        }
+        cr_assert(log.n <= ROOM);
+        if (log.n > ROOM - MEMSYS_BELOW_PER_REQUEST || seed >> 58 == 0) {
+            memsys_warm_below(later, event, log.n);
+            log.n = 0;
+        }
+    }
+    memsys_warm_below(later, event, log.n);
+    memsys_warm_defer(later, NULL);
+    const memsys_stats *a = memsys_get_stats(now), *b = memsys_get_stats(later);
+    cr_expect(a->llc_misses > REQUESTS / 100 && a->dram_writes > REQUESTS / 100 && a->prefetches > REQUESTS / 100,
+              "every level missed, dirty lines reached DRAM, the prefetcher ran");
+    cr_expect(memcmp(a, b, sizeof *a) == 0, "the counts");
+    ustate x = {0}, y = {0};
+    memsys_save(now, &x);
+    memsys_save(later, &y);
+    cr_expect(x.len == y.len && memcmp(x.data, y.data, x.len) == 0, "the lines");
+    ustate_free(&x);
+    ustate_free(&y);
+    memsys_free(now);
+    memsys_free(later);
+}

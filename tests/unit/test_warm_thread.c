@@ -1,7 +1,7 @@
 /* Functional warming's second thread (lib/uarch/warm_thread.c): the branch
- * predictor and the TLBs it trains end exactly as training them in order
- * on one thread leaves them, whatever the batches' sizes; and there is no
- * thread when OpenMP is to use one. */
+ * predictor, the TLBs and the caches below the L1s it trains end exactly as
+ * training them in order on one thread leaves them, whatever the batches'
+ * sizes; and there is no thread when OpenMP is to use one. */
 #include <criterion/criterion.h>
 #include <omp.h>
 #include <string.h>
@@ -13,6 +13,9 @@ static uarch_config defaults(void)
     uarch_config c;
     uarch_config_defaults(&c);
     c.bp_tage_log_entries = 6; /* small tables: allocations, aliasing within a batch */
+    c.l1d_kib = 4;             /* small caches: evictions and write-backs at every level */
+    c.l2_kib = 32;
+    c.llc_kib = 128;
     return c;
 }
 
@@ -42,6 +45,7 @@ static rv_insn random_transfer(uint64_t r, bool *taken, uint64_t *target)
 enum { N = 600000 }; /* enough batches for every size up to WARM_BATCH */
 static bp_event branches[N];
 static uint64_t pages[N]; /* warm_page()s: over more pages than the TLBs hold */
+static uint64_t data[N];  /* addresses over 1 MiB, bit 0 set for a store */
 
 static void make_streams(void)
 {
@@ -52,56 +56,86 @@ static void make_streams(void)
         rv_insn in = random_transfer(r, &taken, &target);
         cr_assert(bpred_event(&in, taken, target, &branches[i]));
         pages[i] = warm_page(r >> 63, (r >> 20 & 0x3ff) << 12 | (r & 0xfff));
+        data[i] = (r >> 24 & 0x1ffff) << 3 | (r % 3 == 0); /* 8-byte aligned */
     }
 }
 
-static void expect_same_state(bpred *b1, tlbs *t1, bpred *b2, tlbs *t2)
+static void warm_data(memsys *m, uint64_t d)
 {
+    if (d & 1)
+        memsys_warm_store(m, d & ~(uint64_t)1);
+    else
+        memsys_warm_load(m, d);
+}
+
+static void expect_same_state(bpred *b1, tlbs *t1, memsys *m1, bpred *b2, tlbs *t2, memsys *m2)
+{
+    cr_expect(memcmp(memsys_get_stats(m1), memsys_get_stats(m2), sizeof(memsys_stats)) == 0, "cache statistics");
     cr_expect(memcmp(bpred_get_stats(b1), bpred_get_stats(b2), sizeof(bpred_stats)) == 0, "predictor statistics");
     cr_expect(memcmp(tlbs_get_stats(t1), tlbs_get_stats(t2), sizeof(tlb_stats)) == 0, "TLB statistics");
     ustate x = {0}, y = {0};
     bpred_save(b1, &x);
     tlbs_save(t1, &x);
+    memsys_save(m1, &x);
     bpred_save(b2, &y);
     tlbs_save(t2, &y);
+    memsys_save(m2, &y);
     cr_expect(x.len == y.len && memcmp(x.data, y.data, x.len) == 0, "saved state");
     ustate_free(&x);
     ustate_free(&y);
 }
 
-/* Batches of every size, the two parts filled at different rates, the last
- * one short, many more than the ring holds (the producer waits). */
+/* Batches of every size, the three parts filled at different rates, the
+ * last one short, many more than the ring holds (the producer waits). The
+ * data accesses are made here on the L1D, which defers what they need
+ * below it to the batch. */
 Test(warm_thread, trains_as_one_thread)
 {
     make_streams();
     uarch_config c = defaults();
     bpred *direct_bp = bpred_new(&c), *threaded_bp = bpred_new(&c);
     tlbs *direct_tlb = tlbs_new(&c), *threaded_tlb = tlbs_new(&c);
+    memsys *direct_mem = memsys_new(&c), *threaded_mem = memsys_new(&c);
     bpred_warm_events(direct_bp, branches, N);
     bpred_warm_flush(direct_bp);
     for (int i = 0; i < N; i++) tlbs_warm(direct_tlb, pages[i] & 1, pages[i]);
+    for (int i = 0; i < N; i++) warm_data(direct_mem, data[i]);
 
     omp_set_num_threads(2); /* whatever the CPUs: the thread is what is tested */
     warm_batch w;
-    warm_thread *t = warm_thread_start(threaded_bp, threaded_tlb, &w);
+    warm_thread *t = warm_thread_start(threaded_bp, threaded_tlb, threaded_mem, &w);
     cr_assert(t, "no thread");
-    int nb = 0, np = 0, size = 1;
+    int nb = 0, np = 0, nd = 0, size = 1;
     while (nb < N - 200 || np < N - 200) {
-        /* a batch of `size` branches and a different number of pages */
+        /* a batch of `size` branches, a different number of pages, and data
+         * accesses until the requests below the L1D may not fit */
         for (int k = 0; k < size && nb < N - 200; k++) warm_batch_put_branch(&w, &branches[nb++]);
         for (int k = 0; k < WARM_BATCH - size && np < N - 200; k++) warm_batch_put_page(&w, pages[np++]);
+        for (int k = 0; k < size && nd < N - 200 && !warm_batch_below_full(&w); k++) warm_data(threaded_mem, data[nd++]);
         warm_thread_submit(t, &w);
-        cr_assert(w.nbranch == 0 && w.npage == 0, "the next batch is empty");
+        cr_assert(w.nbranch == 0 && w.npage == 0 && w.below.n == 0, "the next batch is empty");
         size = size % WARM_BATCH + 1;
     }
     while (nb < N) warm_batch_put_branch(&w, &branches[nb++]);
     while (np < N) warm_batch_put_page(&w, pages[np++]);
+    while (nd < N) {
+        warm_data(threaded_mem, data[nd++]);
+        if (warm_batch_below_full(&w)) warm_thread_submit(t, &w);
+    }
     warm_thread_stop(t, &w);
-    expect_same_state(direct_bp, direct_tlb, threaded_bp, threaded_tlb);
+    cr_expect(memsys_get_stats(direct_mem)->l2_misses > N / 100 && memsys_get_stats(direct_mem)->dram_writes > N / 100,
+              "the accesses reach below the L2 and write back");
+    expect_same_state(direct_bp, direct_tlb, direct_mem, threaded_bp, threaded_tlb, threaded_mem);
+    /* the thread has ended: requests are made at once again */
+    warm_data(direct_mem, data[0] ^ 0x100000);
+    warm_data(threaded_mem, data[0] ^ 0x100000);
+    expect_same_state(direct_bp, direct_tlb, direct_mem, threaded_bp, threaded_tlb, threaded_mem);
     bpred_free(direct_bp);
     bpred_free(threaded_bp);
     tlbs_free(direct_tlb);
     tlbs_free(threaded_tlb);
+    memsys_free(direct_mem);
+    memsys_free(threaded_mem);
 }
 
 Test(warm_thread, none_with_one_thread)
@@ -109,11 +143,13 @@ Test(warm_thread, none_with_one_thread)
     uarch_config c = defaults();
     bpred *b = bpred_new(&c);
     tlbs *tlb = tlbs_new(&c);
+    memsys *m = memsys_new(&c);
     omp_set_num_threads(1);
     warm_batch w;
-    cr_expect_null(warm_thread_start(b, tlb, &w), "OMP_NUM_THREADS=1 means one thread");
+    cr_expect_null(warm_thread_start(b, tlb, m, &w), "OMP_NUM_THREADS=1 means one thread");
     bpred_free(b);
     tlbs_free(tlb);
+    memsys_free(m);
 }
 
 /* Already one of an OpenMP team (sim's regions in parallel): no more threads. */
@@ -126,13 +162,15 @@ Test(warm_thread, none_inside_a_team)
     {
         bpred *b = bpred_new(&c);
         tlbs *tlb = tlbs_new(&c);
+        memsys *m = memsys_new(&c);
         warm_batch none; /* empty */
-        warm_thread *t = warm_thread_start(b, tlb, &none);
+        warm_thread *t = warm_thread_start(b, tlb, m, &none);
         made += t != NULL;
         members += omp_get_num_threads() > 1;
         if (t) warm_thread_stop(t, &none);
         bpred_free(b);
         tlbs_free(tlb);
+        memsys_free(m);
     }
     cr_expect_eq(members, 2, "the team did not have two threads");
     cr_expect_eq(made, 0, "a warming thread inside a team of %d", members);
