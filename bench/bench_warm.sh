@@ -6,7 +6,7 @@
 # W = the first --warm-insts instructions (95% of the run when shorter).
 # MIPS = W / the fastest of --reps runs' wall time, the whole command
 # included (start-up, and writing the one checkpoint). Warming trains the
-# branch predictor and the TLBs on a second thread, so beside it is the CPU time (user +
+# branch predictor, TLBs, L2 and LLC on a second thread, so beside it is the CPU time (user +
 # system, both threads) of the same fastest run, and the CPU time of this
 # build with one thread (OMP_NUM_THREADS=1). The reference is one thread.
 # Beside them, the same command without --warm (the fast-forward alone).

@@ -43,7 +43,7 @@ enum { THREAD_MIN_INTERVAL = 100000 };
 
 enum rv_run_result proxy_run_go(proxy_run *r, bbv_profile *bp, rv_proc *p, uint64_t limit)
 {
-    /* A thread for the predictor and the TLBs, as a long warming run has,
+    /* A thread for the predictor, TLBs, L2 and LLC, as a long warming run has,
      * unless intervals are short: the model is brought up to date at the
      * end of each, waiting for the thread (THREAD_MIN_INTERVAL). */
     uint64_t shortest = UINT64_MAX;

@@ -105,8 +105,8 @@ struct uarch_warmer {
     uarch *u;
     rv_proc *p;
     rv_trace trace;
-    /* the predictor's and TLBs' thread (NULL: none, they learn here), and
-     * what is gathered for it */
+    /* the thread of the predictor, the TLBs and the caches below the L1s
+     * (NULL: none, they learn here), and what is gathered for it */
     warm_thread *thread;
     warm_batch batch;
     const cache *l1i, *l1d;
@@ -315,7 +315,8 @@ void uarch_warmer_free(uarch_warmer *w)
     free(w);
 }
 
-/* Runs this long hand the branch predictor and the TLBs to a thread of their own. */
+/* Runs this long hand the branch predictor, the TLBs and the caches below
+ * the L1s to a thread of their own. */
 enum { WARM_THREAD_MIN_INSNS = 1 << 20 };
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)

@@ -33,8 +33,9 @@ void uarch_warm(uarch *u, const rv_dyninst *d);
 
 /* Run the process to icount == limit (or its end) on the fast path,
  * warming all the way exactly as uarch_warm on every instruction would.
- * A run of a million instructions or more trains the branch predictor and
- * the TLBs on a second thread (warm_thread.h), done when this returns.
+ * A run of a million instructions or more trains the branch predictor, the
+ * TLBs and the caches below the L1s on a second thread (warm_thread.h),
+ * done when this returns.
  * Returns the instructions executed. */
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
 
@@ -42,7 +43,8 @@ uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit);
  * uarch_warmer_block from its block hook. While the warmer lives it owns
  * p->trace and u, which is up to date (statistics included) only after
  * uarch_warmer_sync, until the next block. thread: whether the branch
- * predictor and the TLBs may train on a second thread (a long run). */
+ * predictor, the TLBs and the caches below the L1s may train on a second
+ * thread (a long run). */
 typedef struct uarch_warmer uarch_warmer;
 uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread);
 void uarch_warmer_block(void *warmer, rv_block *b, uint32_t first, uint64_t start_icount, uint32_t executed);

@@ -59,7 +59,7 @@ print("ok   per-interval counts add up to the whole run's:",
       ", ".join(f"{c} {whole[0][c]}" for c in counts))
 PY
 # When a run's shortest intervals are 100k instructions or more, the
-# predictor and the TLBs train on a second thread, the model brought up to
+# predictor, the TLBs, the L2 and the LLC train on a second thread, the model brought up to
 # date at each interval's end; the file is the same as with one thread (and
 # the whole run above, threaded, has the sums of the 1000,100k runs, which
 # are not).
