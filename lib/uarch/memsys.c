@@ -51,7 +51,7 @@ static unsigned log2_exact(unsigned x, const char *what)
 
 memsys *memsys_new(const uarch_config *c)
 {
-    memsys *m = aligned_alloc(alignof(memsys), (sizeof *m + alignof(memsys) - 1) / alignof(memsys) * alignof(memsys));
+    memsys *m = aligned_alloc(alignof(memsys), sizeof *m); /* a multiple of its alignment */
     if (!m) die("out of memory");
     memset(m, 0, sizeof *m);
     m->line_shift = log2_exact((unsigned)c->line_bytes, "cache line size");
@@ -119,7 +119,7 @@ static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t, bool t
 
 /* A request below the L1s that deferred warming logs: a line address and
  * whether it is a write-back (else a read). */
-enum { BELOW_WRITE_BACK = 1, BELOW_TAG_SHIFT = 1 };
+enum { BELOW_READ = 0, BELOW_WRITE_BACK = 1, BELOW_TAG_SHIFT = 1 };
 
 static inline bool is_l1(const memsys *m, const level *lv) { return lv < &m->lv[L2]; }
 
@@ -177,7 +177,7 @@ static mem_result fill(memsys *m, level *lv, uint64_t tag, uint64_t start, unsig
     memsys_log *log = deferred(m, lv, timed);
     mem_result r = {0, below, 0};
     if (log)
-        log_below(log, tag, 0);
+        log_below(log, tag, BELOW_READ);
     else
         r = fetch(m, lv->next, tag, start + lv->c.latency, timed);
     if (timed) busy_pool_hold(&lv->c.mshrs, slot, r.ready);

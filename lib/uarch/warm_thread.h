@@ -41,11 +41,15 @@ typedef struct warm_batch {
  * of gzip's warming run). */
 static inline void warm_batch_put_branch(warm_batch *w, const bp_event *e)
 {
+#if defined(__x86_64__)
     uint64_t word[2];
     memcpy(word, e, sizeof word);
     uint64_t *to = (uint64_t *)&w->branch[w->nbranch++];
     stream_store_u64(to, word[0]);
     stream_store_u64(to + 1, word[1]);
+#else
+    w->branch[w->nbranch++] = *e;
+#endif
 }
 
 static inline void warm_batch_put_page(warm_batch *w, uint64_t page) { stream_store_u64(&w->page[w->npage++], page); }
