@@ -174,8 +174,8 @@ if [ -n "$PERF" ]; then
         rm -rf "$T/ck"
         (cd "$T/in" && perf record -q -o "$T/perf.data" "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" \
             --at "$WARM_INSTS" --guest-output none -- "$prog" "${argv[@]}" >/dev/null 2>&1)
-        echo "== where warming's time goes: $label (checkpoint: the warming run; rv-warm: its thread, predictor and" \
-            "TLBs; waiting is in train and wait_trained)" | tee -a "$txt"
+        echo "== where warming's time goes: $label (checkpoint: the warming run; rv-warm: its thread, predictor," \
+            "TLBs, L2 and LLC; waiting is in train and wait_trained)" | tee -a "$txt"
         perf report -i "$T/perf.data" --stdio --sort comm,sym 2>/dev/null | grep -v '^#' | grep . | head -n 12 | tee -a "$txt"
     done
 fi
