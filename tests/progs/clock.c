@@ -45,7 +45,10 @@ int main(void)
     double g = tv.tv_sec + tv.tv_usec * 1e-6;
     printf("tv_usec in range: %s\n", yes(tv.tv_usec >= 0 && tv.tv_usec < 1000000));
     printf("gettimeofday agrees with realtime: %s\n", yes(g >= ts(r0) - 1e-6 && g <= ts(r1) + 1e-6));
-    printf("time() agrees with realtime: %s\n", yes(t >= r0.tv_sec && t <= r1.tv_sec));
+    /* time() may read the kernel's coarse clock (the vDSO's), up to a tick
+     * behind the fine one: just after a second begins it can still say the
+     * last (seen once in about a hundred runs under qemu) */
+    printf("time() agrees with realtime: %s\n", yes(t >= r0.tv_sec - 1 && t <= r1.tv_sec));
 
     struct timespec d = {0, 20 * 1000 * 1000}; /* 20 ms */
     clock_gettime(CLOCK_MONOTONIC, &m1);
