@@ -7,17 +7,24 @@
 
 #define NO_PAGE UINT64_MAX   /* vpn of an empty entry: no page number is all ones */
 
-/* A fully associative L1 TLB. LRU by use stamps rather than by reordering,
- * since a TLB can have thousands of entries; the entry used last is checked
- * first and, being the most recent already, needs no new stamp. The entries
- * are arrays by field, so that a search reads only page numbers; and while
- * no page is in two entries (always, but for a restored state that says
- * otherwise) the entry a page was last found in or put in, noted in a small
- * table by the page's low bits, is tried before searching. */
+/* A fully associative L1 TLB. LRU by use stamps (which the warm state
+ * keeps) rather than by reordering, since a TLB can have thousands of
+ * entries; the entry used last is checked first and, being the most recent
+ * already, needs no new stamp. The entries are arrays by field, so that a
+ * search reads only page numbers; and while no page is in two entries
+ * (always, but for a restored state that says otherwise) the entry a page
+ * was last found in or put in, noted in a small table by the page's low
+ * bits, is tried before searching. The entries are also linked in the
+ * order of their stamps, so that a miss finds its victim, the least
+ * recently used, without a search: scanning all the stamps for the least,
+ * whose position is random, cost most of a warming miss. */
 enum { TLB_HINTS = 64 };
 typedef struct l1_tlb {
     uint64_t *vpn;
     uint64_t *last_use;  /* LRU stamp; 0: never used */
+    /* the order of (last_use, index), both ways: the victim is `oldest` */
+    unsigned *newer, *older;
+    unsigned newest, oldest;
     uint64_t *ready;     /* cycle the translation arrives (in flight while > now) */
     bool *walked;        /* the fill needed a page walk: reported to requests that merge with it */
     unsigned n, mru;
@@ -48,6 +55,36 @@ static void *alloc_array(size_t n, size_t size)
     return p;
 }
 
+/* Entry i, just stamped, becomes the newest in the order. */
+static void l1_now_newest(l1_tlb *l, unsigned i)
+{
+    if (i == l->newest)
+        return;
+    if (i == l->oldest)
+        l->oldest = l->newer[i];
+    else
+        l->newer[l->older[i]] = l->newer[i];
+    l->older[l->newer[i]] = l->older[i];
+    l->older[i] = l->newest;
+    l->newer[l->newest] = i;
+    l->newest = i;
+}
+
+/* by's k-th entry; NULL: k. */
+static inline unsigned nth(const unsigned *by, unsigned k) { return by ? by[k] : k; }
+
+/* Link the entries in the order of `by` (NULL: of their indexes), oldest first. */
+static void l1_link(l1_tlb *l, const unsigned *by)
+{
+    for (unsigned k = 0; k < l->n; k++) {
+        unsigned i = nth(by, k);
+        l->older[i] = nth(by, k ? k - 1 : k);
+        l->newer[i] = nth(by, k + 1 < l->n ? k + 1 : k);
+    }
+    l->oldest = nth(by, 0);
+    l->newest = nth(by, l->n - 1);
+}
+
 static void l1_set(l1_tlb *l, unsigned i, uint64_t vpn, uint64_t last_use, uint64_t ready, bool walked)
 {
     l->vpn[i] = vpn;
@@ -60,6 +97,7 @@ static void l1_clear(l1_tlb *l)
 {
     for (unsigned i = 0; i < l->n; i++)
         l1_set(l, i, NO_PAGE, 0, 0, false);
+    l1_link(l, NULL);   /* all stamps 0: the order of the indexes */
     l->mru = 0;
     l->unique = true;
     l->clock = 0;
@@ -78,6 +116,8 @@ static void l1_init(l1_tlb *l, int entries, uint64_t *accesses, uint64_t *misses
     l->last_use = alloc_array(l->n, sizeof *l->last_use);
     l->ready = alloc_array(l->n, sizeof *l->ready);
     l->walked = alloc_array(l->n, sizeof *l->walked);
+    l->newer = alloc_array(l->n, sizeof *l->newer);
+    l->older = alloc_array(l->n, sizeof *l->older);
     l->accesses = accesses;
     l->misses = misses;
     l1_clear(l);
@@ -89,6 +129,8 @@ static void l1_free(l1_tlb *l)
     free(l->last_use);
     free(l->ready);
     free(l->walked);
+    free(l->newer);
+    free(l->older);
 }
 
 tlbs *tlbs_new(const uarch_config *c)
@@ -130,6 +172,7 @@ static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
             hit = (int)i;
     if (hit >= 0) {
         l->last_use[hit] = ++l->clock;
+        l1_now_newest(l, (unsigned)hit);
         l->mru = (unsigned)hit;
         *hint = (uint16_t)hit;
     }
@@ -138,11 +181,9 @@ static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
 
 static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
 {
-    unsigned victim = 0;   /* least recently used; empty entries were never used */
-    for (unsigned i = 1; i < l->n; i++)
-        if (l->last_use[i] < l->last_use[victim])
-            victim = i;
+    unsigned victim = l->oldest;   /* least recently used; empty entries were never used */
     l1_set(l, victim, vpn, ++l->clock, ready, walked);
+    l1_now_newest(l, victim);
     l->mru = victim;
     l->hint[vpn % TLB_HINTS] = (uint16_t)victim;
 }
@@ -238,6 +279,17 @@ static bool l1_unique(const l1_tlb *l)
     return unique;
 }
 
+/* Orders entry indexes by stamp, then index (as the victim was chosen by
+ * a search: the first least stamp). */
+static int by_stamp(const void *a, const void *b, void *stamps)
+{
+    unsigned i = *(const unsigned *)a, j = *(const unsigned *)b;
+    const uint64_t *last_use = stamps;
+    if (last_use[i] != last_use[j])
+        return last_use[i] < last_use[j] ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
 static void l1_restore(l1_tlb *l, ustate *s)
 {
     l->clock = ustate_get_u64(s);
@@ -252,6 +304,12 @@ static void l1_restore(l1_tlb *l, ustate *s)
             l->mru = i;
     }
     l->unique = l1_unique(l);
+    unsigned *order = alloc_array(l->n, sizeof *order);
+    for (unsigned i = 0; i < l->n; i++)
+        order[i] = i;
+    qsort_r(order, l->n, sizeof *order, by_stamp, l->last_use);
+    l1_link(l, order);
+    free(order);
 }
 
 void tlbs_save(const tlbs *t, ustate *s)

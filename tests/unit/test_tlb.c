@@ -227,3 +227,40 @@ Test(tlb, restore_into_another_geometry_fails)
     ustate_free(&s);
     tlbs_free(a);
 }
+
+/* The L1 TLBs' victims, against a model of LRU kept as a list: pages
+ * from a few more than the entries, in an order that is neither a cycle
+ * nor uniform, and a state restored while the TLB is still partly empty
+ * (its empty entries are filled first, in order). */
+Test(tlb, l1_victims_follow_lru_through_a_restore)
+{
+    uarch_config c = defaults();
+    c.l2tlb_entries = 0;   /* every L1 miss is a walk: misses are visible as walks */
+    tlbs *a = tlbs_new(&c), *b = tlbs_new(&c);
+    uint64_t lru[32], rng = 99; /* lru[0] the most recent; UINT64_MAX empty */
+    int held = 0;
+    for (int i = 0; i < 20000; i++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        uint64_t page = rng % 3 ? rng >> 20 & 15 : rng >> 20 & 47;
+        int at = -1;
+        for (int k = 0; k < held; k++)
+            if (lru[k] == page) at = k;
+        bool hit = at >= 0;
+        if (!hit) at = held < 32 ? held++ : 31;
+        memmove(&lru[1], &lru[0], (size_t)at * sizeof lru[0]);
+        lru[0] = page;
+        tlbs *t = i < 10 ? a : b;
+        if (i == 10) {   /* a has 10 entries filled at most: restore into b */
+            ustate s = {0};
+            tlbs_save(a, &s);
+            cr_assert(tlbs_restore(b, &s));
+            ustate_free(&s);
+        }
+        uint64_t walks = tlbs_get_stats(t)->l2_misses;
+        tlbs_warm(t, false, PAGE(page));
+        cr_assert_eq(tlbs_get_stats(t)->l2_misses - walks, !hit, "access %d (page %llu)", i,
+                     (unsigned long long)page);
+    }
+    tlbs_free(a);
+    tlbs_free(b);
+}
