@@ -30,26 +30,6 @@ void cache_free(cache *c)
 
 static uint64_t cache_nlines(const cache *c) { return c->tags ? (c->set_mask + 1) * c->ways : 0; }
 
-cache_state *cache_peek(const cache *c, uint64_t tag)
-{
-    uint64_t set = cache_set(c, tag);
-    for (unsigned w = 0; w < c->ways; w++)
-        if (c->tags[set + w] == tag)
-            return &c->states[set + w];
-    return NULL;
-}
-
-cache_line cache_insert(cache *c, const cache_line *line)
-{
-    uint64_t set = cache_set(c, line->tag), last = set + c->ways - 1;
-    const cache_state *v = &c->states[last];
-    cache_line victim = {c->tags[last], v->ready, v->dirty, v->fill_level, v->prefetched};
-    cache_shift_ways(c, set, c->ways - 1);
-    c->tags[set] = line->tag;
-    c->states[set] = (cache_state){line->ready, line->dirty, line->fill_level, line->prefetched};
-    return victim;
-}
-
 void cache_quiesce(cache *c)
 {
     for (uint64_t i = 0; i < cache_nlines(c); i++)

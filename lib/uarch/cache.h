@@ -98,13 +98,31 @@ static inline const cache_state *cache_mru(const cache *c, uint64_t tag)
 }
 
 /* The state of the line holding tag without touching the LRU order
- * (write-backs and prefetch probes are not uses); NULL if absent. */
-cache_state *cache_peek(const cache *c, uint64_t tag);
+ * (write-backs and prefetch probes are not uses); NULL if absent. Inline,
+ * as the lookup: warming a program that misses the L1 on most accesses
+ * spends much of its time in a miss's probe and insert. */
+static inline cache_state *cache_peek(const cache *c, uint64_t tag)
+{
+    uint64_t set = cache_set(c, tag);
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tags[set + w] == tag)
+            return &c->states[set + w];
+    return NULL;
+}
 
 /* Put line (not present yet) in its set as the most recently used, evicting
  * the least recently used: returns the evicted line (tag CACHE_NO_LINE if the
  * way was empty). */
-cache_line cache_insert(cache *c, const cache_line *line);
+static inline cache_line cache_insert(cache *c, const cache_line *line)
+{
+    uint64_t set = cache_set(c, line->tag), last = set + c->ways - 1;
+    const cache_state *v = &c->states[last];
+    cache_line victim = {c->tags[last], v->ready, v->dirty, v->fill_level, v->prefetched};
+    cache_shift_ways(c, set, c->ways - 1);
+    c->tags[set] = line->tag;
+    c->states[set] = (cache_state){line->ready, line->dirty, line->fill_level, line->prefetched};
+    return victim;
+}
 
 /* Forget fill times and reservations: every line ready, every MSHR idle. */
 void cache_quiesce(cache *c);
