@@ -12,7 +12,8 @@
  * unit of SIZE: 4K 64K 1M 16M 4K 1M 64K 16M (400 000 steps each).
  * Size (retired instructions, measured with bbv --count-only): 25.5 M at
  * SIZE=1 (the test size); 9.52 M + 16.0 M per unit of SIZE, so
- * SIZE=100 is about 1.6 G. Memory: 17 MB.
+ * SIZE=100 is about 1.6 G. Memory: 17 MB. Built with -DCHASE_ONLY=N, it
+ * walks one of the sets alone (see main).
  */
 #include "common.h"
 
@@ -79,6 +80,18 @@ int main(int argc, char **argv)
     struct node *p16m = build(262144, &st);
 
     uint64_t s4k = 0, s64k = 0, s1m = 0, s16m = 0;
+#ifdef CHASE_ONLY
+    /* One working set alone (0: 4 KB ... 3: 16 MB) for as many steps as
+     * the four take by default: bench/bench_memory_bound.sh measures each. */
+    for (long u = 0; u < 8 * size; u++) {
+        switch (CHASE_ONLY) {
+        case 0: s4k = wl_mix(s4k, chase_4k(&p4k, STEPS)); break;
+        case 1: s64k = wl_mix(s64k, chase_64k(&p64k, STEPS)); break;
+        case 2: s1m = wl_mix(s1m, chase_1m(&p1m, STEPS)); break;
+        default: s16m = wl_mix(s16m, chase_16m(&p16m, STEPS)); break;
+        }
+    }
+#else
     for (long u = 0; u < size; u++) {
         s4k = wl_mix(s4k, chase_4k(&p4k, STEPS));
         s64k = wl_mix(s64k, chase_64k(&p64k, STEPS));
@@ -89,6 +102,7 @@ int main(int argc, char **argv)
         s64k = wl_mix(s64k, chase_64k(&p64k, STEPS));
         s16m = wl_mix(s16m, chase_16m(&p16m, STEPS));
     }
+#endif
     wl_print("chase-4K", s4k);
     wl_print("chase-64K", s64k);
     wl_print("chase-1M", s1m);

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# bench_memory_bound.sh: fast-forward and functional warming against the
+# host's own speed on a memory-bound program, workloads/ptr_chase.c (a
+# dependent load to a random line every five instructions), whole and with
+# each working set alone (4 KB, 64 KB, 1 MB, 16 MB: built with
+# -DCHASE_ONLY=N, bench/memory_bound.mk). The same C compiled for the host
+# (cc -O2) gives the speed the host itself reaches on this code, in the
+# guest's instructions per second ("native"): where a phase waits on the
+# host's memory, no translation of it, warmed or not, can go faster.
+# Measured in the same run, each the fastest of --reps, in rounds:
+#   native   build/bench/chase/host_V SIZE          guest instructions / wall s
+#   qemu     qemu-riscv64 build/bench/chase/rv_V SIZE   the same
+#   ff       checkpoint --at N (95% of the run): the fast_forward MIPS it reports
+#   warm     checkpoint --warm configs/boom-tip.ini --at W: its fast_forward MIPS
+# Prints a table (and the warming model's L1D, L2, LLC and D-TLB misses per
+# 1000 instructions) and writes bench/results/memory_bound.txt
+# (memory_bound_quick.txt with --quick).
+#
+# Usage: bench/bench_memory_bound.sh [--quick] [--reps N] [--warm-insts N]
+source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
+QEMU=${QEMU:-qemu-riscv64}
+REPS=3 QUICK= WARM_INSTS=100000000
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) QUICK=1; shift ;;
+    --reps) REPS=$2; shift 2 ;;
+    --warm-insts) WARM_INSTS=$2; shift 2 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench_memory_bound: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+die() { echo "bench_memory_bound: $*" >&2; exit 2; }
+command -v "$QEMU" >/dev/null || die "$QEMU not found"
+[ -x "$BIN/checkpoint" ] || die "build first (make build)"
+make -s -C "$TOP" bench-chase-programs >&2 || die "the programs could not be built (make bench-chase-programs)"
+CHASE=$TOP/build/bench/chase
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+size=$([ -n "$QUICK" ] && echo 2 || echo 11)
+[ -n "$QUICK" ] && WARM_INSTS=20000000
+VARIANTS="all 0 1 2 3"
+label() { case $1 in all) echo "all four" ;; 0) echo "4 KB" ;; 1) echo "64 KB" ;; 2) echo "1 MB" ;; 3) echo "16 MB" ;; esac; }
+
+now() { echo "$EPOCHREALTIME"; }
+wall() { # OUT CMD...: wall seconds of CMD, stdout to OUT
+    local out=$1; shift
+    local t0 t1
+    t0=$(now); "$@" </dev/null >"$out" 2>/dev/null; t1=$(now)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }'
+}
+json_mips() { sed -n "/\"$2\"/,/}/s/.*\"mips\": \([0-9.]*\).*/\1/p" "$1" | head -n 1; }
+fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
+largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+
+declare -A N NAT Q FF W
+for v in $VARIANTS; do
+    "$BIN/bbv" --count-only --summary "$T/n.json" -- "$CHASE/rv_$v" "$size" >/dev/null 2>&1 ||
+        die "bbv --count-only failed on rv_$v"
+    N[$v]=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$T/n.json" | head -n 1)
+done
+for r in $(seq 1 "$REPS"); do
+    echo "bench_memory_bound: round $r of $REPS" >&2
+    for v in $VARIANTS; do
+        NAT[$v]+=" $(wall "$T/native_$v.out" "$CHASE/host_$v" "$size")"
+        Q[$v]+=" $(wall "$T/qemu_$v.out" "$QEMU" "$CHASE/rv_$v" "$size")"
+        n=${N[$v]} at=$((N[$v] * 95 / 100))
+        wat=$((WARM_INSTS < at ? WARM_INSTS : at))
+        rm -rf "$T/ck"
+        "$BIN/checkpoint" -o "$T/ck" --at "$at" --guest-output none -- "$CHASE/rv_$v" "$size" >/dev/null 2>&1 ||
+            die "checkpoint failed on rv_$v"
+        FF[$v]+=" $(json_mips "$T/ck/checkpoints.json" fast_forward)"
+        rm -rf "$T/ck"
+        "$BIN/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" --at "$wat" --guest-output none -- \
+            "$CHASE/rv_$v" "$size" >/dev/null 2>&1 || die "checkpoint --warm failed on rv_$v"
+        W[$v]+=" $(json_mips "$T/ck/checkpoints.json" fast_forward)"
+        cp "$T/ck/checkpoints.json" "$T/warming_$v.json"
+    done
+done
+
+suffix=$([ -n "$QUICK" ] && echo _quick)
+txt=$TOP/bench/results/memory_bound$suffix.txt
+mkdir -p "$TOP/bench/results"
+status=0
+{
+    echo "bench_memory_bound ($(date -u +%FT%TZ), $(git -C "$TOP" rev-parse --short HEAD), $(nproc) cores, ptr_chase $size, fastest of $REPS; MIPS in guest instructions)"
+    printf '%-9s %12s %11s %9s %8s %9s %11s   %s\n' "set" instructions "native MIPS" "qemu MIPS" "ff MIPS" "warm MIPS" "warm/native" \
+        "per 1000 instructions: L1D, L2, LLC, D-TLB misses"
+    for v in $VARIANTS; do
+        # the guest's output must be the host build's
+        cmp -s "$T/native_$v.out" "$T/qemu_$v.out" || { echo "rv_$v: qemu's output differs from the host build's" >&2; status=1; }
+        # shellcheck disable=SC2086 # the lists split into their values
+        nat=$(fastest ${NAT[$v]}) q=$(fastest ${Q[$v]}) ff=$(largest ${FF[$v]}) w=$(largest ${W[$v]})
+        misses=$(python3 -c 'import json, sys
+w = json.load(open(sys.argv[1]))["warming"]
+k = 1000 / w["instructions"]
+print("%.1f %.1f %.1f %.1f" % tuple(w[x] * k for x in ("l1d_misses", "l2_misses", "llc_misses", "dtlb_misses")))' "$T/warming_$v.json")
+        awk -v l="$(label "$v")" -v n="${N[$v]}" -v nat="$nat" -v q="$q" -v ff="$ff" -v w="$w" -v m="$misses" 'BEGIN {
+            nm = n / nat / 1e6
+            printf "%-9s %12d %11.1f %9.1f %8.1f %9.1f %11.2f   %s\n", l, n, nm, n / q / 1e6, ff, w, w / nm, m
+        }'
+    done
+    echo "native: the same C built for the host (cc -O2), the program's guest instructions over its wall time;"
+    echo "ff: checkpoint's fast-forward; warm: checkpoint --warm configs/boom-tip.ini over the first $WARM_INSTS instructions"
+} | tee "$txt"
+exit $status
