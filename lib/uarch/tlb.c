@@ -1,5 +1,6 @@
 #include "uarch/tlb.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,15 +11,15 @@
 /* A fully associative L1 TLB. LRU by use stamps (which the warm state
  * keeps) rather than by reordering, since a TLB can have thousands of
  * entries; the entry used last is checked first and, being the most recent
- * already, needs no new stamp. The entries are arrays by field, so that a
- * search reads only page numbers; and while no page is in two entries
- * (always, but for a restored state that says otherwise) the entry a page
- * was last found in or put in, noted in a small table by the page's low
- * bits, is tried before searching. The entries are also linked in the
- * order of their stamps, so that a miss finds its victim, the least
- * recently used, without a search: scanning all the stamps for the least,
- * whose position is random, cost most of a warming miss. */
-enum { TLB_HINTS = 64 };
+ * already, needs no new stamp. While no page is in two entries (always, but
+ * for a restored state that says otherwise) a hash of the page numbers
+ * finds a page's entry, or that there is none, without reading all of
+ * them, as a miss otherwise must; with duplicates the first entry holding
+ * the page is searched for. The entries are also linked in the order of
+ * their stamps, so that a miss finds its victim, the least recently used,
+ * without a search: scanning all the stamps for the least, whose position
+ * is random, cost most of a warming miss. */
+#define NO_ENTRY UINT_MAX    /* the end of a hash chain */
 typedef struct l1_tlb {
     uint64_t *vpn;
     uint64_t *last_use;  /* LRU stamp; 0: never used */
@@ -29,7 +30,8 @@ typedef struct l1_tlb {
     bool *walked;        /* the fill needed a page walk: reported to requests that merge with it */
     unsigned n, mru;
     bool unique;         /* no page number in two entries */
-    uint16_t hint[TLB_HINTS]; /* by vpn % TLB_HINTS: an entry that held such a page (n <= 4096) */
+    /* the entries holding a page, chained from head[vpn & hash_mask] */
+    unsigned *head, *chain, hash_mask;
     uint64_t clock;      /* last stamp given */
     uint64_t *accesses, *misses;
 } l1_tlb;
@@ -85,6 +87,33 @@ static void l1_link(l1_tlb *l, const unsigned *by)
     l->newest = nth(by, l->n - 1);
 }
 
+static inline unsigned *l1_bucket(l1_tlb *l, uint64_t vpn) { return &l->head[vpn & l->hash_mask]; }
+
+static void l1_index(l1_tlb *l, unsigned i)
+{
+    unsigned *b = l1_bucket(l, l->vpn[i]);
+    l->chain[i] = *b;
+    *b = i;
+}
+
+static void l1_unindex(l1_tlb *l, unsigned i)
+{
+    unsigned *p = l1_bucket(l, l->vpn[i]);
+    while (*p != i)
+        p = &l->chain[*p];
+    *p = l->chain[i];
+}
+
+/* The hash of the entries' page numbers, from scratch. */
+static void l1_reindex(l1_tlb *l)
+{
+    for (unsigned b = 0; b <= l->hash_mask; b++)
+        l->head[b] = NO_ENTRY;
+    for (unsigned i = 0; i < l->n; i++)
+        if (l->vpn[i] != NO_PAGE)
+            l1_index(l, i);
+}
+
 static void l1_set(l1_tlb *l, unsigned i, uint64_t vpn, uint64_t last_use, uint64_t ready, bool walked)
 {
     l->vpn[i] = vpn;
@@ -98,6 +127,7 @@ static void l1_clear(l1_tlb *l)
     for (unsigned i = 0; i < l->n; i++)
         l1_set(l, i, NO_PAGE, 0, 0, false);
     l1_link(l, NULL);   /* all stamps 0: the order of the indexes */
+    l1_reindex(l);
     l->mru = 0;
     l->unique = true;
     l->clock = 0;
@@ -118,6 +148,12 @@ static void l1_init(l1_tlb *l, int entries, uint64_t *accesses, uint64_t *misses
     l->walked = alloc_array(l->n, sizeof *l->walked);
     l->newer = alloc_array(l->n, sizeof *l->newer);
     l->older = alloc_array(l->n, sizeof *l->older);
+    unsigned buckets = 2;   /* a power of two, at least twice the entries: short chains */
+    while (buckets < 2 * l->n)
+        buckets *= 2;
+    l->hash_mask = buckets - 1;
+    l->head = alloc_array(buckets, sizeof *l->head);
+    l->chain = alloc_array(l->n, sizeof *l->chain);
     l->accesses = accesses;
     l->misses = misses;
     l1_clear(l);
@@ -131,6 +167,8 @@ static void l1_free(l1_tlb *l)
     free(l->walked);
     free(l->newer);
     free(l->older);
+    free(l->head);
+    free(l->chain);
 }
 
 tlbs *tlbs_new(const uarch_config *c)
@@ -163,18 +201,20 @@ static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
 {
     if (l->vpn[l->mru] == vpn)
         return (int)l->mru;
-    uint16_t *hint = &l->hint[vpn % TLB_HINTS];
     int hit = -1;
-    if (l->unique && *hint < l->n && l->vpn[*hint] == vpn)
-        hit = *hint;
-    for (unsigned i = 0; hit < 0 && i < l->n; i++)
-        if (l->vpn[i] == vpn)
-            hit = (int)i;
+    if (l->unique) {
+        for (unsigned i = *l1_bucket(l, vpn); hit < 0 && i != NO_ENTRY; i = l->chain[i])
+            if (l->vpn[i] == vpn)
+                hit = (int)i;
+    } else {
+        for (unsigned i = 0; hit < 0 && i < l->n; i++)
+            if (l->vpn[i] == vpn)
+                hit = (int)i;
+    }
     if (hit >= 0) {
         l->last_use[hit] = ++l->clock;
         l1_now_newest(l, (unsigned)hit);
         l->mru = (unsigned)hit;
-        *hint = (uint16_t)hit;
     }
     return hit;
 }
@@ -182,10 +222,12 @@ static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
 static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
 {
     unsigned victim = l->oldest;   /* least recently used; empty entries were never used */
+    if (l->vpn[victim] != NO_PAGE)
+        l1_unindex(l, victim);
     l1_set(l, victim, vpn, ++l->clock, ready, walked);
+    l1_index(l, victim);
     l1_now_newest(l, victim);
     l->mru = victim;
-    l->hint[vpn % TLB_HINTS] = (uint16_t)victim;
 }
 
 /* An L1 miss at cycle now: the L2 TLB, then the walker (which fills the L2
@@ -304,6 +346,7 @@ static void l1_restore(l1_tlb *l, ustate *s)
             l->mru = i;
     }
     l->unique = l1_unique(l);
+    l1_reindex(l);
     unsigned *order = alloc_array(l->n, sizeof *order);
     for (unsigned i = 0; i < l->n; i++)
         order[i] = i;

@@ -257,10 +257,48 @@ Test(tlb, l1_victims_follow_lru_through_a_restore)
             ustate_free(&s);
         }
         uint64_t walks = tlbs_get_stats(t)->l2_misses;
-        tlbs_warm(t, false, PAGE(page));
+        tlbs_warm(t, false, PAGE(page * 16));   /* pages sharing their low bits: long hash chains */
         cr_assert_eq(tlbs_get_stats(t)->l2_misses - walks, !hit, "access %d (page %llu)", i,
                      (unsigned long long)page);
     }
+    tlbs_free(a);
+    tlbs_free(b);
+}
+
+/* The walks a D-TLB access causes (0 or 1; no L2 TLB). */
+static uint64_t dtlb_walks(tlbs *t, uint64_t page)
+{
+    uint64_t before = tlbs_get_stats(t)->l2_misses;
+    tlbs_warm(t, false, PAGE(page));
+    return tlbs_get_stats(t)->l2_misses - before;
+}
+
+Test(tlb, a_page_restored_in_two_entries_stays_until_both_are_evicted)
+{
+    uarch_config c = defaults();
+    c.l2tlb_entries = 0;
+    tlbs *a = tlbs_new(&c), *b = tlbs_new(&c);
+    dtlb_walks(a, 5);
+    dtlb_walks(a, 6);
+    ustate s = {0};
+    tlbs_save(a, &s);
+    int patched = 0;   /* the state says page 5 is in both entries */
+    for (size_t at = 0; at + 8 <= s.len; at += 8) {
+        uint64_t v;
+        memcpy(&v, s.data + at, 8);
+        if (v == 6)
+            memcpy(s.data + at, &(uint64_t){5}, 8), patched++;
+    }
+    cr_assert_eq(patched, 1);
+    cr_assert(tlbs_restore(b, &s));
+    ustate_free(&s);
+    cr_expect_eq(dtlb_walks(b, 5), 0);           /* found in the first entry, now the newest */
+    for (uint64_t p = 100; p < 131; p++)         /* 30 fill the empty entries, 1 evicts the second */
+        cr_expect_eq(dtlb_walks(b, p), 1);
+    cr_expect_eq(dtlb_walks(b, 5), 0);
+    for (uint64_t p = 200; p < 232; p++)         /* 31 evict the others, 1 the first */
+        cr_expect_eq(dtlb_walks(b, p), 1);
+    cr_expect_eq(dtlb_walks(b, 5), 1);
     tlbs_free(a);
     tlbs_free(b);
 }
