@@ -29,11 +29,10 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift 2 ;;
     --warm-insts) WARM_INSTS=$2; shift 2 ;;
     --perf) PERF=1; shift ;;
-    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench_jit: unknown option $1" >&2; exit 2 ;;
+    -h|--help) print_help; exit 0 ;;
+    *) die "unknown option $1" ;;
     esac
 done
-die() { echo "bench_jit: $*" >&2; exit 2; }
 command -v "$QEMU" >/dev/null || die "$QEMU not found"
 [ -x "$BIN/bbv" ] || die "build first (make build)"
 [ -x "$CORPUS_BIN/lua" ] || make -s -C "$TOP" corpus >&2 || die "the corpus could not be built (make corpus)"

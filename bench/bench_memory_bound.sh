@@ -25,11 +25,10 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1; shift ;;
     --reps) REPS=$2; shift 2 ;;
     --warm-insts) WARM_INSTS=$2; shift 2 ;;
-    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench_memory_bound: unknown option $1" >&2; exit 2 ;;
+    -h|--help) print_help; exit 0 ;;
+    *) die "unknown option $1" ;;
     esac
 done
-die() { echo "bench_memory_bound: $*" >&2; exit 2; }
 command -v "$QEMU" >/dev/null || die "$QEMU not found"
 [ -x "$BIN/checkpoint" ] || die "build first (make build)"
 make -s -C "$TOP" bench-chase-programs >&2 || die "the programs could not be built (make bench-chase-programs)"

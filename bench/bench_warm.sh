@@ -31,7 +31,6 @@ while [ $# -gt 0 ]; do
     *) echo "bench_warm: unknown option $1" >&2; exit 2 ;;
     esac
 done
-die() { echo "bench_warm: $*" >&2; exit 2; }
 [ -x "$BIN/checkpoint" ] || die "build first (make build)"
 [ -n "$REF_BIN" ] || REF_BIN=$("$TOP/bench/warm_ref.sh") || exit 2
 [ -x "$REF_BIN/checkpoint" ] || die "no reference checkpoint in $REF_BIN"

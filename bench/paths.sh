@@ -6,3 +6,9 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$TOP/build/bin
 RVW=$TOP/build/rv/workloads
 CORPUS_BIN=$TOP/build/corpus/bin
+
+# The script's name for its messages, a fatal error, and its --help: the
+# header comment after the #! line.
+SCRIPT=$(basename "$0" .sh)
+die() { echo "$SCRIPT: $*" >&2; exit 2; }
+print_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; }

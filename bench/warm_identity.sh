@@ -25,7 +25,6 @@ while [ $# -gt 0 ]; do
     *) echo "warm_identity: unknown option $1" >&2; exit 2 ;;
     esac
 done
-die() { echo "warm_identity: $*" >&2; exit 2; }
 [ -x "$BIN/checkpoint" ] && [ -x "$BIN/sim" ] || die "build first (make build)"
 [ -x "$CORPUS_BIN/lua" ] || make -s -C "$TOP" corpus >&2 || die "the corpus could not be built (make corpus)"
 
