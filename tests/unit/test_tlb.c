@@ -241,7 +241,10 @@ Test(tlb, l1_victims_follow_lru_through_a_restore)
     int held = 0;
     for (int i = 0; i < 20000; i++) {
         rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-        uint64_t page = rng % 3 ? rng >> 20 & 15 : rng >> 20 & 47;
+        /* from 5000 on, 2000 accesses to as many pages as entries: long runs of hits
+         * between misses, whose order decides the victims after them */
+        bool hot = i >= 5000 && i < 7000;
+        uint64_t page = hot ? rng >> 20 & 31 : rng % 3 ? rng >> 20 & 15 : rng >> 20 & 47;
         int at = -1;
         for (int k = 0; k < held; k++)
             if (lru[k] == page) at = k;
