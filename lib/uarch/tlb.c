@@ -15,16 +15,29 @@
  * for a restored state that says otherwise) a hash of the page numbers
  * finds a page's entry, or that there is none, without reading all of
  * them, as a miss otherwise must; with duplicates the first entry holding
- * the page is searched for. A miss finds its victim, the least recently
- * used, by a scan of the stamps without a branch per entry (where the least
- * is, is random: a branch on each comparison mispredicted on most misses);
- * keeping the entries in the order of their stamps instead made each hit
- * relink one, which cost programs that hit more than they miss more than
- * it saved (bzip2's warming 7% slower). */
+ * the page is searched for.
+ *
+ * The entries are also linked in the order of their stamps, so that a miss
+ * finds its victim, the least recently used, without a search (scanning
+ * the stamps for the least, whose position is random, cost most of a
+ * warming miss). A hit only notes its entry: the list catches up before
+ * the next fill, or once TLB_TOUCHES are noted, moving each entry noted
+ * once, for its last use. Relinking on every hit cost programs that go
+ * back and forth between a few pages (a hit each time, never the most
+ * recent entry) more than the list saved them: bzip2's warming 7%. */
 #define NO_ENTRY UINT_MAX    /* the end of a hash chain */
+enum { TLB_TOUCHES = 64 };
 typedef struct l1_tlb {
     uint64_t *vpn;
     uint64_t *last_use;  /* LRU stamp; 0: never used */
+    /* the order of (last_use, index), both ways: the victim is `oldest` */
+    unsigned *newer, *older;
+    unsigned newest, oldest;
+    /* the entries used since the list was last brought up to date, in
+     * order: the k-th was stamped touch_base + k + 1 */
+    uint16_t touched[TLB_TOUCHES];  /* entry numbers (n <= 4096: config.h) */
+    unsigned ntouched;
+    uint64_t touch_base;
     uint64_t *ready;     /* cycle the translation arrives (in flight while > now) */
     bool *walked;        /* the fill needed a page walk: reported to requests that merge with it */
     unsigned n, mru;
@@ -54,6 +67,50 @@ static void *alloc_array(size_t n, size_t size)
     void *p = calloc(n ? n : 1, size);
     if (!p) die("out of memory for the TLBs");
     return p;
+}
+
+/* Entry i, just stamped, becomes the newest in the order. */
+static void l1_now_newest(l1_tlb *l, unsigned i)
+{
+    if (i == l->newest)
+        return;
+    if (i == l->oldest)
+        l->oldest = l->newer[i];
+    else
+        l->newer[l->older[i]] = l->newer[i];
+    l->older[l->newer[i]] = l->older[i];
+    l->older[i] = l->newest;
+    l->newer[l->newest] = i;
+    l->newest = i;
+}
+
+/* Bring the order up to date with the uses noted since: the entries used
+ * then have the newest stamps, in the order noted, each from its last use
+ * (the one whose stamp it still has). */
+static void l1_catch_up(l1_tlb *l)
+{
+    for (unsigned k = 0; k < l->ntouched; k++) {
+        unsigned i = l->touched[k];
+        if (l->last_use[i] == l->touch_base + k + 1)
+            l1_now_newest(l, i);
+    }
+    l->ntouched = 0;
+    l->touch_base = l->clock;
+}
+
+/* by's k-th entry; NULL: k. */
+static inline unsigned nth(const unsigned *by, unsigned k) { return by ? by[k] : k; }
+
+/* Link the entries in the order of `by` (NULL: of their indexes), oldest first. */
+static void l1_link(l1_tlb *l, const unsigned *by)
+{
+    for (unsigned k = 0; k < l->n; k++) {
+        unsigned i = nth(by, k);
+        l->older[i] = nth(by, k ? k - 1 : k);
+        l->newer[i] = nth(by, k + 1 < l->n ? k + 1 : k);
+    }
+    l->oldest = nth(by, 0);
+    l->newest = nth(by, l->n - 1);
 }
 
 static inline unsigned *l1_bucket(l1_tlb *l, uint64_t vpn) { return &l->head[vpn & l->hash_mask]; }
@@ -95,10 +152,13 @@ static void l1_clear(l1_tlb *l)
 {
     for (unsigned i = 0; i < l->n; i++)
         l1_set(l, i, NO_PAGE, 0, 0, false);
+    l1_link(l, NULL);   /* all stamps 0: the order of the indexes */
     l1_reindex(l);
     l->mru = 0;
     l->unique = true;
     l->clock = 0;
+    l->ntouched = 0;
+    l->touch_base = 0;
 }
 
 static void l2_clear(tlbs *t)
@@ -114,6 +174,8 @@ static void l1_init(l1_tlb *l, int entries, uint64_t *accesses, uint64_t *misses
     l->last_use = alloc_array(l->n, sizeof *l->last_use);
     l->ready = alloc_array(l->n, sizeof *l->ready);
     l->walked = alloc_array(l->n, sizeof *l->walked);
+    l->newer = alloc_array(l->n, sizeof *l->newer);
+    l->older = alloc_array(l->n, sizeof *l->older);
     unsigned buckets = 2;   /* a power of two, at least twice the entries: short chains */
     while (buckets < 2 * l->n)
         buckets *= 2;
@@ -131,6 +193,8 @@ static void l1_free(l1_tlb *l)
     free(l->last_use);
     free(l->ready);
     free(l->walked);
+    free(l->newer);
+    free(l->older);
     free(l->head);
     free(l->chain);
 }
@@ -179,6 +243,9 @@ static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
     }
     if (hit >= 0) {
         l->last_use[hit] = ++l->clock;
+        l->touched[l->ntouched++] = (uint16_t)hit;
+        if (l->ntouched == TLB_TOUCHES)
+            l1_catch_up(l);
         l->mru = (unsigned)hit;
     }
     return hit;
@@ -186,19 +253,15 @@ static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
 
 static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
 {
-    /* the first of the least stamps; empty entries were never used */
-    unsigned victim = 0;
-    uint64_t least = l->last_use[0];
-    for (unsigned i = 1; i < l->n; i++) {
-        bool less = l->last_use[i] < least;
-        victim = less ? i : victim;
-        least = less ? l->last_use[i] : least;
-    }
+    l1_catch_up(l);
+    unsigned victim = l->oldest;   /* least recently used; empty entries were never used */
     if (l->vpn[victim] != NO_PAGE)
         l1_unindex(l, victim);
     l1_set(l, victim, vpn, ++l->clock, ready, walked);
     l1_index(l, victim);
+    l1_now_newest(l, victim);
     l->mru = victim;
+    l->touch_base = l->clock;
 }
 
 /* An L1 miss at cycle now: the L2 TLB, then the walker (which fills the L2
@@ -292,6 +355,17 @@ static bool l1_unique(const l1_tlb *l)
     return unique;
 }
 
+/* Orders entry indexes by stamp, then index (as the victim was chosen by
+ * a search: the first least stamp). */
+static int by_stamp(const void *a, const void *b, void *stamps)
+{
+    unsigned i = *(const unsigned *)a, j = *(const unsigned *)b;
+    const uint64_t *last_use = stamps;
+    if (last_use[i] != last_use[j])
+        return last_use[i] < last_use[j] ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
 static void l1_restore(l1_tlb *l, ustate *s)
 {
     l->clock = ustate_get_u64(s);
@@ -307,6 +381,14 @@ static void l1_restore(l1_tlb *l, ustate *s)
     }
     l->unique = l1_unique(l);
     l1_reindex(l);
+    unsigned *order = alloc_array(l->n, sizeof *order);
+    for (unsigned i = 0; i < l->n; i++)
+        order[i] = i;
+    qsort_r(order, l->n, sizeof *order, by_stamp, l->last_use);
+    l1_link(l, order);
+    free(order);
+    l->ntouched = 0;
+    l->touch_base = l->clock;
 }
 
 void tlbs_save(const tlbs *t, ustate *s)
