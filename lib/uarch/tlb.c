@@ -203,6 +203,8 @@ tlbs *tlbs_new(const uarch_config *c)
 {
     if (c->itlb_entries < 1 || c->dtlb_entries < 1)
         die("an L1 TLB needs at least one entry");
+    if (c->l2tlb_entries < 0 || (c->l2tlb_entries & (c->l2tlb_entries - 1)))
+        die("the L2 TLB's entries must be a power of two (or 0 for none)");
     tlbs *t = alloc_array(1, sizeof *t);
     l1_init(&t->itlb, c->itlb_entries, &t->stats.itlb_accesses, &t->stats.itlb_misses);
     l1_init(&t->dtlb, c->dtlb_entries, &t->stats.dtlb_accesses, &t->stats.dtlb_misses);
@@ -264,12 +266,16 @@ static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
     l->touch_base = l->clock;
 }
 
+/* The L2 TLB entry a page can be in (a mask: a division cost a miss more
+ * than the rest of its lookup). */
+static inline unsigned l2_slot(const tlbs *t, uint64_t vpn) { return (unsigned)(vpn & (t->nl2 - 1)); }
+
 /* An L1 miss at cycle now: the L2 TLB, then the walker (which fills the L2
  * TLB). A walk still in flight in the L2 TLB is waited for, not repeated. */
 static tlb_result l2_translate(tlbs *t, uint64_t vpn, uint64_t now, bool timed)
 {
     uint64_t after_l2 = now + (t->nl2 ? t->l2_latency : 0);
-    l2_entry *e = t->nl2 ? &t->l2[vpn % t->nl2] : NULL;
+    l2_entry *e = t->nl2 ? &t->l2[l2_slot(t, vpn)] : NULL;
     if (e && e->vpn == vpn) {
         bool walking = timed && e->ready > after_l2;
         return (tlb_result){walking ? e->ready : after_l2, true, walking};
@@ -415,7 +421,7 @@ bool tlbs_restore(tlbs *t, ustate *s)
     l1_restore(&t->dtlb, s);
     for (unsigned i = 0; i < t->nl2; i++) {
         uint64_t vpn = ustate_get_u64(s);
-        if (vpn != NO_PAGE && vpn % t->nl2 != i)
+        if (vpn != NO_PAGE && l2_slot(t, vpn) != i)
             s->bad = true;
         t->l2[i] = (l2_entry){.vpn = vpn};
     }
