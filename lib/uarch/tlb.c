@@ -241,8 +241,8 @@ static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
     l->mru = victim;
 }
 
-/* The L2 TLB entry a page can be in (a mask: a division cost a miss more
- * than the rest of its lookup). */
+/* The L2 TLB entry a page can be in: a mask, as the entries are a power of
+ * two, rather than a 64-bit division on every L1 TLB miss. */
 static inline unsigned l2_slot(const tlbs *t, uint64_t vpn) { return (unsigned)(vpn & (t->nl2 - 1)); }
 
 /* An L1 miss at cycle now: the L2 TLB, then the walker (which fills the L2
