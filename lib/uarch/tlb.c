@@ -2,7 +2,6 @@
 
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "util.h"
 
@@ -84,14 +83,22 @@ static void l1_unindex(l1_tlb *l, unsigned i)
     *p = l->chain[i];
 }
 
-/* The hash of the entries' page numbers, from scratch. */
-static void l1_reindex(l1_tlb *l)
+/* What the entries' pages and stamps give, from scratch (after a clear or a
+ * restore): the hash of the pages, whether any page is in two entries (its
+ * bucket holds it already), and no scan of the oldest yet. */
+static void l1_rebuild(l1_tlb *l)
 {
     for (unsigned b = 0; b <= l->hash_mask; b++)
         l->head[b] = NO_ENTRY;
-    for (unsigned i = 0; i < l->n; i++)
-        if (l->vpn[i] != NO_PAGE)
-            l1_index(l, i);
+    l->unique = true;
+    for (unsigned i = 0; i < l->n; i++) {
+        if (l->vpn[i] == NO_PAGE)
+            continue;
+        for (unsigned j = *l1_bucket(l, l->vpn[i]); j != NO_ENTRY; j = l->chain[j])
+            l->unique &= l->vpn[j] != l->vpn[i];
+        l1_index(l, i);
+    }
+    l->noldest = l->next_oldest = 0;
 }
 
 static void l1_set(l1_tlb *l, unsigned i, uint64_t vpn, uint64_t last_use, uint64_t ready, bool walked)
@@ -106,10 +113,8 @@ static void l1_clear(l1_tlb *l)
 {
     for (unsigned i = 0; i < l->n; i++)
         l1_set(l, i, NO_PAGE, 0, 0, false);
-    l1_reindex(l);
-    l->noldest = l->next_oldest = 0;
+    l1_rebuild(l);
     l->mru = 0;
-    l->unique = true;
     l->clock = 0;
 }
 
@@ -317,25 +322,6 @@ static void l1_save(const l1_tlb *l, ustate *s)
     }
 }
 
-static int by_vpn(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* No page number in two entries (empty ones aside). */
-static bool l1_unique(const l1_tlb *l)
-{
-    uint64_t *v = alloc_array(l->n, sizeof *v);
-    memcpy(v, l->vpn, l->n * sizeof *v);
-    qsort(v, l->n, sizeof *v, by_vpn);
-    bool unique = true;
-    for (unsigned i = 1; i < l->n; i++)
-        unique &= v[i] != v[i - 1] || v[i] == NO_PAGE;
-    free(v);
-    return unique;
-}
-
 static void l1_restore(l1_tlb *l, ustate *s)
 {
     l->clock = ustate_get_u64(s);
@@ -349,9 +335,7 @@ static void l1_restore(l1_tlb *l, ustate *s)
         if (last_use > l->last_use[l->mru])
             l->mru = i;
     }
-    l->unique = l1_unique(l);
-    l1_reindex(l);
-    l->noldest = l->next_oldest = 0;
+    l1_rebuild(l);
 }
 
 void tlbs_save(const tlbs *t, ustate *s)

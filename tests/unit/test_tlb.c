@@ -295,8 +295,19 @@ Test(tlb, a_page_restored_in_two_entries_stays_until_both_are_evicted)
     cr_assert_eq(patched, 1);
     cr_assert(tlbs_restore(b, &s));
     ustate_free(&s);
-    cr_expect_eq(dtlb_walks(b, 5), 0);           /* found in the first entry, now the newest */
-    for (uint64_t p = 100; p < 131; p++)         /* 30 fill the empty entries, 1 evicts the second */
+    cr_expect_eq(dtlb_walks(b, 7), 1);           /* an empty entry, now the most recent */
+    cr_expect_eq(dtlb_walks(b, 5), 0);           /* found in the first entry holding it */
+    tlbs_save(b, &s);                            /* entries as (page, stamp): the first 5's is new */
+    size_t first = 0;
+    while (first + 16 <= s.len && memcmp(s.data + first, &(uint64_t){5}, 8))
+        first += 8;
+    uint64_t stamp = 0;
+    cr_assert(first + 16 <= s.len);
+    memcpy(&stamp, s.data + first + 8, 8);
+    cr_expect_eq(stamp, 4, "the first entry holding page 5 has stamp %llu, not the newest (4)",
+                 (unsigned long long)stamp);
+    ustate_free(&s);
+    for (uint64_t p = 100; p < 130; p++)         /* 29 fill the empty entries, 1 evicts the second */
         cr_expect_eq(dtlb_walks(b, p), 1);
     cr_expect_eq(dtlb_walks(b, 5), 0);
     for (uint64_t p = 200; p < 232; p++)         /* 31 evict the others, 1 the first */
