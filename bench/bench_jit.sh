@@ -56,18 +56,8 @@ bzip2|$CORPUS_BIN/bzip2|-c -9 big.txt
 xz|$CORPUS_BIN/xz|-c -3 big.txt
 zstd|$CORPUS_BIN/zstd|-c -q -12 big.txt"
 
-now() { echo "$EPOCHREALTIME"; }
-# timed OUT CMD...: wall seconds of CMD (stdout to OUT) on stdout
-timed() {
-    local out=$1; shift
-    local t0 t1
-    t0=$(now); (cd "$T/in" && "$@" </dev/null >"$out" 2>"$out.err"); t1=$(now)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
-}
-fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
-json_mips() { # FILE SECTION: the mips of a checkpoints.json section
-    sed -n "/\"$2\"/,/}/s/.*\"mips\": \([0-9.]*\).*/\1/p" "$1" | head -n 1
-}
+# timed OUT CMD...: wall seconds of CMD, run in the inputs' directory
+timed() { (cd "$T/in" && wall_seconds "$@"); }
 
 suffix=$([ -n "$QUICK" ] && echo _quick)
 csv=$TOP/bench/results/jit$suffix.csv
@@ -109,7 +99,6 @@ for r in $(seq 1 "$REPS"); do
         cp "$T/ck/checkpoints.json" "$T/warming_$label.json" # the model's counts: the same in both modes
     done 3<<<"$RUNS"
 done
-largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 while IFS='|' read -r label prog args <&3; do
     cmp -s "$T/q_$label.out" "$T/b_$label.out" || { echo "$label: bbv's output differs from qemu's" >&2; status=1; }
     cmp -s "$T/b_$label.out" "$T/i_$label.out" || { echo "$label: --no-jit output differs" >&2; status=1; }

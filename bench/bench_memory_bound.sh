@@ -41,17 +41,6 @@ size=$([ -n "$QUICK" ] && echo 2 || echo 11)
 VARIANTS="all 0 1 2 3"
 label() { case $1 in all) echo "all four" ;; 0) echo "4 KB" ;; 1) echo "64 KB" ;; 2) echo "1 MB" ;; 3) echo "16 MB" ;; esac; }
 
-now() { echo "$EPOCHREALTIME"; }
-wall() { # OUT CMD...: wall seconds of CMD, stdout to OUT
-    local out=$1; shift
-    local t0 t1
-    t0=$(now); "$@" </dev/null >"$out" 2>/dev/null; t1=$(now)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }'
-}
-json_mips() { sed -n "/\"$2\"/,/}/s/.*\"mips\": \([0-9.]*\).*/\1/p" "$1" | head -n 1; }
-fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
-largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
-
 declare -A N NAT Q FF W
 for v in $VARIANTS; do
     "$BIN/bbv" --count-only --summary "$T/n.json" -- "$CHASE/rv_$v" "$size" >/dev/null 2>&1 ||
@@ -61,8 +50,8 @@ done
 for r in $(seq 1 "$REPS"); do
     echo "bench_memory_bound: round $r of $REPS" >&2
     for v in $VARIANTS; do
-        NAT[$v]+=" $(wall "$T/native_$v.out" "$CHASE/host_$v" "$size")"
-        Q[$v]+=" $(wall "$T/qemu_$v.out" "$QEMU" "$CHASE/rv_$v" "$size")"
+        NAT[$v]+=" $(wall_seconds "$T/native_$v.out" "$CHASE/host_$v" "$size")"
+        Q[$v]+=" $(wall_seconds "$T/qemu_$v.out" "$QEMU" "$CHASE/rv_$v" "$size")"
         n=${N[$v]} at=$((N[$v] * 95 / 100))
         wat=$((WARM_INSTS < at ? WARM_INSTS : at))
         rm -rf "$T/ck"

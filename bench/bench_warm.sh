@@ -68,8 +68,7 @@ times() {
         --at "$at" --guest-output none -- "$@" >/dev/null 2>"$T/err") || { cat "$T/err" >&2; echo "0 0"; return; }
     awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$T/time"
 }
-# fastest "WALL CPU"...: the pair with the least wall time
-fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
+# fastest "WALL CPU"... (paths.sh) gives the pair with the least wall time
 
 suffix=$([ -n "$QUICK" ] && echo _quick)
 txt=$TOP/bench/results/warm$suffix.txt

@@ -12,3 +12,20 @@ CORPUS_BIN=$TOP/build/corpus/bin
 SCRIPT=$(basename "$0" .sh)
 die() { echo "$SCRIPT: $*" >&2; exit 2; }
 print_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; }
+
+# Timings and the figures taken from them.
+# wall_seconds OUT CMD...: the wall seconds CMD takes (stdin /dev/null,
+# stdout to OUT, stderr to OUT.err)
+wall_seconds() {
+    local out=$1 t0 t1
+    shift
+    t0=$EPOCHREALTIME
+    "$@" </dev/null >"$out" 2>"$out.err"
+    t1=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }'
+}
+fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
+largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# json_mips FILE SECTION: the mips of a section of a checkpoints.json
+json_mips() { sed -n "/\"$2\"/,/}/s/.*\"mips\": \([0-9.]*\).*/\1/p" "$1" | head -n 1; }

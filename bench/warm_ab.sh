@@ -38,9 +38,8 @@ warm_mips() { # BIN_DIR PROG ARGS...: one run's fast_forward MIPS
     rm -rf "$T/ck"
     "$bin/checkpoint" -o "$T/ck" --warm "$CONFIG" --at "$AT" --guest-output none -- "$@" >/dev/null 2>&1 ||
         die "$bin/checkpoint failed on $*"
-    sed -n '/"fast_forward"/,/}/s/.*"mips": \([0-9.]*\).*/\1/p' "$T/ck/checkpoints.json" | head -n 1
+    json_mips "$T/ck/checkpoints.json" fast_forward
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 BUILDS=("${REFS[@]}" "$BIN")
 declare -A runs
