@@ -52,7 +52,7 @@ for r in $(seq 1 "$REPS"); do
     for v in $VARIANTS; do
         NAT[$v]+=" $(wall_seconds "$T/native_$v.out" "$CHASE/host_$v" "$size")"
         Q[$v]+=" $(wall_seconds "$T/qemu_$v.out" "$QEMU" "$CHASE/rv_$v" "$size")"
-        n=${N[$v]} at=$((N[$v] * 95 / 100))
+        at=$((N[$v] * 95 / 100))
         wat=$((WARM_INSTS < at ? WARM_INSTS : at))
         rm -rf "$T/ck"
         "$BIN/checkpoint" -o "$T/ck" --at "$at" --guest-output none -- "$CHASE/rv_$v" "$size" >/dev/null 2>&1 ||
