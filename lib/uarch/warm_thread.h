@@ -8,7 +8,8 @@
  * and warming the L1s while this thread trains the predictor, the TLBs and
  * the levels below in the same orders: they end exactly as
  * bpred_warm_events, tlbs_warm and memsys_warm_below on each would leave
- * them. */
+ * them. (The producer, while it waits for the thread, learns from the
+ * pages of the batches queued itself: warm_thread.c.) */
 #ifndef RV_UARCH_WARM_THREAD_H
 #define RV_UARCH_WARM_THREAD_H
 
@@ -88,6 +89,10 @@ void warm_thread_submit(warm_thread *t, warm_batch *w);
  * has not trained yet: bpred_warm_flush). b and t are then the caller's
  * until it hands over the next batch. */
 void warm_thread_drain(warm_thread *t, warm_batch *w);
+
+/* How many batches' pages the producer has learnt from while it waited
+ * (for tests and measurements). */
+uint64_t warm_thread_producer_pages(const warm_thread *t);
 
 /* Hand over the last batch, wait until the predictor, the TLBs and the
  * levels below the L1s have learnt from all of it (the predictor flushed:
