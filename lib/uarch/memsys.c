@@ -285,6 +285,32 @@ void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores)
 
 void memsys_warm_defer(memsys *m, memsys_log *log) { m->defer = log; }
 
+void memsys_warm_requests(memsys *m, const uint64_t *req, int n, memsys_log *below)
+{
+    memsys_log *was = m->defer;
+    m->defer = below;
+    for (int i = 0; i < n; i++) {
+        uint64_t addr = req[i] & ~(uint64_t)3;
+        switch ((enum memsys_request_kind)(req[i] & 3)) {
+        case MEMSYS_FETCH: instr_access(m, addr, 0, false); break;
+        case MEMSYS_LOAD: data_access(m, addr, 0, false, false); break;
+        case MEMSYS_STORE: data_access(m, addr, 0, false, true); break;
+        }
+    }
+    m->defer = was;
+}
+
+void memsys_mru_view_init(const memsys *m, bool instr, memsys_mru_view *v)
+{
+    const cache *c = &m->lv[instr ? L1I : L1D].c;
+    *v = (memsys_mru_view){.mru = malloc((c->set_mask + 1) * sizeof *v->mru),
+                           .set_mask = c->set_mask,
+                           .line_shift = m->line_shift,
+                           .prefetch_next = !instr && m->prefetch_next_line};
+    if (!v->mru) die("out of memory");
+    for (uint64_t s = 0; s <= c->set_mask; s++) v->mru[s] = MEMSYS_MRU_UNKNOWN;
+}
+
 void memsys_warm_below(memsys *m, const uint64_t *event, int n)
 {
     level *below = m->lv[L1D].next; /* the L1I's too */

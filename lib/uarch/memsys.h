@@ -96,6 +96,49 @@ enum { MEMSYS_BELOW_PER_REQUEST = 4 };
 void memsys_warm_defer(memsys *m, memsys_log *log);
 void memsys_warm_below(memsys *m, const uint64_t *event, int n);
 
+/* Warming requests of the L1s gathered to be made later, maybe on another
+ * thread: the address with its kind in the low two bits (a line is at
+ * least 16 bytes, so the line stays the same). */
+enum memsys_request_kind { MEMSYS_FETCH, MEMSYS_LOAD, MEMSYS_STORE };
+static inline uint64_t memsys_warm_request(enum memsys_request_kind kind, uint64_t addr)
+{
+    return (addr & ~(uint64_t)3) | kind;
+}
+/* Make requests req[0, n) of the L1s in order, deferring what they need
+ * below the L1s to `below` (room for MEMSYS_BELOW_PER_REQUEST each). */
+void memsys_warm_requests(memsys *m, const uint64_t *req, int n, memsys_log *below);
+
+/* What a warming run that leaves the L1s to another thread knows of each
+ * set of one: the line its own last request there made the most recently
+ * used, and whether that request set its dirty bit; or nothing (after a
+ * next-line prefetch may have filled the set). So a request that finds
+ * that line again (a load, or a store to it dirty already) is a repeat
+ * (memsys_warm_is_repeat) and only needs counting; the L1s may know of
+ * more repeats, which they then make as hits. */
+typedef struct memsys_mru_view {
+    uint64_t *mru;      /* per set: line << 1 | dirty; MRU_UNKNOWN: nothing known */
+    uint64_t set_mask;
+    unsigned line_shift;
+    bool prefetch_next; /* a missing line's request may prefetch the next into its set (the L1D's) */
+} memsys_mru_view;
+#define MEMSYS_MRU_UNKNOWN UINT64_MAX
+/* A view of L1 `instr` (the L1I, else the L1D) knowing nothing; free with free(v->mru). */
+void memsys_mru_view_init(const memsys *m, bool instr, memsys_mru_view *v);
+
+static inline bool memsys_mru_view_is_repeat(const memsys_mru_view *v, uint64_t addr, bool write)
+{
+    uint64_t line = addr >> v->line_shift, known = v->mru[line & v->set_mask];
+    return known >> 1 == line && (known & 1 || !write);
+}
+
+/* After a request that was no repeat, handed over to be made. */
+static inline void memsys_mru_view_note(memsys_mru_view *v, uint64_t addr, bool write)
+{
+    uint64_t line = addr >> v->line_shift;
+    v->mru[line & v->set_mask] = line << 1 | write; /* a load leaves the dirty bit as it was: unknown */
+    if (v->prefetch_next) v->mru[(line + 1) & v->set_mask] = MEMSYS_MRU_UNKNOWN;
+}
+
 /* n more warming fetches, and loads and stores, that were repeats. */
 void memsys_warm_ifetch_repeated(memsys *m, uint64_t n);
 void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores);

@@ -100,15 +100,18 @@ static inline bool trace_taken(const rv_trace *t, const rv_insn *in)
  * translation of the page of the previous one in the same TLB, or an L1
  * access that memsys_warm_is_repeat approves, changes nothing but an access
  * count: those are counted here, without a call into the model, and added
- * when the model is brought up to date (uarch_warmer_sync). */
+ * when the model is brought up to date (uarch_warmer_sync). With a thread,
+ * the L1s may be learning on it: their repeats are those their views
+ * (memsys_mru_view, which only this warmer's requests change) know of. */
 struct uarch_warmer {
     uarch *u;
     rv_proc *p;
     rv_trace trace;
-    /* the thread of the predictor, the TLBs and the caches below the L1s
-     * (NULL: none, they learn here), and what is gathered for it */
+    /* the thread of the model (NULL: none, it learns here), what is
+     * gathered for it, and what is known of the L1s it has */
     warm_thread *thread;
     warm_batch batch;
+    memsys_mru_view iview, dview;
     const cache *l1i, *l1d;
     /* the run's last fetch's line and translations (UINT64_MAX: none yet) */
     uint64_t iline, ipage, dpage;
@@ -125,11 +128,26 @@ static inline void warm_tlb(uarch_warmer *w, bool instr, uint64_t vaddr)
     if (w->batch.npage == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
 }
 
-/* After a request the L1s missed: the batch's requests below them may
- * have no room for another's. */
-static inline void hand_over_if_full(uarch_warmer *w)
+/* Whether an access (a store: write) to addr would only count in its L1
+ * (instr: the L1I), as far as this warmer knows. */
+static inline bool l1_repeat(uarch_warmer *w, bool instr, uint64_t addr, bool write)
 {
-    if (w->thread && warm_batch_below_full(&w->batch)) warm_thread_submit(w->thread, &w->batch);
+    if (w->thread) return memsys_mru_view_is_repeat(instr ? &w->iview : &w->dview, addr, write);
+    return memsys_warm_is_repeat(instr ? w->l1i : w->l1d, addr >> w->u->line_shift, write);
+}
+
+/* An access to the L1s that l1_repeat does not know to be a repeat. */
+static inline void l1_request(uarch_warmer *w, enum memsys_request_kind kind, uint64_t addr)
+{
+    if (!w->thread) {
+        if (kind == MEMSYS_FETCH) memsys_warm_ifetch(w->u->mem, addr);
+        else if (kind == MEMSYS_STORE) memsys_warm_store(w->u->mem, addr);
+        else memsys_warm_load(w->u->mem, addr);
+        return;
+    }
+    memsys_mru_view_note(kind == MEMSYS_FETCH ? &w->iview : &w->dview, addr, kind == MEMSYS_STORE);
+    warm_batch_put_request(&w->batch, memsys_warm_request(kind, addr));
+    if (w->batch.nrequest == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
 }
 
 static inline void run_fetch(uarch_warmer *w, uint64_t pc)
@@ -142,12 +160,10 @@ static inline void run_fetch(uarch_warmer *w, uint64_t pc)
         w->ipage = page;
         warm_tlb(w, true, pc);
     }
-    if (memsys_warm_is_repeat(w->l1i, w->iline, false)) {
+    if (l1_repeat(w, true, pc, false))
         w->iline_repeats++;
-    } else {
-        memsys_warm_ifetch(w->u->mem, pc);
-        hand_over_if_full(w);
-    }
+    else
+        l1_request(w, MEMSYS_FETCH, pc);
 }
 
 static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
@@ -160,12 +176,11 @@ static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
         warm_tlb(w, false, addr);
     }
     bool store = access & RV_MEM_STORE;
-    if (memsys_warm_is_repeat(w->l1d, addr >> w->u->line_shift, store)) {
+    if (l1_repeat(w, false, addr, store)) {
         w->store_repeats += store;
         w->load_repeats += !store;
     } else {
-        warm_data(w->u, access, addr);
-        hand_over_if_full(w);
+        l1_request(w, store ? MEMSYS_STORE : MEMSYS_LOAD, addr);
     }
 }
 
@@ -282,6 +297,10 @@ uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
                         .ipage = UINT64_MAX,
                         .dpage = UINT64_MAX};
     if (thread) w->thread = warm_thread_start(u->bp, u->tlb, u->mem, &w->batch);
+    if (w->thread) {
+        memsys_mru_view_init(u->mem, true, &w->iview);
+        memsys_mru_view_init(u->mem, false, &w->dview);
+    }
     p->trace = &w->trace;
     return w;
 }
@@ -312,11 +331,12 @@ void uarch_warmer_free(uarch_warmer *w)
     if (w->thread) warm_thread_stop(w->thread, &w->batch);
     catch_up(w);
     w->p->trace = NULL;
+    free(w->iview.mru);
+    free(w->dview.mru);
     free(w);
 }
 
-/* Runs this long hand the branch predictor, the TLBs and the caches below
- * the L1s to a thread of their own. */
+/* Runs this long hand the model to a thread of its own (warm_thread.h). */
 enum { WARM_THREAD_MIN_INSNS = 1 << 20 };
 
 uint64_t uarch_warm_run(uarch *u, rv_proc *p, uint64_t limit)

@@ -25,29 +25,35 @@
  * the run stops producing (a system call of the guest, the end), and the
  * producer then wakes it once half the ring is full.
  *
- * Either side may learn from a chunk's pages (the TLBs). Which side is the
- * slower one depends on the program, and on this project's 2-CPU VM even
- * changes from run to run: a producer waiting for the thread learns from
- * the pages of the chunks queued (steal_pages) rather than spin, and the
- * thread skips those. The TLBs are small enough to move between the cores
- * cheaply: pointer chasing over 1 MB warmed 15% faster, with nothing lost
- * elsewhere. The caches below the L1s stay on the thread: their state is
- * large, and learning from their requests on both cores halved that
- * speed. Pages are learnt from in chunk order whoever learns them: a side
- * claims chunk k's only once chunk k - 1's are learnt. */
+ * Either side may learn from a chunk's requests of the L1s and from its
+ * pages (the TLBs): its stages. Which side is the slower one depends on the
+ * program, and on this project's 2-CPU VM even changes from run to run: a
+ * producer waiting for the thread learns from the stages of the chunks
+ * queued (steal_stage) rather than spin, and the thread skips those. The
+ * L1s and the TLBs are small enough to move between the cores cheaply
+ * (bench/warm_ab.sh, median of 5, MIPS, against the L1s on the producer
+ * and all else on the thread: pointer chasing over 1 MB 50.0 -> 62.0, gzip
+ * 118 -> 139, bzip2 245 -> 261, no program slower). The caches below the
+ * L1s stay on the thread: their state is large, and learning from their
+ * requests on both cores halved pointer chasing's speed.
+ * A stage is learnt from in chunk order whoever learns it: a side claims
+ * chunk k's only once chunk k - 1's is learnt. The levels below learn from
+ * chunk k's requests of the L1s once those are made. */
 enum { RING = 8, PRODUCER_SPINS = 4000, THREAD_SPINS = 4000, SPINS_PER_STEAL = 64 };
 
-/* Who learns from a chunk's pages. */
-enum pages_state { PAGES_OPEN, PAGES_CLAIMED, PAGES_LEARNT };
+enum stage { STAGE_L1, STAGE_PAGES, STAGES };
+/* Who learns from a chunk's stage. */
+enum stage_state { STAGE_OPEN, STAGE_CLAIMED, STAGE_LEARNT };
 
 /* A batch as the thread reads it. */
 typedef struct chunk {
     alignas(64) bp_event branch[WARM_BATCH]; /* host cache lines of their own */
     alignas(64) uint64_t page[WARM_BATCH];
-    alignas(64) uint64_t below[WARM_BATCH];
-    int nbranch, npage, nbelow;
+    alignas(64) uint64_t request[WARM_BATCH];
+    alignas(64) uint64_t below[WARM_BATCH * MEMSYS_BELOW_PER_REQUEST]; /* what the requests make */
+    int nbranch, npage, nrequest, nbelow;
     bool last; /* the run's last chunk: flush and end */
-    _Atomic uint32_t pages; /* enum pages_state */
+    _Atomic uint32_t stage[STAGES]; /* enum stage_state */
 } chunk;
 
 struct warm_thread {
@@ -59,7 +65,7 @@ struct warm_thread {
     pthread_cond_t wake;
     /* each written by one side, on its own host cache line */
     alignas(64) _Atomic uint32_t submitted; /* chunks handed over */
-    uint64_t producer_pages;                /* chunks whose pages the producer learnt from */
+    uint64_t stolen[STAGES];                /* chunks whose stage the producer learnt from */
     alignas(64) _Atomic uint32_t trained;   /* chunks learnt from */
     alignas(64) _Atomic int sleepers;       /* sides asleep on `wake` */
     chunk ring[RING];
@@ -103,24 +109,38 @@ static void advance(warm_thread *t, _Atomic uint32_t *count, bool wake)
     }
 }
 
-/* Whether this side is to learn from c's pages (the other side has not
- * claimed them). */
-static bool claim_pages(chunk *c)
+/* Whether this side is to learn from c's stage (the other side has not
+ * claimed it). */
+static bool claim(chunk *c, enum stage s)
 {
-    uint32_t open = PAGES_OPEN;
-    return atomic_compare_exchange_strong(&c->pages, &open, PAGES_CLAIMED);
+    uint32_t open = STAGE_OPEN;
+    return atomic_compare_exchange_strong(&c->stage[s], &open, STAGE_CLAIMED);
 }
 
-/* Learn from c's pages (claimed; the previous chunk's are learnt), and
- * publish the TLBs to whoever learns from the next chunk's. */
-static void learn_pages(warm_thread *t, chunk *c)
+/* Learn from c's stage (claimed; the previous chunk's is learnt), and
+ * publish what it changed to whoever learns from the next. */
+static void learn(warm_thread *t, chunk *c, enum stage s)
 {
-    for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
-    atomic_store_explicit(&c->pages, PAGES_LEARNT, memory_order_release);
+    if (s == STAGE_L1) {
+        memsys_log below = {c->below, 0};
+        memsys_warm_requests(t->mem, c->request, c->nrequest, &below);
+        c->nbelow = below.n;
+        stream_store_fence(); /* the log's streamed stores before the state that publishes them */
+    } else {
+        for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
+    }
+    atomic_store_explicit(&c->stage[s], STAGE_LEARNT, memory_order_release);
 }
 
-/* A chunk counts as learnt from once its pages are too: so the chunk
- * before any chunk not yet counted has had its pages learnt from. */
+/* (The thread) wait until c's stage is learnt from: by the producer, if
+ * it claimed it, which is learning from it now (a short wait). */
+static void wait_learnt(chunk *c, enum stage s)
+{
+    while (atomic_load_explicit(&c->stage[s], memory_order_acquire) != STAGE_LEARNT) cpu_relax();
+}
+
+/* A chunk counts as learnt from once its stages are too: so the chunk
+ * before any chunk not yet counted has had its stages learnt from. */
 static void *train(void *arg)
 {
     warm_thread *t = arg;
@@ -128,11 +148,12 @@ static void *train(void *arg)
         if (atomic_load_explicit(&t->submitted, memory_order_acquire) == next)
             wait_for_change(t, &t->submitted, next, THREAD_SPINS);
         chunk *c = &t->ring[next % RING];
+        if (claim(c, STAGE_L1)) learn(t, c, STAGE_L1);
+        wait_learnt(c, STAGE_L1);
         memsys_warm_below(t->mem, c->below, c->nbelow);
-        if (claim_pages(c)) learn_pages(t, c);
+        if (claim(c, STAGE_PAGES)) learn(t, c, STAGE_PAGES);
         bpred_warm_events(t->bp, c->branch, c->nbranch);
-        while (atomic_load_explicit(&c->pages, memory_order_acquire) != PAGES_LEARNT)
-            cpu_relax(); /* the producer is learning from them: a short wait */
+        wait_learnt(c, STAGE_PAGES);
         if (c->last) {
             bpred_warm_flush(t->bp);
             return NULL; /* pthread_join makes all this visible to the producer */
@@ -141,38 +162,41 @@ static void *train(void *arg)
     }
 }
 
-/* (The producer) learn from the pages of the first chunk handed over
- * whose pages nobody has claimed, if those of the chunk before it are
- * learnt; whether it did. */
-static bool steal_pages(warm_thread *t)
+/* (The producer) learn from stage s of the first chunk handed over whose
+ * stage s nobody has claimed, if that of the chunk before it is learnt;
+ * whether it did. */
+static bool steal_stage(warm_thread *t, enum stage s)
 {
     uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
     uint32_t submitted = atomic_load_explicit(&t->submitted, memory_order_relaxed); /* this side's */
     for (uint32_t k = trained; k != submitted; k++) {
         chunk *c = &t->ring[k % RING];
-        uint32_t pages = atomic_load_explicit(&c->pages, memory_order_acquire);
-        if (pages == PAGES_LEARNT) continue;
-        if (pages == PAGES_CLAIMED || !claim_pages(c)) return false; /* the thread's: the next must wait */
-        learn_pages(t, c);
-        t->producer_pages++;
+        uint32_t state = atomic_load_explicit(&c->stage[s], memory_order_acquire);
+        if (state == STAGE_LEARNT) continue;
+        if (state == STAGE_CLAIMED || !claim(c, s)) return false; /* the thread's: the next must wait */
+        learn(t, c, s);
+        t->stolen[s]++;
         return true;
     }
     return false;
 }
 
+/* The requests of the L1s first: the thread needs them before the levels below. */
+static bool steal(warm_thread *t) { return steal_stage(t, STAGE_L1) || steal_stage(t, STAGE_PAGES); }
+
 /* (The producer) wait until the thread has learnt from all the first k
- * chunks but at most `behind`, learning from pages meanwhile; returns how
- * many it has learnt from. */
+ * chunks but at most `behind`, learning from their stages meanwhile;
+ * returns how many it has learnt from. */
 static uint32_t wait_trained(warm_thread *t, uint32_t k, uint32_t behind)
 {
     for (;;) {
         uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
         if (k - trained <= behind) return trained;
-        if (steal_pages(t)) continue;
+        if (steal(t)) continue;
         int spin = 0;
         for (; spin < PRODUCER_SPINS; spin++) {
             if (atomic_load_explicit(&t->trained, memory_order_acquire) != trained) break;
-            if (spin % SPINS_PER_STEAL == SPINS_PER_STEAL - 1 && steal_pages(t)) break;
+            if (spin % SPINS_PER_STEAL == SPINS_PER_STEAL - 1 && steal(t)) break;
             cpu_relax();
         }
         if (spin == PRODUCER_SPINS) wait_for_change(t, &t->trained, trained, 0); /* sleep */
@@ -185,7 +209,7 @@ static void open_chunk(warm_thread *t, uint32_t k, warm_batch *w)
 {
     wait_trained(t, k, RING - 1);
     chunk *c = &t->ring[k % RING];
-    *w = (warm_batch){.branch = c->branch, .page = c->page, .below = {c->below, 0}};
+    *w = (warm_batch){.branch = c->branch, .page = c->page, .request = c->request};
 }
 
 warm_thread *warm_thread_start(bpred *b, tlbs *tlb, memsys *m, warm_batch *w)
@@ -211,7 +235,6 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb, memsys *m, warm_batch *w)
     }
     pthread_setname_np(t->thread, "rv-warm"); /* as top and perf show it */
     open_chunk(t, 0, w);
-    memsys_warm_defer(m, &w->below);
     return t;
 }
 
@@ -224,9 +247,10 @@ static uint32_t hand_over(warm_thread *t, warm_batch *w, bool last, bool wake)
     stream_store_fence(); /* the streamed stores before the count that publishes them */
     c->nbranch = w->nbranch;
     c->npage = w->npage;
-    c->nbelow = w->below.n;
+    c->nrequest = w->nrequest;
     c->last = last;
-    atomic_store_explicit(&c->pages, PAGES_OPEN, memory_order_relaxed); /* published with the count */
+    for (int s = 0; s < STAGES; s++)
+        atomic_store_explicit(&c->stage[s], STAGE_OPEN, memory_order_relaxed); /* published with the count */
     uint32_t trained = atomic_load_explicit(&t->trained, memory_order_relaxed); /* may be behind */
     advance(t, &t->submitted, wake || k + 1 - trained >= RING / 2);
     return k + 1;
@@ -241,14 +265,14 @@ void warm_thread_drain(warm_thread *t, warm_batch *w)
     open_chunk(t, k, w);
 }
 
-uint64_t warm_thread_producer_pages(const warm_thread *t) { return t->producer_pages; }
+uint64_t warm_thread_producer_requests(const warm_thread *t) { return t->stolen[STAGE_L1]; }
+uint64_t warm_thread_producer_pages(const warm_thread *t) { return t->stolen[STAGE_PAGES]; }
 
 void warm_thread_stop(warm_thread *t, warm_batch *w)
 {
     hand_over(t, w, true, true);
     *w = (warm_batch){0}; /* its chunk goes with the thread */
     pthread_join(t->thread, NULL);
-    memsys_warm_defer(t->mem, NULL);
     pthread_cond_destroy(&t->wake);
     pthread_mutex_destroy(&t->lock);
     free(t);

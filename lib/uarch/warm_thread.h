@@ -1,15 +1,18 @@
-/* Functional warming's branch predictor, TLBs and caches below the L1s on
- * a thread of their own. Their states depend on nothing but what they
- * learn from, each in its own order (the control transfers; the pages
- * translated; the L1s' reads and write-backs, memsys_warm_defer), not on
- * the L1s nor on each other, and they cost warming a good part of its time
- * (TAGE hashes every conditional branch into all its tables). So a warming
- * run gathers them into a batch and hands it over, and goes on executing
- * and warming the L1s while this thread trains the predictor, the TLBs and
- * the levels below in the same orders: they end exactly as
- * bpred_warm_events, tlbs_warm and memsys_warm_below on each would leave
- * them. (The producer, while it waits for the thread, learns from the
- * pages of the batches queued itself: warm_thread.c.) */
+/* Functional warming's model on a thread besides the warming run's. The
+ * branch predictor, the TLBs and the caches depend on nothing but what
+ * they learn from, each in its own order (the control transfers; the
+ * pages translated; the requests of the L1s, and the reads and write-backs
+ * those make below them), not on each other, but for the levels below the
+ * L1s on the L1s' misses; and they cost warming most of its time (TAGE
+ * hashes every conditional branch into all its tables). So a warming run
+ * gathers them into a batch and hands it over, and goes on executing while
+ * the model learns from the batches in the same orders: it ends exactly
+ * as bpred_warm_events, tlbs_warm and memsys_warm_requests then
+ * memsys_warm_below would leave it. The run filters the requests of the
+ * L1s that would only be counted (memsys_mru_view) and counts those
+ * itself. The thread learns from everything, but for what the run learns
+ * from while it waits for the thread: the L1s' requests and the pages of
+ * the batches queued (warm_thread.c). */
 #ifndef RV_UARCH_WARM_THREAD_H
 #define RV_UARCH_WARM_THREAD_H
 
@@ -20,18 +23,17 @@
 #include "uarch/stream_store.h"
 #include "uarch/tlb.h"
 
-enum { WARM_BATCH = 1024 /* control transfers, pages, and requests below the L1s handed over at a time at most */ };
+enum { WARM_BATCH = 1024 /* control transfers, pages, and requests of the L1s handed over at a time at most */ };
 
 /* What a warming run gathers for the thread: the control transfers, the
- * pages and the requests below the L1s of the batch it is writing, straight
- * into the thread's ring (see warm_batch_put_*; memsys writes `below`), and
+ * pages and the requests of the L1s (memsys_warm_request) of the batch it
+ * is writing, straight into the thread's ring (see warm_batch_put_*), and
  * how many of each so far. A page is its address with bit 0 set for an
  * instruction fetch (the I-TLB), clear for data. */
 typedef struct warm_batch {
     bp_event *branch;
-    uint64_t *page;
-    int nbranch, npage;
-    memsys_log below;
+    uint64_t *page, *request;
+    int nbranch, npage, nrequest;
 } warm_batch;
 
 /* Add to w (not full). The thread reads the batch on another core, so the
@@ -54,12 +56,9 @@ static inline void warm_batch_put_branch(warm_batch *w, const bp_event *e)
 }
 
 static inline void warm_batch_put_page(warm_batch *w, uint64_t page) { stream_store_u64(&w->page[w->npage++], page); }
-
-/* Whether w's requests below the L1s may not have room for another
- * request's: hand it over first. */
-static inline bool warm_batch_below_full(const warm_batch *w)
+static inline void warm_batch_put_request(warm_batch *w, uint64_t request)
 {
-    return w->below.n > WARM_BATCH - MEMSYS_BELOW_PER_REQUEST;
+    stream_store_u64(&w->request[w->nrequest++], request);
 }
 
 static inline uint64_t warm_page(bool instr, uint64_t vaddr)
@@ -69,11 +68,9 @@ static inline uint64_t warm_page(bool instr, uint64_t vaddr)
 
 typedef struct warm_thread warm_thread;
 
-/* Start a thread training b and t and warming m below the L1s, which
- * nothing else may touch until warm_thread_stop, but between a
- * warm_thread_drain and the next batch handed over, and open the first
- * batch in w; m's requests below the L1s are deferred to w until
- * warm_thread_stop. NULL when warming is to use one thread (OpenMP's
+/* Start a thread training b and t and warming m, which nothing else may
+ * touch until warm_thread_stop, but between a warm_thread_drain and the
+ * next batch handed over, and open the first batch in w. NULL when warming is to use one thread (OpenMP's
  * thread count is 1: OMP_NUM_THREADS=1, or one CPU available), runs in an
  * OpenMP team already (sim's regions in parallel) or no thread can be
  * made: then warm b, t and m directly. */
@@ -84,19 +81,19 @@ warm_thread *warm_thread_start(bpred *b, tlbs *t, memsys *m, warm_batch *w);
  * the thread is a ring of batches behind). */
 void warm_thread_submit(warm_thread *t, warm_batch *w);
 
-/* Hand over batch w, open the next, and wait until the thread has learnt from
- * everything handed over (but for the conditional branches the predictor
- * has not trained yet: bpred_warm_flush). b and t are then the caller's
- * until it hands over the next batch. */
+/* Hand over batch w, open the next, and wait until the model has learnt
+ * from everything handed over (but for the conditional branches the
+ * predictor has not trained yet: bpred_warm_flush). b, t and m are then
+ * the caller's until it hands over the next batch. */
 void warm_thread_drain(warm_thread *t, warm_batch *w);
 
-/* How many batches' pages the producer has learnt from while it waited
- * (for tests and measurements). */
+/* How many batches' requests of the L1s, and pages, the producer has
+ * learnt from while it waited (for tests and measurements). */
+uint64_t warm_thread_producer_requests(const warm_thread *t);
 uint64_t warm_thread_producer_pages(const warm_thread *t);
 
-/* Hand over the last batch, wait until the predictor, the TLBs and the
- * levels below the L1s have learnt from all of it (the predictor flushed:
- * bpred_warm_flush), end the thread and make m's requests at once again. */
+/* Hand over the last batch, wait until the model has learnt from all of it
+ * (the predictor flushed: bpred_warm_flush) and end the thread. */
 void warm_thread_stop(warm_thread *t, warm_batch *w);
 
 #endif

@@ -708,3 +708,57 @@ Test(memsys, deferred_warming_ends_as_immediate)
     memsys_free(now);
     memsys_free(later);
 }
+
+/* What a warming run knows of the L1s' most recently used lines
+ * (memsys_mru_view) never calls a request a repeat that the L1s would
+ * change beyond a count: with and without the next-line prefetcher, and
+ * with one set, where the prefetch lands in the set of the line it follows
+ * (so the view knows nothing of the L1D after a request it could not call
+ * a repeat). And it knows of most of the repeats there are: as many as
+ * a run's next few requests to the same line make. */
+static void expect_view_sound(uarch_config c, bool knows_most)
+{
+    memsys *m = memsys_new(&c);
+    memsys_mru_view iview, dview;
+    memsys_mru_view_init(m, true, &iview);
+    memsys_mru_view_init(m, false, &dview);
+    const cache *l1i = memsys_l1(m, true), *l1d = memsys_l1(m, false);
+    uint64_t seed = 9, known = 0, repeats = 0, line = 0;
+    for (int i = 0; i < 200000; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        /* runs of eight requests to a line: one of four lines 64 bytes
+         * apart, or now and then anywhere in 64 KiB */
+        if (i % 8 == 0) line = seed >> 61 == 0 ? seed >> 20 & 0x3ff : seed >> 24 & 0x3;
+        uint64_t addr = BASE + line * 64 + (seed >> 30 & 0x3f), kind = seed >> 56 & 7;
+        bool instr = kind == 0, write = kind >= 5;
+        memsys_mru_view *v = instr ? &iview : &dview;
+        bool exact = memsys_warm_is_repeat(instr ? l1i : l1d, addr >> 6, write);
+        repeats += exact;
+        if (memsys_mru_view_is_repeat(v, addr, write)) {
+            cr_assert(exact, "request %d (%s %#llx) called a repeat", i, instr ? "fetch" : write ? "store" : "load",
+                      (unsigned long long)addr);
+            known++;
+            continue;
+        }
+        memsys_mru_view_note(v, addr, write);
+        uint64_t req[1] = {memsys_warm_request(instr ? MEMSYS_FETCH : write ? MEMSYS_STORE : MEMSYS_LOAD, addr)};
+        memsys_warm_requests(m, req, 1, NULL);
+    }
+    cr_expect(known > repeats * 3 / 4 || !knows_most, "the view knew of %llu of %llu repeats", (unsigned long long)known,
+              (unsigned long long)repeats);
+    free(iview.mru);
+    free(dview.mru);
+    memsys_free(m);
+}
+
+Test(memsys, mru_view_knows_only_repeats)
+{
+    uarch_config c = defaults();
+    expect_view_sound(c, true);
+    c.prefetch_next_line = false;
+    expect_view_sound(c, true);
+    c.prefetch_next_line = true;
+    c.l1d_kib = 1;
+    c.l1d_ways = 1024 / c.line_bytes; /* one set */
+    expect_view_sound(c, false);
+}

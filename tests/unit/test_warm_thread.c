@@ -46,7 +46,7 @@ static rv_insn random_transfer(uint64_t r, bool *taken, uint64_t *target)
 enum { N = 600000 }; /* enough batches for every size up to WARM_BATCH */
 static bp_event branches[N];
 static uint64_t pages[N]; /* warm_page()s: over more pages than the TLBs hold */
-static uint64_t data[N];  /* addresses over 1 MiB, bit 0 set for a store */
+static uint64_t request[N]; /* memsys_warm_request()s over 1 MiB: fetches, loads and stores */
 
 static void make_streams(void)
 {
@@ -57,16 +57,20 @@ static void make_streams(void)
         rv_insn in = random_transfer(r, &taken, &target);
         cr_assert(bpred_event(&in, taken, target, &branches[i]));
         pages[i] = warm_page(r >> 63, (r >> 20 & 0x3ff) << 12 | (r & 0xfff));
-        data[i] = (r >> 24 & 0x1ffff) << 3 | (r % 3 == 0); /* 8-byte aligned */
+        uint64_t addr = (r >> 24 & 0x1ffff) << 3; /* 8-byte aligned */
+        request[i] = memsys_warm_request(r % 7 == 0 ? MEMSYS_FETCH : r % 3 == 0 ? MEMSYS_STORE : MEMSYS_LOAD, addr);
     }
 }
 
-static void warm_data(memsys *m, uint64_t d)
+/* A request made at once, as a warming run without the thread makes it. */
+static void warm_at_once(memsys *m, uint64_t req)
 {
-    if (d & 1)
-        memsys_warm_store(m, d & ~(uint64_t)1);
-    else
-        memsys_warm_load(m, d);
+    uint64_t addr = req & ~(uint64_t)3;
+    switch (req & 3) {
+    case MEMSYS_FETCH: memsys_warm_ifetch(m, addr); break;
+    case MEMSYS_LOAD: memsys_warm_load(m, addr); break;
+    default: memsys_warm_store(m, addr); break;
+    }
 }
 
 static void expect_same_state(bpred *b1, tlbs *t1, memsys *m1, bpred *b2, tlbs *t2, memsys *m2)
@@ -100,7 +104,7 @@ Test(warm_thread, trains_as_one_thread)
     bpred_warm_events(direct_bp, branches, N);
     bpred_warm_flush(direct_bp);
     for (int i = 0; i < N; i++) tlbs_warm(direct_tlb, pages[i] & 1, pages[i]);
-    for (int i = 0; i < N; i++) warm_data(direct_mem, data[i]);
+    for (int i = 0; i < N; i++) warm_at_once(direct_mem, request[i]);
 
     omp_set_num_threads(2); /* whatever the CPUs: the thread is what is tested */
     warm_batch w;
@@ -108,31 +112,33 @@ Test(warm_thread, trains_as_one_thread)
     cr_assert(t, "no thread");
     int nb = 0, np = 0, nd = 0, size = 1;
     while (nb < N - 200 || np < N - 200) {
-        /* a batch of `size` branches, a different number of pages, and data
-         * accesses until the requests below the L1D may not fit */
+        /* a batch of `size` branches, a different number of pages, and of
+         * requests of the L1s */
         for (int k = 0; k < size && nb < N - 200; k++) warm_batch_put_branch(&w, &branches[nb++]);
         for (int k = 0; k < WARM_BATCH - size && np < N - 200; k++) warm_batch_put_page(&w, pages[np++]);
-        for (int k = 0; k < size && nd < N - 200 && !warm_batch_below_full(&w); k++) warm_data(threaded_mem, data[nd++]);
+        for (int k = 0; k < (size * 7) % WARM_BATCH + 1 && nd < N - 200; k++) warm_batch_put_request(&w, request[nd++]);
         warm_thread_submit(t, &w);
-        cr_assert(w.nbranch == 0 && w.npage == 0 && w.below.n == 0, "the next batch is empty");
+        cr_assert(w.nbranch == 0 && w.npage == 0 && w.nrequest == 0, "the next batch is empty");
         size = size % WARM_BATCH + 1;
     }
     while (nb < N) warm_batch_put_branch(&w, &branches[nb++]);
     while (np < N) warm_batch_put_page(&w, pages[np++]);
     while (nd < N) {
-        warm_data(threaded_mem, data[nd++]);
-        if (warm_batch_below_full(&w)) warm_thread_submit(t, &w);
+        warm_batch_put_request(&w, request[nd++]);
+        if (w.nrequest == WARM_BATCH) warm_thread_submit(t, &w);
     }
     /* This producer is far faster than the thread: it waited, and learnt
-     * from pages meanwhile, so both sides' learning is what is compared. */
+     * from requests and pages meanwhile, so both sides' learning is what
+     * is compared. */
+    cr_expect_gt(warm_thread_producer_requests(t), 0, "the producer learnt from no batch's requests");
     cr_expect_gt(warm_thread_producer_pages(t), 0, "the producer learnt from no batch's pages");
     warm_thread_stop(t, &w);
     cr_expect(memsys_get_stats(direct_mem)->l2_misses > N / 100 && memsys_get_stats(direct_mem)->dram_writes > N / 100,
               "the accesses reach below the L2 and write back");
     expect_same_state(direct_bp, direct_tlb, direct_mem, threaded_bp, threaded_tlb, threaded_mem);
     /* the thread has ended: requests are made at once again */
-    warm_data(direct_mem, data[0] ^ 0x100000);
-    warm_data(threaded_mem, data[0] ^ 0x100000);
+    warm_at_once(direct_mem, request[0] ^ 0x100000);
+    warm_at_once(threaded_mem, request[0] ^ 0x100000);
     expect_same_state(direct_bp, direct_tlb, direct_mem, threaded_bp, threaded_tlb, threaded_mem);
     bpred_free(direct_bp);
     bpred_free(threaded_bp);
