@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1; shift ;;
     --perf) PERF=1; shift ;;
     -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench_warm: unknown option $1" >&2; exit 2 ;;
+    *) die "unknown option $1" ;;
     esac
 done
 [ -x "$BIN/checkpoint" ] || die "build first (make build)"

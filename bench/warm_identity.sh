@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     --ref-commit) REF_COMMIT=$2; shift 2 ;;
     --quick) QUICK=1; shift ;;
     -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "warm_identity: unknown option $1" >&2; exit 2 ;;
+    *) die "unknown option $1" ;;
     esac
 done
 [ -x "$BIN/checkpoint" ] && [ -x "$BIN/sim" ] || die "build first (make build)"

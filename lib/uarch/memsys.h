@@ -105,7 +105,8 @@ static inline uint64_t memsys_warm_request(enum memsys_request_kind kind, uint64
     return (addr & ~(uint64_t)3) | kind;
 }
 /* Make requests req[0, n) of the L1s in order, deferring what they need
- * below the L1s to `below` (room for MEMSYS_BELOW_PER_REQUEST each). */
+ * below the L1s to `below` (room for MEMSYS_BELOW_PER_REQUEST each; NULL:
+ * made at once too). */
 void memsys_warm_requests(memsys *m, const uint64_t *req, int n, memsys_log *below);
 
 /* What a warming run that leaves the L1s to another thread knows of each
