@@ -5,6 +5,10 @@
 #include "uarch/memsys.h"
 #include "util.h"
 
+enum { HOST_LINE = 64 };
+
+static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
 void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsigned line_bytes,
                 unsigned latency, unsigned mshrs, uint8_t level)
 {
@@ -14,8 +18,10 @@ void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsig
         die("%s: %llu bytes in %u ways of %u-byte lines is not a power-of-two number of sets", name,
             (unsigned long long)bytes, ways, line_bytes);
     *c = (cache){.set_mask = sets - 1, .ways = ways, .latency = latency, .level = level};
-    c->tags = malloc(sets * ways * sizeof *c->tags);
-    c->states = malloc(sets * ways * sizeof *c->states);
+    /* on host cache lines, so that a set spans as few as it can: a large
+     * level's lookups miss the host caches, once per line touched */
+    c->tags = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->tags, HOST_LINE));
+    c->states = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->states, HOST_LINE));
     if (!c->tags || !c->states) die("out of memory for the %s", name);
     busy_pool_init(&c->mshrs, mshrs);
     cache_clear(c);
