@@ -17,15 +17,27 @@
  * the page is searched for.
  *
  * A miss's victim is the least recently used entry: the least stamp, the
- * first entry of those with it. A scan for it finds the TLB_OLDEST least
- * (stamp, entry) in order, and the misses after it take them in turn,
- * each that still has the stamp it had then: stamps only grow, so an entry
- * not among them is still newer, and one among them that has been used
- * since is skipped. A hit only stamps its entry. (A search of every stamp
- * on every miss grows with the entries: warming a 16 MB working set with a
- * 2048-entry D-TLB ran at 5 MIPS, at 25 with this. Keeping the entries
- * linked in stamp order made misses cheaper still but cost every hit a
- * relink, even done lazily: bzip2's warming 4-7% slower.) */
+ * first entry of those with it. Two ways find it:
+ *
+ * - The log. Every stamp is the clock's next value, so a log of which entry
+ *   took each stamp, indexed by the stamp modulo its size, holds the last
+ *   stamps in order. No entry has a stamp below `log_from`; the victim is
+ *   the entry of the first stamp from there on that is still its entry's. A
+ *   use costs a store, a miss a few loads. The log serves while every stamp
+ *   from log_from on is in it and no entry is empty (empty entries share stamp
+ *   0): an entry left unused while the log wraps around ends it.
+ * - The scan, otherwise. It finds the TLB_OLDEST least (stamp, entry) in
+ *   order, and the misses after it take them in turn, each that still has
+ *   the stamp it had then: stamps only grow, so an entry not among them is
+ *   still newer, and one among them that has been used since is skipped.
+ *   A scan that finds every stamp within the log's reach rebuilds the log.
+ *
+ * (A search of every stamp on every miss grows with the entries: warming a
+ * 16 MB working set with a 2048-entry D-TLB ran at 5 MIPS, at 25 with the
+ * scan. Keeping the entries linked in stamp order made misses cheaper but
+ * cost every hit a relink, even done lazily: bzip2's warming 4-7% slower.
+ * The scan's partial sort of random stamps mispredicts most of its
+ * branches: on a pointer chase over 256 pages it was half of the TLBs' time.) */
 #define NO_ENTRY UINT_MAX    /* the end of a hash chain */
 enum { TLB_OLDEST = 16 };
 typedef struct l1_tlb {
@@ -38,6 +50,11 @@ typedef struct l1_tlb {
      * then; the next miss looks from next_oldest */
     unsigned oldest[TLB_OLDEST], noldest, next_oldest;
     uint64_t oldest_stamp[TLB_OLDEST];
+    /* log[s & log_mask]: the entry given stamp s, for every s from log_from on
+     * while in_log */
+    unsigned *log, log_mask;
+    uint64_t log_from;
+    bool in_log;
     bool unique;         /* no page number in two entries */
     /* the entries holding a page, chained from head[vpn & hash_mask] */
     unsigned *head, *chain, hash_mask;
@@ -99,6 +116,7 @@ static void l1_rebuild(l1_tlb *l)
         l1_index(l, i);
     }
     l->noldest = l->next_oldest = 0;
+    l->in_log = false;   /* until a scan finds the stamps within its reach */
 }
 
 static void l1_set(l1_tlb *l, unsigned i, uint64_t vpn, uint64_t last_use, uint64_t ready, bool walked)
@@ -137,6 +155,11 @@ static void l1_init(l1_tlb *l, int entries, uint64_t *accesses, uint64_t *misses
     l->hash_mask = buckets - 1;
     l->head = alloc_array(buckets, sizeof *l->head);
     l->chain = alloc_array(l->n, sizeof *l->chain);
+    unsigned log_size = 64;   /* a power of two, at least four stamps per entry */
+    while (log_size < 4 * l->n)
+        log_size *= 2;
+    l->log_mask = log_size - 1;
+    l->log = alloc_array(log_size, sizeof *l->log);
     l->accesses = accesses;
     l->misses = misses;
     l1_clear(l);
@@ -150,6 +173,7 @@ static void l1_free(l1_tlb *l)
     free(l->walked);
     free(l->head);
     free(l->chain);
+    free(l->log);
 }
 
 tlbs *tlbs_new(const uarch_config *c)
@@ -179,6 +203,33 @@ void tlbs_free(tlbs *t)
     free(t);
 }
 
+/* The log cannot take stamp s without losing log_from's: move log_from
+ * past the stamps no entry has any more, or leave the log if log_from's
+ * entry still has its stamp. */
+static void l1_log_make_room(l1_tlb *l, uint64_t s)
+{
+    while (s - l->log_from > l->log_mask) {
+        if (l->last_use[l->log[l->log_from & l->log_mask]] == l->log_from) {
+            l->in_log = false;
+            l->noldest = l->next_oldest = 0;
+            return;
+        }
+        l->log_from++;
+    }
+}
+
+/* Entry i is the most recently used. */
+static inline void l1_stamp(l1_tlb *l, unsigned i)
+{
+    uint64_t s = ++l->clock;
+    l->last_use[i] = s;
+    if (!l->in_log)
+        return;
+    if (s - l->log_from > l->log_mask)
+        l1_log_make_room(l, s);
+    l->log[s & l->log_mask] = i;   /* harmless if the log was just left */
+}
+
 /* The entry holding vpn (made the most recently used), or -1. */
 static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
 {
@@ -197,7 +248,7 @@ static inline int l1_lookup(l1_tlb *l, uint64_t vpn)
                 hit = (int)i;
     }
     if (hit >= 0) {
-        l->last_use[hit] = ++l->clock;
+        l1_stamp(l, (unsigned)hit);
         l->mru = (unsigned)hit;
     }
     return hit;
@@ -223,16 +274,39 @@ static void l1_scan_oldest(l1_tlb *l)
     l->next_oldest = 0;
 }
 
+/* After a scan: if no entry is empty and every stamp is within the log's
+ * reach, write the log from the stamps and use it. Two entries with one
+ * stamp (a restored state may say so) would share a slot: no log then. */
+static void l1_try_log(l1_tlb *l)
+{
+    uint64_t oldest = l->oldest_stamp[0];
+    if (oldest == 0 || l->clock - oldest > l->log_mask)
+        return;
+    for (unsigned i = 0; i < l->n; i++)
+        l->log[l->last_use[i] & l->log_mask] = i;
+    for (unsigned i = 0; i < l->n; i++)
+        if (l->log[l->last_use[i] & l->log_mask] != i)
+            return;
+    l->log_from = oldest;
+    l->in_log = true;
+}
+
 /* The least recently used entry (empty entries were never used). */
 static unsigned l1_victim(l1_tlb *l)
 {
     for (;;) {
+        if (l->in_log) {
+            while (l->last_use[l->log[l->log_from & l->log_mask]] != l->log_from)
+                l->log_from++;
+            return l->log[l->log_from & l->log_mask];
+        }
         while (l->next_oldest < l->noldest) {
             unsigned k = l->next_oldest++, i = l->oldest[k];
             if (l->last_use[i] == l->oldest_stamp[k])
                 return i;
         }
         l1_scan_oldest(l);
+        l1_try_log(l);
     }
 }
 
@@ -241,7 +315,8 @@ static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
     unsigned victim = l1_victim(l);
     if (l->vpn[victim] != NO_PAGE)
         l1_unindex(l, victim);
-    l1_set(l, victim, vpn, ++l->clock, ready, walked);
+    l1_set(l, victim, vpn, 0, ready, walked);
+    l1_stamp(l, victim);
     l1_index(l, victim);
     l->mru = victim;
 }

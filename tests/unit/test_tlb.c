@@ -232,24 +232,35 @@ Test(tlb, restore_into_another_geometry_fails)
  * from a few more than the entries, in an order that is neither a cycle
  * nor uniform, and a state restored while the TLB is still partly empty
  * (its empty entries are filled first, in order). */
-Test(tlb, l1_victims_follow_lru_through_a_restore)
+/* Drives an L1 D-TLB of `entries` against a list kept in LRU order, with
+ * phases that give both of its ways to find a victim (tlb.c) their turn:
+ * misses among more pages than entries (the log), long runs of hits among
+ * as many pages as entries (which outlive the log: the scan), then misses
+ * again (a scan rebuilds the log). The state is saved after 10 accesses and
+ * the rest runs on the TLBs it is restored into, which were in use: the
+ * restore must leave nothing of their own order. */
+static void expect_lru_victims(int entries, uint64_t seed)
 {
+    enum { MAX_ENTRIES = 256 };
+    cr_assert(entries <= MAX_ENTRIES);
     uarch_config c = defaults();
     c.l2tlb_entries = 0;   /* every L1 miss is a walk: misses are visible as walks */
+    c.dtlb_entries = entries;
+    uint64_t n = (uint64_t)entries;
     tlbs *a = tlbs_new(&c), *b = tlbs_new(&c);
-    uint64_t lru[32], rng = 99; /* lru[0] the most recent; UINT64_MAX empty */
+    for (uint64_t p = 0; p < 4 * n; p++)
+        tlbs_warm(b, false, PAGE(1000000 + p % (2 * n)));
+    uint64_t lru[MAX_ENTRIES], rng = seed; /* lru[0] the most recent */
     int held = 0;
-    for (int i = 0; i < 20000; i++) {
+    for (int i = 0; i < 30000; i++) {
         rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-        /* from 5000 on, 2000 accesses to as many pages as entries: long runs of hits
-         * between misses, whose order decides the victims after them */
-        bool hot = i >= 5000 && i < 7000;
-        uint64_t page = hot ? rng >> 20 & 31 : rng % 3 ? rng >> 20 & 15 : rng >> 20 & 47;
+        bool hot = (i >= 5000 && i < 7000) || (i >= 15000 && i < 25000);
+        uint64_t page = hot ? (rng >> 20) % n : rng % 3 ? (rng >> 20) % (n / 2 + 1) : (rng >> 20) % (n + n / 2);
         int at = -1;
         for (int k = 0; k < held; k++)
             if (lru[k] == page) at = k;
         bool hit = at >= 0;
-        if (!hit) at = held < 32 ? held++ : 31;
+        if (!hit) at = held < entries ? held++ : entries - 1;
         memmove(&lru[1], &lru[0], (size_t)at * sizeof lru[0]);
         lru[0] = page;
         tlbs *t = i < 10 ? a : b;
@@ -261,11 +272,20 @@ Test(tlb, l1_victims_follow_lru_through_a_restore)
         }
         uint64_t walks = tlbs_get_stats(t)->l2_misses;
         tlbs_warm(t, false, PAGE(page * 16));   /* pages sharing their low bits: long hash chains */
-        cr_assert_eq(tlbs_get_stats(t)->l2_misses - walks, !hit, "access %d (page %llu)", i,
+        cr_assert_eq(tlbs_get_stats(t)->l2_misses - walks, !hit, "%d entries, access %d (page %llu)", entries, i,
                      (unsigned long long)page);
     }
     tlbs_free(a);
     tlbs_free(b);
+}
+
+Test(tlb, l1_victims_follow_lru_through_a_restore, .timeout = 60)
+{
+    expect_lru_victims(32, 99);
+    expect_lru_victims(1, 5);
+    expect_lru_victims(3, 7);
+    expect_lru_victims(17, 11);
+    expect_lru_victims(200, 13);
 }
 
 /* The walks a D-TLB access causes (0 or 1; no L2 TLB). */
@@ -313,6 +333,39 @@ Test(tlb, a_page_restored_in_two_entries_stays_until_both_are_evicted)
     for (uint64_t p = 200; p < 232; p++)         /* 31 evict the others, 1 the first */
         cr_expect_eq(dtlb_walks(b, p), 1);
     cr_expect_eq(dtlb_walks(b, 5), 1);
+    tlbs_free(a);
+    tlbs_free(b);
+}
+
+/* A restored state may give two entries one stamp; LRU takes the first of
+ * them first, and the second after it. */
+Test(tlb, entries_restored_with_one_stamp_go_in_entry_order, .timeout = 60)
+{
+    uarch_config c = defaults();
+    c.l2tlb_entries = 0;
+    c.dtlb_entries = 4;
+    tlbs *a = tlbs_new(&c), *b = tlbs_new(&c);
+    for (uint64_t p = 1; p <= 4; p++)   /* entries 0-3 hold pages 1-4 with stamps 1-4 */
+        dtlb_walks(a, p);
+    ustate s = {0};
+    tlbs_save(a, &s);
+    int patched = 0;   /* the D-TLB's (page 3, stamp 3) becomes (page 3, stamp 2) */
+    for (size_t at = 0; at + 16 <= s.len; at += 8) {
+        uint64_t v[2];
+        memcpy(v, s.data + at, 16);
+        if (v[0] == 3 && v[1] == 3)
+            memcpy(s.data + at + 8, &(uint64_t){2}, 8), patched++;
+    }
+    cr_assert_eq(patched, 1);
+    cr_assert(tlbs_restore(b, &s));
+    ustate_free(&s);
+    cr_expect_eq(dtlb_walks(b, 10), 1);   /* evicts page 1 */
+    cr_expect_eq(dtlb_walks(b, 11), 1);   /* evicts page 2, the first entry with stamp 2 */
+    cr_expect_eq(dtlb_walks(b, 3), 0);
+    cr_expect_eq(dtlb_walks(b, 4), 0);
+    cr_expect_eq(dtlb_walks(b, 12), 1);   /* evicts page 10 */
+    cr_expect_eq(dtlb_walks(b, 2), 1);    /* evicts page 11 */
+    cr_expect_eq(dtlb_walks(b, 3), 0);
     tlbs_free(a);
     tlbs_free(b);
 }
