@@ -26,12 +26,8 @@
 #
 # Usage: bench/bench_bbv.sh [--quick] [--target N] [--reps N] [--keep]
 #                           [--csv FILE] [WORKLOAD...]
-set -u -o pipefail
-export LC_ALL=C                  # '.' as the decimal point in $EPOCHREALTIME and awk
-
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
 BBV=$TOP/build/bin/bbv
-RVW=$TOP/build/rv/workloads
 QEMU=${QEMU:-qemu-riscv64}
 
 usage() {
@@ -52,7 +48,6 @@ Environment: QEMU (default qemu-riscv64).
 EOF
 }
 
-die() { echo "bench_bbv: $*" >&2; exit 2; }
 
 # to_count 1.5G -> 1500000000
 to_count() {

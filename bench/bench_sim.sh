@@ -39,11 +39,7 @@
 # figures, not pass/fail criteria. Needs bash >= 5 and python3 (JSON parsing).
 #
 # Usage: bench/bench_sim.sh [--quick] [--reps N] [--keep]
-set -u -o pipefail
-export LC_ALL=C                  # '.' as the decimal point in $EPOCHREALTIME and awk
-
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-RVW=$TOP/build/rv/workloads
+source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
 RVS=$TOP/build/rv/sim
 CONFIG=$TOP/configs/boom-tip.ini
 
@@ -62,7 +58,6 @@ fast-forward, and the pointer-chase latency sweep; report in bench/results/sim.t
 EOF
 }
 
-die() { echo "bench_sim: $*" >&2; exit 2; }
 msg() { echo "bench_sim: $*" >&2; }
 
 quick=0 reps= keep=0
