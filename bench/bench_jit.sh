@@ -18,8 +18,9 @@
 # events per 1000 instructions; *_quick.* with --quick).
 #
 # Usage: bench/bench_jit.sh [--quick] [--reps N] [--warm-insts N] [--perf]
-#   --perf   also record perf profiles of bbv and of warming on sort, lua, bzip2 and gzip
-#            and print where the time goes (top symbols; [JIT] = translated code)
+#   --perf   also record perf profiles of bbv and of warming on sort, lua, bzip2, gzip
+#            and ptr_chase (furthest from the warming target), and print where the
+#            time goes (top symbols; [JIT] = translated code)
 source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
 QEMU=${QEMU:-qemu-riscv64}
 REPS=3 QUICK= WARM_INSTS=100000000 PERF=
@@ -144,7 +145,7 @@ PY
 
 if [ -n "$PERF" ]; then
     command -v perf >/dev/null || die "perf not found"
-    for label in sort lua bzip2 gzip; do
+    for label in sort lua bzip2 gzip ptr_chase; do
         line=$(grep "^$label|" <<<"$RUNS"); IFS='|' read -r _ prog args <<<"$line"; read -r -a argv <<<"$args"
         # RVSAMPLE_PERF_MAP: the translator names its code (OP@PC, exit@PC) in
         # /tmp/perf-PID.map; translated code is summed per operation.
