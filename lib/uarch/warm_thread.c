@@ -40,7 +40,7 @@
  * chunk k's only once chunk k - 1's is learnt. The levels below learn from
  * chunk k's requests of the L1s once those are made; a thread that finds
  * the producer making them learns from the chunk's branches meanwhile
- * rather than wait (pointer chasing over 64 KB: 4-12% faster in A/B runs;
+ * rather than wait (pointer chasing over 64 KB: 4-10% faster in A/B runs;
  * no program measurably slower). */
 enum { RING = 8, PRODUCER_SPINS = 4000, THREAD_SPINS = 4000, SPINS_PER_STEAL = 64 };
 
