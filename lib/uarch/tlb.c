@@ -203,13 +203,19 @@ void tlbs_free(tlbs *t)
     free(t);
 }
 
+/* The entry the log says took stamp log_from. */
+static inline unsigned l1_log_oldest(const l1_tlb *l) { return l->log[l->log_from & l->log_mask]; }
+
+/* Whether that entry still has the stamp (it is the least recently used). */
+static inline bool l1_log_oldest_in_use(const l1_tlb *l) { return l->last_use[l1_log_oldest(l)] == l->log_from; }
+
 /* The log cannot take stamp s without losing log_from's: move log_from
  * past the stamps no entry has any more, or leave the log if log_from's
  * entry still has its stamp. */
 static void l1_log_make_room(l1_tlb *l, uint64_t s)
 {
     while (s - l->log_from > l->log_mask) {
-        if (l->last_use[l->log[l->log_from & l->log_mask]] == l->log_from) {
+        if (l1_log_oldest_in_use(l)) {
             l->in_log = false;
             l->noldest = l->next_oldest = 0;
             return;
@@ -296,9 +302,9 @@ static unsigned l1_victim(l1_tlb *l)
 {
     for (;;) {
         if (l->in_log) {
-            while (l->last_use[l->log[l->log_from & l->log_mask]] != l->log_from)
+            while (!l1_log_oldest_in_use(l))
                 l->log_from++;
-            return l->log[l->log_from & l->log_mask];
+            return l1_log_oldest(l);
         }
         while (l->next_oldest < l->noldest) {
             unsigned k = l->next_oldest++, i = l->oldest[k];

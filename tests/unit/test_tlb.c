@@ -228,17 +228,16 @@ Test(tlb, restore_into_another_geometry_fails)
     tlbs_free(a);
 }
 
-/* The L1 TLBs' victims, against a model of LRU kept as a list: pages
- * from a few more than the entries, in an order that is neither a cycle
- * nor uniform, and a state restored while the TLB is still partly empty
- * (its empty entries are filled first, in order). */
-/* Drives an L1 D-TLB of `entries` against a list kept in LRU order, with
- * phases that give both of its ways to find a victim (tlb.c) their turn:
- * misses among more pages than entries (the log), long runs of hits among
- * as many pages as entries (which outlive the log: the scan), then misses
- * again (a scan rebuilds the log). The state is saved after 10 accesses and
- * the rest runs on the TLBs it is restored into, which were in use: the
- * restore must leave nothing of their own order. */
+/* The victims of an L1 D-TLB of `entries`, against a model of LRU kept as
+ * a list: pages from a few more than the entries, in an order that is
+ * neither a cycle nor uniform, in phases that give both of its ways to find
+ * a victim (tlb.c) their turn: misses among more pages than entries (the
+ * log), long runs of hits among as many pages as entries (which outlive the
+ * log: the scan), then misses again (a scan rebuilds the log). The state is
+ * saved after 10 accesses, while the TLB is still partly empty (its empty
+ * entries are filled first, in order), and the rest runs on the TLBs it is
+ * restored into, which were in use: the restore must leave nothing of their
+ * own order. */
 static void expect_lru_victims(int entries, uint64_t seed)
 {
     enum { MAX_ENTRIES = 256 };
