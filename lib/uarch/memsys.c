@@ -285,18 +285,25 @@ void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores)
 
 void memsys_warm_defer(memsys *m, memsys_log *log) { m->defer = log; }
 
+static inline mem_result warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr)
+{
+    switch (kind) {
+    case MEMSYS_FETCH: return instr_access(m, addr, 0, false);
+    case MEMSYS_STORE: return data_access(m, addr, 0, false, true);
+    default: return data_access(m, addr, 0, false, false);
+    }
+}
+
+int memsys_warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr)
+{
+    return warm_access(m, kind, addr).level;
+}
+
 void memsys_warm_requests(memsys *m, const uint64_t *req, int n, memsys_log *below)
 {
     memsys_log *was = m->defer;
     m->defer = below;
-    for (int i = 0; i < n; i++) {
-        uint64_t addr = req[i] & ~(uint64_t)3;
-        switch ((enum memsys_request_kind)(req[i] & 3)) {
-        case MEMSYS_FETCH: instr_access(m, addr, 0, false); break;
-        case MEMSYS_LOAD: data_access(m, addr, 0, false, false); break;
-        case MEMSYS_STORE: data_access(m, addr, 0, false, true); break;
-        }
-    }
+    for (int i = 0; i < n; i++) warm_access(m, (enum memsys_request_kind)(req[i] & 3), req[i] & ~(uint64_t)3);
     m->defer = was;
 }
 

@@ -104,6 +104,9 @@ static inline uint64_t memsys_warm_request(enum memsys_request_kind kind, uint64
 {
     return (addr & ~(uint64_t)3) | kind;
 }
+/* One warming request of that kind made now: memsys_warm_ifetch, _load or
+ * _store. */
+int memsys_warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr);
 /* Make requests req[0, n) of the L1s in order, deferring what they need
  * below the L1s to `below` (room for MEMSYS_BELOW_PER_REQUEST each; NULL:
  * made at once too). */

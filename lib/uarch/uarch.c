@@ -140,9 +140,7 @@ static inline bool l1_repeat(uarch_warmer *w, bool instr, uint64_t addr, bool wr
 static inline void l1_request(uarch_warmer *w, enum memsys_request_kind kind, uint64_t addr)
 {
     if (!w->thread) {
-        if (kind == MEMSYS_FETCH) memsys_warm_ifetch(w->u->mem, addr);
-        else if (kind == MEMSYS_STORE) memsys_warm_store(w->u->mem, addr);
-        else memsys_warm_load(w->u->mem, addr);
+        memsys_warm_access(w->u->mem, kind, addr);
         return;
     }
     memsys_mru_view_note(kind == MEMSYS_FETCH ? &w->iview : &w->dview, addr, kind == MEMSYS_STORE);
