@@ -70,10 +70,10 @@ typedef struct warm_thread warm_thread;
 
 /* Start a thread training b and t and warming m, which nothing else may
  * touch until warm_thread_stop, but between a warm_thread_drain and the
- * next batch handed over, and open the first batch in w. NULL when warming is to use one thread (OpenMP's
- * thread count is 1: OMP_NUM_THREADS=1, or one CPU available), runs in an
- * OpenMP team already (sim's regions in parallel) or no thread can be
- * made: then warm b, t and m directly. */
+ * next batch handed over, and open the first batch in w. NULL when warming
+ * is to use one thread (OpenMP's thread count is 1: OMP_NUM_THREADS=1, or
+ * one CPU available), runs in an OpenMP team already (sim's regions in
+ * parallel) or no thread can be made: then warm b, t and m directly. */
 warm_thread *warm_thread_start(bpred *b, tlbs *t, memsys *m, warm_batch *w);
 
 /* Hand over batch w (any part may be full, none more than full), in
