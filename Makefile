@@ -123,15 +123,20 @@ build: $(addprefix $(B)/bin/,$(TOOLS)) $(B)/rel/unit_tests rv-programs
 
 # ------------------------------------------------------------------- targets
 test: deps
-	@$(MAKE) --no-print-directory build $(B)/san/unit_tests $(addprefix $(B)/san/bin/,$(TOOLS))
+	@$(MAKE) --no-print-directory build $(B)/san/unit_tests $(B)/san/leak_canary $(addprefix $(B)/san/bin/,$(TOOLS))
 	@$(MAKE) --no-print-directory unit-test san-test e2e-test san-e2e
 
 # Each runs the tests as the sources are now (the binary is rebuilt if stale).
 unit-test: $(B)/rel/unit_tests
 	$(B)/rel/unit_tests --jobs 2
 
-san-test: $(B)/san/unit_tests
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(B)/san/unit_tests --jobs 2
+# First a test binary that leaks on purpose: the run must catch its leak.
+san-test: $(B)/san/unit_tests $(B)/san/leak_canary
+	tests/unit/run_sanitized.sh --expect-leak leak_canary_keep $(B)/san/leak_canary --jobs 2
+	tests/unit/run_sanitized.sh $(B)/san/unit_tests --jobs 2
+
+$(B)/san/leak_canary: $(B)/san/tests/unit/leak_canary/leak_canary.o $(B)/san/tests/unit/main.o
+	$(CC) $(SANFLAGS) -o $@ $^ -lcriterion
 
 e2e-test:
 	tests/run_e2e.sh
