@@ -19,7 +19,7 @@ RVCFLAGS := -static -O2 -g -march=rv64gc -mabi=lp64d
 RVASFLAGS := -static -nostdlib -march=rv64gc -mabi=lp64d
 
 .DEFAULT_GOAL := all
-.PHONY: all deps build test unit-test san-test e2e-test bench demo install clean rv-programs san-e2e fuzz
+.PHONY: all deps build test unit-test san-test e2e-test bench calib demo install clean rv-programs san-e2e fuzz
 
 deps:
 	@scripts/deps.sh
@@ -158,6 +158,10 @@ fuzz: build $(B)/san/bin/bbv $(B)/san/bin/sim $(B)/san/bin/simpoint $(B)/san/bin
 
 bench: all
 	bench/run_all.sh
+
+# The detailed core against SonicBOOM's published figures: bench/results/calib.md.
+calib: all
+	bench/calib/calib.sh
 
 demo: all
 	scripts/demo.sh
