@@ -8,7 +8,7 @@ void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)
         .llc_miss = (double)c->dram_latency_ns * c->freq_mhz / 1000.0,
         .tlb_miss = c->l2tlb_latency,
         .walk = c->ptw_latency,
-        .mispredict = c->redirect_penalty + c->icache_to_decode,
+        .mispredict = c->regread_stages + c->redirect_penalty + c->icache_to_decode + c->decode_stages,
     };
 }
 

@@ -12,7 +12,8 @@
  *                   + llc_misses * dram.latency_ns * core.freq_mhz / 1000
  *                   + (itlb_misses + dtlb_misses) * l2tlb.latency
  *                   + walks * ptw.latency
- *                   + mispredicts * (frontend.redirect_penalty + frontend.pipeline_depth)
+ *                   + mispredicts * (core.regread_stages + frontend.redirect_penalty
+ *                                  + frontend.pipeline_depth + core.decode_stages)
  *                   ) / instructions
  *
  * No overlap between misses is modelled: it is a ranking of intervals by how

@@ -52,6 +52,8 @@ extern const uint8_t stack_key_state[STK_COUNT];
     E(COND_BRANCHES, cond_branches) \
     E(COND_MISPREDICTS, cond_mispredicts) \
     E(BTB_MISSES, btb_misses) \
+    E(RETURNS, returns) \
+    E(RETURN_MISPREDICTS, return_mispredicts) \
     E(LOADS, loads) \
     E(STORES, stores) \
     E(L1I_MISSES, l1i_misses) \

@@ -89,6 +89,10 @@ static void count_events(sim_core *c, const uop *u)
             ev[EV_COND_BRANCHES]++;
             ev[EV_COND_MISPREDICTS] += !!(f & UOP_MISPREDICT);
         }
+        if (bpred_kind(&u->d.insn) == BP_RET) {
+            ev[EV_RETURNS]++;
+            ev[EV_RETURN_MISPREDICTS] += !!(f & UOP_MISPREDICT);
+        }
     }
     if (u->d.mem_access & RV_MEM_LOAD) {
         ev[EV_LOADS]++;
@@ -136,6 +140,8 @@ static uint64_t retire(sim_core *c, uop *u)
     if (u->d.mem_access == RV_MEM_LOAD) c->loads_used--;
     if (u->d.mem_access == RV_MEM_STORE) c->stq[u->stq_pos % (uint64_t)c->cfg.stq_entries].committed = true;
     if (u->flags & UOP_SERIAL) c->serial_inflight = false;
+    bp_event e;
+    if (bpred_event(in, u->d.taken, u->d.next_pc, &e)) bpred_commit(c->ua->bp, &e, &c->predictions[u->d.icount & c->win_mask]);
     count_events(c, u);
     c->ctr.instructions++;
     if (c->ninstance_probes) probe_instance_end(c, u, true, 0);
@@ -237,7 +243,7 @@ void core_squash(sim_core *c, uint64_t from)
     for (uint64_t s = from; s < c->disp; s++) {
         uop *u = core_uop(c, s);
         issue_slot *slot = &c->iq[u->iq].slots[u->issue % ISSUE_HORIZON];
-        if (u->issue > c->now && slot->cycle == u->issue && slot->used) slot->used--;
+        if (u->issue > c->now && slot->cycle == u->issue) slot->used &= ~(1u << u->port);
     }
     /* Everything older has committed, so whatever still holds an issue queue
      * entry, a register or a divider belongs to the squashed instructions. */
@@ -252,8 +258,11 @@ void core_squash(sim_core *c, uint64_t from)
     c->disp = c->fetch = from;
     c->fetch_wait = UINT64_MAX;
     c->br_head = c->br_tail = 0;
+    /* The flush redirects fetch, cancelling any bubble a squashed
+     * instruction's prediction left; only a miss the I-cache is busy with
+     * still holds it. */
     uint64_t refetch = c->now + (uint64_t)c->cfg.flush_penalty;
-    if (refetch > c->fetch_next) c->fetch_next = refetch;
+    c->fetch_next = refetch > c->icache_free ? refetch : c->icache_free;
 }
 
 /* Committed stores write the L1D in order, one per cycle; an entry is freed

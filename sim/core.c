@@ -30,10 +30,11 @@ sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p)
     c->units = units_per_cycle((unsigned)cfg->commit_width);
     /* Instructions on their way from the I-cache count against the fetch
      * buffer too: it holds what the fetch pipeline has in flight. */
-    c->fetch_buffer_cap = cfg->fetch_buffer + cfg->fetch_width * cfg->icache_to_decode;
+    c->fetch_buffer_cap = cfg->fetch_buffer + cfg->fetch_width * cfg->icache_to_decode + cfg->decode_width * cfg->decode_stages;
     uint64_t size = pow2_at_least((uint64_t)cfg->rob_entries + (uint64_t)c->fetch_buffer_cap + 2u * (uint64_t)cfg->fetch_width);
     c->win = zalloc(size, sizeof *c->win);
     c->win_mask = size - 1;
+    c->predictions = zalloc(size, sizeof *c->predictions);
     c->head = c->disp = c->fetch = c->avail = p->cpu.icount;
     c->fetch_limit = UINT64_MAX;
     c->fetch_wait = UINT64_MAX;
@@ -56,6 +57,7 @@ void core_free(sim_core *c)
     if (!c) return;
     for (int i = 0; i < IQ_COUNT; i++) free(c->iq[i].pending);
     free(c->win);
+    free(c->predictions);
     free(c->branches);
     free(c->stq);
     cost_table_free(&c->by_pc);

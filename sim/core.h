@@ -1,7 +1,10 @@
 /* The detailed out-of-order core. It executes at fetch: the stepping path
  * supplies the correct-path instruction stream, and the pipeline decides
  * when each instruction is fetched, dispatched, issued, completed and
- * committed. A mispredicted branch stops fetch until it resolves; flushes
+ * committed. The front end predicts as SonicBOOM's does (lib/uarch/bpred.h:
+ * micro-BTB, then BTB, then TAGE and the return stack, each later stage
+ * redirecting fetch when it disagrees) and trains the predictor at commit.
+ * A mispredicted branch stops fetch until it resolves; flushes
  * (CSR writes to the FP status, ecall, memory-ordering violations) squash
  * the younger instructions, which are fetched again from the window.
  *
@@ -22,6 +25,7 @@
 #include "probe.h"
 #include "psv.h"
 #include "exec.h"
+#include "uarch/bpred.h"
 #include "uarch/uarch.h"
 
 enum uop_flag {
@@ -60,8 +64,10 @@ typedef struct uop {
     uint8_t stall_key;         /* stack component while it stalls at the ROB head */
     uint8_t fe_key;            /* drained component while the front end brings it */
     uint8_t mem_level;         /* loads: enum mem_level */
+    uint8_t fe_bubbles;        /* fetch cycles lost after it to a late fetch stage's redirect */
     uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
     uint8_t iq;
+    uint8_t port;              /* the issue port of its queue it issues on */
     rv_operands ops;           /* registers read and written (rv_operands numbering) */
     uint64_t stq_pos;          /* stores: position in the store queue ring */
 } uop;
@@ -77,7 +83,7 @@ typedef struct store_entry {
 
 typedef struct issue_slot {
     uint64_t cycle;
-    uint32_t used;
+    uint32_t used;             /* ports taken in that cycle, a bit each */
 } issue_slot;
 
 enum { ISSUE_HORIZON = 4096 }; /* issue slots are tracked this many cycles ahead */
@@ -123,9 +129,11 @@ typedef struct sim_core {
 
     /* Front end. */
     uint64_t fetch_next;       /* cycle the next packet may be fetched */
+    uint64_t icache_free;      /* cycle the I-cache takes a new request (it blocks on a miss) */
     uint64_t fetch_wait;       /* mispredicted branch fetch waits on, UINT64_MAX if none */
     uint32_t packet;
     uint64_t *branches;        /* unresolved branches in fetch order (ring) */
+    bp_prediction *predictions; /* each window slot's control transfer's prediction, until it commits */
     uint64_t br_head, br_tail;
     int fetch_buffer_cap;
 

@@ -33,7 +33,7 @@ struct depgraph {
     uint64_t rob, fbw, cbw, buffer, mshrs, l1d_latency, fe_hit;
     uint64_t fbw_ideal, cbw_ideal; /* bw idealised: the widths at their maxima, as re-simulation's */
     /* The previous instruction, for DD, PD and the serialising edges. */
-    bool prev_mispredict, prev_serial, prev_btb_miss, prev_taken;
+    bool prev_mispredict, prev_serial, prev_bubbled, prev_taken;
     uint32_t prev_packet;
     uint64_t prev_fetched, prev_dispatched, prev_completed, prev_ended;
     int nsets;
@@ -55,8 +55,9 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->cbw_ideal = (uint64_t)hi;
     dg->l1d_latency = (uint64_t)core->l1d_latency;
     dg->mshrs = (uint64_t)core->l1d_mshrs;
-    dg->buffer = (uint64_t)(core->fetch_buffer + core->fetch_width * core->icache_to_decode);
-    dg->fe_hit = (uint64_t)(core->l1i_latency + core->icache_to_decode);
+    dg->buffer = (uint64_t)(core->fetch_buffer + core->fetch_width * core->icache_to_decode +
+                            core->decode_width * core->decode_stages);
+    dg->fe_hit = (uint64_t)(core->l1i_latency + core->icache_to_decode + core->decode_stages);
     dg->ring = 1;
     while (dg->ring <= max_u64(max_u64(dg->rob, dg->buffer), max_u64(dg->fbw_ideal, dg->cbw_ideal))) dg->ring *= 2;
     dg->nsets = cfg->nsets;
@@ -78,7 +79,7 @@ void depgraph_begin(depgraph *g) { g->started = true; }
 typedef struct edges {
     bool new_packet;           /* fetched in a later packet than its predecessor */
     bool after_taken;          /* that predecessor was a taken branch or jump (a packet ends there at any width) */
-    uint64_t bubble;           /* extra fetch cycles after a taken branch that missed the BTB (bmisp) */
+    uint64_t bubble;           /* extra fetch cycles after a branch a late fetch stage redirected on (bmisp) */
     uint64_t arrive;           /* fetch to decode: the I-cache hit path, plus its miss (imiss) */
     bool imiss;
     uint64_t pd;               /* PD: after a mispredicted branch, from its completion to the refetch */
@@ -107,7 +108,7 @@ static edges measure(const depgraph *dg, const instance_record *r)
                .imiss = r->flags & UOP_L1I_MISS};
     if (dg->prev_mispredict) e.pd = cycles_after(r->fetched, dg->prev_completed);
     else if (dg->prev_serial) e.serial = cycles_after(r->fetched, dg->prev_ended);
-    else if (dg->prev_btb_miss && e.new_packet) e.bubble = cycles_after(r->fetched, dg->prev_fetched + 1);
+    else if (dg->prev_bubbled && e.new_packet) e.bubble = cycles_after(r->fetched, dg->prev_fetched + 1);
     if (r->flags & UOP_SERIAL) e.serial_dispatch = cycles_after(r->dispatched, dg->prev_ended);
     if (r->flags & UOP_SQ_FULL) {
         uint64_t could = r->fetch_ready > dg->prev_dispatched ? r->fetch_ready : dg->prev_dispatched;
@@ -186,7 +187,7 @@ void depgraph_instance(void *ctx, const instance_record *r)
     dg->n++;
     dg->prev_mispredict = r->flags & UOP_MISPREDICT;
     dg->prev_serial = r->flags & (UOP_FLUSH_CSR | UOP_EXCEPTION | UOP_SERIAL);
-    dg->prev_btb_miss = r->flags & UOP_BTB_MISS;
+    dg->prev_bubbled = r->fe_bubbles > 0;
     dg->prev_taken = r->taken;
     dg->prev_dispatched = r->dispatched;
     dg->prev_fetched = r->fetched;

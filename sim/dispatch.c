@@ -93,15 +93,40 @@ static uint8_t stall_key_of(const uop *u)
     return STK_STALLED_ALU;
 }
 
-/* The first cycle at or after t with a free issue port in q. */
-static uint64_t reserve_issue(sim_core *c, issue_queue_state *q, uint64_t t)
+/* The issue ports of q that can start u. As in BOOM's execution units, a
+ * queue's port n hosts the n-th kind of unit (n modulo the width): of the
+ * integer ports, 0 the jump unit, 1 the CSR unit, 2 the multiplier, 3 the
+ * divider (every port has an ALU); of the FP ports, 0 the divide/square
+ * root unit and the FP-to-integer unit (every port has an FMA unit). */
+static uint32_t ports_of(const issue_queue_state *q, const uop *u)
 {
+    unsigned cls = rv_ops[u->d.insn.op].cls;
+    int only = -1;
+    if (u->iq == IQ_INT) {
+        if (cls == CLS_JAL || cls == CLS_JALR) only = 0;
+        else if (cls == CLS_CSR) only = 1;
+        else if (cls == CLS_MUL) only = 2;
+        else if (cls == CLS_DIV) only = 3;
+    } else if (u->iq == IQ_FP) {
+        bool to_int = u->ops.dst != RV_REG_NONE && u->ops.dst < RV_REG_F0;
+        if (cls == CLS_FDIV || cls == CLS_FSQRT || to_int) only = 0;
+    }
+    return only < 0 ? (uint32_t)(((uint64_t)1 << q->width) - 1) : 1u << (only % q->width);
+}
+
+/* The first cycle at or after t with a free issue port of u's in q: it
+ * takes the lowest such port (u->port). */
+static uint64_t reserve_issue(sim_core *c, issue_queue_state *q, uop *u, uint64_t t)
+{
+    uint32_t ports = ports_of(q, u);
     for (;; t++) {
         if (t >= c->now + ISSUE_HORIZON) return t; /* beyond the horizon ports are assumed free */
         issue_slot *s = &q->slots[t % ISSUE_HORIZON];
         if (s->cycle != t) s->cycle = t, s->used = 0;
-        if (s->used < (uint32_t)q->width) {
-            s->used++;
+        uint32_t free_ports = ports & ~s->used;
+        if (free_ports) {
+            u->port = (uint8_t)__builtin_ctz(free_ports);
+            s->used |= 1u << u->port;
             return t;
         }
     }
@@ -215,7 +240,7 @@ void core_schedule(sim_core *c, uop *u)
          * the store queue entry whenever it is produced. */
         uint64_t base = ops.src[0] != RV_REG_NONE ? c->reg_ready[ops.src[0]] : 0;
         uint64_t data = ops.src[1] != RV_REG_NONE ? c->reg_ready[ops.src[1]] : 0;
-        u->issue = reserve_issue(c, q, max_u64(c->now + 1, base));
+        u->issue = reserve_issue(c, q, u, max_u64(c->now + 1, base));
         ready = max_u64(c->now + 1, max_u64(base, data)); /* every operand, address and data */
         tlb_result t = translate_data(c, u, u->issue);
         store_entry *s = &c->stq[c->stq_tail % (uint64_t)k->stq_entries];
@@ -224,19 +249,19 @@ void core_schedule(sim_core *c, uop *u)
         u->stq_pos = c->stq_tail++;
         complete = finish_access(u, u->issue, t, max_u64(t.ready, data) + 1);
     } else if (u->d.mem_access == RV_MEM_LOAD) {
-        u->issue = reserve_issue(c, q, ready);
+        u->issue = reserve_issue(c, q, u, ready);
         complete = schedule_load(c, u, u->issue);
         c->loads_used++;
     } else if (u->d.mem_access == RV_MEM_PREFETCH) {
         /* A prefetch hint starts the fill and completes at once: it never
          * waits for the data, so it never blocks commit. */
-        u->issue = reserve_issue(c, q, ready);
+        u->issue = reserve_issue(c, q, u, ready);
         tlb_result t = tlbs_translate(c->ua->tlb, false, u->d.mem_addr, u->issue);
         memsys_load(c->ua->mem, u->d.mem_addr, t.ready);
         complete = u->issue + latency_of(k, cls);
     } else if (u->d.mem_access) {
         /* AMO: alone in the ROB, it owns the line and updates it. */
-        u->issue = reserve_issue(c, q, ready);
+        u->issue = reserve_issue(c, q, u, ready);
         tlb_result t = translate_data(c, u, u->issue);
         mem_result r = memsys_store(c->ua->mem, u->d.mem_addr, t.ready);
         u->mem_level = r.level;
@@ -245,11 +270,11 @@ void core_schedule(sim_core *c, uop *u)
         bool fp = cls != CLS_DIV;
         uint64_t start;
         uint64_t *unit = free_unit(fp ? c->fdiv_free : c->div_free, fp ? k->fdiv_units : k->div_units, ready, &start);
-        u->issue = reserve_issue(c, q, start);
+        u->issue = reserve_issue(c, q, u, start);
         complete = u->issue + latency_of(k, cls);
         *unit = complete;
     } else {
-        u->issue = reserve_issue(c, q, ready);
+        u->issue = reserve_issue(c, q, u, ready);
         complete = u->issue + latency_of(k, cls);
     }
     u->complete = complete;

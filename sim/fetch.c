@@ -65,12 +65,33 @@ static int unresolved_branches(sim_core *c)
     return (int)(c->br_tail - c->br_head);
 }
 
+/* Predict u at its first fetch (a refetch keeps the prediction, and the
+ * predictor's speculative state is not run twice); it trains the predictor
+ * when it commits (sim/commit.c). */
+static void predict(sim_core *c, uop *u)
+{
+    bp_event e;
+    u->flags |= UOP_PREDICTED;
+    if (!bpred_event(&u->d.insn, u->d.taken, u->d.next_pc, &e)) return;
+    bp_prediction *p = &c->predictions[u->d.icount & c->win_mask];
+    bpred_predict(c->ua->bp, &u->d.insn, p);
+    bpred_speculate(c->ua->bp, &e);
+    bp_outcome o = bpred_judge(p, &e);
+    if (c->cfg.ideal_bpred) o = (bp_outcome){0}; /* the limit study: trained, never wrong */
+    if (o.mispredict) u->flags |= UOP_MISPREDICT;
+    if (o.btb_miss) u->flags |= UOP_BTB_MISS;
+    u->fe_bubbles = o.bubbles;
+}
+
 /* May the front end fetch a packet this cycle? */
 static bool fetch_ready(sim_core *c)
 {
     if (c->fetch_wait != UINT64_MAX) {
         if (c->fetch_wait >= c->disp) return false; /* the branch resolves once it is scheduled */
-        uint64_t resolved = core_uop(c, c->fetch_wait)->complete + (uint64_t)c->cfg.redirect_penalty;
+        /* It resolves as it executes, after register read: then the
+         * redirect reaches the fetch stage. */
+        uint64_t resolved = core_uop(c, c->fetch_wait)->complete + (uint64_t)c->cfg.regread_stages +
+                            (uint64_t)c->cfg.redirect_penalty;
         if (resolved > c->fetch_next) c->fetch_next = resolved;
         c->fetch_wait = UINT64_MAX;
     }
@@ -101,7 +122,7 @@ void core_fetch_stage(sim_core *c)
     if (t.l1_miss && (t.ready - c->now) >= (m.ready - t.ready)) fe_key = STK_DRAINED_ITLB;
     else if (cache_miss) fe_key = STK_DRAINED_ICACHE;
     else if (t.l1_miss) fe_key = STK_DRAINED_ITLB;
-    uint64_t ready = arrive + (uint64_t)k->icache_to_decode;
+    uint64_t ready = arrive + (uint64_t)k->icache_to_decode + (uint64_t)k->decode_stages; /* at dispatch */
     c->packet++;
     c->active = true;
     int branches = unresolved_branches(c);
@@ -128,14 +149,7 @@ void core_fetch_stage(sim_core *c)
         probe_note_fetch(c, u);
         c->fetch++;
         bool ctrl = rv_ops[in->op].flags & RVF_CTRL;
-        if (ctrl && !(u->flags & UOP_PREDICTED)) {
-            /* Predicted once per dynamic instruction: a refetch keeps it. */
-            bp_outcome o = bpred_predict_update(c->ua->bp, in, u->d.taken, u->d.next_pc);
-            u->flags |= UOP_PREDICTED;
-            if (k->ideal_bpred) o = (bp_outcome){0}; /* the limit study: trained, never wrong */
-            if (o.mispredict) u->flags |= UOP_MISPREDICT;
-            else if (o.btb_miss) u->flags |= UOP_BTB_MISS;
-        }
+        if (ctrl && !(u->flags & UOP_PREDICTED)) predict(c, u);
         if (ctrl && is_unresolved_kind(in)) {
             c->branches[c->br_tail++ % (uint64_t)k->max_branches] = u->d.icount;
             branches++;
@@ -144,18 +158,20 @@ void core_fetch_stage(sim_core *c)
             c->fetch_wait = u->d.icount;
             break;
         }
-        if (u->d.taken) {
-            if (u->flags & UOP_BTB_MISS) {
-                uint64_t resume = c->now + (uint64_t)k->btb_miss_penalty;
-                if (resume > c->fetch_next) c->fetch_next = resume;
-            }
+        if (u->fe_bubbles) {
+            /* A later fetch stage redirected: the packets fetched since are lost. */
+            uint64_t resume = c->now + 1 + u->fe_bubbles;
+            if (resume > c->fetch_next) c->fetch_next = resume;
             break;
         }
+        if (u->d.taken) break;
         if (in->pc + in->len > packet_end) break;
         if (c->fetch - c->disp >= (uint64_t)c->fetch_buffer_cap) break;
         if (branches >= k->max_branches) break;
     }
-    /* The I-cache blocks on a miss: the next packet waits for this one. */
-    uint64_t next = cache_miss || t.l1_miss ? arrive : c->now + 1;
+    /* The I-cache blocks on a miss: the next packet waits for this one,
+     * whatever redirects fetch meanwhile. */
+    if (cache_miss || t.l1_miss) c->icache_free = arrive;
+    uint64_t next = c->icache_free > c->now + 1 ? c->icache_free : c->now + 1;
     if (next > c->fetch_next) c->fetch_next = next;
 }

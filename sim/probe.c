@@ -121,6 +121,7 @@ void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_k
                          .mshr_wait = u->d.mem_access == RV_MEM_LOAD ? u->mshr_wait : 0, .abort_key = abort_key,
                          .retired = retired, .taken = u->d.taken,
                          .load = u->d.mem_access == RV_MEM_LOAD, .fetch_ready = u->fetch_ready, .packet = u->packet,
+                         .fe_bubbles = u->fe_bubbles,
                          .cls = rv_ops[u->d.insn.op].cls, .dst = u->ops.dst,
                          .src = {u->ops.src[0], u->ops.src[1], u->ops.src[2]}, .history = u->history};
     for (int i = 0; i < c->ninstance_probes; i++) c->instance_probes[i].fn(c->instance_probes[i].ctx, &r);

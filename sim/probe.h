@@ -81,6 +81,7 @@ typedef struct instance_record {
     bool retired, taken, load; /* load: a load (forwarded from a store or not) */
     uint64_t fetch_ready;      /* cycle it reached decode (its packet's arrival) */
     uint32_t packet;           /* its fetch packet's number */
+    uint8_t fe_bubbles;        /* fetch cycles lost after it to a late fetch stage's redirect */
     uint8_t cls;               /* enum insn class (lib/decode.h) */
     uint8_t dst, src[3];       /* registers, rv_operands numbering (RV_REG_NONE: none) */
     uint64_t history;          /* conditional-branch outcomes before its fetch, newest in bit 0 */

@@ -11,6 +11,7 @@ static const struct {
     {"branch_mispredicts", "branch_mpki", "branch MPKI"},
     {"cond_mispredicts", "cond_branch_mpki", "conditional branch MPKI"},
     {"btb_misses", "btb_mpki", "BTB MPKI"},
+    {"return_mispredicts", "return_mpki", "return MPKI"},
     {"l1i_misses", "l1i_mpki", "L1I MPKI"},
     {"l1d_misses", "l1d_mpki", "L1D MPKI"},
     {"l2_misses", "l2_mpki", "L2 MPKI"},

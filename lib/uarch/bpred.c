@@ -38,6 +38,18 @@ static bool btb_train(btb *t, uint64_t pc, uint64_t target)
     return known;
 }
 
+/* The target the BTB holds for pc, without touching its recency. */
+static bool btb_lookup(const btb *t, uint64_t pc, uint64_t *target)
+{
+    const btb_entry *set = &t->e[((pc >> 1) & t->set_mask) * t->ways];
+    for (uint32_t w = 0; w < t->ways; w++)
+        if (set[w].key == (pc | 1)) {
+            *target = set[w].target;
+            return true;
+        }
+    return false;
+}
+
 static size_t btb_size(const btb *t) { return ((size_t)t->set_mask + 1) * t->ways * sizeof *t->e; }
 
 /* ------------------------------------------------------------------ RAS */
@@ -56,6 +68,13 @@ static void ras_push(ras *r, uint64_t addr)
     if (r->count < r->n) r->count++;
 }
 
+static bool ras_top(const ras *r, uint64_t *addr)
+{
+    if (!r->count) return false;
+    *addr = r->a[r->top];
+    return true;
+}
+
 static bool ras_pop(ras *r, uint64_t *addr)
 {
     if (!r->count) return false;
@@ -63,6 +82,49 @@ static bool ras_pop(ras *r, uint64_t *addr)
     r->top = r->top ? r->top - 1 : r->n - 1;
     r->count--;
     return true;
+}
+
+/* ------------------------------------------------------------ micro-BTB */
+
+/* SonicBOOM's micro-BTB: a few fully associative entries, each a taken
+ * branch's target and a 2-bit direction counter, read in the cycle of the
+ * fetch itself, so that a hit steers the next fetch without a bubble.
+ * Entries are allocated by taken branches; the least recently trained one
+ * is replaced. */
+typedef struct ubtb_entry {
+    uint64_t key;    /* pc | 1, 0 if empty */
+    uint64_t target;
+    uint64_t stamp;  /* when last trained */
+    uint8_t ctr;     /* taken when >= 2 */
+} ubtb_entry;
+
+typedef struct ubtb {
+    ubtb_entry *e;
+    uint32_t n;
+    uint64_t clock;
+} ubtb;
+
+static ubtb_entry *ubtb_find(const ubtb *u, uint64_t pc)
+{
+    for (uint32_t i = 0; i < u->n; i++)
+        if (u->e[i].key == (pc | 1)) return &u->e[i];
+    return NULL;
+}
+
+static void ubtb_train(ubtb *u, uint64_t pc, bool taken, uint64_t target)
+{
+    ubtb_entry *e = ubtb_find(u, pc);
+    if (!e) {
+        if (!taken) return;
+        e = &u->e[0]; /* the least recently trained (an empty entry's stamp is 0) */
+        for (uint32_t i = 1; i < u->n; i++)
+            if (u->e[i].stamp < e->stamp) e = &u->e[i];
+        *e = (ubtb_entry){.key = pc | 1, .target = target, .ctr = 2};
+    } else {
+        if (taken) e->target = target;
+        e->ctr = (uint8_t)(taken ? (e->ctr < 3 ? e->ctr + 1 : 3) : (e->ctr > 0 ? e->ctr - 1 : 0));
+    }
+    e->stamp = ++u->clock;
 }
 
 /* ------------------------------------------------------------ predictor */
@@ -88,6 +150,7 @@ typedef struct pending_conds {
 struct bpred {
     tage *dir;
     btb btb;
+    ubtb ubtb;
     ras ras;
     pending_conds pending;
     bpred_stats stats;
@@ -107,7 +170,8 @@ bpred *bpred_new(const uarch_config *c)
     b->dir = tage_new(c);
     b->btb = (btb){.e = calloc((size_t)sets * ways, sizeof *b->btb.e), .set_mask = sets - 1, .ways = ways};
     b->ras = (ras){.a = calloc((size_t)c->bp_ras_entries, sizeof *b->ras.a), .n = (uint32_t)c->bp_ras_entries};
-    if (!b->btb.e || !b->ras.a) die("out of memory");
+    b->ubtb = (ubtb){.e = calloc((size_t)c->bp_ubtb_entries, sizeof *b->ubtb.e), .n = (uint32_t)c->bp_ubtb_entries};
+    if (!b->btb.e || !b->ras.a || !b->ubtb.e) die("out of memory");
     uint64_t *g = b->geometry;
     *g++ = BPRED_STATE_TAG;
 #define GEOMETRY(f) *g++ = (uint64_t)c->f;
@@ -121,6 +185,7 @@ void bpred_free(bpred *b)
     if (!b) return;
     tage_free(b->dir);
     free(b->btb.e);
+    free(b->ubtb.e);
     free(b->ras.a);
     free(b);
 }
@@ -131,6 +196,7 @@ static void bpred_clear(bpred *b)
     tage_clear(b->dir);
     b->pending = (pending_conds){0};
     memset(b->btb.e, 0, btb_size(&b->btb));
+    memset(b->ubtb.e, 0, b->ubtb.n * sizeof *b->ubtb.e);
     b->ras.top = b->ras.count = 0;
 }
 
@@ -174,6 +240,70 @@ bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_
     bp_event e;
     return bpred_event(in, taken, target, &e) ? predict_update(b, &e) : (bp_outcome){0};
 }
+
+/* ------------------------------------------------- the detailed core's */
+
+void bpred_predict(const bpred *b, const rv_insn *in, bp_prediction *p)
+{
+    enum bp_kind kind = bpred_kind(in);
+    uint64_t next = in->pc + in->len, direct = in->pc + (uint64_t)in->imm;
+    bool indirect = rv_ops[in->op].cls == CLS_JALR;
+    /* F1: the micro-BTB */
+    const ubtb_entry *u = ubtb_find(&b->ubtb, in->pc);
+    uint64_t f1 = u && (kind != BP_COND || u->ctr >= 2) ? u->target : next;
+    /* F2: the BTB; the base counters give a conditional branch's direction */
+    uint64_t btb_target = 0, f2 = next;
+    bool btb_hit = btb_lookup(&b->btb, in->pc, &btb_target);
+    if (kind == BP_COND) tage_predict(b->dir, in->pc, &p->dir);
+    if (btb_hit && (kind != BP_COND || p->dir.base_taken)) f2 = btb_target;
+    /* F3: TAGE's direction, direct targets from predecode, the return stack;
+     * other indirect jumps keep the BTB's target (none: fall through). */
+    uint64_t f3 = f2, top;
+    if (kind == BP_COND) f3 = p->dir.taken ? direct : next;
+    else if (!indirect) f3 = direct;
+    else if (kind == BP_RET && ras_top(&b->ras, &top)) f3 = top;
+    p->next_pc = f3;
+    p->bubbles = f2 != f3 ? 2 : f1 != f2 ? 1 : 0;
+}
+
+void bpred_speculate(bpred *b, const bp_event *e)
+{
+    if (e->kind == BP_COND) tage_push_history(b->dir, e->taken);
+    uint64_t top;
+    if (e->kind == BP_RET) ras_pop(&b->ras, &top);
+    if (e->pushes) ras_push(&b->ras, e->pc + e->len);
+}
+
+bp_outcome bpred_judge(const bp_prediction *p, const bp_event *e)
+{
+    uint64_t next = e->taken ? e->target : e->pc + e->len;
+    if (p->next_pc != next) return (bp_outcome){.mispredict = true};
+    return (bp_outcome){.btb_miss = e->taken && p->bubbles == 2, .bubbles = p->bubbles};
+}
+
+void bpred_commit(bpred *b, const bp_event *e, const bp_prediction *p)
+{
+    bp_outcome o = bpred_judge(p, e);
+    bpred_stats *s = &b->stats;
+    s->branches++;
+    s->bubbles += o.bubbles;
+    s->btb_misses += o.btb_miss;
+    if (e->kind == BP_COND) {
+        s->cond++;
+        s->cond_mispredicts += o.mispredict;
+        tage_train(b->dir, e->pc, &p->dir, e->taken);
+    } else if (e->kind == BP_RET) {
+        s->returns++;
+        s->return_mispredicts += o.mispredict;
+    } else if (e->indirect) {
+        s->indirect++;
+        s->indirect_mispredicts += o.mispredict;
+    }
+    if (e->taken) btb_train(&b->btb, e->pc, e->target);
+    ubtb_train(&b->ubtb, e->pc, e->taken, e->target);
+}
+
+/* ---------------------------------------------------- functional warming */
 
 static inline void warm_event(bpred *b, const bp_event *e)
 {

@@ -1,11 +1,17 @@
 /* Branch prediction: a TAGE direction predictor (bimodal base plus tagged
- * tables with geometric history lengths), a set-associative BTB for targets
- * and a return-address stack.
+ * tables with geometric history lengths), a set-associative BTB for
+ * targets, a small fully associative micro-BTB and a return-address stack.
  *
- * The detailed core executes at fetch, so the outcome is known when the
- * prediction is made: bpred_predict_update predicts with the current state,
- * compares with the outcome, and trains immediately (the global history is
- * always the correct path's). Functional warming calls the same function. */
+ * The detailed core uses it as SonicBOOM's front end does (see
+ * bp_prediction): bpred_predict at fetch reads every structure without
+ * changing any, bpred_speculate then updates the speculative state (the
+ * global history and the return stack) with the branch, and bpred_commit
+ * trains the tables when the branch commits.
+ *
+ * Functional warming (bpred_warm*, and bpred_predict_update, which tests
+ * use too) trains at once, in program order, as if every branch committed
+ * as it was fetched; it leaves the micro-BTB alone: its 16 entries relearn
+ * within the first few loop iterations of a detailed run. */
 #ifndef RV_UARCH_BPRED_H
 #define RV_UARCH_BPRED_H
 
@@ -15,6 +21,7 @@
 #include "decode.h"
 #include "uarch/config.h"
 #include "uarch/state.h"
+#include "uarch/tage.h"
 
 /* What kind of control transfer an instruction is (RISC-V hint convention:
  * x1/x5 are link registers). */
@@ -49,8 +56,9 @@ static inline enum bp_kind bpred_kind(const rv_insn *in)
 typedef struct bp_outcome {
     bool mispredict;  /* wrong direction, or wrong target for an indirect jump or return:
                          fetch must wait for the branch to resolve */
-    bool btb_miss;    /* taken direct branch/jump whose target was not in the BTB:
-                         a short fetch bubble (the target comes from decode) */
+    bool btb_miss;    /* taken, predicted right, but only by the last fetch stage (neither
+                         micro-BTB nor BTB knew it): the front end lost two cycles */
+    uint8_t bubbles;  /* fetch cycles lost to a later fetch stage overriding an earlier one */
 } bp_outcome;
 
 typedef struct bpred_stats {
@@ -59,6 +67,7 @@ typedef struct bpred_stats {
     uint64_t indirect, indirect_mispredicts;   /* jalr other than returns */
     uint64_t returns, return_mispredicts;
     uint64_t btb_misses;
+    uint64_t bubbles;           /* fetch cycles lost to overriding predictions (detailed core only) */
 } bpred_stats;
 
 typedef struct bpred bpred;
@@ -97,8 +106,35 @@ static inline bool bpred_event(const rv_insn *in, bool taken, uint64_t target, b
     return true;
 }
 
-/* pc: the branch; taken and target: its outcome; next_pc_fallthrough = pc + length. */
+/* Predict, then train at once with the outcome (taken, target): the
+ * functional warming's view of a branch. */
 bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_t target);
+
+/* SonicBOOM's fetch pipeline predicts in three stages: the micro-BTB steers
+ * the next fetch at once (F1), the BTB with the base bimodal counters a
+ * cycle later (F2), TAGE, the return stack and predecode (direct targets)
+ * a cycle after that (F3). F3 has the last word; a stage that disagrees
+ * with the one before redirects fetch, losing the cycles since. What the
+ * prediction read is kept until the branch commits, to train the tables. */
+typedef struct bp_prediction {
+    uint64_t next_pc;      /* F3's prediction: where fetch continues after the branch */
+    uint8_t bubbles;       /* fetch cycles lost to later stages overriding earlier ones (0-2) */
+    tage_pred dir;         /* conditional branches: TAGE's reading */
+} bp_prediction;
+
+/* The prediction for the control transfer in (decoded: predecode knows
+ * direct targets). */
+void bpred_predict(const bpred *b, const rv_insn *in, bp_prediction *p);
+/* The speculative state after fetching e: its outcome goes into the global
+ * history, its call or return into the return stack. (The front end
+ * fetches past a misprediction only once it is resolved, so the repaired
+ * history and stack are the ones the outcome gives.) */
+void bpred_speculate(bpred *b, const bp_event *e);
+/* How the prediction fared against e's outcome. */
+bp_outcome bpred_judge(const bp_prediction *p, const bp_event *e);
+/* e commits: train TAGE, the BTB and the micro-BTB with its outcome, as
+ * predicted by p; count it in the statistics. */
+void bpred_commit(bpred *b, const bp_event *e, const bp_prediction *p);
 
 /* The same training for functional warming, without the outcome: TAGE
  * predicts and trains conditional branches a batch at a time (faster), so

@@ -22,10 +22,11 @@
     P(ftq_entries,      frontend, ftq_entries,     40,    1,   256,   "fetch target queue entries (fetch packets in flight)") \
     P(max_branches,     frontend, max_branches,    20,    1,   256,   "outstanding unresolved branches") \
     P(icache_to_decode, frontend, pipeline_depth,  3,     1,   32,    "cycles from fetch to decode on an I-cache hit") \
-    P(redirect_penalty, frontend, redirect_penalty,4,     0,   64,    "cycles from branch resolution to the corrected fetch") \
-    P(btb_miss_penalty, frontend, btb_miss_bubble, 2,     0,   32,    "fetch bubble when a taken branch misses the BTB (target from decode)") \
+    P(redirect_penalty, frontend, redirect_penalty,3,     0,   64,    "cycles from a mispredicted branch's execution to the corrected fetch") \
     P(flush_penalty,    frontend, flush_penalty,   4,     0,   64,    "cycles from a flush at commit to the refetch") \
     P(decode_width,     core,     decode_width,    4,     1,   16,    "decode/rename/dispatch width") \
+    P(decode_stages,    core,     decode_stages,   2,     0,   16,    "pipeline stages from decode to dispatch (decode, rename)") \
+    P(regread_stages,   core,     regread_stages,  1,     0,   16,    "pipeline stages from issue to execute (register read)") \
     P(commit_width,     core,     commit_width,    4,     1,   8,     "instructions committed per cycle") \
     P(rob_entries,      rob,      entries,         128,   4,   1024,  "reorder buffer entries") \
     P(int_phys_regs,    regs,     int_phys,        128,   33,  1024,  "integer physical registers") \
@@ -58,6 +59,7 @@
     P(bp_tage_max_hist, bpred,    tage_max_history,64,    2,   1024,  "longest TAGE history length") \
     P(bp_bimodal_log_entries, bpred, bimodal_log_entries, 14, 4, 24,  "log2 entries of the TAGE base predictor") \
     P(bp_btb_entries,   bpred,    btb_entries,     512,   1,   65536, "BTB entries") \
+    P(bp_ubtb_entries,  bpred,    ubtb_entries,    16,    1,   256,   "micro-BTB entries (fully associative; a hit redirects fetch at once)") \
     P(bp_btb_ways,      bpred,    btb_ways,        4,     1,   64,    "BTB associativity") \
     P(bp_ras_entries,   bpred,    ras_entries,     32,    1,   1024,  "return address stack entries") \
     P(line_bytes,       cache,    line_bytes,      64,    16,  256,   "cache line size, all levels") \

@@ -360,14 +360,22 @@ static void allocate(tage *t, int first, batch *b, int j, bool taken)
     }
 }
 
+/* A fresh entry has not yet proven itself: while the alternate has done
+ * better on such entries, trust the alternate. */
+static inline bool is_fresh(const tage_entry *e) { return e->u == 0 && (e->ctr == 0 || e->ctr == -1); }
+/* The prediction when e provides it (alt_pred: the alternate's). */
+static inline bool provided(const tage *t, const tage_entry *e, bool alt_pred)
+{
+    return is_fresh(e) && t->use_alt >= 0 ? alt_pred : e->ctr >= 0;
+}
+
 /* Train the provider entry e with the outcome; returns the prediction,
  * its own or the alternate's (alt_pred). */
 static bool train_provider(tage *t, tage_entry *e, bool alt_pred, bool taken)
 {
     bool prov_pred = e->ctr >= 0, differ = prov_pred != alt_pred;
-    /* A fresh entry that has not yet proven itself: maybe trust the alternate. */
-    bool fresh = e->u == 0 && (e->ctr == 0 || e->ctr == -1);
-    bool pred = fresh && t->use_alt >= 0 ? alt_pred : prov_pred;
+    bool fresh = is_fresh(e);
+    bool pred = provided(t, e, alt_pred);
     int use_alt = sat(t->use_alt, alt_pred == taken, ALT_MIN, ALT_MAX), u = sat(e->u, prov_pred == taken, 0, U_MAX);
     t->use_alt = (int8_t)(fresh & differ ? use_alt : t->use_alt);
     e->u = (uint8_t)(differ ? u : e->u);
@@ -386,15 +394,19 @@ static inline void age_useful(tage *t)
     }
 }
 
-/* Predict branch j of a batch (at p, its pc / 2) and train with its
- * outcome; returns the prediction. */
-static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken)
+/* The longest matching table of a match mask, -1 for none. */
+static inline int longest_match(uint32_t match) { return 31 - __builtin_clz(match | 1) - (match == 0); }
+
+/* Train branch j of a batch (at p, its pc / 2) with its outcome, the
+ * prediction read from the tables as they stand; returns that prediction.
+ * wrong_before >= 0: whether an earlier reading (at fetch) was wrong, which
+ * decides the allocation instead; -1: this reading's. */
+static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken, int wrong_before)
 {
     uint32_t match = b->match[j];
-    /* the longest and second-longest matching tables, -1 for none */
-    int provider = 31 - __builtin_clz(match | 1) - (match == 0);
-    uint32_t rest = match & ~(1u << (provider & 31));
-    int alt = 31 - __builtin_clz(rest | 1) - (rest == 0);
+    /* the longest and second-longest matching tables */
+    int provider = longest_match(match);
+    int alt = longest_match(match & ~(1u << (provider & 31)));
     uint8_t *bim = &t->bimodal[p & mask_bits(t->log_bimodal)];
     bool alt_pred = alt >= 0 ? t->tab[b->idx[alt][j]].ctr >= 0 : *bim >= 2;
     bool pred = alt_pred;
@@ -402,7 +414,8 @@ static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken)
         pred = train_provider(t, &t->tab[b->idx[provider][j]], alt_pred, taken);
     else
         *bim = (uint8_t)sat(*bim, taken, 0, BIM_MAX);
-    if (pred != taken && provider < t->ntab - 1) allocate(t, provider + 1, b, j, taken);
+    bool wrong = wrong_before >= 0 ? wrong_before : pred != taken;
+    if (wrong && provider < t->ntab - 1) allocate(t, provider + 1, b, j, taken);
     age_useful(t);
     return pred;
 }
@@ -425,7 +438,7 @@ uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, 
     uint32_t wrong = 0;
     for (int j = 0; j < n; j++) {
         bool outcome = taken >> j & 1;
-        wrong |= (uint32_t)(predict_train(t, (uint64_t)p_hi[j] << 32 | p_lo[j], &b, j, outcome) != outcome) << j;
+        wrong |= (uint32_t)(predict_train(t, (uint64_t)p_hi[j] << 32 | p_lo[j], &b, j, outcome, -1) != outcome) << j;
     }
     return wrong;
 }
@@ -437,7 +450,35 @@ bool tage_predict_update(tage *t, uint64_t pc, bool taken)
     b.n = 1;
     hash_one(t, p, &b);
     shift_in(t, taken, 1);
-    return predict_train(t, p, &b, 0, taken);
+    return predict_train(t, p, &b, 0, taken, -1);
+}
+
+void tage_predict(const tage *t, uint64_t pc, tage_pred *p)
+{
+    uint64_t pc2 = pc >> 1;
+    batch b;
+    b.n = 1;
+    hash_one(t, pc2, &b);
+    for (int i = 0; i < t->ntab; i++) p->idx[i] = b.idx[i][0], p->tag[i] = (uint16_t)b.tag[i][0];
+    p->base_taken = t->bimodal[pc2 & mask_bits(t->log_bimodal)] >= 2;
+    int provider = longest_match(b.match[0]);
+    int alt = longest_match(b.match[0] & ~(1u << (provider & 31)));
+    bool alt_pred = alt >= 0 ? t->tab[b.idx[alt][0]].ctr >= 0 : p->base_taken;
+    p->taken = provider >= 0 ? provided(t, &t->tab[b.idx[provider][0]], alt_pred) : alt_pred;
+}
+
+void tage_push_history(tage *t, bool taken) { shift_in(t, taken, 1); }
+
+void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken)
+{
+    batch b;
+    b.n = 1;
+    b.match[0] = 0;
+    for (int i = 0; i < t->ntab; i++) {
+        b.idx[i][0] = p->idx[i], b.tag[i][0] = p->tag[i];
+        b.match[0] |= (uint32_t)(t->tab[p->idx[i]].tag == p->tag[i]) << i;
+    }
+    predict_train(t, pc >> 1, &b, 0, taken, p->taken != taken);
 }
 
 void tage_save(const tage *t, ustate *s)

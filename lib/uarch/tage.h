@@ -31,6 +31,23 @@ bool tage_predict_update(tage *t, uint64_t pc, bool taken);
  * that was predicted wrong. */
 uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, int n);
 
+/* The detailed core's use, split as the hardware splits it (BOOM keeps the
+ * prediction's metadata in its fetch target queue and trains at commit):
+ * tage_predict reads the tables with the history as it stands, which holds
+ * the outcomes of the older branches still in flight; tage_push_history
+ * adds the branch's own outcome to it at fetch; tage_train trains, when the
+ * branch commits, the entries the prediction read (allocating on a
+ * misprediction of the prediction made then, as the hardware knows it). */
+typedef struct tage_pred {
+    uint32_t idx[TAGE_MAX_TABLES];  /* where each table was read */
+    uint16_t tag[TAGE_MAX_TABLES];  /* the tags it was looked for with */
+    bool taken;                     /* TAGE's prediction */
+    bool base_taken;                /* the base bimodal counter's alone */
+} tage_pred;
+void tage_predict(const tage *t, uint64_t pc, tage_pred *p);
+void tage_push_history(tage *t, bool taken);
+void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken);
+
 /* The tables, history and policy state, without the geometry (the caller
  * records that). restore reads what save wrote for the same geometry; when
  * s runs short it sets s->bad and leaves t in no particular state. */
