@@ -255,6 +255,7 @@ void core_squash(sim_core *c, uint64_t from)
     while (c->stq_tail > c->stq_head && !c->stq[(c->stq_tail - 1) % (uint64_t)c->cfg.stq_entries].committed)
         c->stq_tail--;
     c->serial_inflight = false;
+    c->sfb_to = 0;
     c->disp = c->fetch = from;
     c->fetch_wait = UINT64_MAX;
     c->br_head = c->br_tail = 0;

@@ -65,6 +65,8 @@ typedef struct uop {
     uint8_t fe_key;            /* drained component while the front end brings it */
     uint8_t mem_level;         /* loads: enum mem_level */
     uint8_t fe_bubbles;        /* fetch cycles lost after it to a late fetch stage's redirect */
+    uint8_t sfb_count;         /* a recoded short forward branch: the instructions it jumps over */
+    uint32_t sfb_rds;          /* ... and the integer registers they write (sim/sfb.h) */
     uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
     uint8_t iq;
     uint8_t port;              /* the issue port of its queue it issues on */
@@ -139,6 +141,8 @@ typedef struct sim_core {
 
     /* Back end. */
     uint64_t reg_ready[64];
+    uint64_t sfb_from, sfb_to; /* the pcs of the shadow of the last recoded branch dispatched */
+    uint64_t sfb_ready;        /* when its outcome is known: the shadow executes predicated on it */
     int int_regs_used, fp_regs_used, loads_used;
     bool serial_inflight;
     issue_queue_state iq[IQ_COUNT];

@@ -221,6 +221,23 @@ static uint64_t schedule_load(sim_core *c, uop *u, uint64_t issue)
     return finish_access(u, issue, t, r.ready);
 }
 
+/* u, a recoded short forward branch (sim/sfb.h), has been scheduled: its
+ * shadow executes predicated on its outcome. When it is taken the shadow is
+ * not in the instruction stream, but its predicated micro-ops still write
+ * their registers (with the old values) once the outcome is known. */
+static void predicate_shadow(sim_core *c, const uop *u)
+{
+    c->sfb_from = u->d.insn.pc;
+    c->sfb_to = u->d.insn.pc + (uint64_t)u->d.insn.imm;
+    c->sfb_ready = u->complete;
+    if (!u->d.taken) return;
+    uint64_t written = u->complete + latency_of(&c->cfg, CLS_ALU);
+    for (uint32_t rds = u->sfb_rds; rds; rds &= rds - 1) {
+        int r = __builtin_ctz(rds);
+        c->reg_ready[r] = max_u64(c->reg_ready[r], written);
+    }
+}
+
 void core_schedule(sim_core *c, uop *u)
 {
     const uarch_config *k = &c->cfg;
@@ -230,6 +247,9 @@ void core_schedule(sim_core *c, uop *u)
     uint64_t ready = c->now + 1;
     for (int i = 0; i < 3; i++)
         if (ops.src[i] != RV_REG_NONE) ready = max_u64(ready, c->reg_ready[ops.src[i]]);
+    bool shadowed = in->pc > c->sfb_from && in->pc < c->sfb_to;
+    if (shadowed) ready = max_u64(ready, c->sfb_ready); /* predicated on the recoded branch */
+    else c->sfb_to = 0;                                /* past the shadow */
     u->iq = (uint8_t)queue_of(cls);
     u->flags |= static_flags(in);
     issue_queue_state *q = &c->iq[u->iq];
@@ -278,6 +298,7 @@ void core_schedule(sim_core *c, uop *u)
         complete = u->issue + latency_of(k, cls);
     }
     u->complete = complete;
+    if (u->sfb_count) predicate_shadow(c, u);
     u->dispatched = c->now;
     u->ready = ready;
     if (u->ops.dst != RV_REG_NONE) {

@@ -4,6 +4,7 @@
  * window when a flush makes them be fetched again. */
 #include "core.h"
 
+#include "sfb.h"
 #include "uarch/bpred.h"
 
 /* Make sure instruction seq has been executed by the functional model;
@@ -78,6 +79,16 @@ static void predict(sim_core *c, uop *u)
     bpred_speculate(c->ua->bp, &e);
     bp_outcome o = bpred_judge(p, &e);
     if (c->cfg.ideal_bpred) o = (bp_outcome){0}; /* the limit study: trained, never wrong */
+    sfb_shadow shadow;
+    if (c->cfg.sfb && e.kind == BP_COND && p->next_pc == u->d.insn.pc + u->d.insn.len &&
+        sfb_recodable(&c->proc->mem, &u->d.insn, 2u * (unsigned)c->cfg.fetch_width, (unsigned)c->cfg.line_bytes,
+                      &shadow) && shadow.count) {
+        /* Predicted not taken, so fetch goes on through the shadow either
+         * way (a branch to the next instruction cannot be wrong anyway). */
+        o.mispredict = false;
+        u->sfb_count = shadow.count;
+        u->sfb_rds = shadow.rds;
+    }
     if (o.mispredict) u->flags |= UOP_MISPREDICT;
     if (o.btb_miss) u->flags |= UOP_BTB_MISS;
     u->fe_bubbles = o.bubbles;
@@ -164,7 +175,9 @@ void core_fetch_stage(sim_core *c)
             if (resume > c->fetch_next) c->fetch_next = resume;
             break;
         }
-        if (u->d.taken) break;
+        if (u->d.taken && !u->sfb_count) break;
+        /* A recoded branch's shadow is fetched whether it runs or not. */
+        if (u->d.taken) i += u->sfb_count;
         if (in->pc + in->len > packet_end) break;
         if (c->fetch - c->disp >= (uint64_t)c->fetch_buffer_cap) break;
         if (branches >= k->max_branches) break;
