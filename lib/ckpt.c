@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,19 +128,28 @@ static json_t *meta_json(const rv_proc *p, const ckpt_region *regions, int nregi
 }
 
 /* The OS section; NULL with the reason when a descriptor could not be
- * restored (the checkpoint is refused when taken, not when used). */
+ * restored (the checkpoint is refused when taken, not when used). "cwd" is
+ * the host directory, "cwd_root" the one the guest knows as RV_GUEST_CWD. */
 static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, char *err, size_t errlen)
 {
     const rv_os *os = &p->os;
+    char cwd[PATH_MAX];
+    if (sys_host_path(os->cwd_root, os->cwd, cwd, sizeof cwd)) {
+        snprintf(err, errlen, "the working directory's path is too long");
+        return NULL;
+    }
     json_t *files = ckpt_fds_save(p, fd_data, err, errlen);
     if (!files)
         return NULL;
-    return json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "brk_start",
-                     (json_int_t)os->brk_start, "brk", (json_int_t)os->brk, "mmap_top", (json_int_t)os->mmap_top,
-                     "stack_top", (json_int_t)os->stack_top, "cwd", os->cwd, "umask", (int)os->umask, "rng_state",
-                     json_u64(os->rng_state), "slept_ns", json_u64(os->slept_ns), "tid_address",
-                     json_u64(os->tid_address), "task", ckpt_task_json(p), "files", files, "locks",
-                     ckpt_locks_save(os));
+    json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "brk_start",
+                          (json_int_t)os->brk_start, "brk", (json_int_t)os->brk, "mmap_top", (json_int_t)os->mmap_top,
+                          "stack_top", (json_int_t)os->stack_top, "cwd", cwd, "umask", (int)os->umask, "rng_state",
+                          json_u64(os->rng_state), "slept_ns", json_u64(os->slept_ns), "tid_address",
+                          json_u64(os->tid_address), "task", ckpt_task_json(p), "files", files, "locks",
+                          ckpt_locks_save(os));
+    if (os->cwd_root)
+        json_object_set_new(j, "cwd_root", json_string(os->cwd_root));
+    return j;
 }
 
 /* A writable shared mapping's file changes as the program goes on: its
@@ -351,7 +361,8 @@ static int check_structure(const ckpt_section *secs, int n, json_t *mj, json_t *
         snprintf(err, errlen, "%s: corrupted checkpoint: argv (not empty) and env must be lists of strings", path);
     else if (!json_is_array(vj))
         snprintf(err, errlen, "%s: corrupted checkpoint: the memory map is not a list", path);
-    else if (!json_is_object(osj) || !json_is_string(json_object_get(osj, "cwd")))
+    else if (!json_is_object(osj) || !json_is_string(json_object_get(osj, "cwd")) ||
+             (json_object_get(osj, "cwd_root") && !json_is_string(json_object_get(osj, "cwd_root"))))
         snprintf(err, errlen, "%s: corrupted checkpoint: incomplete OS state", path);
     else if (ckpt_fds_check(json_object_get(osj, "files"), fd_data ? fd_data->len : 0, why, sizeof why))
         snprintf(err, errlen, "%s: %s", path, why);
@@ -476,6 +487,33 @@ static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, c
     return 0;
 }
 
+/* The working directory, and the directory the guest knows as RV_GUEST_CWD
+ * (none in a checkpoint taken before there was one: that guest saw host
+ * paths, and goes on seeing them). */
+static int restore_cwd(rv_os *s, json_t *os, char *err, size_t errlen)
+{
+    const char *cwd = json_string_value(json_object_get(os, "cwd"));
+    const char *root = json_string_value(json_object_get(os, "cwd_root"));
+    char seen[PATH_MAX];
+    int cwd_fd = cwd ? open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (cwd_fd < 0) {
+        snprintf(err, errlen, "the guest's working directory %s is gone", cwd ? cwd : "?");
+        return -1;
+    }
+    if (sys_guest_path(root, cwd, seen, sizeof seen)) {
+        close(cwd_fd);
+        snprintf(err, errlen, "the guest's working directory %s has too long a name", cwd);
+        return -1;
+    }
+    close(s->cwd_fd);
+    free(s->cwd);
+    free(s->cwd_root);
+    s->cwd_fd = cwd_fd;
+    s->cwd = strdup(seen);
+    s->cwd_root = root ? strdup(root) : NULL;
+    return 0;
+}
+
 static int restore_os(rv_proc *p, json_t *os, const ckpt_section *fd_data, char *err, size_t errlen)
 {
     bool ok = true;
@@ -494,17 +532,7 @@ static int restore_os(rv_proc *p, json_t *os, const ckpt_section *fd_data, char 
     }
     if (ckpt_task_restore(p, json_object_get(os, "task"), json_object_get(os, "sigactions"), err, errlen))
         return -1;
-    const char *cwd = json_string_value(json_object_get(os, "cwd"));
-    int cwd_fd = cwd ? open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
-    if (cwd_fd < 0) {
-        snprintf(err, errlen, "the guest's working directory %s is gone", cwd ? cwd : "?");
-        return -1;
-    }
-    close(s->cwd_fd);
-    free(s->cwd);
-    s->cwd_fd = cwd_fd;
-    s->cwd = strdup(cwd);
-    if (ckpt_locks_restore(s, json_object_get(os, "locks"), err, errlen))
+    if (restore_cwd(s, os, err, errlen) || ckpt_locks_restore(s, json_object_get(os, "locks"), err, errlen))
         return -1;
     return ckpt_fds_restore(p, json_object_get(os, "files"), fd_data ? fd_data->data : NULL,
                             fd_data ? fd_data->len : 0, err, errlen);

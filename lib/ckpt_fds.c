@@ -531,18 +531,9 @@ static void pipes_close(pipe_table *t)
 /* A private file holding bytes (a file known by contents, unread stdin). */
 static int memory_file(const unsigned char *data, size_t len, off_t offset)
 {
-    int fd = memfd_create("rvsample-restored", MFD_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    for (size_t done = 0; done < len;) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n <= 0) {
-            close(fd);
-            return -1;
-        }
-        done += (size_t)n;
-    }
-    lseek(fd, offset, SEEK_SET);
+    int fd = sys_memory_file("rvsample-restored", data, len);
+    if (fd >= 0)
+        lseek(fd, offset, SEEK_SET);
     return fd;
 }
 
@@ -703,7 +694,8 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
                                ? p->os.files[json_integer_value(json_object_get(e, "same_as"))].ofd
                            : json_is_integer(ofd) ? (uint64_t)json_integer_value(ofd)
                                                   : ++p->os.last_ofd;
-    install(p, fd, (rv_file){.host_fd = host, .flags = flags, .path = path ? strdup(path) : NULL, .ofd = description});
+    install(p, fd, (rv_file){.host_fd = host, .flags = flags, .path = path ? strdup(path) : NULL,
+                             .random = sys_random_device(host, flags), .ofd = description});
     return 0;
 }
 

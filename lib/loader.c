@@ -188,7 +188,7 @@ enum {
 
 #define HWCAP_LETTER(c) (UINT64_C(1) << ((c) - 'a'))
 
-uint64_t rv_random_u64(rv_os *os); /* sys_misc.c */
+uint64_t rv_random_u64(rv_os *os); /* sys_random.c */
 
 static uint64_t push_bytes(rv_proc *p, uint64_t *sp, const void *data, size_t len)
 {

@@ -37,11 +37,19 @@ enum { GUEST_PID = 1000, GUEST_PPID = 999, GUEST_UID = 1000 };
  * shell gives it for a program found on PATH. */
 #define RV_GUEST_BIN "/guest/bin"
 
+/* The guest's working directory at start, whatever directory the user runs
+ * in: getcwd, /proc/self/cwd and every host path below the directory the
+ * run started in read as paths below it (and paths the guest names below it
+ * lead there), so that no count depends on where a tool was started. */
+#define RV_GUEST_CWD "/guest/work"
+
 typedef struct rv_file {
     int host_fd;  /* -1 when the guest descriptor is closed */
     int flags;    /* guest open flags */
     bool is_std;  /* one of the emulator's own stdin/stdout/stderr */
     char *path;   /* host path as opened (absolute), NULL for std streams */
+    bool random;  /* /dev/random, /dev/urandom (or /dev/hwrng): reads come from
+                     the guest's own stream (rng_state), never from the host */
     bool spooled; /* a piped stdin read ahead into a private file (ckpt_fds.h):
                      it still reads as a pipe */
     bool owned;   /* a standard stream on a host fd of its own (a spool, or a
@@ -77,7 +85,10 @@ typedef struct rv_task {
 typedef struct rv_os {
     rv_file files[RV_MAX_FDS];
     int cwd_fd;            /* host directory fd standing for the guest's cwd */
-    char *cwd;             /* its absolute path */
+    char *cwd;             /* its absolute path as the guest sees it (getcwd) */
+    char *cwd_root;        /* the host directory the guest knows as RV_GUEST_CWD;
+                              NULL: none (restored from a checkpoint taken before
+                              there was one: the guest sees host paths) */
     char **write_roots;    /* absolute directories the guest may modify */
     int nwrite_roots;
     uint64_t brk_start, brk;
@@ -87,7 +98,8 @@ typedef struct rv_os {
     char *guest_exe;       /* the path the guest knows it by: RV_GUEST_BIN "/" its name */
     char *cmdline, *environ; /* NUL-separated, as /proc/self/cmdline and environ show them */
     size_t cmdline_len, environ_len;
-    uint64_t rng_state;    /* deterministic getrandom/AT_RANDOM stream */
+    uint64_t rng_state;    /* the deterministic random stream: getrandom, AT_RANDOM,
+                              /dev/random and /dev/urandom */
     rv_sigstate sig;       /* actions, masks, pending signals, timers */
     uint64_t tid_address;
     rv_task task;          /* process group, session, limits, name, scheduling */

@@ -88,8 +88,9 @@ static int init_os(rv_proc *p, const rv_proc_options *o, char *err, size_t errle
             os->files[fd] = (rv_file){.host_fd = fd, .flags = fd == 0 ? O_RDONLY : O_WRONLY, .is_std = true,
                                       .ofd = ++os->last_ofd};
     os->cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    os->cwd = getcwd(NULL, 0);
-    if (os->cwd_fd < 0 || !os->cwd) {
+    os->cwd_root = getcwd(NULL, 0);
+    os->cwd = strdup(RV_GUEST_CWD);
+    if (os->cwd_fd < 0 || !os->cwd_root || !os->cwd) {
         snprintf(err, errlen, "cannot open the current directory: %s", strerror(errno));
         return -1;
     }
@@ -171,6 +172,7 @@ void rv_proc_destroy(rv_proc *p)
     if (p->os.cwd_fd >= 0)
         close(p->os.cwd_fd);
     free(p->os.cwd);
+    free(p->os.cwd_root);
     for (int i = 0; i < p->os.nwrite_roots; i++)
         free(p->os.write_roots[i]);
     free(p->os.write_roots);

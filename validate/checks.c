@@ -17,8 +17,8 @@ bool vd_check_profile(const vd_full *f, const vd_params *p, vd_diag *d)
         return vd_fail(d, fmt, p->profile_path, (unsigned long long)p->profile_insts, f->res.path,
                        (unsigned long long)f->insts, diff, 100 * diff / (double)p->profile_insts,
                        "; they must agree exactly: the two runs saw something different (arguments, --env, "
-                       "standard input, the files they read, or another build of the program; not its path, which "
-                       "the guest never sees) (--allow-mismatch to go on)");
+                       "standard input, the files they read, or another build of the program; not its path nor the "
+                       "directory it ran in, which the guest never sees) (--allow-mismatch to go on)");
     vd_warn(d, fmt, p->profile_path, (unsigned long long)p->profile_insts, f->res.path, (unsigned long long)f->insts,
             diff, 100 * diff / (double)p->profile_insts, "");
     return true;

@@ -68,7 +68,13 @@ SYS(openat)
     if (host < 0)
         return sys_err();
     char abs[PATH_MAX];
-    return sys_install_fd(p, host, flags, sys_fd_path(host, abs, sizeof abs) ? abs : real, 0, 0);
+    const char *named = sys_fd_path(host, abs, sizeof abs) ? abs : real;
+    if ((host = sys_random_file(p, host, named)) < 0)
+        return sys_err();
+    int64_t fd = sys_install_fd(p, host, flags, named, 0, 0);
+    if (fd >= 0)
+        p->os.files[fd].random = sys_random_device(host, flags);
+    return fd;
 }
 
 SYS(close)
@@ -143,6 +149,8 @@ static int64_t data_call(rv_proc *p, const uint64_t *a, const io_kind *k, data_i
         return -EBADF;
     if (!buffer_ok(p, a[1], a[2], k->prot))
         return -EFAULT;
+    if (f->random && k->prot == GP_W)
+        return sys_random_read(p, mem_host(&p->mem, a[1]), a[2]);
     data_args d = {io, f->host_fd, mem_host(&p->mem, a[1]), a[2], (off_t)a[3]};
     return transfer(p, f, k, do_data, &d);
 }
@@ -185,6 +193,15 @@ static ssize_t do_vector(void *ctx)
     return preadv2(v->fd, v->iov, v->count, v->off, v->flags);
 }
 
+/* A vector read of /dev/(u)random: each buffer filled from the stream. */
+static int64_t random_readv(rv_proc *p, const struct iovec *iov, int count)
+{
+    int64_t total = 0;
+    for (int i = 0; i < count; i++)
+        total += sys_random_read(p, iov[i].iov_base, iov[i].iov_len);
+    return total;
+}
+
 /* readv/writev and the positional preadv/pwritev(2): fd a[0], iovecs (a[1],
  * a[2]), checked as a whole first like data_call. */
 static int64_t vector_call(rv_proc *p, const uint64_t *a, const io_kind *k, off_t off, int flags)
@@ -196,6 +213,8 @@ static int64_t vector_call(rv_proc *p, const uint64_t *a, const io_kind *k, off_
     int64_t n = iovecs_in(p, a[1], a[2], k->prot, iov);
     if (n < 0)
         return n;
+    if (f->random && k->prot == GP_W)
+        return random_readv(p, iov, (int)n);
     vector_args v = {f->host_fd, (int)n, flags, iov, off, k->prot == GP_R};
     return transfer(p, f, k, do_vector, &v);
 }
@@ -273,6 +292,14 @@ static int64_t stat_fd(rv_proc *p, uint64_t fd, struct guest_stat *g)
     return 0;
 }
 
+/* After a host call on path failed: is it one of the guest's own directories
+ * the host lacks ("/guest", RV_GUEST_BIN)? They exist for the guest, as a
+ * shell checking $PWD component by component, or realpath, needs. */
+static bool missing_guest_dir(const char *path)
+{
+    return errno == ENOENT && sys_guest_dir(path);
+}
+
 /* The *at form shared by newfstatat and statx: (dirfd, path) with
  * AT_EMPTY_PATH meaning dirfd itself. */
 static int64_t stat_at(rv_proc *p, uint64_t guest_dirfd, uint64_t path_addr, int flags, struct guest_stat *g)
@@ -287,8 +314,11 @@ static int64_t stat_at(rv_proc *p, uint64_t guest_dirfd, uint64_t path_addr, int
     if (dirfd < 0 && path[0] != '/')
         return -EBADF;
     struct stat st;
-    if (fstatat(dirfd, sys_self_path(p, path), &st, flags & GUEST_AT_SYMLINK_NOFOLLOW) < 0)
-        return sys_err();
+    if (fstatat(dirfd, sys_self_path(p, path), &st, flags & GUEST_AT_SYMLINK_NOFOLLOW) < 0) {
+        if (!missing_guest_dir(path))
+            return sys_err();
+        st = (struct stat){.st_mode = S_IFDIR | 0755, .st_nlink = 2, .st_ino = 2};
+    }
     *g = to_guest_stat(&st, false);
     return 0;
 }
@@ -337,12 +367,27 @@ SYS(faccessat)
     const char *real = sys_self_path(p, path);
     if (a[2] & W_OK)
         REQUIRE_WRITABLE(dirfd, real);
-    return sys_ret(faccessat(dirfd, real, (int)a[2], 0));
+    if (faccessat(dirfd, real, (int)a[2], 0) == 0)
+        return 0;
+    return missing_guest_dir(path) ? 0 : sys_err();
 }
 
 SYS(faccessat2)
 {
     return sys_faccessat(p, a);
+}
+
+/* A symbolic link's target as the guest reads it (absolute host paths under
+ * the guest's cwd root: below RV_GUEST_CWD): 0 or -errno. The guest's own
+ * directories are no links (EINVAL). */
+static int64_t read_link(rv_proc *p, int dirfd, const char *path, char *target, size_t size)
+{
+    char raw[PATH_MAX];
+    ssize_t n = readlinkat(dirfd, sys_self_path(p, path), raw, sizeof raw - 1);
+    if (n < 0)
+        return missing_guest_dir(path) ? -EINVAL : sys_err();
+    raw[n] = '\0';
+    return sys_guest_path(p->os.cwd_root, raw, target, size);
 }
 
 SYS(readlinkat)
@@ -351,18 +396,14 @@ SYS(readlinkat)
     int64_t err;
     if (!sys_path_in(p, a[1], path, sizeof path, &err))
         return err;
-    ssize_t n;
-    if (sys_self_link(p, path, target, sizeof target)) {
-        n = (ssize_t)strlen(target);
-    } else {
+    if (!sys_self_link(p, path, target, sizeof target)) {
         int dirfd = sys_dirfd(p, (int64_t)a[0]);
         if (dirfd < 0 && path[0] != '/')
             return -EBADF;
-        n = readlinkat(dirfd, path, target, sizeof target);
-        if (n < 0)
-            return sys_err();
+        if ((err = read_link(p, dirfd, path, target, sizeof target)))
+            return err;
     }
-    uint64_t len = (uint64_t)n < a[3] ? (uint64_t)n : a[3];
+    uint64_t n = strlen(target), len = n < a[3] ? n : a[3];
     return mem_write(&p->mem, a[2], target, len) ? (int64_t)len : -EFAULT;
 }
 
@@ -417,10 +458,13 @@ static int64_t dup_into(rv_proc *p, rv_file *f, int64_t from, int64_t exact, boo
             sys_close(p, args);
         }
         p->os.files[exact] = (rv_file){.host_fd = host, .flags = flags, .path = f->path ? strdup(f->path) : NULL,
-                                       .ofd = f->ofd};
+                                       .random = f->random, .ofd = f->ofd};
         return exact;
     }
-    return sys_install_fd(p, host, flags, f->path, from, f->ofd);
+    int64_t fd = sys_install_fd(p, host, flags, f->path, from, f->ofd);
+    if (fd >= 0)
+        p->os.files[fd].random = f->random;
+    return fd;
 }
 
 SYS(dup)
@@ -582,17 +626,21 @@ SYS(getcwd)
     return mem_write(&p->mem, a[0], p->os.cwd, len) ? (int64_t)len : -EFAULT;
 }
 
+/* The guest's cwd is now host_dirfd, named as the guest sees it (below
+ * RV_GUEST_CWD while under the directory the run started in). */
 static int64_t change_cwd(rv_proc *p, int host_dirfd)
 {
-    char path[PATH_MAX];
-    if (!sys_fd_path(host_dirfd, path, sizeof path)) {
+    char path[PATH_MAX], seen[PATH_MAX];
+    int64_t r = sys_fd_path(host_dirfd, path, sizeof path) ? sys_guest_path(p->os.cwd_root, path, seen, sizeof seen)
+                                                            : -ENOENT;
+    if (r) {
         close(host_dirfd);
-        return -ENOENT;
+        return r;
     }
     close(p->os.cwd_fd);
     free(p->os.cwd);
     p->os.cwd_fd = host_dirfd;
-    p->os.cwd = strdup(path);
+    p->os.cwd = strdup(seen);
     return 0;
 }
 

@@ -29,8 +29,20 @@ static inline int64_t sys_ret(int64_t r) { return r < 0 ? sys_err() : r; }
 
 /* Host directory fd for a guest dirfd (AT_FDCWD -> the guest's cwd); -1 if bad. */
 int sys_dirfd(rv_proc *p, int64_t guest_dirfd);
-/* Copy a guest path in; false (EFAULT or ENAMETOOLONG set in *err) on failure. */
+/* Copy a guest path in (size <= PATH_MAX), as the host path it leads to (see
+ * sys_host_path); false (EFAULT or ENAMETOOLONG set in *err) on failure. */
 bool sys_path_in(rv_proc *p, uint64_t addr, char *buf, size_t size, int64_t *err);
+/* The guest sees the host directory root (its cwd_root) as RV_GUEST_CWD:
+ * a path the guest names at or below RV_GUEST_CWD leads to the same place
+ * at or below root, and a host path at or below root reads as the same
+ * place below RV_GUEST_CWD. Other paths, and every path when root is NULL,
+ * stay as they are. 0, or -ENAMETOOLONG when out cannot hold the result. */
+int sys_host_path(const char *root, const char *path, char *out, size_t size);
+int sys_guest_path(const char *root, const char *path, char *out, size_t size);
+/* Whether path is one of the directories that hold RV_GUEST_CWD and
+ * RV_GUEST_BIN ("/guest"...): they exist for the guest (stat, access and
+ * readlink say so) though the host may lack them. */
+bool sys_guest_dir(const char *path);
 /* 0 if the guest may create or modify PATH (relative to host dirfd), else -EACCES. */
 int64_t sys_check_writable(rv_proc *p, int dirfd, const char *path);
 /* Paths by which a program asks about itself describe the guest, not the
@@ -40,6 +52,22 @@ const char *sys_self_path(rv_proc *p, const char *path);
 bool sys_self_link(rv_proc *p, const char *path, char *out, size_t size);
 /* cmdline, environ and maps open as generated files (host fd, -1 if not such a path). */
 int sys_open_self(rv_proc *p, const char *path);
+/* A private file holding len bytes, at offset 0: its host fd, or -1 (errno set). */
+int sys_memory_file(const char *name, const void *data, size_t len);
+
+/* The guest's random stream (sys_random.c): len bytes of it, whole 8-byte
+ * draws each, the last one's extra bytes dropped (as getrandom takes them). */
+void sys_random_fill(rv_os *os, void *dst, uint64_t len);
+/* Whether a descriptor the guest opened with flags reads /dev/random,
+ * /dev/urandom or /dev/hwrng (then reads come from the stream: sys_random_read). */
+bool sys_random_device(int host_fd, int flags);
+/* A read of len bytes from such a device, into host memory dst: the count. */
+int64_t sys_random_read(rv_proc *p, void *dst, uint64_t len);
+/* The kernel's files of random values (/proc/sys/kernel/random/uuid,
+ * boot_id...) read from the stream or as fixed text: host_fd, just opened at
+ * host_path, replaced by a private file holding what the guest reads (or
+ * closed, -1 and errno on failure); any other file's host_fd unchanged. */
+int sys_random_file(rv_proc *p, int host_fd, const char *host_path);
 /* fcntl's record-lock commands (F_GETLK... and F_OFD_*) on f; a[2] = addr. */
 int64_t sys_fcntl_lock(rv_proc *p, rv_file *f, int cmd, uint64_t addr);
 /* Hold one more lock (no merging: the caller made it whole). */

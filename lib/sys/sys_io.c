@@ -57,6 +57,19 @@ static int64_t offset_out(rv_proc *p, uint64_t addr, off_t off, int64_t result)
     return result;
 }
 
+/* sendfile from /dev/(u)random: the guest's stream, not the host's, at
+ * most 64 KiB a call (sendfile may move less than asked). */
+static ssize_t random_sendfile(rv_proc *p, int out_fd, off_t *off, size_t count)
+{
+    unsigned char buf[1 << 16];
+    size_t n = count < sizeof buf ? count : sizeof buf;
+    sys_random_read(p, buf, n);
+    ssize_t r = write(out_fd, buf, n);
+    if (off && r > 0)
+        *off += r;
+    return r;
+}
+
 SYS(sendfile)
 {
     rv_file *out = sys_file(p, a[0]), *in = sys_file(p, a[1]);
@@ -70,7 +83,9 @@ SYS(sendfile)
         return r;
     sigset_t old;
     sys_pipe_guard_begin(&old);
-    r = sys_pipe_guard_end(p, &old, sys_ret(sendfile(out->host_fd, in->host_fd, a[2] ? &off : NULL, a[3])));
+    ssize_t sent = in->random ? random_sendfile(p, out->host_fd, a[2] ? &off : NULL, a[3])
+                              : sendfile(out->host_fd, in->host_fd, a[2] ? &off : NULL, a[3]);
+    r = sys_pipe_guard_end(p, &old, sys_ret(sent));
     return offset_out(p, a[2], off, r);
 }
 

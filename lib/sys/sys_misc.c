@@ -1,18 +1,9 @@
-/* Process identity, limits, signals (recorded, never delivered), randomness,
- * exit. Everything a guest can observe is a fixed value. */
+/* Process identity, limits, signals (recorded, never delivered), exit
+ * (randomness: sys_random.c). Everything a guest can observe is a fixed value. */
 #include <signal.h>
 #include <string.h>
 
 #include "sys_internal.h"
-
-uint64_t rv_random_u64(rv_os *os)
-{
-    /* splitmix64: a fixed stream for getrandom and AT_RANDOM */
-    uint64_t z = (os->rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
 
 SYS(exit_group)
 {
@@ -39,19 +30,6 @@ SYS(set_tid_address)
 {
     p->os.tid_address = a[0];
     return GUEST_PID;
-}
-
-SYS(getrandom)
-{
-    uint64_t len = a[1];
-    if (len && !mem_ok(&p->mem, a[0], len, GP_W))
-        return -EFAULT;
-    uint8_t *dst = mem_host(&p->mem, a[0]);
-    for (uint64_t i = 0; i < len; i += 8) {
-        uint64_t r = rv_random_u64(&p->os);
-        memcpy(dst + i, &r, len - i < 8 ? len - i : 8);
-    }
-    return (int64_t)len;
 }
 
 SYS(uname)

@@ -1,4 +1,5 @@
-/* Paths: the guest's cwd, write confinement, and paths naming the program itself. */
+/* Paths: the guest's cwd and the host directory behind RV_GUEST_CWD, write
+ * confinement, and paths naming the program itself. */
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,12 +21,58 @@ int sys_dirfd(rv_proc *p, int64_t guest_dirfd)
     return f ? f->host_fd : -1;
 }
 
+/* The rest of path below dir: "" for dir itself, "/..." below it; NULL
+ * when path is neither. */
+static const char *path_below(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 1 && dir[0] == '/') /* every absolute path */
+        return path[0] != '/' ? NULL : path[1] ? path : "";
+    if (strncmp(path, dir, n) != 0 || (path[n] != '\0' && path[n] != '/'))
+        return NULL;
+    return path + n;
+}
+
+/* out = path with its leading `from` replaced by `to`; path itself when it
+ * is not below from (or from or to is NULL). 0, or -ENAMETOOLONG. */
+static int rebase(const char *path, const char *from, const char *to, char *out, size_t size)
+{
+    const char *rest = from && to ? path_below(path, from) : NULL;
+    if (!rest)
+        to = "", rest = path;
+    else if (strcmp(to, "/") == 0 && *rest) /* not "//x" */
+        to = "";
+    int n = snprintf(out, size, "%s%s", to, rest);
+    return n >= 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
+int sys_host_path(const char *root, const char *path, char *out, size_t size)
+{
+    return rebase(path, RV_GUEST_CWD, root, out, size);
+}
+
+int sys_guest_path(const char *root, const char *path, char *out, size_t size)
+{
+    return rebase(path, root, RV_GUEST_CWD, out, size);
+}
+
 bool sys_path_in(rv_proc *p, uint64_t addr, char *buf, size_t size, int64_t *err)
 {
-    if (mem_read_string(&p->mem, addr, buf, size))
+    if (!mem_read_string(&p->mem, addr, buf, size)) {
+        *err = mem_ok(&p->mem, addr, 1, GP_R) ? -ENAMETOOLONG : -EFAULT;
+        return false;
+    }
+    if (!p->os.cwd_root || !path_below(buf, RV_GUEST_CWD))
         return true;
-    *err = mem_ok(&p->mem, addr, 1, GP_R) ? -ENAMETOOLONG : -EFAULT;
-    return false;
+    char guest[PATH_MAX]; /* size <= PATH_MAX: every caller's buffer */
+    snprintf(guest, sizeof guest, "%s", buf);
+    *err = sys_host_path(p->os.cwd_root, guest, buf, size);
+    return *err == 0;
+}
+
+bool sys_guest_dir(const char *path)
+{
+    return path_below(RV_GUEST_CWD, path) || path_below(RV_GUEST_BIN, path);
 }
 
 bool sys_fd_path(int host_fd, char *buf, size_t size)
@@ -76,7 +123,9 @@ bool sys_self_link(rv_proc *p, const char *path, char *out, size_t size)
         rv_file *f = *end ? NULL : sys_file(p, (uint64_t)fd);
         if (!f)
             return false;
-        target = f->path ? f->path : (snprintf(fdpath, sizeof fdpath, "pipe:[%ld]", fd), fdpath);
+        if (f->path) /* a host path: the guest's name for it */
+            return sys_guest_path(p->os.cwd_root, f->path, out, size) == 0;
+        target = (snprintf(fdpath, sizeof fdpath, "pipe:[%ld]", fd), fdpath);
     }
     if (!target || strlen(target) >= size)
         return false;
@@ -88,8 +137,10 @@ static void append_maps(rv_proc *p, FILE *f)
 {
     for (size_t i = 0; i < p->mem.nvmas; i++) {
         const rv_vma *v = &p->mem.vmas[i];
+        char seen[PATH_MAX]; /* a mapped file's path as the guest knows it */
         const char *name = v->label                                 ? v->label
                            : v->path && !strcmp(v->path, p->os.exe_path) ? p->os.guest_exe
+                           : v->path && !sys_guest_path(p->os.cwd_root, v->path, seen, sizeof seen) ? seen
                            : v->path                                  ? v->path
                                                                       : "";
         fprintf(f, "%08llx-%08llx %c%c%c%c %08llx 00:00 0", (unsigned long long)v->start, (unsigned long long)v->end,
@@ -97,6 +148,24 @@ static void append_maps(rv_proc *p, FILE *f)
                 v->kind == VMA_FILE_SHARED ? 's' : 'p', (unsigned long long)v->file_offset);
         fprintf(f, "%s%s\n", *name ? "                          " : "", name);
     }
+}
+
+int sys_memory_file(const char *name, const void *data, size_t len)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    for (size_t done = 0; done < len;) {
+        ssize_t n = write(fd, (const char *)data + done, len - done);
+        if (n <= 0) {
+            close(fd);
+            errno = EIO;
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    lseek(fd, 0, SEEK_SET);
+    return fd;
 }
 
 int sys_open_self(rv_proc *p, const char *path)
@@ -121,14 +190,6 @@ int sys_open_self(rv_proc *p, const char *path)
     fclose(f);
     lseek(fd, 0, SEEK_SET);
     return fd;
-}
-
-static bool under_root(const char *path, const char *root)
-{
-    size_t n = strlen(root);
-    if (strncmp(path, root, n) != 0)
-        return false;
-    return path[n] == '\0' || path[n] == '/' || (n == 1 && root[0] == '/');
 }
 
 /* Canonical absolute path that PATH (relative to dirfd) names or would name
@@ -191,7 +252,7 @@ int64_t sys_check_writable(rv_proc *p, int dirfd, const char *path)
     if (r)
         return r;
     for (int i = 0; i < p->os.nwrite_roots; i++)
-        if (under_root(target, p->os.write_roots[i]))
+        if (path_below(target, p->os.write_roots[i]))
             return 0;
     return -EACCES;
 }

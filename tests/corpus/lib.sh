@@ -23,9 +23,13 @@ corpus_setup_repeatable() {
 # so in PWD, as a shell would. Without PWD, bash finds its working
 # directory by reading every directory above it, /tmp included, whose
 # listing other processes change between runs (so would qemu's bash).
+# qemu's guest is told DIR; ours /guest/work, the name the emulator gives
+# its working directory wherever it runs: DIR's path would put its length
+# into every run (the environment is on the guest's stack; lua's hash seed
+# and bash's counts followed the temporary directory's length).
 corpus_pwd() {
     GUEST_ENV+=("PWD=$1")
-    GUEST_ENV_OPTS+=(--env "PWD=$1")
+    GUEST_ENV_OPTS+=(--env "PWD=/guest/work")
 }
 
 # corpus_load: LABELS (in table order) and PROG, STDIN, ARGS, PIPELINE by
