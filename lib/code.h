@@ -24,9 +24,9 @@ rv_block *code_block(rv_proc *p, uint64_t pc);
 const rv_insn *code_insn(rv_proc *p, uint64_t pc);
 /* Up to n instructions on the stepping path, without signal delivery: it
  * stops before an instruction when signal work is due (a fault went to a
- * handler, a timer expired) and when the process stops. Returns how many
- * retired. */
-size_t code_step(rv_proc *p, rv_dyninst *d, size_t n);
+ * handler, a timer expired) and when the process stops, and after a
+ * control transfer when to_branch. Returns how many retired. */
+size_t code_step(rv_proc *p, rv_dyninst *d, size_t n, bool to_branch);
 /* Translate b to host code (b->jit; it stays NULL when b cannot be). */
 void code_translate(rv_proc *p, rv_block *b);
 /* b's host code when the process runs translated code, else NULL. */

@@ -89,6 +89,10 @@ bool rv_step(rv_proc *p, rv_dyninst *d);
  * early only when the process stops. A fault that a handler takes retires
  * nothing: the next record is the handler's first instruction. */
 size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n);
+/* The same, but ending after the first control transfer: the process is
+ * then in the state right after it (the detailed core's wrong path starts
+ * from there). */
+size_t rv_step_to_branch(rv_proc *p, rv_dyninst *d, size_t n);
 
 /* Drop all decoded code (after fence.i or when executable memory changed). */
 void rv_code_flush(rv_proc *p);

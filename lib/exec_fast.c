@@ -26,7 +26,7 @@ static void step_partial(rv_proc *p, rv_block *b, uint32_t from, uint64_t count,
     uint32_t done = 0;
     if (p->trace)
         p->trace->n = 0;
-    while (done < count && code_step(p, &d, 1) == 1) {
+    while (done < count && code_step(p, &d, 1, false) == 1) {
         if (p->trace)
             trace_stepped(p, b, from + done, &d, 1);
         done++;

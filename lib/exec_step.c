@@ -52,7 +52,7 @@ done:
     p->cpu.icount = d->icount + 1;
 }
 
-size_t code_step(rv_proc *p, rv_dyninst *d, size_t n)
+size_t code_step(rv_proc *p, rv_dyninst *d, size_t n, bool to_branch)
 {
     if (p->stop != RV_RUNNING)
         return 0;
@@ -69,22 +69,30 @@ size_t code_step(rv_proc *p, rv_dyninst *d, size_t n)
     for (size_t i = 0; i < n && p->stop == RV_RUNNING && !signal_due(p); i++) {
         step_one(p, &d[i]);
         done = i + 1;
+        if (to_branch && (rv_ops[d[i].insn.op].flags & RVF_CTRL)) break;
     }
     p->trap = outer;
     return done;
 }
 
-size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n)
+static size_t step_many(rv_proc *p, rv_dyninst *d, size_t n, bool to_branch)
 {
     size_t done = 0;
     while (done < n && p->stop == RV_RUNNING) {
-        if (signal_due(p))
+        if (signal_due(p)) {
             sig_deliver(p);
-        else
-            done += code_step(p, d + done, n - done);
+            continue;
+        }
+        size_t k = code_step(p, d + done, n - done, to_branch);
+        done += k;
+        if (to_branch && k && (rv_ops[d[done - 1].insn.op].flags & RVF_CTRL)) break;
     }
     return done;
 }
+
+size_t rv_step_many(rv_proc *p, rv_dyninst *d, size_t n) { return step_many(p, d, n, false); }
+
+size_t rv_step_to_branch(rv_proc *p, rv_dyninst *d, size_t n) { return step_many(p, d, n, true); }
 
 bool rv_step(rv_proc *p, rv_dyninst *d)
 {

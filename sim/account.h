@@ -54,6 +54,8 @@ extern const uint8_t stack_key_state[STK_COUNT];
     E(BTB_MISSES, btb_misses) \
     E(RETURNS, returns) \
     E(RETURN_MISPREDICTS, return_mispredicts) \
+    E(WRONG_PATH_FETCHED, wrong_path_fetched) \
+    E(WRONG_PATH_ISSUED, wrong_path_issued) \
     E(LOADS, loads) \
     E(STORES, stores) \
     E(L1I_MISSES, l1i_misses) \

@@ -93,6 +93,8 @@ static void count_events(sim_core *c, const uop *u)
             ev[EV_RETURNS]++;
             ev[EV_RETURN_MISPREDICTS] += !!(f & UOP_MISPREDICT);
         }
+        ev[EV_WRONG_PATH_FETCHED] += u->wp_fetched;
+        ev[EV_WRONG_PATH_ISSUED] += u->wp_issued;
     }
     if (u->d.mem_access & RV_MEM_LOAD) {
         ev[EV_LOADS]++;
@@ -198,6 +200,15 @@ bool core_commit_stage(sim_core *c, uint64_t target)
             core_wake_at(c, u->complete);
             break;
         }
+        if (c->wp.on && c->head == c->wp.branch) {
+            /* It commits once it has resolved and its wrong path is gone. */
+            uint64_t resolved = wrong_path_cutoff(c);
+            if (resolved > c->now) {
+                core_wake_at(c, resolved);
+                break;
+            }
+            wrong_path_squash(c);
+        }
         if (u->flags & UOP_ORDERING) {
             /* BOOM raises the ordering failure when the load reaches the
              * head: it and everything younger are fetched again. */
@@ -240,11 +251,8 @@ void core_squash(sim_core *c, uint64_t from)
 {
     probe_note_squash(c, from);
     for (uint64_t s = from; c->ninstance_probes && s < c->fetch; s++) probe_instance_end(c, core_uop(c, s), false, c->flush_key);
-    for (uint64_t s = from; s < c->disp; s++) {
-        uop *u = core_uop(c, s);
-        issue_slot *slot = &c->iq[u->iq].slots[u->issue % ISSUE_HORIZON];
-        if (u->issue > c->now && slot->cycle == u->issue) slot->used &= ~(1u << u->port);
-    }
+    for (uint64_t s = from; s < c->disp; s++) core_unschedule(c, core_uop(c, s));
+    wrong_path_drop(c);
     /* Everything older has committed, so whatever still holds an issue queue
      * entry, a register or a divider belongs to the squashed instructions. */
     for (int i = 0; i < IQ_COUNT; i++) c->iq[i].npending = 0;

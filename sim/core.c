@@ -35,6 +35,7 @@ sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p)
     c->win = zalloc(size, sizeof *c->win);
     c->win_mask = size - 1;
     c->predictions = zalloc(size, sizeof *c->predictions);
+    c->wp_ended.r = zalloc(size, sizeof *c->wp_ended.r);
     c->head = c->disp = c->fetch = c->avail = p->cpu.icount;
     c->fetch_limit = UINT64_MAX;
     c->fetch_wait = UINT64_MAX;
@@ -58,6 +59,7 @@ void core_free(sim_core *c)
     for (int i = 0; i < IQ_COUNT; i++) free(c->iq[i].pending);
     free(c->win);
     free(c->predictions);
+    free(c->wp_ended.r);
     free(c->branches);
     free(c->stq);
     cost_table_free(&c->by_pc);
@@ -105,6 +107,7 @@ void core_reset_attribution(sim_core *c)
 static void finish_cycle(sim_core *c, uint64_t target)
 {
     core_drain_stores(c);
+    core_resolve_stage(c);
     core_dispatch_stage(c);
     core_fetch_stage(c);
     probe_publish(c, c->now, 1);

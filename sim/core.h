@@ -25,6 +25,7 @@
 #include "probe.h"
 #include "psv.h"
 #include "exec.h"
+#include "exec_spec.h"
 #include "uarch/bpred.h"
 #include "uarch/uarch.h"
 
@@ -50,6 +51,10 @@ enum uop_flag {
 
 enum issue_queue { IQ_INT, IQ_MEM, IQ_FP, IQ_COUNT };
 
+/* The issue and completion time of a wrong-path instruction that will not
+ * issue before it is squashed. */
+#define CYCLE_NEVER (UINT64_MAX / 4)
+
 /* One dynamic instruction in the window (fetched, not yet committed). */
 typedef struct uop {
     rv_dyninst d;
@@ -65,6 +70,10 @@ typedef struct uop {
     uint8_t fe_key;            /* drained component while the front end brings it */
     uint8_t mem_level;         /* loads: enum mem_level */
     uint8_t fe_bubbles;        /* fetch cycles lost after it to a late fetch stage's redirect */
+    bool wrong_path;           /* on a mispredicted branch's predicted path (sim/wrong_path.c) */
+    bool stuck;                /* a wrong-path instruction that cannot execute (exec_spec.h) */
+    uint16_t wp_fetched;       /* a mispredicted branch: wrong-path instructions fetched after it */
+    uint16_t wp_issued;        /* ... and of those, issued before it resolved */
     uint8_t sfb_count;         /* a recoded short forward branch: the instructions it jumps over */
     uint32_t sfb_rds;          /* ... and the integer registers they write (sim/sfb.h) */
     uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
@@ -139,6 +148,19 @@ typedef struct sim_core {
     uint64_t br_head, br_tail;
     int fetch_buffer_cap;
 
+    /* The wrong path (sim/wrong_path.c). */
+    struct {
+        bool on;               /* fetch follows the mispredicted branch's prediction */
+        bool stopped;          /* it met an instruction it cannot fetch past */
+        uint64_t branch;       /* the branch; the wrong path's instructions are numbered after it */
+        int branches;          /* conditional branches it fetched (TAGE_REWIND_MAX at most) */
+        rv_spec spec;          /* its registers and stores */
+        bp_checkpoint bp;      /* the predictor's speculative state after the branch */
+        uint32_t packet;       /* the fetch packet and the branch history after it */
+        uint64_t history;
+        uint64_t reg_ready[64], div_free[8], fdiv_free[8]; /* after the branch's dispatch */
+    } wp;
+
     /* Back end. */
     uint64_t reg_ready[64];
     uint64_t sfb_from, sfb_to; /* the pcs of the shadow of the last recoded branch dispatched */
@@ -176,6 +198,13 @@ typedef struct sim_core {
     uint64_t history;          /* global history of conditional branches as fetched */
     instance_probe instance_probes[4];
     int ninstance_probes;
+    /* The ends of a squashed wrong path's instances, told once its branch
+     * ends (probe_instance_end). */
+    struct {
+        uint64_t branch;
+        instance_record *r;    /* room for a window's worth */
+        size_t n;
+    } wp_ended;
 
     /* Loads idealised one static instruction at a time (icost per load):
      * their pcs, sorted; they hit the L1D. */
@@ -236,6 +265,25 @@ void core_commit_end(sim_core *c);
 void core_drain_stores(sim_core *c);
 void core_dispatch_stage(sim_core *c);
 void core_fetch_stage(sim_core *c);
+/* The mispredicted branch fetch waits on resolves: squash the wrong path,
+ * redirect fetch. */
+void core_resolve_stage(sim_core *c);
+/* Wrong path (sim/wrong_path.c): start it after fetching the mispredicted
+ * branch b; make sure slot c->fetch holds its next instruction (false: it
+ * has none); note a dispatched instruction (the branch's dispatch is the
+ * state to go back to); squash it when the branch resolves, or drop it
+ * with everything from the branch on (a flush from an older instruction). */
+void wrong_path_start(sim_core *c, const uop *b);
+bool wrong_path_next(sim_core *c);
+void wrong_path_dispatched(sim_core *c, const uop *u);
+void wrong_path_squash(sim_core *c);
+void wrong_path_drop(sim_core *c);
+/* When the mispredicted branch the wrong path follows resolves (it has
+ * dispatched), else UINT64_MAX: wrong-path work scheduled after it never
+ * happens. */
+uint64_t wrong_path_cutoff(const sim_core *c);
+/* Undo what core_schedule reserved for a squashed instruction. */
+void core_unschedule(sim_core *c, uop *u);
 void core_squash(sim_core *c, uint64_t from);
 void core_schedule(sim_core *c, uop *u);
 /* u (at c->disp) enters the ROB. */
@@ -259,6 +307,9 @@ void probe_note_squash(sim_core *c, uint64_t from);
 /* An instance leaves the window: retired, or aborted by the flush of
  * stack key abort_key (callers check that an instance probe is attached). */
 void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key);
+/* The record of u's end, and telling the instance probes of it. */
+instance_record probe_instance_record(const sim_core *c, const uop *u, bool retired, uint8_t abort_key);
+void probe_instance_emit(sim_core *c, const instance_record *r);
 /* Publish the view of the cycle that ends (run 1) or of `run` idle cycles. */
 void probe_publish(sim_core *c, uint64_t cycle, uint64_t run);
 

@@ -119,7 +119,10 @@ static uint32_t ports_of(const issue_queue_state *q, const uop *u)
 static uint64_t reserve_issue(sim_core *c, issue_queue_state *q, uop *u, uint64_t t)
 {
     uint32_t ports = ports_of(q, u);
+    /* A wrong-path instruction that would issue after its branch resolves never does. */
+    uint64_t cutoff = u->wrong_path ? wrong_path_cutoff(c) : UINT64_MAX;
     for (;; t++) {
+        if (t >= cutoff) return CYCLE_NEVER;
         if (t >= c->now + ISSUE_HORIZON) return t; /* beyond the horizon ports are assumed free */
         issue_slot *s = &q->slots[t % ISSUE_HORIZON];
         if (s->cycle != t) s->cycle = t, s->used = 0;
@@ -244,7 +247,8 @@ void core_schedule(sim_core *c, uop *u)
     const rv_insn *in = &u->d.insn;
     unsigned cls = rv_ops[in->op].cls;
     const rv_operands ops = u->ops;
-    uint64_t ready = c->now + 1;
+    /* A stuck wrong-path instruction waits in its queue until squashed. */
+    uint64_t ready = u->stuck ? CYCLE_NEVER : c->now + 1;
     for (int i = 0; i < 3; i++)
         if (ops.src[i] != RV_REG_NONE) ready = max_u64(ready, c->reg_ready[ops.src[i]]);
     bool shadowed = in->pc > c->sfb_from && in->pc < c->sfb_to;
@@ -260,9 +264,11 @@ void core_schedule(sim_core *c, uop *u)
          * the store queue entry whenever it is produced. */
         uint64_t base = ops.src[0] != RV_REG_NONE ? c->reg_ready[ops.src[0]] : 0;
         uint64_t data = ops.src[1] != RV_REG_NONE ? c->reg_ready[ops.src[1]] : 0;
+        if (u->stuck) base = CYCLE_NEVER;
         u->issue = reserve_issue(c, q, u, max_u64(c->now + 1, base));
         ready = max_u64(c->now + 1, max_u64(base, data)); /* every operand, address and data */
-        tlb_result t = translate_data(c, u, u->issue);
+        /* A wrong-path store never translates: it can never write. */
+        tlb_result t = u->wrong_path ? (tlb_result){.ready = u->issue} : translate_data(c, u, u->issue);
         store_entry *s = &c->stq[c->stq_tail % (uint64_t)k->stq_entries];
         *s = (store_entry){.seq = u->d.icount, .addr = u->d.mem_addr, .size = u->d.mem_size,
                            .addr_ready = t.ready, .data_ready = data, .done = UINT64_MAX};
@@ -270,29 +276,36 @@ void core_schedule(sim_core *c, uop *u)
         complete = finish_access(u, u->issue, t, max_u64(t.ready, data) + 1);
     } else if (u->d.mem_access == RV_MEM_LOAD) {
         u->issue = reserve_issue(c, q, u, ready);
-        complete = schedule_load(c, u, u->issue);
+        complete = u->issue != CYCLE_NEVER ? schedule_load(c, u, u->issue) : CYCLE_NEVER;
         c->loads_used++;
     } else if (u->d.mem_access == RV_MEM_PREFETCH) {
         /* A prefetch hint starts the fill and completes at once: it never
          * waits for the data, so it never blocks commit. */
         u->issue = reserve_issue(c, q, u, ready);
-        tlb_result t = tlbs_translate(c->ua->tlb, false, u->d.mem_addr, u->issue);
-        memsys_load(c->ua->mem, u->d.mem_addr, t.ready);
+        if (u->issue != CYCLE_NEVER) {
+            tlb_result t = tlbs_translate(c->ua->tlb, false, u->d.mem_addr, u->issue);
+            memsys_load(c->ua->mem, u->d.mem_addr, t.ready);
+        }
         complete = u->issue + latency_of(k, cls);
     } else if (u->d.mem_access) {
-        /* AMO: alone in the ROB, it owns the line and updates it. */
+        /* AMO: alone in the ROB, it owns the line and updates it (never
+         * on the wrong path: it is stuck there). */
         u->issue = reserve_issue(c, q, u, ready);
-        tlb_result t = translate_data(c, u, u->issue);
-        mem_result r = memsys_store(c->ua->mem, u->d.mem_addr, t.ready);
-        u->mem_level = r.level;
-        complete = finish_access(u, u->issue, t, r.ready + 1);
+        if (u->issue != CYCLE_NEVER) {
+            tlb_result t = translate_data(c, u, u->issue);
+            mem_result r = memsys_store(c->ua->mem, u->d.mem_addr, t.ready);
+            u->mem_level = r.level;
+            complete = finish_access(u, u->issue, t, r.ready + 1);
+        } else {
+            complete = CYCLE_NEVER;
+        }
     } else if (cls == CLS_DIV || cls == CLS_FDIV || cls == CLS_FSQRT) {
         bool fp = cls != CLS_DIV;
         uint64_t start;
         uint64_t *unit = free_unit(fp ? c->fdiv_free : c->div_free, fp ? k->fdiv_units : k->div_units, ready, &start);
         u->issue = reserve_issue(c, q, u, start);
         complete = u->issue + latency_of(k, cls);
-        *unit = complete;
+        if (u->issue != CYCLE_NEVER) *unit = complete;
     } else {
         u->issue = reserve_issue(c, q, u, ready);
         complete = u->issue + latency_of(k, cls);
@@ -309,6 +322,25 @@ void core_schedule(sim_core *c, uop *u)
     if (u->issue > c->now) q->pending[q->npending++] = u->issue;
     if (u->flags & UOP_SERIAL) c->serial_inflight = true;
     u->stall_key = stall_key_of(u);
+}
+
+void core_unschedule(sim_core *c, uop *u)
+{
+    issue_queue_state *q = &c->iq[u->iq];
+    if (u->issue > c->now) {
+        issue_slot *slot = &q->slots[u->issue % ISSUE_HORIZON];
+        if (slot->cycle == u->issue) slot->used &= ~(1u << u->port);
+        for (int i = 0; i < q->npending; i++)
+            if (q->pending[i] == u->issue) {
+                q->pending[i] = q->pending[--q->npending];
+                break;
+            }
+    }
+    if (u->ops.dst != RV_REG_NONE) {
+        if (u->ops.dst < RV_REG_F0) c->int_regs_used--;
+        else c->fp_regs_used--;
+    }
+    if (u->d.mem_access == RV_MEM_LOAD) c->loads_used--;
 }
 
 /* Whether u can enter the ROB this cycle; if not, why (and until when). */
@@ -359,6 +391,7 @@ void core_dispatch_stage(sim_core *c)
         u->flags &= (uint16_t)(UOP_FRONT_END | UOP_REPLAYED | UOP_SQ_FULL);
         core_schedule(c, u);
         core_rob_enter(c, u);
+        wrong_path_dispatched(c, u);
         c->active = true;
         if (u->flags & UOP_SERIAL) break;
     }

@@ -25,7 +25,7 @@ static bool ensure_executed(sim_core *c, uint64_t seq)
     if (n > c->fetch_limit - c->avail) n = c->fetch_limit - c->avail;
     rv_dyninst batch[16];
     rv_proc *p = c->proc;
-    size_t done = rv_step_many(p, batch, n);
+    size_t done = rv_step_to_branch(p, batch, n); /* the wrong path starts after a branch */
     /* exit(): the ecall retired before the process stopped. */
     if (done < n && p->stop == RV_STOP_EXIT && p->cpu.icount == batch[done].icount + 1) {
         batch[done].next_pc = batch[done].insn.pc + batch[done].insn.len;
@@ -66,6 +66,21 @@ static int unresolved_branches(sim_core *c)
     return (int)(c->br_tail - c->br_head);
 }
 
+/* A wrong-path control transfer goes where it is predicted to go: nothing
+ * can tell the front end otherwise before the older branch resolves. */
+static void follow_prediction(sim_core *c, uop *u, const bp_prediction *p)
+{
+    u->d.next_pc = p->next_pc;
+    u->d.taken = p->next_pc != u->d.insn.pc + u->d.insn.len;
+    bp_event e;
+    bpred_event(&u->d.insn, u->d.taken, u->d.next_pc, &e);
+    bpred_speculate(c->ua->bp, &e);
+    bp_outcome o = bpred_judge(p, &e);
+    if (o.btb_miss) u->flags |= UOP_BTB_MISS;
+    u->fe_bubbles = o.bubbles;
+    c->wp.spec.cpu.pc = p->next_pc;
+}
+
 /* Predict u at its first fetch (a refetch keeps the prediction, and the
  * predictor's speculative state is not run twice); it trains the predictor
  * when it commits (sim/commit.c). */
@@ -76,6 +91,10 @@ static void predict(sim_core *c, uop *u)
     if (!bpred_event(&u->d.insn, u->d.taken, u->d.next_pc, &e)) return;
     bp_prediction *p = &c->predictions[u->d.icount & c->win_mask];
     bpred_predict(c->ua->bp, &u->d.insn, p);
+    if (u->wrong_path) {
+        follow_prediction(c, u, p);
+        return;
+    }
     bpred_speculate(c->ua->bp, &e);
     bp_outcome o = bpred_judge(p, &e);
     if (c->cfg.ideal_bpred) o = (bp_outcome){0}; /* the limit study: trained, never wrong */
@@ -94,18 +113,32 @@ static void predict(sim_core *c, uop *u)
     u->fe_bubbles = o.bubbles;
 }
 
+void core_resolve_stage(sim_core *c)
+{
+    if (c->fetch_wait == UINT64_MAX || c->fetch_wait >= c->disp) return; /* it resolves once it is scheduled */
+    /* It resolves as it executes, after register read; the redirect
+     * reaches the fetch stage redirect_penalty cycles later. */
+    uint64_t resolved = core_uop(c, c->fetch_wait)->complete + (uint64_t)c->cfg.regread_stages;
+    if (resolved > c->now) {
+        core_wake_at(c, resolved);
+        return;
+    }
+    if (c->wp.on) wrong_path_squash(c);
+    /* The redirect cancels the wrong path's bubbles; only a miss the
+     * I-cache is busy with still holds it. */
+    uint64_t refetch = resolved + (uint64_t)c->cfg.redirect_penalty;
+    c->fetch_next = refetch > c->icache_free ? refetch : c->icache_free;
+    c->fetch_wait = UINT64_MAX;
+}
+
+/* The next instruction to fetch is in the window: on the wrong path, or
+ * executed by the functional model. */
+static bool next_insn(sim_core *c) { return c->wp.on ? wrong_path_next(c) : ensure_executed(c, c->fetch); }
+
 /* May the front end fetch a packet this cycle? */
 static bool fetch_ready(sim_core *c)
 {
-    if (c->fetch_wait != UINT64_MAX) {
-        if (c->fetch_wait >= c->disp) return false; /* the branch resolves once it is scheduled */
-        /* It resolves as it executes, after register read: then the
-         * redirect reaches the fetch stage. */
-        uint64_t resolved = core_uop(c, c->fetch_wait)->complete + (uint64_t)c->cfg.regread_stages +
-                            (uint64_t)c->cfg.redirect_penalty;
-        if (resolved > c->fetch_next) c->fetch_next = resolved;
-        c->fetch_wait = UINT64_MAX;
-    }
+    if (c->fetch_wait != UINT64_MAX && !c->wp.on) return false; /* until the branch resolves */
     if (c->fetch_next > c->now) {
         core_wake_at(c, c->fetch_next);
         return false;
@@ -113,7 +146,7 @@ static bool fetch_ready(sim_core *c)
     if (c->fetch - c->disp >= (uint64_t)c->fetch_buffer_cap) return false;
     if (c->head < c->fetch && c->packet - core_uop(c, c->head)->packet >= (uint32_t)c->cfg.ftq_entries) return false;
     if (unresolved_branches(c) >= c->cfg.max_branches) return false;
-    return ensure_executed(c, c->fetch);
+    return next_insn(c);
 }
 
 void core_fetch_stage(sim_core *c)
@@ -139,7 +172,7 @@ void core_fetch_stage(sim_core *c)
     int branches = unresolved_branches(c);
 
     for (int i = 0; i < k->fetch_width; i++) {
-        if (i && !ensure_executed(c, c->fetch)) break;
+        if (i && !next_insn(c)) break;
         uop *u = core_uop(c, c->fetch);
         const rv_insn *in = &u->d.insn;
         if (i && (in->pc < pc || in->pc >= packet_end)) break;
@@ -167,6 +200,7 @@ void core_fetch_stage(sim_core *c)
         }
         if (u->flags & UOP_MISPREDICT) {
             c->fetch_wait = u->d.icount;
+            wrong_path_start(c, u);
             break;
         }
         if (u->fe_bubbles) {

@@ -111,12 +111,14 @@ void probe_note_squash(sim_core *c, uint64_t from)
     if (c->view_on && from < c->view.squash_from) c->view.squash_from = from;
 }
 
-void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key)
+instance_record probe_instance_record(const sim_core *c, const uop *u, bool retired, uint8_t abort_key)
 {
     bool dispatched = u->dispatched != 0;
-    instance_record r = {.instance = u->instance, .seq = u->d.icount, .pc = u->d.insn.pc, .mem_addr = u->d.mem_addr,
+    return (instance_record){.instance = u->instance, .seq = u->d.icount, .pc = u->d.insn.pc, .mem_addr = u->d.mem_addr,
                          .fetched = u->fetched, .dispatched = u->dispatched, .ready = dispatched ? u->ready : 0,
-                         .issued = dispatched ? u->issue : 0, .completed = dispatched ? u->complete : 0,
+                         /* an aborted instance may end before it issues or completes */
+                         .issued = dispatched && u->issue <= c->now ? u->issue : 0,
+                         .completed = dispatched && u->complete <= c->now ? u->complete : 0,
                          .ended = c->now, .flags = u->flags, .mem_level = u->mem_level,
                          .mshr_wait = u->d.mem_access == RV_MEM_LOAD ? u->mshr_wait : 0, .abort_key = abort_key,
                          .retired = retired, .taken = u->d.taken,
@@ -124,7 +126,23 @@ void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_k
                          .fe_bubbles = u->fe_bubbles,
                          .cls = rv_ops[u->d.insn.op].cls, .dst = u->ops.dst,
                          .src = {u->ops.src[0], u->ops.src[1], u->ops.src[2]}, .history = u->history};
-    for (int i = 0; i < c->ninstance_probes; i++) c->instance_probes[i].fn(c->instance_probes[i].ctx, &r);
+}
+
+void probe_instance_emit(sim_core *c, const instance_record *r)
+{
+    for (int i = 0; i < c->ninstance_probes; i++) c->instance_probes[i].fn(c->instance_probes[i].ctx, r);
+}
+
+void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key)
+{
+    instance_record r = probe_instance_record(c, u, retired, abort_key);
+    probe_instance_emit(c, &r);
+    /* The wrong path after it ended before it, but is told after it: the
+     * probe sees instances end in the order they were fetched. */
+    if (c->wp_ended.n && u->d.icount == c->wp_ended.branch) {
+        for (size_t i = 0; i < c->wp_ended.n; i++) probe_instance_emit(c, &c->wp_ended.r[i]);
+        c->wp_ended.n = 0;
+    }
 }
 
 void probe_publish(sim_core *c, uint64_t cycle, uint64_t run)
@@ -132,7 +150,7 @@ void probe_publish(sim_core *c, uint64_t cycle, uint64_t run)
     if (!c->view_on) return;
     commit_view *v = &c->view;
     v->cycle = cycle, v->run = run;
-    v->fetch_next = c->fetch;
+    v->fetch_next = c->wp.on ? c->wp.branch + 1 : c->fetch; /* the correct path's */
     for (int i = 0; i < c->nprobes; i++) c->probes[i].fn(c->probes[i].ctx, v);
     /* The next view starts empty; an idle run repeats the state it notes. */
     if (v->ncommit) v->last_committed = v->commit[v->ncommit - 1], v->has_last_committed = true;

@@ -15,7 +15,7 @@ const char *const pm_latency_names[PM_LATENCIES] = {
     "load_issue_to_completion",
 };
 const char *const pm_event_names[PM_EVENTS] = {
-    "retired", "aborted", "aborted_csr_flush", "aborted_exception", "aborted_ordering", "icache_miss", "itlb_miss",
+    "retired", "aborted", "aborted_mispredict", "aborted_csr_flush", "aborted_exception", "aborted_ordering", "icache_miss", "itlb_miss",
     "dcache_miss", "l2_miss", "llc_miss", "dtlb_miss", "taken", "mispredicted", "memory_trap",
 };
 
@@ -81,6 +81,7 @@ static unsigned events_of(const instance_record *r)
     e |= (unsigned)(from_memory && r->mem_level > MEM_L2) << PM_L2_MISS;
     e |= (unsigned)(from_memory && r->mem_level > MEM_LLC) << PM_LLC_MISS;
     if (!r->retired) {
+        e |= (unsigned)(r->abort_key == STK_FLUSHED_MISPREDICT) << PM_ABORT_MISPREDICT;
         e |= (unsigned)(r->abort_key == STK_FLUSHED_CSR) << PM_ABORT_CSR;
         e |= (unsigned)(r->abort_key == STK_FLUSHED_EXCEPTION) << PM_ABORT_EXCEPTION;
         e |= (unsigned)(r->abort_key == STK_FLUSHED_ORDERING) << PM_ABORT_ORDERING;

@@ -28,7 +28,7 @@ enum pm_latency { PM_FETCH_MAP, PM_MAP_READY, PM_READY_ISSUE, PM_ISSUE_RETIRE_RE
 extern const char *const pm_latency_names[PM_LATENCIES];
 
 /* Event bits of a profile (the Profiled Event register). */
-enum pm_event { PM_RETIRED, PM_ABORTED, PM_ABORT_CSR, PM_ABORT_EXCEPTION, PM_ABORT_ORDERING, PM_IMISS, PM_ITLB,
+enum pm_event { PM_RETIRED, PM_ABORTED, PM_ABORT_MISPREDICT, PM_ABORT_CSR, PM_ABORT_EXCEPTION, PM_ABORT_ORDERING, PM_IMISS, PM_ITLB,
                 PM_DMISS, PM_L2_MISS, PM_LLC_MISS, PM_DTLB, PM_TAKEN, PM_MISPREDICT, PM_TRAP, PM_EVENTS };
 extern const char *const pm_event_names[PM_EVENTS];
 

@@ -73,6 +73,7 @@ static const struct limit {
     {"fastest-l1d", "l1d.latency", MINIMUM},
     {"zero-latency-alu", "ideal.short_alu", 1},
     {"zero-latency-long-ops", "ideal.long_alu", 1},
+    {"wrong-path", "core.wrong_path", 0},
 };
 
 
@@ -273,7 +274,7 @@ int resource_preset(const uarch_config *base, const char *preset, variant **out,
     if (!strcmp(preset, "limits"))
         return resource_variants(base,
                                  "perfect-bp,perfect-l1i,perfect-l1d,perfect-tlb,infinite-rob,infinite-bandwidth,"
-                                 "fastest-l1d,zero-latency-alu,zero-latency-long-ops",
+                                 "fastest-l1d,zero-latency-alu,zero-latency-long-ops,wrong-path",
                                  (double[]){2}, 1, out, err, errlen);
     snprintf(err, errlen, "unknown preset '%s' (gus or limits)", preset);
     return -1;

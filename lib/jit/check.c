@@ -60,7 +60,7 @@ uint32_t jit_check_block(rv_proc *p, rv_block *b, rv_jit_code host)
     p->cpu.pc = b->pc;
     undo.n = 0;
     p->undo = &undo;
-    size_t done = code_step(p, d, b->n);
+    size_t done = code_step(p, d, b->n, false);
     p->undo = NULL;
     if (done < b->n || p->stop != RV_RUNNING) {
         /* the caller warms what ran of b, as after step_partial */

@@ -274,6 +274,18 @@ void bpred_speculate(bpred *b, const bp_event *e)
     if (e->pushes) ras_push(&b->ras, e->pc + e->len);
 }
 
+bp_checkpoint bpred_checkpoint(const bpred *b)
+{
+    return (bp_checkpoint){tage_history_mark(b->dir), b->ras.top, b->ras.count, b->ras.a[b->ras.top]};
+}
+
+void bpred_rewind(bpred *b, const bp_checkpoint *cp)
+{
+    tage_history_rewind(b->dir, cp->history);
+    b->ras.top = cp->ras_top, b->ras.count = cp->ras_count;
+    b->ras.a[b->ras.top] = cp->ras_top_entry;
+}
+
 bp_outcome bpred_judge(const bp_prediction *p, const bp_event *e)
 {
     uint64_t next = e->taken ? e->target : e->pc + e->len;

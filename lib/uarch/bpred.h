@@ -130,6 +130,18 @@ void bpred_predict(const bpred *b, const rv_insn *in, bp_prediction *p);
  * fetches past a misprediction only once it is resolved, so the repaired
  * history and stack are the ones the outcome gives.) */
 void bpred_speculate(bpred *b, const bp_event *e);
+/* The speculative state (global history, return stack) to repair after a
+ * misprediction: BOOM restores the history and the return stack's top
+ * pointer and top entry; deeper entries the wrong path overwrote stay so.
+ * At most TAGE_REWIND_MAX conditional branches may be speculated between
+ * the checkpoint and its rewind. */
+typedef struct bp_checkpoint {
+    tage_history history;
+    uint32_t ras_top, ras_count;
+    uint64_t ras_top_entry;
+} bp_checkpoint;
+bp_checkpoint bpred_checkpoint(const bpred *b);
+void bpred_rewind(bpred *b, const bp_checkpoint *cp);
 /* How the prediction fared against e's outcome. */
 bp_outcome bpred_judge(const bp_prediction *p, const bp_event *e);
 /* e commits: train TAGE, the BTB and the micro-BTB with its outcome, as

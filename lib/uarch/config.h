@@ -27,6 +27,7 @@
     P(decode_width,     core,     decode_width,    4,     1,   16,    "decode/rename/dispatch width") \
     P(decode_stages,    core,     decode_stages,   2,     0,   16,    "pipeline stages from decode to dispatch (decode, rename)") \
     P(sfb,              core,     sfb,             0,     0,   1,     "short-forwards-branch recoding: short forward branches become predicated micro-ops") \
+    P(wrong_path,       core,     wrong_path,      1,     0,   1,     "after a misprediction, fetch and execute the predicted path until the branch resolves") \
     P(regread_stages,   core,     regread_stages,  1,     0,   16,    "pipeline stages from issue to execute (register read)") \
     P(commit_width,     core,     commit_width,    4,     1,   8,     "instructions committed per cycle") \
     P(rob_entries,      rob,      entries,         128,   4,   1024,  "reorder buffer entries") \

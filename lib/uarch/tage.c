@@ -469,6 +469,17 @@ void tage_predict(const tage *t, uint64_t pc, tage_pred *p)
 
 void tage_push_history(tage *t, bool taken) { shift_in(t, taken, 1); }
 
+tage_history tage_history_mark(const tage *t) { return (tage_history){t->head, t->newest}; }
+
+/* The rings still hold every fold the marked history needs: a push
+ * overwrites positions more than ring_size - TAGE_BATCH older only. */
+void tage_history_rewind(tage *t, tage_history m)
+{
+    t->head = m.head & t->hist_mask;
+    t->newest = m.newest & (t->ring_size - 1);
+    for (int r = 0; r < t->nrings; r++) t->all[r] = t->all_ring[(size_t)r * 2 * t->ring_size + t->newest];
+}
+
 void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken)
 {
     batch b;

@@ -46,6 +46,15 @@ typedef struct tage_pred {
 } tage_pred;
 void tage_predict(const tage *t, uint64_t pc, tage_pred *p);
 void tage_push_history(tage *t, bool taken);
+/* Where the global history stands, to go back to after a misprediction
+ * (BOOM repairs its speculative history so); at most TAGE_REWIND_MAX
+ * outcomes may be pushed in between. */
+typedef struct tage_history {
+    uint32_t head, newest;
+} tage_history;
+enum { TAGE_REWIND_MAX = TAGE_BATCH };
+tage_history tage_history_mark(const tage *t);
+void tage_history_rewind(tage *t, tage_history m);
 void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken);
 
 /* The tables, history and policy state, without the geometry (the caller

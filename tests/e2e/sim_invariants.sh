@@ -41,7 +41,7 @@ STACK = ["computing", "stalled_alu", "stalled_long_alu", "stalled_fp", "stalled_
          "stalled_serial", "flushed_mispredict", "flushed_csr", "flushed_exception",
          "flushed_ordering", "drained_icache", "drained_itlb", "drained_store_queue", "drained_bubble"]
 EVENTS = ["branches", "branch_mispredicts", "cond_branches", "cond_mispredicts", "btb_misses",
-          "returns", "return_mispredicts", "loads", "stores", "l1i_misses", "l1d_misses", "l2_misses", "llc_misses", "itlb_misses",
+          "returns", "return_mispredicts", "wrong_path_fetched", "wrong_path_issued", "loads", "stores", "l1i_misses", "l1d_misses", "l2_misses", "llc_misses", "itlb_misses",
           "dtlb_misses", "l2tlb_misses", "flushes_csr", "flushes_exception", "ordering_violations",
           "store_forwards"]
 # the key sets and orders of sim/RESULTS.md (a difference is reported, and the
