@@ -5,14 +5,20 @@
 #include "decode.h"
 #include "exec_common.h"
 
-void rv_spec_start(rv_spec *s, const rv_proc *p, uint64_t pc)
+void rv_spec_start(rv_spec *s, const rv_proc *p)
 {
     s->cpu = p->cpu;
-    s->cpu.pc = pc;
     s->cpu.has_reservation = false;
     s->mem = &p->mem;
     s->nstores = 0;
     s->stuck = false;
+}
+
+bool rv_spec_runnable(const rv_insn *in)
+{
+    const rv_op_info *info = &rv_ops[in->op];
+    return !(info->flags & RVF_ATOMIC) && info->cls != CLS_SYSTEM && info->cls != CLS_CSR &&
+           in->op != RV_OP_fence_i && in->op != RV_OP_illegal;
 }
 
 /* Guest memory, then the wrong path's own stores over it, oldest first. */
@@ -52,20 +58,6 @@ static unsigned spec_rm(rv_spec *s, const rv_insn *in)
     return rm;
 }
 
-/* The instruction at pc, if the guest may execute it. */
-static bool spec_decode(const rv_spec *s, uint64_t pc, rv_insn *in)
-{
-    uint16_t parcel[2] = {0, 0};
-    if (!mem_ok_small(s->mem, pc, 2, GP_X)) return false;
-    memcpy(&parcel[0], mem_host(s->mem, pc), 2);
-    if (rv_insn_length(parcel[0]) == 4) {
-        if (!mem_ok_small(s->mem, pc + 2, 2, GP_X)) return false;
-        memcpy(&parcel[1], mem_host(s->mem, pc + 2), 2);
-    }
-    rv_decode(in, pc, parcel[0], parcel[1]);
-    return true;
-}
-
 /* The vocabulary of isa/semantics.def over the wrong path's state (p, of
  * type rv_spec: the common vocabulary's p->cpu is its registers). */
 #undef RM
@@ -89,17 +81,13 @@ static bool spec_decode(const rv_spec *s, uint64_t pc, rv_insn *in)
 #define FENCE_I() STUCK()
 #define PREFETCH(addr) (d->mem_addr = (addr), d->mem_access = RV_MEM_PREFETCH)
 
-bool rv_spec_step(rv_spec *s, rv_dyninst *d)
+void rv_spec_exec(rv_spec *s, const rv_insn *in, rv_dyninst *d)
 {
     rv_spec *p = s;
-    rv_insn decoded;
-    if (!spec_decode(s, s->cpu.pc, &decoded)) return false;
-    const rv_insn *in = &decoded;
     uint64_t *x = p->cpu.x;
-    d->insn = decoded;
     d->mem_access = 0, d->mem_size = 0, d->mem_addr = 0;
     d->taken = false;
-    s->stuck = rv_ops[in->op].flags & RVF_ATOMIC; /* no reservations on the wrong path */
+    s->stuck = !rv_spec_runnable(in); /* no reservations, no OS, no CSRs on the wrong path */
     uint64_t next_pc = in->pc + in->len;
     if (!s->stuck) {
         switch ((enum rv_op)in->op) {
@@ -112,6 +100,4 @@ bool rv_spec_step(rv_spec *s, rv_dyninst *d)
     }
 done:
     d->next_pc = next_pc;
-    s->cpu.pc = next_pc;
-    return true;
 }

@@ -24,20 +24,23 @@ typedef struct rv_spec_store {
 } rv_spec_store;
 
 typedef struct rv_spec {
-    rv_cpu cpu;                /* the wrong path's registers; cpu.pc: its next instruction */
+    rv_cpu cpu;                /* the wrong path's registers */
     const rv_mem *mem;
     rv_spec_store stores[RV_SPEC_STORES]; /* its stores, oldest first */
     int nstores;
     bool stuck;                /* the last instruction could not execute */
 } rv_spec;
 
-/* A wrong path from p's state (just after the mispredicted branch) at pc. */
-void rv_spec_start(rv_spec *s, const rv_proc *p, uint64_t pc);
+/* A wrong path from p's state (just after the mispredicted branch). */
+void rv_spec_start(rv_spec *s, const rv_proc *p);
 
-/* The instruction at s->cpu.pc, executed into *d (d->icount is the
- * caller's) with s->cpu.pc moved past it; s->stuck when it could not
- * execute. False, and nothing done, when the pc holds no instruction the
- * guest may execute. */
-bool rv_spec_step(rv_spec *s, rv_dyninst *d);
+/* Whether in is an instruction the wrong path may run at all (not a system
+ * call, CSR access, fence.i, atomic or illegal instruction). */
+bool rv_spec_runnable(const rv_insn *in);
+
+/* Execute in, the wrong path's next instruction, into *d (its memory
+ * access, and its outcome: taken, next_pc); s->stuck when it could not
+ * execute (not runnable, or its access would fault). */
+void rv_spec_exec(rv_spec *s, const rv_insn *in, rv_dyninst *d);
 
 #endif

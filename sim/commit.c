@@ -255,7 +255,7 @@ void core_squash(sim_core *c, uint64_t from)
     wrong_path_drop(c);
     /* Everything older has committed, so whatever still holds an issue queue
      * entry, a register or a divider belongs to the squashed instructions. */
-    for (int i = 0; i < IQ_COUNT; i++) c->iq[i].npending = 0;
+    for (int i = 0; i < IQ_COUNT; i++) c->iq[i].npending = c->iq[i].parked = 0;
     memset(c->reg_ready, 0, sizeof c->reg_ready);
     memset(c->div_free, 0, sizeof c->div_free);
     memset(c->fdiv_free, 0, sizeof c->fdiv_free);

@@ -36,6 +36,8 @@ sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p)
     c->win_mask = size - 1;
     c->predictions = zalloc(size, sizeof *c->predictions);
     c->wp_ended.r = zalloc(size, sizeof *c->wp_ended.r);
+    c->decoded = zalloc(1, sizeof *c->decoded);
+    decode_cache_init(c->decoded);
     c->head = c->disp = c->fetch = c->avail = p->cpu.icount;
     c->fetch_limit = UINT64_MAX;
     c->fetch_wait = UINT64_MAX;
@@ -60,6 +62,7 @@ void core_free(sim_core *c)
     free(c->win);
     free(c->predictions);
     free(c->wp_ended.r);
+    free(c->decoded);
     free(c->branches);
     free(c->stq);
     cost_table_free(&c->by_pc);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "decode_cache.h"
 #include "probe.h"
 #include "psv.h"
 #include "exec.h"
@@ -72,6 +73,7 @@ typedef struct uop {
     uint8_t fe_bubbles;        /* fetch cycles lost after it to a late fetch stage's redirect */
     bool wrong_path;           /* on a mispredicted branch's predicted path (sim/wrong_path.c) */
     bool stuck;                /* a wrong-path instruction that cannot execute (exec_spec.h) */
+    bool executed;             /* a wrong-path instruction executed (as it reached dispatch) */
     uint16_t wp_fetched;       /* a mispredicted branch: wrong-path instructions fetched after it */
     uint16_t wp_issued;        /* ... and of those, issued before it resolved */
     uint8_t sfb_count;         /* a recoded short forward branch: the instructions it jumps over */
@@ -103,6 +105,7 @@ typedef struct issue_queue_state {
     int entries, width;
     uint64_t *pending;         /* issue cycles of dispatched, not yet issued entries */
     int npending;
+    int parked;                /* entries of wrong-path instructions that never issue (CYCLE_NEVER) */
     issue_slot slots[ISSUE_HORIZON];
 } issue_queue_state;
 
@@ -145,6 +148,7 @@ typedef struct sim_core {
     uint32_t packet;
     uint64_t *branches;        /* unresolved branches in fetch order (ring) */
     bp_prediction *predictions; /* each window slot's control transfer's prediction, until it commits */
+    decode_cache *decoded;     /* instructions and operands by pc */
     uint64_t br_head, br_tail;
     int fetch_buffer_cap;
 
@@ -154,7 +158,8 @@ typedef struct sim_core {
         bool stopped;          /* it met an instruction it cannot fetch past */
         uint64_t branch;       /* the branch; the wrong path's instructions are numbered after it */
         int branches;          /* conditional branches it fetched (TAGE_REWIND_MAX at most) */
-        rv_spec spec;          /* its registers and stores */
+        uint64_t fetch_pc;     /* where it fetches next */
+        rv_spec spec;          /* its registers and stores, as far as it has dispatched */
         bp_checkpoint bp;      /* the predictor's speculative state after the branch */
         uint32_t packet;       /* the fetch packet and the branch history after it */
         uint64_t history;
@@ -253,6 +258,13 @@ static inline bool core_done(const sim_core *c) { return c->program_ended && c->
 
 /* Internal: stages and helpers shared by core*.c. */
 static inline uop *core_uop(const sim_core *c, uint64_t seq) { return &c->win[seq & c->win_mask]; }
+/* A window slot made new for the next instruction fetched into it (a copy
+ * of a blank one: cheaper than clearing it in place). */
+static inline void core_uop_clear(uop *u)
+{
+    static const uop blank;
+    *u = blank;
+}
 static inline void core_wake_at(sim_core *c, uint64_t t)
 {
     if (t < c->wake) c->wake = t;
@@ -270,12 +282,16 @@ void core_fetch_stage(sim_core *c);
 void core_resolve_stage(sim_core *c);
 /* Wrong path (sim/wrong_path.c): start it after fetching the mispredicted
  * branch b; make sure slot c->fetch holds its next instruction (false: it
- * has none); note a dispatched instruction (the branch's dispatch is the
+ * has none: it is decoded at fetch, executed at dispatch); note a
+ * dispatched instruction (the branch's dispatch is the
  * state to go back to); squash it when the branch resolves, or drop it
  * with everything from the branch on (a flush from an older instruction). */
 void wrong_path_start(sim_core *c, const uop *b);
 bool wrong_path_next(sim_core *c);
 void wrong_path_dispatched(sim_core *c, const uop *u);
+/* Execute a wrong-path instruction as it dispatches (in order): its
+ * memory access, and whether it is stuck. */
+void wrong_path_execute(sim_core *c, uop *u);
 void wrong_path_squash(sim_core *c);
 void wrong_path_drop(sim_core *c);
 /* When the mispredicted branch the wrong path follows resolves (it has

@@ -146,7 +146,7 @@ static int queue_occupancy(sim_core *c, issue_queue_state *q, uint64_t *earliest
         q->pending[k++] = q->pending[i];
     }
     q->npending = k;
-    return k;
+    return k + q->parked;
 }
 
 /* An unpipelined unit (divider): the earliest free one from t on. */
@@ -319,7 +319,8 @@ void core_schedule(sim_core *c, uop *u)
         if (u->ops.dst < RV_REG_F0) c->int_regs_used++;
         else c->fp_regs_used++;
     }
-    if (u->issue > c->now) q->pending[q->npending++] = u->issue;
+    if (u->issue == CYCLE_NEVER) q->parked++; /* no need to look at it until it is squashed */
+    else if (u->issue > c->now) q->pending[q->npending++] = u->issue;
     if (u->flags & UOP_SERIAL) c->serial_inflight = true;
     u->stall_key = stall_key_of(u);
 }
@@ -327,7 +328,9 @@ void core_schedule(sim_core *c, uop *u)
 void core_unschedule(sim_core *c, uop *u)
 {
     issue_queue_state *q = &c->iq[u->iq];
-    if (u->issue > c->now) {
+    if (u->issue == CYCLE_NEVER) {
+        q->parked--;
+    } else if (u->issue > c->now) {
         issue_slot *slot = &q->slots[u->issue % ISSUE_HORIZON];
         if (slot->cycle == u->issue) slot->used &= ~(1u << u->port);
         for (int i = 0; i < q->npending; i++)
@@ -375,7 +378,8 @@ static bool can_dispatch(sim_core *c, uop *u)
     }
     issue_queue_state *q = &c->iq[queue_of(info->cls)];
     uint64_t earliest;
-    if (queue_occupancy(c, q, &earliest) >= q->entries) {
+    /* (Entries only leave: below the size, it cannot be full.) */
+    if (q->npending + q->parked >= q->entries && queue_occupancy(c, q, &earliest) >= q->entries) {
         core_wake_at(c, earliest);
         return false;
     }
@@ -387,6 +391,7 @@ void core_dispatch_stage(sim_core *c)
     c->stq_blocked = false;
     for (int i = 0; i < c->cfg.decode_width && c->disp < c->fetch; i++) {
         uop *u = core_uop(c, c->disp);
+        if (u->wrong_path && !u->executed) wrong_path_execute(c, u); /* its access decides where it goes */
         if (!can_dispatch(c, u)) break;
         u->flags &= (uint16_t)(UOP_FRONT_END | UOP_REPLAYED | UOP_SQ_FULL);
         core_schedule(c, u);

@@ -34,8 +34,9 @@ static bool ensure_executed(sim_core *c, uint64_t seq)
     if (p->stop != RV_RUNNING) c->program_ended = true;
     for (size_t i = 0; i < done; i++) {
         uop *u = core_uop(c, c->avail + i);
-        *u = (uop){.d = batch[i]};
-        u->ops = rv_insn_operands(&u->d.insn);
+        core_uop_clear(u);
+        u->d = batch[i];
+        u->ops = decode_cache_operands(c->decoded, &u->d.insn);
     }
     c->avail += done;
     return seq < c->avail;
@@ -78,7 +79,7 @@ static void follow_prediction(sim_core *c, uop *u, const bp_prediction *p)
     bp_outcome o = bpred_judge(p, &e);
     if (o.btb_miss) u->flags |= UOP_BTB_MISS;
     u->fe_bubbles = o.bubbles;
-    c->wp.spec.cpu.pc = p->next_pc;
+    c->wp.fetch_pc = p->next_pc;
 }
 
 /* Predict u at its first fetch (a refetch keeps the prediction, and the

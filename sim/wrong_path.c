@@ -12,6 +12,8 @@
  * The functional model stops after every control transfer (fetch.c), so
  * when the front end fetches the mispredicted branch the process is in the
  * state right after it: the wrong path starts from there. Its instructions
+ * are decoded as they are fetched and executed as they dispatch (in order:
+ * only what dispatches before the branch resolves needs its values). They
  * are numbered after the branch, in the window slots the correct path takes
  * again once they are squashed. */
 #include "core.h"
@@ -30,28 +32,42 @@ void wrong_path_start(sim_core *c, const uop *b)
     c->wp.bp = bpred_checkpoint(c->ua->bp);
     c->wp.packet = c->packet;
     c->wp.history = c->history;
-    rv_spec_start(&c->wp.spec, c->proc, c->predictions[b->d.icount & c->win_mask].next_pc);
+    c->wp.fetch_pc = c->predictions[b->d.icount & c->win_mask].next_pc;
+    rv_spec_start(&c->wp.spec, c->proc);
 }
 
 bool wrong_path_next(sim_core *c)
 {
     if (c->fetch < c->avail) return true;
     if (c->wp.stopped || c->avail - c->head > c->win_mask) return false;
-    uop *u = core_uop(c, c->avail);
-    rv_dyninst d;
-    if (!rv_spec_step(&c->wp.spec, &d)) {
+    const decoded *d = decode_cache_fetch(c->decoded, &c->proc->mem, c->wp.fetch_pc);
+    if (!d) {
         c->wp.stopped = true; /* nothing the guest may execute there */
         return false;
     }
-    d.icount = c->avail;
-    *u = (uop){.d = d, .wrong_path = true, .stuck = c->wp.spec.stuck};
-    u->ops = rv_insn_operands(&u->d.insn);
+    uop *u = core_uop(c, c->avail);
+    core_uop_clear(u);
+    u->d = (rv_dyninst){.insn = d->insn, .icount = c->avail, .next_pc = d->pc + d->insn.len};
+    u->ops = d->ops;
+    u->wrong_path = true;
+    u->stuck = !rv_spec_runnable(&d->insn);
+    c->wp.fetch_pc = u->d.next_pc; /* a control transfer's prediction moves it (fetch.c) */
     /* Nothing is fetched past an instruction that cannot execute, nor
      * past more conditional branches than the predictor can rewind. */
     if (u->stuck) c->wp.stopped = true;
     if (rv_ops[u->d.insn.op].cls == CLS_BRANCH && ++c->wp.branches == TAGE_REWIND_MAX) c->wp.stopped = true;
     c->avail++;
     return true;
+}
+
+void wrong_path_execute(sim_core *c, uop *u)
+{
+    /* Its own outcome is not where it went: fetch followed the prediction. */
+    rv_dyninst d = u->d;
+    rv_spec_exec(&c->wp.spec, &u->d.insn, &d);
+    u->d.mem_addr = d.mem_addr, u->d.mem_size = d.mem_size, u->d.mem_access = d.mem_access;
+    u->stuck = c->wp.spec.stuck;
+    u->executed = true;
 }
 
 void wrong_path_dispatched(sim_core *c, const uop *u)

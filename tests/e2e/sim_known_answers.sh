@@ -245,6 +245,15 @@ sim_run br_r14 --set frontend.redirect_penalty=14 --set frontend.pipeline_depth=
 expect_eq "branch r: mispredicts with redirect_penalty 14 and 4" "$mr" "$(val br_r14 "e['cond_mispredicts']")"
 within "branch r: d(cycles) / mispredicts for redirect_penalty 4 -> 14" \
     "$(python3 -c "print(round(($(val br_r14 "r['cycles']") - $(val br_r "r['cycles']")) / $mr, 3))")" 9.5 10.5
+# Wrong-path execution: after each mispredict the predicted path (the same
+# loop) is fetched and partly executed until the branch resolves, about
+# 12 cycles later at up to 8 instructions a cycle; without it nothing is
+# fetched in that time. The same instructions retire either way.
+sim_run br_nowp "${BR[@]}" --set core.wrong_path=0 -- "$P/branch" r $N
+expect_eq "branch r: instructions with and without the wrong path" "$(val br_r "r['instructions']")" "$(val br_nowp "r['instructions']")"
+expect_eq "branch r: no wrong path fetched when it is off" 0 "$(val br_nowp "e['wrong_path_fetched']")"
+within "branch r: wrong-path instructions fetched per mispredict" "$(val br_r "e['wrong_path_fetched'] / e['branch_mispredicts']")" 5 100
+within "branch r: of those, issued before the branch resolved" "$(val br_r "e['wrong_path_issued'] / e['wrong_path_fetched']")" 0.01 1
 # SFB recoding (core.sfb = 1, SonicBOOM's short-forwards-branch predication):
 # the random beqz jumps over one addi, so it is recoded whenever the
 # predictor does not predict it taken (about half the time for a random
