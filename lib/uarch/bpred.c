@@ -132,11 +132,12 @@ static void ubtb_train(ubtb *u, uint64_t pc, bool taken, uint64_t target)
 /* The configuration values that shape the saved state. */
 #define BPRED_GEOMETRY(G) \
     G(bp_tage_tables) G(bp_tage_log_entries) G(bp_tage_tag_bits) G(bp_tage_min_hist) \
-    G(bp_tage_max_hist) G(bp_bimodal_log_entries) G(bp_btb_entries) G(bp_btb_ways) G(bp_ras_entries)
+    G(bp_tage_max_hist) G(bp_bimodal_log_entries) G(bp_bim_log_entries) G(bp_btb_entries) G(bp_btb_ways) \
+    G(bp_ras_entries)
 #define COUNT(f) +1
 enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values */
 #undef COUNT
-#define BPRED_STATE_TAG UINT64_C(0x3164657270627672) /* "rvbpred1" in memory */
+#define BPRED_STATE_TAG UINT64_C(0x3264657270627672) /* "rvbpred2" in memory */
 
 /* Conditional branches that bpred_warm has trained the BTB with but not yet
  * TAGE: their direction is predicted and trained a batch at a time. */
@@ -147,8 +148,25 @@ typedef struct pending_conds {
     int n;
 } pending_conds;
 
+/* The BIM: SonicBOOM's 2-bit direction counters read with the BTB (F2),
+ * trained by every conditional branch (unlike TAGE's base, which learns
+ * only when no tagged table provides). */
+typedef struct bim {
+    uint8_t *ctr;    /* taken when >= 2 */
+    uint32_t mask;
+} bim;
+
+static bool bim_taken(const bim *m, uint64_t pc) { return m->ctr[(pc >> 1) & m->mask] >= 2; }
+
+static void bim_train(bim *m, uint64_t pc, bool taken)
+{
+    uint8_t *c = &m->ctr[(pc >> 1) & m->mask];
+    *c = (uint8_t)(taken ? (*c < 3 ? *c + 1 : 3) : (*c > 0 ? *c - 1 : 0));
+}
+
 struct bpred {
     tage *dir;
+    bim bim;
     btb btb;
     ubtb ubtb;
     ras ras;
@@ -171,7 +189,9 @@ bpred *bpred_new(const uarch_config *c)
     b->btb = (btb){.e = calloc((size_t)sets * ways, sizeof *b->btb.e), .set_mask = sets - 1, .ways = ways};
     b->ras = (ras){.a = calloc((size_t)c->bp_ras_entries, sizeof *b->ras.a), .n = (uint32_t)c->bp_ras_entries};
     b->ubtb = (ubtb){.e = calloc((size_t)c->bp_ubtb_entries, sizeof *b->ubtb.e), .n = (uint32_t)c->bp_ubtb_entries};
-    if (!b->btb.e || !b->ras.a || !b->ubtb.e) die("out of memory");
+    b->bim = (bim){.ctr = malloc((size_t)1 << c->bp_bim_log_entries), .mask = (1u << c->bp_bim_log_entries) - 1};
+    if (!b->btb.e || !b->ras.a || !b->ubtb.e || !b->bim.ctr) die("out of memory");
+    memset(b->bim.ctr, 2, (size_t)b->bim.mask + 1); /* weakly taken */
     uint64_t *g = b->geometry;
     *g++ = BPRED_STATE_TAG;
 #define GEOMETRY(f) *g++ = (uint64_t)c->f;
@@ -186,6 +206,7 @@ void bpred_free(bpred *b)
     tage_free(b->dir);
     free(b->btb.e);
     free(b->ubtb.e);
+    free(b->bim.ctr);
     free(b->ras.a);
     free(b);
 }
@@ -197,6 +218,7 @@ static void bpred_clear(bpred *b)
     b->pending = (pending_conds){0};
     memset(b->btb.e, 0, btb_size(&b->btb));
     memset(b->ubtb.e, 0, b->ubtb.n * sizeof *b->ubtb.e);
+    memset(b->bim.ctr, 2, (size_t)b->bim.mask + 1);
     b->ras.top = b->ras.count = 0;
 }
 
@@ -207,6 +229,7 @@ static bp_outcome predict_update(bpred *b, const bp_event *e)
     if (e->kind == BP_COND) {
         bpred_warm_flush(b); /* TAGE trains in order */
         o.mispredict = tage_predict_update(b->dir, e->pc, e->taken) != e->taken;
+        bim_train(&b->bim, e->pc, e->taken);
         b->stats.cond++;
         b->stats.cond_mispredicts += o.mispredict;
     }
@@ -251,11 +274,11 @@ void bpred_predict(const bpred *b, const rv_insn *in, bp_prediction *p)
     /* F1: the micro-BTB */
     const ubtb_entry *u = ubtb_find(&b->ubtb, in->pc);
     uint64_t f1 = u && (kind != BP_COND || u->ctr >= 2) ? u->target : next;
-    /* F2: the BTB; the base counters give a conditional branch's direction */
+    /* F2: the BTB; the BIM gives a conditional branch's direction */
     uint64_t btb_target = 0, f2 = next;
     bool btb_hit = btb_lookup(&b->btb, in->pc, &btb_target);
     if (kind == BP_COND) tage_predict(b->dir, in->pc, &p->dir);
-    if (btb_hit && (kind != BP_COND || p->dir.base_taken)) f2 = btb_target;
+    if (btb_hit && (kind != BP_COND || bim_taken(&b->bim, in->pc))) f2 = btb_target;
     /* F3: TAGE's direction, direct targets from predecode, the return stack;
      * other indirect jumps keep the BTB's target (none: fall through). */
     uint64_t f3 = f2, top;
@@ -304,6 +327,7 @@ void bpred_commit(bpred *b, const bp_event *e, const bp_prediction *p)
         s->cond++;
         s->cond_mispredicts += o.mispredict;
         tage_train(b->dir, e->pc, &p->dir, e->taken);
+        bim_train(&b->bim, e->pc, e->taken);
     } else if (e->kind == BP_RET) {
         s->returns++;
         s->return_mispredicts += o.mispredict;
@@ -325,6 +349,7 @@ static inline void warm_event(bpred *b, const bp_event *e)
     }
     b->stats.branches++;
     b->stats.cond++;
+    bim_train(&b->bim, e->pc, e->taken);
     pending_conds *q = &b->pending;
     q->pc[q->n] = e->pc;
     q->taken |= (uint32_t)e->taken << q->n;
@@ -363,6 +388,7 @@ void bpred_save(const bpred *b, ustate *s)
     if (b->pending.n) die("bpred: saved with conditional branches still to train (bpred_warm_flush)");
     ustate_put(s, b->geometry, sizeof b->geometry);
     tage_save(b->dir, s);
+    ustate_put(s, b->bim.ctr, (size_t)b->bim.mask + 1);
     ustate_put(s, b->btb.e, btb_size(&b->btb));
     ustate_put(s, b->ras.a, (size_t)b->ras.n * sizeof *b->ras.a);
     ustate_put_u64(s, b->ras.top);
@@ -375,6 +401,7 @@ bool bpred_restore(bpred *b, ustate *s)
     if (s->bad) return false; /* another geometry: b is untouched */
     b->pending = (pending_conds){0}; /* the restored tables replace whatever they would have learnt */
     tage_restore(b->dir, s);
+    ustate_get(s, b->bim.ctr, (size_t)b->bim.mask + 1);
     ustate_get(s, b->btb.e, btb_size(&b->btb));
     ustate_get(s, b->ras.a, (size_t)b->ras.n * sizeof *b->ras.a);
     b->ras.top = (uint32_t)(ustate_get_u64(s) % b->ras.n);

@@ -60,6 +60,7 @@
     P(bp_tage_min_hist, bpred,    tage_min_history,4,     1,   64,    "shortest TAGE history length") \
     P(bp_tage_max_hist, bpred,    tage_max_history,64,    2,   1024,  "longest TAGE history length") \
     P(bp_bimodal_log_entries, bpred, bimodal_log_entries, 14, 4, 24,  "log2 entries of the TAGE base predictor") \
+    P(bp_bim_log_entries, bpred,  bim_log_entries, 14,    4,   24,    "log2 entries of the BIM, the BTB stage's 2-bit direction counters") \
     P(bp_btb_entries,   bpred,    btb_entries,     512,   1,   65536, "BTB entries") \
     P(bp_ubtb_entries,  bpred,    ubtb_entries,    16,    1,   256,   "micro-BTB entries (fully associative; a hit redirects fetch at once)") \
     P(bp_btb_ways,      bpred,    btb_ways,        4,     1,   64,    "BTB associativity") \

@@ -460,10 +460,10 @@ void tage_predict(const tage *t, uint64_t pc, tage_pred *p)
     b.n = 1;
     hash_one(t, pc2, &b);
     for (int i = 0; i < t->ntab; i++) p->idx[i] = b.idx[i][0], p->tag[i] = (uint16_t)b.tag[i][0];
-    p->base_taken = t->bimodal[pc2 & mask_bits(t->log_bimodal)] >= 2;
+    bool base_taken = t->bimodal[pc2 & mask_bits(t->log_bimodal)] >= 2;
     int provider = longest_match(b.match[0]);
     int alt = longest_match(b.match[0] & ~(1u << (provider & 31)));
-    bool alt_pred = alt >= 0 ? t->tab[b.idx[alt][0]].ctr >= 0 : p->base_taken;
+    bool alt_pred = alt >= 0 ? t->tab[b.idx[alt][0]].ctr >= 0 : base_taken;
     p->taken = provider >= 0 ? provided(t, &t->tab[b.idx[provider][0]], alt_pred) : alt_pred;
 }
 

@@ -42,7 +42,6 @@ typedef struct tage_pred {
     uint32_t idx[TAGE_MAX_TABLES];  /* where each table was read */
     uint16_t tag[TAGE_MAX_TABLES];  /* the tags it was looked for with */
     bool taken;                     /* TAGE's prediction */
-    bool base_taken;                /* the base bimodal counter's alone */
 } tage_pred;
 void tage_predict(const tage *t, uint64_t pc, tage_pred *p);
 void tage_push_history(tage *t, bool taken);

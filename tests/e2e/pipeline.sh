@@ -70,7 +70,9 @@ assert cpi_block is not None, "no cpi block in the report"
 print("report:", json.dumps(cpi_block)[:300])
 assert abs(cpi_block["full"] - cpi) < 1e-9 * cpi, cpi_block
 assert abs(cpi_block["estimate"] - est) < 1e-6 * est, (cpi_block["estimate"], est)
-assert abs(cpi_block["warmup_error"]) <= 0.001, cpi_block
+# (1%, not 0.1%, with wrong-path execution: functional warming cannot put
+# in the caches what the full run's wrong paths polluted and prefetched)
+assert abs(cpi_block["warmup_error"]) <= 0.01, cpi_block
 total = full["results"][0]["instructions"]  # a whole interval, or up to the end (the last, partial one)
 assert all(r["instructions"] == r["region"]["interval"] or
            r["region"]["start"] + r["region"]["warmup"] + r["instructions"] == total

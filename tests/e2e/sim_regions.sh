@@ -27,7 +27,7 @@ done
 # prefix: each region's CPI is within 1% of the same interval in the full run.
 # (0.5% without wrong-path execution: functional warming cannot leave in the
 # caches what the full run's wrong paths polluted and prefetched there, which
-# moves phases' interval 25 by 0.9%.)
+# moves phases' interval 25 by 0.6%.)
 python3 - <<'PY' || fail "warm-checkpoint regions differ from the full run"
 import csv, json
 rows = list(csv.DictReader(open('full.csv')))

@@ -2,7 +2,7 @@
 # scripts/sweep.sh on two bundled workloads, intervals 100k and 1M x MaxK
 # 1..6, regions simulated for real at 1M/MaxK 6: the manifest lists every
 # program x configuration, the report has every configuration, the simulated
-# ones carry a warm-up error (warm checkpoints: within 0.2%), the sampling
+# ones carry a warm-up error (warm checkpoints: within 1%), the sampling
 # error of each row is recomputed here from the full run's log, a second run
 # reuses every stage, and bad options are refused.
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +31,9 @@ assert sorted((r["program"], r["interval"], r["max_k"]) for r in real) == \
     [("phases", "1000000", "6"), ("sort", "1000000", "6")], real
 for r in real:
     print(f"{r['program']} 1M/6: error {float(r['error_pct']):+.3f}% = sampling {float(r['sampling_error_pct']):+.3f}% + warm-up {float(r['warmup_error_pct']):+.3f}%")
-    assert abs(float(r["warmup_error_pct"])) < 0.2, r
+    # (1%, not 0.2%, with wrong-path execution: functional warming cannot
+    # reproduce the wrong paths' cache effects)
+    assert abs(float(r["warmup_error_pct"])) < 1, r
 # The sampling error from first principles: weighted CPI of the chosen
 # intervals, summed from the 100k-row log, against the full CPI.
 man = list(csv.DictReader(open(f"{out}/manifest.tsv"), delimiter="\t"))
