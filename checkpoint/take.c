@@ -3,9 +3,13 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <libgen.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +19,7 @@
 #include "exec.h"
 #include "json_out.h"
 #include "modes.h"
+#include "outfile.h"
 #include "progress.h"
 #include "proxy.h"
 #include "util.h"
@@ -28,22 +33,109 @@ static int digits(unsigned n)
 }
 
 /* The checkpoints are written to a hidden directory beside the output one
- * and moved into it together at the end, so that a run that fails (the
- * program ends before a checkpoint, a descriptor cannot be saved, the disk
- * fills) leaves nothing that looks like a result. */
+ * (.NAME.tmpXXXXXX) and moved into it together at the end, so that a run that
+ * fails (the program ends before a checkpoint, a descriptor cannot be saved,
+ * the disk fills) leaves nothing that looks like a result. A failure removes
+ * the directory (atexit), and so do SIGINT, SIGTERM and SIGHUP (Ctrl-C, a
+ * script stopping its stages), which would otherwise end the process without
+ * its atexit handlers. The run holds an flock on the directory while it lives:
+ * one of the same output that nobody holds was left by a run killed outright
+ * (SIGKILL, a crash, a lost node), and the next run removes it. */
 static char staging[2048];
+static int staging_fd = -1;
 
+/* Who owns the staging directory now: a signal handler (on any thread: the
+ * warming and OpenMP threads take signals too) must not empty it once it has
+ * been renamed into the output directory. */
+enum { STAGING_OPEN, STAGING_REMOVING, STAGING_PUBLISHING };
+static atomic_int staging_state = STAGING_OPEN;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction chained[sizeof stop_signals / sizeof stop_signals[0]];
+
+static bool is_dot(const char *name)
+{
+    return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+}
+
+/* Remove every file in the directory open as FD. System calls only, as the
+ * signal handler calls it; unlinking while reading may skip entries, so the
+ * reading starts over until a pass removes nothing. */
+static void empty_dir(int fd)
+{
+    _Alignas(8) char buf[4096];
+    for (bool removed = true; removed;) {
+        removed = false;
+        lseek(fd, 0, SEEK_SET);
+        ssize_t n;
+        while ((n = getdents64(fd, buf, sizeof buf)) > 0)
+            for (ssize_t off = 0; off < n;) {
+                const struct dirent64 *e = (const struct dirent64 *)(buf + off);
+                off += e->d_reclen;
+                if (!is_dot(e->d_name) && unlinkat(fd, e->d_name, 0) == 0)
+                    removed = true;
+            }
+    }
+}
+
+/* Remove the staging directory unless it is being published (or removed). */
 static void remove_staging(void)
 {
-    DIR *d = *staging ? opendir(staging) : NULL;
+    int open_state = STAGING_OPEN;
+    if (staging_fd < 0 || !atomic_compare_exchange_strong(&staging_state, &open_state, STAGING_REMOVING))
+        return;
+    empty_dir(staging_fd);
+    rmdir(staging);
+}
+
+/* SIGINT, SIGTERM, SIGHUP: remove the staging directory, then let the signal
+ * do what it did before (outfile's handler, or the default: the process ends). */
+static void on_stop_signal(int sig)
+{
+    remove_staging();
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        if (stop_signals[i] == sig)
+            sigaction(sig, &chained[i], NULL);
+    raise(sig); /* delivered once this handler returns */
+}
+
+/* After outfile's handlers (outfile_probe installs them), so that they cannot
+ * replace this one; a signal ignored on purpose (nohup) stays ignored. */
+static void catch_stop_signals(void)
+{
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
+        if (sigaction(stop_signals[i], NULL, &chained[i]) != 0 || chained[i].sa_handler == SIG_IGN)
+            continue;
+        struct sigaction sa = {.sa_handler = on_stop_signal};
+        sigemptyset(&sa.sa_mask);
+        sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+/* Remove the staging directories of OUT_DIR (.BASE.tmpXXXXXX in PARENT) that
+ * no living run holds. */
+static void remove_stale_staging(const char *parent, const char *base)
+{
+    DIR *d = opendir(parent);
     if (!d)
         return;
-    for (struct dirent *e; (e = readdir(d));)
-        if (e->d_name[0] != '.')
-            unlinkat(dirfd(d), e->d_name, 0);
+    char prefix[4096];
+    int plen = snprintf(prefix, sizeof prefix, ".%s.tmp", base);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (plen <= 0 || (size_t)plen >= sizeof prefix || strncmp(e->d_name, prefix, (size_t)plen) != 0 ||
+            strlen(e->d_name) != (size_t)plen + 6)
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            empty_dir(fd);
+            if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
+                fprintf(stderr, "checkpoint: removed %s/%s, left by a run that was killed\n", parent, e->d_name);
+        }
+        close(fd);
+    }
     closedir(d);
-    rmdir(staging);
-    *staging = 0;
 }
 
 static void open_staging(const char *out_dir)
@@ -51,25 +143,38 @@ static void open_staging(const char *out_dir)
     struct stat st;
     if (stat(out_dir, &st) == 0 && (!S_ISDIR(st.st_mode) || access(out_dir, W_OK) != 0))
         die("cannot create or write the output directory %s", out_dir);
-    char copy[4096], base[4096];
+    char copy[4096], base[4096], parent[4096];
     snprintf(copy, sizeof copy, "%s", out_dir);
     snprintf(base, sizeof base, "%s", basename(copy));
     snprintf(copy, sizeof copy, "%s", out_dir);
-    if (snprintf(staging, sizeof staging, "%s/.%s.tmpXXXXXX", dirname(copy), base) >= (int)sizeof staging ||
+    snprintf(parent, sizeof parent, "%s", dirname(copy));
+    remove_stale_staging(parent, base);
+    if (snprintf(staging, sizeof staging, "%s/.%s.tmpXXXXXX", parent, base) >= (int)sizeof staging ||
         !mkdtemp(staging)) {
         *staging = 0;
         die("cannot create or write the output directory %s", out_dir);
     }
+    staging_fd = open(staging, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (staging_fd < 0 || flock(staging_fd, LOCK_EX) != 0) {
+        rmdir(staging);
+        die("cannot lock %s: %s", staging, strerror(errno));
+    }
     atexit(remove_staging);
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/checkpoints.json", staging);
+    outfile_probe(probe);
+    catch_stop_signals();
 }
 
 /* Move everything staged into out_dir, checkpoints.json last. */
 static void publish_staging(const char *out_dir)
 {
-    if (rename(staging, out_dir) == 0) { /* out_dir did not exist, or was empty */
-        *staging = 0;
+    int open_state = STAGING_OPEN;
+    if (!atomic_compare_exchange_strong(&staging_state, &open_state, STAGING_PUBLISHING))
+        for (;;)
+            pause(); /* a signal handler is removing it: the process ends with the signal */
+    if (rename(staging, out_dir) == 0) /* out_dir did not exist, or was empty */
         return;
-    }
     DIR *d = opendir(staging);
     if (!d)
         die("cannot read %s: %s", staging, strerror(errno));
@@ -87,7 +192,7 @@ static void publish_staging(const char *out_dir)
     snprintf(to, sizeof to, "%s/checkpoints.json", out_dir);
     if (rename(from, to) != 0)
         die("cannot move checkpoints.json into %s: %s", out_dir, strerror(errno));
-    remove_staging();
+    rmdir(staging);
 }
 
 /* What --warm's model met over the prefix it warmed (icount instructions):

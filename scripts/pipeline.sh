@@ -5,6 +5,7 @@
 # its inputs (programs and tools included), or its command changed; each
 # stage's output goes to DIR/logs/STAGE.log and its time to DIR/pipeline.log.
 # With --cache, the full run is reused from any earlier run of the same key.
+# INT, TERM or HUP stop the running stage and the script (on_signal).
 # Sourced (by sweep.sh), it only defines the stage helpers.
 set -euo pipefail
 
@@ -73,10 +74,11 @@ stale() {
 run_stage() {
     local kind=$1 name=$2 outs=$3 ins=$4
     shift 4
-    local why deps=''
+    local why deps='' stamp
+    stamp=$(stamp_of "$ins" "$@")
     [ "$ENGINE" == local ] || deps=$(engine_deps "$ins")
     why=${deps:+"its inputs are being made by job(s) ${deps//:/ }"}
-    [ -n "$why" ] || why=$(stale "$name" "$outs" "$ins" "$*")
+    [ -n "$why" ] || why=$(stale "$name" "$outs" "$ins" "$stamp")
     if [ -z "$why" ]; then
         log "$name: up to date"
         return 0
@@ -85,10 +87,21 @@ run_stage() {
         engine_submit "$kind" "$name" "$outs" "$deps" "$why" "$@"
         return 0
     fi
-    ! cache_get "$name" "$outs" "${CACHED:+$ins}" "$why" "$@" || return 0
+    ! cache_get "$name" "$outs" "${CACHED:+$ins}" "$why" "$stamp" "$@" || return 0
+    STAGE_NOW=$name
     log "$name: running ($why)"
-    stage_exec "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" "$@" || exit 1
+    stage_exec "$kind" "$name" "$O/logs/$name.log" "$outs" "$stamp" "$@" || exit 1
     cache_put "$name" "$outs"
+}
+
+# stamp_of "INPUTS" COMMAND...: what decides, with the inputs' times, whether
+# a stage is up to date: its command, and the program's standard input for a
+# stage that reads it (STDIN_DEP among its inputs), so that another file
+# reruns it, not only a newer one.
+stamp_of() {
+    local ins=$1
+    shift
+    if [ -n "${STDIN_DEP:-}" ] && [[ " $ins " == *" $STDIN_DEP "* ]]; then printf '%s < %s\n' "$*" "$STDIN_DEP"; else printf '%s\n' "$*"; fi
 }
 
 # stage_exec KIND NAME LOG "OUTPUTS" STAMP COMMAND...: run a stage's command
@@ -101,7 +114,10 @@ stage_exec() {
     mkdir -p "$O/.stamps" "$(dirname "$logf")"
     [ -z "$stamp" ] || rm -f "$O/.stamps/$name"
     local start=$EPOCHREALTIME status=0 f
-    "$@" < "${STDIN:-/dev/null}" > "$logf" 2>&1 || status=$?
+    STAGE_NOW=$name STAGE_OUTS=$outs
+    spawn "$@" < "${STDIN:-/dev/null}" > "$logf" 2>&1
+    wait "$SPAWNED" || status=$?
+    STAGE_NOW='' STAGE_OUTS=''
     if [ "$status" -ne 0 ] && { [ "$kind" != guest ] || [ "$status" -ge 125 ]; }; then
         stage_failed "$name" "with status $status after $(since "$start") s" "$logf"
         return 1
@@ -121,21 +137,147 @@ stage_failed() {
     tail -n 15 "$3" | sed 's/^/    /' | tee -a "$O/pipeline.log"
 }
 
+# ------------------------------------------------------------ interruptions
+# A stage runs in the background, in a process group of its own, and the
+# script waits for it: bash runs a trap only between commands, so with the
+# stage in the foreground INT and TERM would wait for the stage to end, and
+# killing the script would leave the stage running, writing its outputs.
+# On INT, TERM or HUP (trap_signals) the script stops every stage it runs and
+# ends by the same signal (on_signal).
+STAGE_NOW='' STAGE_OUTS='' SPAWNED=''
+SCRATCH=() # files and directories of this script's own to remove when it is stopped
+
+# spawn COMMAND...: COMMAND in the background, in a new process group (job
+# control on for the fork alone: the group is the one thing to signal, and
+# its SIGINT is not ignored as a background command's would be); its pid in
+# SPAWNED. Redirections given to spawn apply to COMMAND.
+spawn() {
+    local had_m=${-//[^m]/}
+    set -m
+    "$@" &
+    SPAWNED=$!
+    [ -n "$had_m" ] || set +m
+}
+
+# on_signal SIG: the trap of SIG: the signal to every stage (and, in sweep.sh,
+# every program) this shell runs, wait for them to end (the tools remove
+# their temporary files as they die), remove SCRATCH and the temporary files
+# of the stage's own functions (OUTPUT.tmp), say so, and end by SIG, so that
+# whoever started the script sees how it ended.
+on_signal() {
+    local sig=$1 p pids f
+    trap '' INT TERM HUP
+    pids=$(jobs -p)
+    for p in $pids; do kill -s "$sig" -- "-$p" 2> /dev/null || kill -s "$sig" "$p" 2> /dev/null || true; done
+    for p in $pids; do wait "$p" 2> /dev/null || true; done
+    for f in $STAGE_OUTS; do rm -f "$f.tmp"; done
+    [ ${#SCRATCH[@]} -eq 0 ] || rm -rf "${SCRATCH[@]}"
+    if [ -n "${O:-}" ] && [ -d "$O" ]; then
+        log "stopped by SIG$sig${STAGE_NOW:+ in stage $STAGE_NOW}, which a rerun starts again; nothing is left running" || true
+    fi
+    trap - "$sig"
+    kill -s "$sig" "$BASHPID"
+}
+
+# supervise SCRIPT ARGS...: unless this process is the run itself, run
+# SCRIPT ARGS... (this script again) in a process group of its own, pass INT,
+# TERM and HUP on to the whole group, and end as it ends (by the signal, when
+# one came). bash does nothing on an INT sent to it alone while a command runs
+# in the foreground (it takes the command to have handled it), and between two
+# stages `kill -INT PID` finds it so; sent to the group, the INT stops that
+# command too, and the run's trap (on_signal) runs.
+supervise() {
+    if [ -n "${_RVSAMPLE_RUN:-}" ]; then
+        unset _RVSAMPLE_RUN
+        return 0
+    fi
+    local sig='' s status
+    if [ -t 0 ]; then # a background group reading the terminal would stop
+        spawn env _RVSAMPLE_RUN=1 "$BASH" "$@" < /dev/null
+    else
+        spawn env _RVSAMPLE_RUN=1 "$BASH" "$@"
+    fi
+    for s in INT TERM HUP; do
+        # shellcheck disable=SC2064 # the signal's name and the group now
+        trap "sig=$s; kill -s $s -- -$SPAWNED 2> /dev/null || true" "$s"
+    done
+    while :; do
+        status=0
+        wait "$SPAWNED" || status=$?
+        # a signal ends the wait, not the run: wait again
+        if [ -z "$sig" ] || [ "$status" -le 128 ] || ! kill -0 "$SPAWNED" 2> /dev/null; then break; fi
+    done
+    if [ -n "$sig" ]; then
+        trap - "$sig"
+        kill -s "$sig" "$BASHPID"
+    fi
+    exit "$status"
+}
+
+# trap_signals: on_signal on INT, TERM and HUP.
+trap_signals() {
+    local s
+    for s in INT TERM HUP; do
+        # shellcheck disable=SC2064 # the signal's name now
+        trap "on_signal $s" "$s"
+    done
+}
+
 # ---------------------------------------------------------------- the cache
 # With CACHE set (--cache DIR), the stages run with CACHED=1 (the full
 # detailed run: deterministic, and the longest) are kept in DIR and taken from
-# there instead of running when everything they read is the same: DIR has one
-# entry per command and working directory, the last run's outputs, log, exit
-# status and key. The key digests the command, the working directory's path
-# and every file under it (type, mode, links, contents), the standard input's
-# contents, the files of the stage's INPUTS (program, tool, configuration) and the
-# shared libraries of the executables among them, the files the program's
-# arguments name, the RVSAMPLE_, OMP_ and GOMP_ variables, and the program's
-# run as this pipeline's bbv saw it (block vectors, block map, proxy metrics,
-# instruction count, exit status). Other files the program reads
-# (/etc/passwd, time zones) and the inode numbers it sees are not in the key;
-# a change in them that changes what the program does changes that run.
-CACHE='' CACHE_KEY='' CACHE_SLOT='' CACHED=''
+# there instead of running when everything that determines them is the same,
+# whatever the output directory: DIR/KEY/G<LOG INTERVAL>/ holds the outputs,
+# log, exit status and key of the run. The key digests the command but for
+# its output paths and its log interval (-G), the working directory's path and
+# every file under it (type, mode, links, contents; but for the output
+# directory and DIR), the standard input's contents, the files of the stage's
+# INPUTS (program, tool, configuration) and the shared libraries of the
+# executables among them, the files the program's arguments name, the
+# RVSAMPLE_, OMP_ and GOMP_ variables, and the program's run as this
+# pipeline's bbv saw it, whatever the interval size (the blocks and the
+# instructions run in each, instruction count, exit status). Other files the program
+# reads (/etc/passwd, time zones) and the inode numbers it sees are not in the
+# key; a change in them that changes what the program does changes that run.
+# The log interval only has to divide the interval size: without -G, a cached
+# run logged at a divisor of it serves (cache_pick_g).
+CACHE='' CACHE_KEY='' CACHE_SLOT='' CACHED='' CACHE_KEY_OF=''
+
+# cache_command COMMAND...: the command as the key sees it, NUL-separated:
+# the output directory's paths as @OUT@, and no -G (the entry's, not the key's).
+cache_command() {
+    local a skip='' guest=''
+    for a in "$@"; do
+        if [ -n "$guest" ]; then printf '%s\0' "$a"; continue; fi
+        [ "$a" != -- ] || guest=1
+        if [ -n "$skip" ]; then skip=''; continue; fi
+        [ "$a" != -G ] || { skip=1; continue; }
+        [[ $a != "$O"/* ]] || a=@OUT@/${a#"$O"/}
+        printf '%s\0' "$a"
+    done
+}
+
+# The working directory's entries and files (cache_key), but for the output
+# directory and the cache, which are not the program's inputs.
+cache_tree() {
+    local here d prune=()
+    here=$(pwd -P)
+    for d in "$O" "$CACHE"; do
+        d=$(cd "$d" && pwd -P)
+        [[ $d != "$here"/* ]] || prune+=(-path "./${d#"$here"/}" -prune -o)
+    done
+    find . "${prune[@]}" \( -type d -printf '%y %m %p\n' \) -o -printf '%y %m %n %p %l\n' | LC_ALL=C sort
+    find . "${prune[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum --
+}
+
+# block_totals BBMAP BB.GZ: each block (start pc, length) and the
+# instructions run in it over the whole program: the same for every interval
+# size (unlike the block ids, whose order can change with it).
+block_totals() {
+    gzip -dc "$2" | awk 'FNR == NR { if (!/^#/) block[$1] = $2 " " $3; next }
+        !/^#/ { for (i = 1; i <= NF; i++) { split($i, f, ":"); n[f[2]] += f[3] } }
+        END { for (b in n) printf "%s %.0f\n", block[b], n[b] }' "$1" - | LC_ALL=C sort
+}
 
 # cache_key "INPUTS" COMMAND...: the key; fails when the run cannot be cached
 # (its standard input is not a file, or something it reads cannot be read).
@@ -148,7 +290,7 @@ cache_key() {
         if [ ${#guest[@]} -gt 0 ] || [ "$a" == -- ]; then guest+=("$a"); fi
     done
     {
-        printf '%s\0' "$@"
+        cache_command "$@"
         printf '\n%s\n' "$(pwd -P)"
         env | grep -E '^(RVSAMPLE|OMP|GOMP)_' | LC_ALL=C sort
         # shellcheck disable=SC2086 # a list
@@ -159,29 +301,57 @@ cache_key() {
             awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' | LC_ALL=C sort -u |
             xargs -r sha256sum -- || exit 1
         for a in "${guest[@]:1}"; do [ ! -f "$a" ] || sha256sum -- "$a" || exit 1; done
-        # The run as bbv saw it, from the main part below (P, N, PROXY_OUT).
-        # shellcheck disable=SC2086 # PROXY_OUT is empty or one file
-        sha256sum -- "$P.$N.bb.gz" "$P.bbmap" $PROXY_OUT || exit 1
-        grep -v '"wall_seconds"\|"mips"' "$P.summary.json" || exit 1
-        find . \( -type d -printf '%y %m %p\n' \) -o -printf '%y %m %n %p %l\n' | LC_ALL=C sort || exit 1
-        find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum -- || exit 1
+        # The run as bbv saw it, from the main part below (P, N).
+        grep -E '^  "(instructions|stopped_by|exit_status)":' "$P.summary.json" || exit 1
+        block_totals "$P.bbmap" "$P.$N.bb.gz" || exit 1
+        cache_tree || exit 1
     } | sha256sum | cut -d' ' -f1
 }
 
-# cache_get NAME "OUTPUTS" "INPUTS" WHY COMMAND...: the stage's outputs,
-# log and stamp from the cache, if it holds this run; sets CACHE_KEY and
-# CACHE_SLOT for cache_put (empty: not to be cached). -f does not read it.
+# cache_key_once "INPUTS" COMMAND...: the key in CACHE_KEY, computed once per
+# command and inputs (cache_pick_g, then cache_get); fails as cache_key.
+cache_key_once() {
+    local of
+    of="$1 $(cache_command "${@:2}" | sha256sum)"
+    [ "$of" != "$CACHE_KEY_OF" ] || [ -z "$CACHE_KEY" ] || return 0
+    CACHE_KEY_OF=$of
+    CACHE_KEY=$(cache_key "$@") || { CACHE_KEY=''; return 1; }
+}
+
+# cache_pick_g "INPUTS" N G COMMAND...: the log interval for the full run:
+# G, or a coarser one of a cached run (the coarsest, a divisor of N), whose
+# log validate reads as well.
+cache_pick_g() {
+    local ins=$1 n=$2 g=$3 slot best=$3
+    shift 3
+    if [ -z "$CACHE" ] || [ -n "${FORCE:-}" ] || ! cache_key_once "$ins" "$@" ||
+        [ -f "$CACHE/${CACHE_KEY:0:32}/G$g/key" ]; then
+        echo "$g"
+        return
+    fi
+    for slot in "$CACHE/${CACHE_KEY:0:32}"/G*; do
+        local c=${slot##*/G}
+        if [[ $c =~ ^[0-9]+$ ]] && [ $((n % c)) -eq 0 ] && [ "$(cat "$slot/key" 2> /dev/null)" == "$CACHE_KEY" ] &&
+            { [ "$best" == "$g" ] || [ "$c" -gt "$best" ]; }; then
+            best=$c
+        fi
+    done
+    echo "$best"
+}
+
+# cache_get NAME "OUTPUTS" "INPUTS" WHY STAMP COMMAND...: the stage's outputs,
+# log and stamp from the cache, if it holds this run at this log interval;
+# sets CACHE_SLOT for cache_put (empty: not to be cached). -f does not read it.
 cache_get() {
-    local name=$1 outs=$2 ins=$3 why=$4 start=$EPOCHREALTIME f sums
-    shift 4
-    CACHE_KEY='' CACHE_SLOT=''
+    local name=$1 outs=$2 ins=$3 why=$4 stamp=$5 start=$EPOCHREALTIME f sums from
+    shift 5
+    CACHE_SLOT=''
     [ -n "$CACHE" ] && [ -n "$ins" ] || return 1
-    if ! CACHE_KEY=$(cache_key "$ins" "$@"); then
-        CACHE_KEY=''
+    if ! cache_key_once "$ins" "$@"; then
         log "$name: not cached (its standard input is not a file, or an input cannot be read)"
         return 1
     fi
-    CACHE_SLOT=$CACHE/$({ pwd -P; printf '%s\0' "$@"; } | sha256sum | cut -c1-16)
+    CACHE_SLOT=$CACHE/${CACHE_KEY:0:32}/G$(cache_log_interval "$@")
     [ -z "${FORCE:-}" ] && [ "$(cat "$CACHE_SLOT/key" 2> /dev/null)" == "$CACHE_KEY" ] || return 1
     mkdir -p "$O/.stamps" "$O/logs"
     rm -f "$O/.stamps/$name"
@@ -193,19 +363,48 @@ cache_get() {
     # shellcheck disable=SC2086 # OUTPUTS is a list
     sums=$(sha256sum $outs | cut -d' ' -f1)
     [ "$sums" == "$(cat "$CACHE_SLOT/sums")" ] || { log "$name: the cache's copy in $CACHE_SLOT is damaged"; return 1; }
+    from=$(cat "$CACHE_SLOT/dir")
+    # shellcheck disable=SC2086 # OUTPUTS is a list
+    [ "$from" == "$O" ] || cache_move_paths "$from" "$O" $outs
     cp "$CACHE_SLOT/log" "$O/logs/$name.log"
     STAGE_STATUS=$(cat "$CACHE_SLOT/status")
     [ "$STAGE_STATUS" -eq 0 ] || log "$name: the program exited with status $STAGE_STATUS"
-    echo "$*" > "$O/.stamps/$name"
-    log "$name: from the cache in $(since "$start") s ($why; the same run is in $CACHE_SLOT)"
+    echo "$stamp" > "$O/.stamps/$name"
+    if [ "$from" == "$O" ]; then from=''; else from=", made for $from"; fi
+    log "$name: from the cache in $(since "$start") s ($why; the same run is in $CACHE_SLOT$from)"
+}
+
+# The -G of a command (cache_get): its log interval.
+cache_log_interval() {
+    while [ $# -gt 1 ] && [ "$1" != -- ]; do
+        [ "$1" != -G ] || { echo "$2"; return; }
+        shift
+    done
+}
+
+# cache_move_paths FROM TO FILES...: in the JSON FILES, the paths under
+# directory FROM (the output directory of the cached run: the full run's
+# interval log) now under TO.
+cache_move_paths() {
+    python3 - "$@" << 'PY'
+import json, os, sys
+# as JSON strings, that begin with the directory: the rest of the text as it was
+old, new = ('"' + json.dumps(d + "/")[1:-1] for d in sys.argv[1:3])
+for f in sys.argv[3:]:
+    if f.endswith(".json"):
+        with open(f + ".tmp", "w") as out:
+            out.write(open(f).read().replace(old, new))
+        os.replace(f + ".tmp", f)
+PY
 }
 
 # cache_put NAME "OUTPUTS": keep the stage just run in the cache, in place of
-# the entry's last run.
+# an entry of the same key and log interval.
 cache_put() {
     local name=$1 outs=$2 f i=0
-    [ -n "$CACHE_KEY" ] || return 0
+    [ -n "$CACHE_SLOT" ] || return 0
     local tmp=$CACHE_SLOT.tmp.$$
+    SCRATCH+=("$tmp")
     rm -rf "$tmp"
     mkdir -p "$tmp"
     for f in $outs; do
@@ -216,6 +415,7 @@ cache_put() {
     sha256sum $outs | cut -d' ' -f1 > "$tmp/sums"
     cp "$O/logs/$name.log" "$tmp/log"
     echo "$STAGE_STATUS" > "$tmp/status"
+    echo "$O" > "$tmp/dir"
     echo "$CACHE_KEY" > "$tmp/key"
     rm -rf "$CACHE_SLOT"
     mv -T "$tmp" "$CACHE_SLOT" 2> /dev/null || rm -rf "$tmp" # another run's, just put there
@@ -283,10 +483,85 @@ json_number() {
     sed -n "s/.*\"$2\": \([0-9.e+-]*\).*/\1/p" "$1" | head -n 1
 }
 
+# regions_summary REGIONS INTERVAL: the whole-program estimate of sim's
+# "combined" in REGIONS (--no-full), which CPI to use and what the
+# confidence interval says; fails, saying why, when there is no estimate.
+regions_summary() {
+    python3 - "$@" << 'PY'
+import json, math, sys
+doc, interval = json.load(open(sys.argv[1])), int(sys.argv[2])
+c, n = doc.get("combined") or {}, len(doc["results"])
+cpi = c.get("cpi")
+if not isinstance(cpi, (int, float)) or not math.isfinite(cpi):
+    why = "sim combines two regions or more" if n < 2 else "a region ran no instructions"
+    sys.exit(f"no whole-program estimate from the regions: {why}, and this run has {n} "
+             f"(a program shorter than two intervals of {interval} instructions has nothing to sample: "
+             f"a smaller -i, or the full run without --no-full)")
+print(f" Whole program from {c['regions']} regions (weights summing to {c['weight']:.4f}): CPI {cpi:.4f}, "
+      f"IPC {1 / cpi:.4f} (the representatives, weighted, as validate extrapolates them)")
+ci = c.get("confidence_interval") or {}
+if ci.get("interval", 0) is None:
+    print(f"   no confidence interval: {ci.get('why', '?')} (--extra-per-cluster N simulates N more members of each cluster)")
+elif ci:
+    # The interval is the stratified mean's, over every member simulated. When
+    # the representatives' CPI lies in it, the two agree and the estimate stands
+    # with that uncertainty; outside it, a representative misses its cluster by
+    # more than the members' spread explains, and their mean is the better figure.
+    mean, half = ci["cpi"], (ci["high"] - ci["low"]) / 2
+    print(f"   95% interval {ci['low']:.4f} .. {ci['high']:.4f} (±{100 * half / mean:.2f}%) around the members' "
+          f"stratified mean, CPI {mean:.4f}: the spread of CPI within the {ci['clusters']} clusters over the "
+          f"{ci['members_simulated']} members simulated")
+    if abs(cpi - mean) <= half:
+        print(f"   which to use: CPI {cpi:.4f} ± {100 * half / cpi:.2f}%, the representatives' (the members' mean "
+              f"agrees: {100 * (mean - cpi) / cpi:+.2f}%, within the interval)")
+    else:
+        print(f"   which to use: CPI {mean:.4f} ± {100 * half / mean:.2f}%, the members' mean: the representatives' "
+              f"CPI is {100 * (cpi - mean) / mean:+.2f}% from it, outside the interval, so a representative does not "
+              f"stand for its cluster (more members, or a smaller -i, tell more)")
+proj = c.get("projected") or {}
+if proj.get("cycles"):
+    print(f"   projected at the representatives' CPI: {proj['cycles']:.0f} cycles for {proj['instructions']} instructions")
+stack = ", ".join(f"{k} {100 * v['share']:.1f}%" for k, v in c.get("cycle_stack", {}).items() if v["share"] >= 0.001)
+print(f"   cycle stack: {stack}")
+events = ", ".join(f"{k} {v:.3f}" for k, v in c.get("events_per_1000_instructions", {}).items() if v > 0)
+print(f"   per 1000 instructions: {events}")
+PY
+}
+
 # The functions above, which a Slurm job script gets by sourcing this file.
 ENGINE_HELPERS=" $(compgen -A function | tr '\n' ' ')"
 
 [[ "${BASH_SOURCE[0]}" != "$0" ]] && return 0
+supervise "${BASH_SOURCE[0]}" "$@"
+
+# ------------------------------------------------------ the standard input
+# The program's standard input must be the same for every stage that runs it
+# (bbv, checkpoint, the full run), so one piped into this script is kept in
+# a file: read once, it would reach the first stage only.
+
+# The --stdin default: '-' (read it) when a pipe or a file is this script's
+# standard input, /dev/null for a terminal or a device.
+default_stdin() {
+    if stdin_readable; then echo -; else echo /dev/null; fi
+}
+
+# Whether this script's standard input is a pipe or a file (not a terminal,
+# nor /dev/null: supervise gives a terminal's run /dev/null).
+stdin_readable() {
+    [ ! -t 0 ] && { [ -p /dev/stdin ] || [ -f /dev/stdin ]; }
+}
+
+# This script's standard input into DIR/stdin (kept as it is when the same,
+# so that the stages reading it stay up to date), now STDIN.
+capture_stdin() {
+    local tmp=$O/stdin.tmp.$$
+    log "reading the program's standard input from this script's into $O/stdin (--stdin FILE, or < /dev/null, to give another)"
+    SCRATCH+=("$tmp")
+    cat > "$tmp"
+    if cmp -s "$tmp" "$O/stdin"; then rm -f "$tmp"; else mv -f "$tmp" "$O/stdin"; fi
+    STDIN=$O/stdin
+    log "the program's standard input: $(wc -c < "$STDIN") bytes, in $STDIN"
+}
 
 # ------------------------------------------------------------------ options
 usage() {
@@ -300,14 +575,17 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   -o DIR            output directory (default: out/pipeline/NAME)
   -n NAME           name in the reports (default: the program's file name)
   -i N              interval size (k/M/G suffixes) [1M]
-  -G N              the full run's log interval; divides N [N/10]
+  -G N              the full run's log interval; divides N [N/10; with --cache, a
+                    cached run's log interval that divides N]
   -k K              SimPoint's MaxK [30]
   -M METHOD         how the points are chosen: simpoint (SimPoint 3.2's choice), or
                     select[:N], stratify[:F], dims[:S] joined by + (simpoint's
                     --select-by proxy, --stratify, --proxy-dims over the metrics of
                     bbv --proxy with the core configuration) [dims:1, the most accurate
-                    over bench/results/proxy_methods.md and tests/corpus/RESULTS.md]
-  -w W              warm-up instructions before each region [N]
+                    over bench/results/proxy_methods.md and tests/corpus/RESULTS.md;
+                    sweep.sh's default too]
+  -w K              warm-up before each region, in intervals: K x N instructions [1]
+                    (as sweep.sh's -w)
   -m MODE           sim's warm-up: none, detailed, functional, checkpoint (warm
                     checkpoints: caches, TLBs and predictors warmed over the whole prefix) [checkpoint]
   -c FILE           core configuration for sim and warm checkpoints [sim's built-in]
@@ -316,21 +594,26 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   --sample LIST     sampled profilers in the regions and the full run (sim --sample),
                     scored by validate against the full run's golden profile [none]
   --sample-hz HZ    their sampling frequency [4000]
-  --stdin FILE      the program's standard input [/dev/null]
+  --stdin FILE      the program's standard input, the same for every stage; '-' reads
+                    this script's (a pipe or a file) into DIR/stdin [what is piped or
+                    redirected into this script, read into DIR/stdin; /dev/null when it
+                    is a terminal]
   -e, --env N=V     a variable of the program's environment (empty by default); repeatable
   --max-error PCT   exit with status 2 when |CPI error| > PCT
   --extra-per-cluster N  also simulate N more random members of each cluster (seeded):
-                    a 95% confidence interval for the estimate without a full run
+                    a 95% confidence interval for the estimate without a full run, and
+                    which CPI to use: the representatives', or the members' stratified
+                    mean when the representatives' lies outside its interval
   --no-full         stop after the regions: the whole-program estimate from them alone
                     (CPI, cycle stack, event rates, total cycles), no full run, no validation
-  --cache DIR       keep the full detailed run in DIR, and take it from there when
-                    an earlier run had the same key: the command, the working
-                    directory's path and every file under it (so keep DIR and -o
-                    outside it), the standard input, the program, sim and its shared
-                    libraries, the configuration, the files the program's arguments
-                    name, the RVSAMPLE_, OMP_ and GOMP_ variables, and the program's
-                    run as bbv saw it here (block vectors, proxy metrics, count, exit
-                    status); one entry per command and working directory [none]
+  --cache DIR       keep the full detailed run in DIR, and take it from there when an
+                    earlier run, into any -o and at any -i, had the same key: the
+                    program, its arguments, the files they name and the files under
+                    the working directory (but for DIR and -o), the working directory's
+                    path, the standard input, sim and its shared libraries, the core
+                    configuration and sim's options, the RVSAMPLE_, OMP_ and GOMP_
+                    variables, and the program's run as bbv saw it (blocks, their
+                    counts, instructions, exit status) [none]
   -f                redo every stage (and do not read --cache)
   -h                this help
 EOF
@@ -338,11 +621,12 @@ EOF
     cat << 'EOF'
 
 Tools come from build/bin (or $BIN). Exit status: 0, 1 when a stage failed,
-2 over --max-error.
+2 over --max-error. INT (Ctrl-C), TERM or HUP stop the running stage (nothing
+is left running or half-written) and the script, which ends by that signal.
 EOF
 }
 
-O= NAME= INTERVAL=1M G= MAXK=30 METHOD=dims:1 WARMUP= MODE=checkpoint CONFIG= JOBS= STDIN=/dev/null MAXERR= FORCE= NO_FULL=
+O= NAME= INTERVAL=1M G= MAXK=30 METHOD=dims:1 WARM_K=1 MODE=checkpoint CONFIG= JOBS= STDIN= MAXERR= FORCE= NO_FULL=
 SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=() EXTRA=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -352,7 +636,7 @@ while [ $# -gt 0 ]; do
     -G) G=$2; shift 2 ;;
     -k) MAXK=$2; shift 2 ;;
     -M) METHOD=$2; shift 2 ;;
-    -w) WARMUP=$2; shift 2 ;;
+    -w) WARM_K=$2; shift 2 ;;
     -m) MODE=$2; shift 2 ;;
     -c) CONFIG=$2; shift 2 ;;
     -s) SETS+=(--set "$2"); shift 2 ;;
@@ -380,9 +664,12 @@ shift
 NAME=${NAME:-$(basename "$PROG")}
 O=${O:-out/pipeline/$NAME}
 N=$(to_count "$INTERVAL")
+G_GIVEN=$G
 G=$(to_count "${G:-$((N >= 10 && N % 10 == 0 ? N / 10 : N))}")
-W=$(to_count "${WARMUP:-$N}")
 [ $((N % G)) -eq 0 ] || { echo "pipeline.sh: the log interval $G does not divide the interval $N" >&2; exit 1; }
+[[ $WARM_K =~ ^[0-9]+$ ]] ||
+    { echo "pipeline.sh: -w wants a number of intervals (1: $N instructions), not '$WARM_K'" >&2; exit 1; }
+W=$((N * WARM_K))
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "pipeline.sh: -m $MODE?" >&2; exit 1 ;; esac
 engine_check pipeline.sh
 [ -z "$CACHE" ] || [ "$ENGINE" == local ] || { echo "pipeline.sh: --cache is for --engine local" >&2; exit 1; }
@@ -398,7 +685,18 @@ done
 mkdir -p "$O" ${CACHE:+"$CACHE"}
 O=$(cd "$O" && pwd)
 [ -z "$CACHE" ] || CACHE=$(cd "$CACHE" && pwd)
-STDIN=$(cd "$(dirname "$STDIN")" && pwd)/$(basename "$STDIN")
+trap_signals
+[ -n "$STDIN" ] || STDIN=$(default_stdin)
+if [ "$STDIN" == - ]; then
+    stdin_readable || { echo "pipeline.sh: --stdin -: this script's standard input is not a pipe or a file" >&2; exit 1; }
+    capture_stdin
+else
+    [ -e "$STDIN" ] || { echo "pipeline.sh: no --stdin file $STDIN" >&2; exit 1; }
+    STDIN=$(cd "$(dirname "$STDIN")" && pwd)/$(basename "$STDIN")
+fi
+# The stages that read it rerun when it changes (run_stage).
+STDIN_DEP=
+[ ! -f "$STDIN" ] || STDIN_DEP=$STDIN
 
 CORE=()
 [ -z "$CONFIG" ] || CORE=(--config "$CONFIG")
@@ -428,12 +726,12 @@ if [ "$METHOD" != simpoint ]; then
 fi
 
 log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, method $METHOD, warm-up $W ($MODE), into $O"
-run_stage guest bbv "$P.$N.bb.gz $P.summary.json $PROXY_OUT" "$PROG $B/bbv $CONFIG_DEP" \
+run_stage guest bbv "$P.$N.bb.gz $P.summary.json $PROXY_OUT" "$PROG $B/bbv $CONFIG_DEP $STDIN_DEP" \
     "$B/bbv" --interval "$N" -o "$P" "${PROXY[@]}" "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $PROXY_OUT $B/simpoint" \
     "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" "${METHOD_OPTS[@]}" \
     -saveSimpoints "$P.simpoints" -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
-run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP" \
+run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP $STDIN_DEP" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${EXTRA[@]/__LABELS__/$P.labels}" "${GUEST[@]}" -- "$PROG" "$@"
 SIM_JOBS=()
 [ -z "$JOBS" ] || SIM_JOBS=(-j "$JOBS")
@@ -441,13 +739,30 @@ run_stage regions regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CO
     simulate_regions "$O/ckpt" "$O/regions.json" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${SIM_JOBS[@]}"
 if [ -n "$NO_FULL" ]; then
     engine_finish
-    sed -n '/^ Whole program from/,$p' "$O/logs/regions.log" | tee -a "$O/pipeline.log"
+    regions_summary "$O/regions.json" "$N" 2>&1 | tee -a "$O/pipeline.log" ||
+        { log "== no estimate (--no-full): see $O/regions.json and $O/logs/regions.log"; exit 1; }
     log "== the estimate from the regions alone is combined in $O/regions.json (no full run: --no-full)"
     exit 0
 fi
-CACHED=1 run_stage guest full "$O/full.json $O/full.csv" "$PROG $B/sim $CONFIG_DEP" \
-    "$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none \
-    "${GUEST[@]}" -- "$PROG" "$@"
+# full_command G ARGS...: the full run's command, logging every G
+# instructions, with the program's ARGS, in FULL_CMD.
+full_command() {
+    local g=$1
+    shift
+    FULL_CMD=("$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$g" --interval-log "$O/full.csv" -o "$O/full.json"
+        --guest-output none "${GUEST[@]}" -- "$PROG" "$@")
+}
+FULL_INS="$PROG $B/sim $CONFIG_DEP $STDIN_DEP" FULL_OUTS="$O/full.json $O/full.csv"
+full_command "$G" "$@"
+# Another log interval from the cache only when the full run is to be made.
+if [ -z "$G_GIVEN" ] && [ -n "$CACHE" ] && [ -n "$(stale full "$FULL_OUTS" "$FULL_INS" "$(stamp_of "$FULL_INS" "${FULL_CMD[@]}")")" ]; then
+    cache_key_once "$FULL_INS" "${FULL_CMD[@]}" || true # here, for cache_get after
+    g=$(cache_pick_g "$FULL_INS" "$N" "$G" "${FULL_CMD[@]}")
+    [ "$g" == "$G" ] || log "full: the cache has this run logged every $g instructions, which divides $N: taken instead of logging every $G"
+    G=$g
+fi
+full_command "$G" "$@"
+CACHED=1 run_stage guest full "$FULL_OUTS" "$FULL_INS" "${FULL_CMD[@]}"
 run_stage tool validate "$O/validate/report.json" \
     "$P.simpoints $P.weights $P.labels $P.summary.json $O/full.json $O/full.csv $O/regions.json $B/validate" \
     "$B/validate" --simpoints "$P.simpoints" --weights "$P.weights" --labels "$P.labels" --interval "$N" \

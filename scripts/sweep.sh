@@ -9,6 +9,7 @@
 # pipeline.sh, whose helpers this script sources.
 set -euo pipefail
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/pipeline.sh"
+supervise "${BASH_SOURCE[0]}" "$@"
 
 usage() {
     cat << 'EOF'
@@ -28,18 +29,20 @@ workload (build/rv/workloads/*) with argument SIZE.
                   same full-run logs: simpoint (SimPoint 3.2's), or parts joined by
                   '+': select[:N], stratify[:F], dims[:S] (simpoint's --select-by proxy,
                   --stratify, --proxy-dims over bbv --proxy's metrics, with the core
-                  configuration of -c) [simpoint]
+                  configuration of -c) [dims:1, as pipeline.sh's -M]
   -r LIST         configurations whose regions are simulated for real, as
                   INTERVAL:MAXK[:BIC][@METHOD] comma-separated; 'none' for none
                   [every interval size at the largest MaxK and the first BIC, first method]
   -m MODE         sim's warm-up for those regions: none, detailed, functional,
                   checkpoint [checkpoint]
-  -w K            warm-up before each region, in intervals [1]
+  -w K            warm-up before each region, in intervals: K x the interval size
+                  [1] (as pipeline.sh's -w)
   -c FILE         core configuration [configs/boom-tip.ini]
   -s SEC.KEY=V    a core parameter (sim --set); repeatable
   -S SIZE         the bundled workloads' argument [12]
   -P N            programs processed at the same time, by the local engine [number of cores]
-  --target PCT    error target for the cheapest configuration [1%]
+  --target PCT    error target for the cheapest configuration: over the programs, the
+                  mean of |CPI error| + the half-width of its 95% confidence interval [1%]
   --no-full       no full detailed runs and no validation: each simulated configuration's
                   whole-program estimate from its regions alone (DIR/estimates.md)
   -f              redo every stage
@@ -51,11 +54,14 @@ EOF
 Outputs: DIR/report/sweep.md (and .json, .rows.csv, .configs.csv, plots/),
 DIR/manifest.tsv, and per program DIR/programs/NAME/ with its profiles,
 SimPoint sweeps, full run and regions. Exit status: 0, 1 when a stage failed.
+The programs run on /dev/null as their standard input. INT (Ctrl-C), TERM or
+HUP stop every running stage (nothing is left running or half-written) and the
+script, which ends by that signal.
 EOF
 }
 
 O_TOP=out/sweep INTERVALS=10k,100k,1M KRANGE=1..30 BICS=0.9 REAL= MODE=checkpoint WARM_INTERVALS=1
-CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL= METHODS=simpoint
+CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL= METHODS=dims:1
 SETS=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -86,7 +92,7 @@ engine_check sweep.sh
 # The whole-program estimates of --no-full need every region of a configuration in one sim.
 [ -z "$NO_FULL" ] || REGIONS_PER_TASK=${KRANGE#*..}
 [[ $KRANGE =~ ^[0-9]+\.\.[0-9]+$ ]] || { echo "sweep.sh: -k wants A..B, not '$KRANGE'" >&2; exit 1; }
-[[ $WARM_INTERVALS =~ ^[0-9]+$ ]] || { echo "sweep.sh: -w wants a number of intervals" >&2; exit 1; }
+[[ $WARM_INTERVALS =~ ^[0-9]+$ ]] || { echo "sweep.sh: -w wants a number of intervals (1: one interval of each size), not '$WARM_INTERVALS'" >&2; exit 1; }
 [ -f "$CONFIG" ] || { echo "sweep.sh: no configuration $CONFIG" >&2; exit 1; }
 for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "sweep.sh: $B/$t is missing (make build)" >&2; exit 1; }
@@ -134,6 +140,11 @@ mkdir -p "$O_TOP"
 O_TOP=$(cd "$O_TOP" && pwd)
 O=$O_TOP
 : > "$O_TOP/pipeline.log"
+trap_signals
+# Several programs, each run several times: none gets this script's input.
+if [ ! -t 0 ] && { [ -p /dev/stdin ] || [ -s /dev/stdin ]; }; then
+    log "note: the programs run on /dev/null as their standard input, not on this script's (a pipe or a file)"
+fi
 CORE=(--config "$CONFIG" "${SETS[@]}")
 
 # The simulated subset's configurations, "N:K:T" with N a count.
@@ -262,7 +273,8 @@ sweep_report() {
                 done
             done
         done
-    } > "$out/manifest.tsv"
+    } > "$out/manifest.tsv.tmp"
+    mv "$out/manifest.tsv.tmp" "$out/manifest.tsv"
     echo "validate --sweep: $(($(wc -l < "$out/manifest.tsv") - 1)) configurations x programs"
     rm -rf "$out/report"
     "$B/validate" -q --sweep "$out/manifest.tsv" --target "$target" --baseline "$baseline" \
@@ -301,11 +313,17 @@ if [ "$ENGINE" == slurm ]; then
     for p in "${PROGRAMS[@]}"; do sweep_program "$p"; done
     TAG=
 else
+    # program_job PROGRAM: sweep_program in the background, stopped with its
+    # stages by the signals that stop this script (spawn, on_signal).
+    program_job() {
+        trap_signals
+        sweep_program "$1"
+    }
     pids=()
     for p in "${PROGRAMS[@]}"; do
         while [ "$(jobs -rp | wc -l)" -ge "$PAR" ]; do wait -n || true; done
-        (sweep_program "$p") &
-        pids+=($!)
+        spawn program_job "$p" < /dev/null
+        pids+=("$SPAWNED")
     done
     failed=0
     for pid in "${pids[@]}"; do wait "$pid" || failed=1; done

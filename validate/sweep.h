@@ -18,6 +18,7 @@ typedef struct vd_sweep_row {
     double speedup, speedup_nowarm, parallel_speedup;
     double cpi_full, cpi_oracle, err_sampling;
     double ci_half;           /* 95% half-width / CPI (labels), else NAN */
+    double bound;             /* |sampling error| + ci_half (ci_half left out when NAN) */
     double coverage;
     bool has_regions;
     double cpi_est, err, err_warmup; /* with region results, else NAN */
@@ -35,6 +36,8 @@ typedef struct vd_sweep_cfg {
     size_t k_min, k_max;      /* k of one program: never added up across programs */
     size_t *rows;             /* its rows, one per program */
     double mean_abs, max_abs, rms; /* of the sampling error over the programs */
+    double mean_bound;        /* of bound: what the target is checked against */
+    size_t no_interval;       /* rows without a confidence interval (no labels, or one interval a cluster) */
     double sim, sim_warm, insts, speedup;
     bool complete;            /* every program has this configuration */
     bool pareto, meets;

@@ -41,7 +41,8 @@ static void configs_csv(const vd_sweep *sw, const char *prefix)
     vd_sink_open(&o, path);
     vd_sink_printf(&o, "interval,max_k,bic,programs,k_mean,k_min,k_max,simulated,simulated_with_warmup,speedup,"
                        "mean_abs_error_pct,max_abs_error_pct,rms_error_pct,complete,pareto,meets_target,regions,"
-                       "mean_abs_estimate_error_pct,mean_abs_warmup_error_pct,method,seconds\n");
+                       "mean_abs_estimate_error_pct,mean_abs_warmup_error_pct,method,seconds,"
+                       "mean_abs_error_plus_ci_pct\n");
     for (size_t c = 0; c < sw->ncfg; c++) {
         const vd_sweep_cfg *x = &sw->cfgs[c];
         vd_sink_printf(&o, "%llu,%ld,%s,%zu,%s,%zu,%zu,%s,%s,%s,%s,%s,%s,%d,%d,%d,%zu,%s,%s,%s,",
@@ -50,7 +51,7 @@ static void configs_csv(const vd_sweep *sw, const char *prefix)
                        vd_cell(x->sim), vd_cell(x->sim_warm), vd_cell(x->speedup), pct(x->mean_abs), pct(x->max_abs),
                        pct(x->rms), x->complete, x->pareto, x->meets, x->nregions, pct(x->mean_abs_est),
                        pct(x->mean_abs_warmup), x->method);
-        vd_sink_printf(&o, "%s\n", vd_cell(x->seconds));
+        vd_sink_printf(&o, "%s,%s\n", vd_cell(x->seconds), pct(x->mean_bound));
     }
     vd_sink_commit(&o);
     free(path);
@@ -86,6 +87,8 @@ static json_t *cfg_json(const vd_sweep *sw, long c)
     json_object_set_new(j, "mean_abs_error", real(x->mean_abs));
     json_object_set_new(j, "max_abs_error", real(x->max_abs));
     json_object_set_new(j, "rms_error", real(x->rms));
+    json_object_set_new(j, "mean_abs_error_plus_ci", real(x->mean_bound)); /* what the target is checked against */
+    json_object_set_new(j, "programs_without_ci", json_integer((json_int_t)x->no_interval));
     json_object_set_new(j, "complete", json_boolean(x->complete));
     json_object_set_new(j, "pareto", json_boolean(x->pareto));
     json_object_set_new(j, "meets_target", json_boolean(x->meets));

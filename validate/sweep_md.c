@@ -38,18 +38,27 @@ static void answer(vd_sink *o, const vd_sweep *sw)
                       "(%s)\n",
                    sw->p.warmup_intervals ? "warm-up of whole intervals per region" :
                    sw->p.warmup           ? "fixed warm-up per region" : "no warm-up given: --warmup");
-    vd_sink_printf(o, "- target: mean |error| over the programs <= %s\n\n", vd_upct(sw->target));
+    vd_sink_printf(o, "- target: over the programs, the mean of |error| + the half-width of its 95%% confidence "
+                      "interval <= %s (a small error inside a wide interval is luck, not accuracy; a program "
+                      "without an interval, for want of labels or with one interval a cluster, counts its "
+                      "|error| alone)\n\n",
+                   vd_upct(sw->target));
     if (sw->best >= 0) {
         const vd_sweep_cfg *b = &sw->cfgs[sw->best];
-        vd_sink_printf(o, "**Cheapest configuration within the target: %s**: mean |error| %s, largest %s, %s "
-                          "instructions simulated with warm-up (%zu simulation points in all), speedup %sx.\n\n",
-                       name(b), vd_upct(b->mean_abs), vd_upct(b->max_abs), vd_count(b->sim_warm), b->k_total,
-                       vd_num(b->speedup, 4));
+        vd_sink_printf(o, "**Cheapest configuration within the target: %s**: mean |error| + 95%% half-width %s "
+                          "(mean |error| %s, largest %s), %s instructions simulated with warm-up (%zu simulation "
+                          "points in all), speedup %sx.",
+                       name(b), vd_upct(b->mean_bound), vd_upct(b->mean_abs), vd_upct(b->max_abs),
+                       vd_count(b->sim_warm), b->k_total, vd_num(b->speedup, 4));
+        if (b->no_interval)
+            vd_sink_printf(o, " %zu of its %zu programs have no confidence interval.", b->no_interval, b->nprog);
+        vd_sink_printf(o, "\n\n");
     } else {
         vd_sink_printf(o, "**No configuration meets the target.**");
         if (sw->most_accurate >= 0)
-            vd_sink_printf(o, " The most accurate is %s: mean |error| %s.",
-                           name(&sw->cfgs[sw->most_accurate]), vd_upct(sw->cfgs[sw->most_accurate].mean_abs));
+            vd_sink_printf(o, " The most accurate is %s: mean |error| %s, with the 95%% half-width %s.",
+                           name(&sw->cfgs[sw->most_accurate]), vd_upct(sw->cfgs[sw->most_accurate].mean_abs),
+                           vd_upct(sw->cfgs[sw->most_accurate].mean_bound));
         vd_sink_printf(o, "\n\n");
     }
 }
@@ -59,17 +68,20 @@ static void cfg_cells(vd_sink *o, const vd_sweep_cfg *c)
     char k[64];
     snprintf(k, sizeof k, c->k_min == c->k_max ? "%.0f" : "%.1f (%zu-%zu)", (double)c->k_total / (double)c->nprog,
              c->k_min, c->k_max);
-    vd_sink_printf(o, " %ld | %s | %s | %s | %s | %sx | %s | %s |", c->max_k, isnan(c->bic) ? "-" : vd_num(c->bic, 3), k,
-                   vd_count(c->sim), vd_count(c->sim_warm), vd_num(c->speedup, 4), vd_upct(c->mean_abs),
-                   vd_upct(c->max_abs));
+    vd_sink_printf(o, " %ld | %s | %s | %s | %s | %sx | %s | %s | %s |", c->max_k,
+                   isnan(c->bic) ? "-" : vd_num(c->bic, 3), k, vd_count(c->sim), vd_count(c->sim_warm),
+                   vd_num(c->speedup, 4), vd_upct(c->mean_abs), vd_upct(c->max_abs), vd_upct(c->mean_bound));
 }
+
+/* The header cells that cfg_cells fills. */
+static const char cfg_header[] = "MaxK | BIC | k per program | simulated | with warm-up | speedup | mean abs. error "
+                                 "| max abs. error | mean abs. error + 95% ± |";
 
 static void by_interval(vd_sink *o, const vd_sweep *sw)
 {
     vd_sink_printf(o, "## Per interval size: baseline (MaxK %ld, BIC %g) and cheapest within the target\n\n",
                    sw->baseline_maxk, sw->baseline_bic);
-    vd_sink_printf(o, "| interval | configuration | MaxK | BIC | k per program | simulated | with warm-up | speedup | mean abs. error "
-                      "| max abs. error |\n|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    vd_sink_printf(o, "| interval | configuration | %s\n|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", cfg_header);
     for (size_t i = 0; i < sw->nintervals; i++) {
         long which[2] = {sw->baseline_by_interval[i], sw->best_by_interval[i]};
         const char *what[2] = {"baseline", "cheapest within target"};
@@ -80,7 +92,7 @@ static void by_interval(vd_sink *o, const vd_sweep *sw)
                 cfg_cells(o, &sw->cfgs[which[w]]);
                 vd_sink_printf(o, "\n");
             } else {
-                vd_sink_printf(o, ": %s | | | | | | | | |\n", w ? "none" : "not in the sweep");
+                vd_sink_printf(o, ": %s | | | | | | | | | |\n", w ? "none" : "not in the sweep");
             }
         }
     }
@@ -133,8 +145,7 @@ static void methods(vd_sink *o, const vd_sweep *sw)
 static void front(vd_sink *o, const vd_sweep *sw)
 {
     vd_sink_printf(o, "## Pareto front: mean |error| against instructions simulated\n\n");
-    vd_sink_printf(o, "| interval | MaxK | BIC | k per program | simulated | with warm-up | speedup | mean abs. error | max abs. error | "
-                      "within target |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    vd_sink_printf(o, "| interval | %s within target |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n", cfg_header);
     size_t n;
     const vd_sweep_cfg **f = vd_sweep_front(sw, &n);
     for (size_t i = 0; i < n; i++) {
@@ -164,18 +175,19 @@ static void programs(vd_sink *o, const vd_sweep *sw)
         vd_sink_printf(o, "\n");
     }
     vd_sink_printf(o, "Each program alone, its cheapest configuration within the target:\n\n| program | configuration "
-                      "| k | with warm-up | speedup | sampling error |\n|---|---|--:|--:|--:|--:|\n");
+                      "| k | with warm-up | speedup | sampling error | 95%% ± |\n|---|---|--:|--:|--:|--:|--:|\n");
     for (size_t p = 0; p < sw->nprog; p++) {
         long i = sw->best_by_program[p];
         if (i < 0) {
-            vd_sink_printf(o, "| %s | none within the target | | | | |\n", sw->programs[p]);
+            vd_sink_printf(o, "| %s | none within the target | | | | | |\n", sw->programs[p]);
             continue;
         }
         const vd_sweep_row *r = &sw->rows[i];
         vd_sweep_cfg c = {.interval = r->m->interval, .max_k = r->m->max_k, .bic = r->m->bic,
                           .method = r->m->method, .named_method = sw->nmethods > 1};
-        vd_sink_printf(o, "| %s | %s | %zu | %s | %sx | %s |\n", r->program, name(&c), r->k,
-                       vd_count((double)r->sim_warm), vd_num(r->speedup, 4), vd_pct(r->err_sampling));
+        vd_sink_printf(o, "| %s | %s | %zu | %s | %sx | %s | %s |\n", r->program, name(&c), r->k,
+                       vd_count((double)r->sim_warm), vd_num(r->speedup, 4), vd_pct(r->err_sampling),
+                       vd_upct(r->ci_half));
     }
     vd_sink_printf(o, "\n");
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad checkpoints and bad plans fail with one clear line and a non-zero exit;
-# an interrupted or out-of-space run leaves no half-written checkpoint.
+# an interrupted or out-of-space run leaves no half-written checkpoint, nor
+# its hidden staging directory (a killed run's is removed by the next run).
 source "$(dirname "$0")/lib.sh"
 cd "$T"
 prog=$RV/workloads/sort
@@ -81,6 +82,52 @@ sleep 0.3
 kill -TERM $pid 2> /dev/null || true
 wait $pid 2> /dev/null || true
 [ -z "$(ls intr 2> /dev/null)" ] || fail "interrupted run left: $(ls intr)"
+
+# Nor the hidden staging directory beside the output (.stop.tmpXXXXXX), when
+# stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP once a checkpoint is in it.
+# Started with job control on, as from an interactive shell: a background
+# command of a script ignores SIGINT otherwise.
+staging() { ls -A | grep "^\.$1\.tmp" || true; }
+# start_stopping OUT: a checkpoint run into OUT, in the background (pid in
+# $pid), once its first checkpoint is in its staging directory.
+start_stopping() {
+    set -m
+    "$BIN/checkpoint" -o "$1" --at 1M,20G -- "$RV/workloads/int_compute" 1000 > /dev/null 2> "$1.err" &
+    pid=$!
+    set +m
+    for _ in $(seq 100); do
+        [ -z "$(ls .$1.tmp*/*.ckpt 2> /dev/null)" ] || return 0
+        sleep 0.1
+    done
+    fail "no checkpoint staged in 10 s: $(ls -A)"
+}
+for sig in INT TERM HUP; do
+    start_stopping stop
+    kill -s "$sig" "$pid"
+    status=0
+    wait "$pid" || status=$?
+    expect_eq "status after SIG$sig" "$((128 + $(kill -l "$sig")))" "$status"
+    [ -z "$(staging stop)" ] && [ ! -e stop ] || fail "SIG$sig left $(ls -A)"
+done
+# Killed outright, the run leaves its staging directory; a run of another
+# output leaves it alone, the next run of the same output removes it, but not
+# one that a living run is filling.
+start_stopping stop
+kill -KILL "$pid"
+wait "$pid" || true
+left=$(staging stop)
+[ -n "$left" ] || fail "SIGKILL left no staging directory to test with"
+"$BIN/checkpoint" -o other --at 1M -- "$prog" 1 > /dev/null
+[ "$(staging stop)" == "$left" ] || fail "a run into another output touched $left"
+start_stopping stop
+[ -z "$(ls -A | grep -Fx "$left")" ] || fail "the rerun did not remove $left: $(ls -A)"
+grep -q "removed .*$left, left by a run that was killed" stop.err || fail "the removal is not said: $(cat stop.err)"
+live=$(staging stop)
+"$BIN/checkpoint" -o stop --at 1M -- "$prog" 1 > /dev/null
+[ "$(staging stop)" == "$live" ] || fail "a run removed the staging directory of a living one"
+kill -TERM "$pid"
+wait "$pid" || true
+[ -z "$(staging stop)" ] || fail "SIGTERM left $(ls -A)"
 
 # Out of space (file size limit): an error, and nothing half-written.
 (

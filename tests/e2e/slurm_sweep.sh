@@ -23,7 +23,7 @@ slurm_cluster_start "$T/cluster" || fail "no Slurm cluster (above: why)"
 S=$TOP/scripts/sweep.sh
 cd "$T" || exit 1
 cp "$RV/workloads/phases" "$RV/workloads/sort" .
-ARGS=(-i "100k,200k" -k 1..3 -r 200k:3 -S 1)
+ARGS=(-i "100k,200k" -k 1..3 -r 200k:3 -S 1 -M simpoint) # the engines compared, on SimPoint's method
 sweep() { # sweep OUT-DIR LOG [OPTIONS...] -- PROGRAMS: status in $st
     local out=$1 log=$2
     shift 2

@@ -1,6 +1,7 @@
 #!/bin/bash
 # scripts/sweep.sh on two bundled workloads, intervals 100k and 1M x MaxK
-# 1..6, regions simulated for real at 1M/MaxK 6: the manifest lists every
+# 1..6, SimPoint's points (-M simpoint; the default, dims:1, is
+# script_defaults'), regions simulated for real at 1M/MaxK 6: the manifest lists every
 # program x configuration, the report has every configuration, the simulated
 # ones carry a warm-up error (warm checkpoints: within 1%), the sampling
 # error of each row is recomputed here from the full run's log, a second run
@@ -10,7 +11,7 @@
 S=$TOP/scripts/sweep.sh
 cd "$T"
 cp "$RV/workloads/phases" "$RV/workloads/sort" .
-sweep() { BIN=$BIN "$S" -o "$T/out" -i 100k,1M -k 1..6 -r 1M:6 -P 2 "$@" -- ./phases -- ./sort > "$T/log.txt" 2>&1 ||
+sweep() { BIN=$BIN "$S" -o "$T/out" -i 100k,1M -k 1..6 -r 1M:6 -M simpoint -P 2 "$@" -- ./phases -- ./sort > "$T/log.txt" 2>&1 ||
     { cat "$T/log.txt"; fail "sweep.sh exited $?"; }; }
 sweep
 M=$T/out/manifest.tsv
