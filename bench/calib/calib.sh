@@ -23,7 +23,8 @@
 #   instructions.
 # Configurations: boom-tip (configs/boom-tip.ini), boom-tea
 # (configs/boom-tea.ini), boom-tip+sfb (boom-tip with --set core.sfb=1, run
-# only when `sim --list-params` has core.sfb). Writes bench/results/calib.md
+# only when `sim --list-params` has core.sfb); any of them + SEC.KEY=V
+# overrides (e.g. boom-tip+core.wrong_path=0), joined with '+'. Writes bench/results/calib.md
 # (calib_quick.md with --quick) and prints it. Exit status 1 if a program
 # failed its check or a run did not exit 0; 2 on a usage or build error.
 #
@@ -70,14 +71,22 @@ binary() { case $1 in dhrystone-*) echo "$OUT/dhrystone" ;; *) echo "$OUT/$1" ;;
 # stdin NAME: what NAME reads (Dhrystone asks for its number of runs)
 stdin() { case $1 in dhrystone-*) echo "${1#dhrystone-}" ;; esac; }
 
-# config_args NAME: sets ARGS to sim's options for configuration NAME
+# config_args NAME: sets ARGS to sim's options for configuration NAME:
+# boom-tip or boom-tea, then '+sfb' or '+SEC.KEY=V' overrides (an ablation:
+# which mechanism moves a figure)
 config_args() {
-    case $1 in
-    boom-tip) ARGS=(-c "$TOP/configs/boom-tip.ini") ;;
-    boom-tea) ARGS=(-c "$TOP/configs/boom-tea.ini") ;;
-    boom-tip+sfb) ARGS=(-c "$TOP/configs/boom-tip.ini" --set core.sfb=1) ;;
-    *) die "unknown configuration '$1' (boom-tip, boom-tea, boom-tip+sfb)" ;;
+    local base=${1%%+*} rest=${1#*+} set
+    case $base in
+    boom-tip|boom-tea) ARGS=(-c "$TOP/configs/$base.ini") ;;
+    *) die "unknown configuration '$1' (boom-tip or boom-tea, then +sfb or +SEC.KEY=V)" ;;
     esac
+    [ "$rest" != "$1" ] || return 0
+    IFS=+ read -r -a sets <<<"$rest"
+    for set in "${sets[@]}"; do
+        [ "$set" = sfb ] && set=core.sfb=1
+        [[ $set == *.*=* ]] || die "configuration '$1': '$set' is not sfb or SEC.KEY=V"
+        ARGS+=(--set "$set")
+    done
 }
 IFS=, read -r -a CONFIGS <<<"$configs"
 [ ${#CONFIGS[@]} -gt 0 ] || die "--config: no configuration"
@@ -150,9 +159,9 @@ report_args=() runnable=()
 for c in "${CONFIGS[@]}"; do
     config_args "$c"
     if [ "$c" = boom-tip+sfb ] && ! has_sfb; then
-        report_args+=(--unavailable "$c=n/a (no core.sfb parameter)")
+        report_args+=(--unavailable "$c::n/a (no core.sfb parameter)")
     else
-        report_args+=(--config "$c=${ARGS[*]#"$TOP"/}")
+        report_args+=(--config "$c::${ARGS[*]#"$TOP"/}")
         runnable+=("$c")
         mkdir -p "$T/runs/$c"
     fi

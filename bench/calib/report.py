@@ -33,19 +33,19 @@ BRANCHES_PER_OUTER = 64    # branch_penalty.S
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--runs', required=True, help='directory of CONFIG/PROGRAM.json')
-    ap.add_argument('--config', action='append', default=[], metavar='NAME=SIM_OPTIONS',
+    ap.add_argument('--config', action='append', default=[], metavar='NAME::SIM_OPTIONS',
                     help='a configuration that was run, in report order')
     ap.add_argument('--program', action='append', default=[], metavar='NAME',
                     help='a program that ran on every configuration')
-    ap.add_argument('--unavailable', action='append', default=[], metavar='NAME=WHY',
+    ap.add_argument('--unavailable', action='append', default=[], metavar='NAME::WHY',
                     help='a configuration that could not be run')
     ap.add_argument('--meta', action='append', default=[], metavar='KEY=VALUE',
                     help='header lines: date, commit, sim, host, run, checked')
     return ap.parse_args()
 
 
-def pairs(items):
-    return [tuple(i.split('=', 1)) for i in items]
+def pairs(items, sep='='):
+    return [tuple(i.split(sep, 1)) for i in items]
 
 
 class Runs:
@@ -163,7 +163,7 @@ def main():
             'core\'s; CoreMark\'s and Dhrystone\'s own timings are meaningless under the deterministic emulator '
             '(its clock counts retired instructions) and are not used.']
     counts = {}  # program: {config: instructions}
-    configs = pairs(args.config)
+    configs = pairs(args.config, '::')  # a configuration's name may hold '='
     for name, options in configs:
         runs = Runs(os.path.join(args.runs, name), name, sorted(args.program), problems)
         for prog, r in runs.results.items():
@@ -176,7 +176,7 @@ def main():
                 table(['program', 'instructions', 'cycles', 'IPC', 'mispredicts / 1000 instr.',
                        'cond. branches mispredicted', 'return prediction'], program_rows(runs),
                       ['---', '---:', '---:', '---:', '---:', '---:', '---:'])]
-    for name, why in pairs(args.unavailable):
+    for name, why in pairs(args.unavailable, '::'):
         out += ['', f'## {name}: {why}']
     for prog, by_config in counts.items():
         if len(set(by_config.values())) > 1:
