@@ -88,15 +88,16 @@ wait $pid 2> /dev/null || true
 # Started with job control on, as from an interactive shell: a background
 # command of a script ignores SIGINT otherwise.
 staging() { ls -A | grep "^\.$1\.tmp" || true; }
-# start_stopping OUT: a checkpoint run into OUT, in the background (pid in
-# $pid), once its first checkpoint is in its staging directory.
+# start_stopping OUT [OLD]: a checkpoint run into OUT, in the background
+# (pid in $pid), once its first checkpoint is in its staging directory (not
+# in OLD, a stale one it may still be about to remove).
 start_stopping() {
     set -m
     "$BIN/checkpoint" -o "$1" --at 1M,20G -- "$RV/workloads/int_compute" 1000 > /dev/null 2> "$1.err" &
     pid=$!
     set +m
     for _ in $(seq 100); do
-        [ -z "$(ls .$1.tmp*/*.ckpt 2> /dev/null)" ] || return 0
+        [ -z "$(ls .$1.tmp*/*.ckpt 2> /dev/null | grep -v "^${2:-/}/")" ] || return 0
         sleep 0.1
     done
     fail "no checkpoint staged in 10 s: $(ls -A)"
@@ -119,7 +120,7 @@ left=$(staging stop)
 [ -n "$left" ] || fail "SIGKILL left no staging directory to test with"
 "$BIN/checkpoint" -o other --at 1M -- "$prog" 1 > /dev/null
 [ "$(staging stop)" == "$left" ] || fail "a run into another output touched $left"
-start_stopping stop
+start_stopping stop "$left"
 [ -z "$(ls -A | grep -Fx "$left")" ] || fail "the rerun did not remove $left: $(ls -A)"
 grep -q "removed .*$left, left by a run that was killed" stop.err || fail "the removal is not said: $(cat stop.err)"
 live=$(staging stop)
