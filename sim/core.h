@@ -4,12 +4,14 @@
  * committed. The front end predicts as SonicBOOM's does (lib/uarch/bpred.h:
  * micro-BTB, then BTB, then TAGE and the return stack, each later stage
  * redirecting fetch when it disagrees) and trains the predictor at commit.
- * A mispredicted branch stops fetch until it resolves; flushes
- * (CSR writes to the FP status, ecall, memory-ordering violations) squash
- * the younger instructions, which are fetched again from the window.
+ * After a mispredicted branch the front end fetches the predicted path,
+ * which the core executes until the branch resolves (sim/wrong_path.c);
+ * then it is squashed and fetch is redirected. Flushes at commit (CSR
+ * writes to the FP status, ecall, memory-ordering violations) squash the
+ * younger instructions, which are fetched again from the window.
  *
  * The stages run once per cycle in reverse order (commit, store drain,
- * dispatch, fetch), so values move one stage per cycle. Issue is scheduled
+ * branch resolution, dispatch, fetch), so values move one stage per cycle. Issue is scheduled
  * at dispatch: operands' ready cycles, issue-port slots, unpipelined units
  * and memory latencies give each instruction its issue and completion cycle
  * (oldest first, as dispatch is in order). Cycles in which nothing can
