@@ -267,6 +267,11 @@ static inline void core_uop_clear(uop *u)
     static const uop blank;
     *u = blank;
 }
+/* When branch b, scheduled, resolves: as it executes, after register read. */
+static inline uint64_t core_resolves_at(const sim_core *c, const uop *b)
+{
+    return b->complete + (uint64_t)c->cfg.regread_stages;
+}
 static inline void core_wake_at(sim_core *c, uint64_t t)
 {
     if (t < c->wake) c->wake = t;

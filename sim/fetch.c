@@ -117,9 +117,8 @@ static void predict(sim_core *c, uop *u)
 void core_resolve_stage(sim_core *c)
 {
     if (c->fetch_wait == UINT64_MAX || c->fetch_wait >= c->disp) return; /* it resolves once it is scheduled */
-    /* It resolves as it executes, after register read; the redirect
-     * reaches the fetch stage redirect_penalty cycles later. */
-    uint64_t resolved = core_uop(c, c->fetch_wait)->complete + (uint64_t)c->cfg.regread_stages;
+    /* The redirect reaches the fetch stage redirect_penalty cycles later. */
+    uint64_t resolved = core_resolves_at(c, core_uop(c, c->fetch_wait));
     if (resolved > c->now) {
         core_wake_at(c, resolved);
         return;

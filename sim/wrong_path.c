@@ -81,7 +81,7 @@ void wrong_path_dispatched(sim_core *c, const uop *u)
 uint64_t wrong_path_cutoff(const sim_core *c)
 {
     if (!c->wp.on || c->wp.branch >= c->disp) return UINT64_MAX;
-    return core_uop(c, c->wp.branch)->complete + (uint64_t)c->cfg.regread_stages;
+    return core_resolves_at(c, core_uop(c, c->wp.branch));
 }
 
 /* The window and the predictor as if the branch had just been fetched on
