@@ -309,13 +309,6 @@ void bpred_rewind(bpred *b, const bp_checkpoint *cp)
     b->ras.a[b->ras.top] = cp->ras_top_entry;
 }
 
-bp_outcome bpred_judge(const bp_prediction *p, const bp_event *e)
-{
-    uint64_t next = e->taken ? e->target : e->pc + e->len;
-    if (p->next_pc != next) return (bp_outcome){.mispredict = true};
-    return (bp_outcome){.btb_miss = e->taken && p->bubbles == 2, .bubbles = p->bubbles};
-}
-
 void bpred_commit(bpred *b, const bp_event *e, const bp_prediction *p)
 {
     bp_outcome o = bpred_judge(p, e);

@@ -142,8 +142,14 @@ typedef struct bp_checkpoint {
 } bp_checkpoint;
 bp_checkpoint bpred_checkpoint(const bpred *b);
 void bpred_rewind(bpred *b, const bp_checkpoint *cp);
-/* How the prediction fared against e's outcome. */
-bp_outcome bpred_judge(const bp_prediction *p, const bp_event *e);
+/* How the prediction fared against e's outcome (inline: every fetched
+ * control transfer asks). */
+static inline bp_outcome bpred_judge(const bp_prediction *p, const bp_event *e)
+{
+    uint64_t next = e->taken ? e->target : e->pc + e->len;
+    if (p->next_pc != next) return (bp_outcome){.mispredict = true};
+    return (bp_outcome){.btb_miss = e->taken && p->bubbles == 2, .bubbles = p->bubbles};
+}
 /* e commits: train TAGE, the BTB and the micro-BTB with its outcome, as
  * predicted by p; count it in the statistics. */
 void bpred_commit(bpred *b, const bp_event *e, const bp_prediction *p);
