@@ -251,10 +251,11 @@ void core_squash(sim_core *c, uint64_t from)
 {
     probe_note_squash(c, from);
     for (uint64_t s = from; c->ninstance_probes && s < c->fetch; s++) probe_instance_end(c, core_uop(c, s), false, c->flush_key);
-    for (uint64_t s = from; s < c->disp; s++) core_unschedule(c, core_uop(c, s));
+    for (uint64_t s = from; s < c->disp; s++) core_release_port(c, core_uop(c, s));
     wrong_path_drop(c);
     /* Everything older has committed, so whatever still holds an issue queue
-     * entry, a register or a divider belongs to the squashed instructions. */
+     * entry, a register or a divider belongs to the squashed instructions:
+     * their counts go back to zero at once. */
     for (int i = 0; i < IQ_COUNT; i++) c->iq[i].npending = c->iq[i].parked = 0;
     memset(c->reg_ready, 0, sizeof c->reg_ready);
     memset(c->div_free, 0, sizeof c->div_free);

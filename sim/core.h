@@ -305,8 +305,10 @@ void wrong_path_drop(sim_core *c);
  * dispatched), else UINT64_MAX: wrong-path work scheduled after it never
  * happens. */
 uint64_t wrong_path_cutoff(const sim_core *c);
-/* Undo what core_schedule reserved for a squashed instruction. */
+/* Undo what core_schedule reserved for a squashed instruction: all of it,
+ * or only its issue port (a flush at commit, which empties the rest). */
 void core_unschedule(sim_core *c, uop *u);
+void core_release_port(sim_core *c, const uop *u);
 void core_squash(sim_core *c, uint64_t from);
 void core_schedule(sim_core *c, uop *u);
 /* u (at c->disp) enters the ROB. */

@@ -325,14 +325,19 @@ void core_schedule(sim_core *c, uop *u)
     u->stall_key = stall_key_of(u);
 }
 
+void core_release_port(sim_core *c, const uop *u)
+{
+    issue_slot *slot = &c->iq[u->iq].slots[u->issue % ISSUE_HORIZON];
+    if (u->issue > c->now && slot->cycle == u->issue) slot->used &= ~(1u << u->port);
+}
+
 void core_unschedule(sim_core *c, uop *u)
 {
     issue_queue_state *q = &c->iq[u->iq];
+    core_release_port(c, u);
     if (u->issue == CYCLE_NEVER) {
         q->parked--;
     } else if (u->issue > c->now) {
-        issue_slot *slot = &q->slots[u->issue % ISSUE_HORIZON];
-        if (slot->cycle == u->issue) slot->used &= ~(1u << u->port);
         for (int i = 0; i < q->npending; i++)
             if (q->pending[i] == u->issue) {
                 q->pending[i] = q->pending[--q->npending];
