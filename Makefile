@@ -78,7 +78,7 @@ $(B)/$(1)/librv.a: $(call obj,$(1),$(LIB_SRCS))
 	@rm -f $$@; ar rcs $$@ $$^
 
 $(foreach t,$(TOOLS),
-$(B)/$(1)/lib$(t).a: $(call obj,$(1),$(filter-out $(t)/main.c,$(wildcard $(t)/*.c)))
+$(B)/$(1)/lib$(t).a: $(call obj,$(1),$(filter-out $(t)/main.c,$(wildcard $(t)/*.c $(t)/*/*.c)))
 	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf '!<arch>\n' > $$@)
 )
 

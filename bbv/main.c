@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bbv_map.h"
-#include "exec.h"
+#include "exec/exec.h"
 #include "guest_cli.h"
 #include "json_out.h"
 #include "bbv_profile.h"

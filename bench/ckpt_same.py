@@ -8,7 +8,7 @@ warm state: functional warming no longer records where an L1 fill came from
 so a build from before that records levels that say nothing. Exit 0: the
 same; 1: different (what differs on stdout); 2: unreadable.
 
-Layouts: lib/ckpt_file.c (the container), lib/uarch/uarch.c, memsys.c and
+Layouts: lib/ckpt/ckpt_file.c (the container), lib/uarch/uarch.c, memsys.c and
 cache.c (the warm state's start: the caches' geometry, then their lines).
 """
 import struct

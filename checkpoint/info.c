@@ -1,7 +1,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "ckpt.h"
+#include "ckpt/ckpt.h"
 #include "json_out.h"
 #include "modes.h"
 #include "util.h"

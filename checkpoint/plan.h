@@ -3,7 +3,7 @@
 #ifndef CKPT_PLAN_H
 #define CKPT_PLAN_H
 
-#include "ckpt.h"
+#include "ckpt/ckpt.h"
 
 typedef struct ckpt_point {
     uint64_t start;

@@ -6,8 +6,8 @@
 
 #include "bbv_map.h"
 #include "bbv_profile.h"
-#include "ckpt.h"
-#include "exec.h"
+#include "ckpt/ckpt.h"
+#include "exec/exec.h"
 #include "json_out.h"
 #include "modes.h"
 #include "progress.h"

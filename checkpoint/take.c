@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ckpt.h"
-#include "ckpt_fds.h"
+#include "ckpt/ckpt.h"
+#include "ckpt/ckpt_fds.h"
 #include "uarch/uarch.h"
-#include "exec.h"
+#include "exec/exec.h"
 #include "json_out.h"
 #include "modes.h"
 #include "outfile.h"

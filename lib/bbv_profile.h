@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "exec.h"
+#include "exec/exec.h"
 #include "outfile.h"
 
 enum { BBV_MAX_SIZES = 16 };

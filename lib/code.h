@@ -2,7 +2,7 @@
 #ifndef RV_CODE_H
 #define RV_CODE_H
 
-#include "exec.h"
+#include "exec/exec.h"
 
 /* The direct-mapped pc -> block table in front of the cache's hash: also
  * read by translated code (p->jit.fast) to find where a computed jump goes. */

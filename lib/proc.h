@@ -9,7 +9,7 @@
 
 #include "decode.h"
 #include "mem.h"
-#include "sig.h"
+#include "sig/sig.h"
 
 typedef struct rv_cpu {
     uint64_t x[33];   /* x[32] absorbs writes to x0 (RV_X_SINK) */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_pics.h"
+#include "report/report_pics.h"
 #include "stratify.h"
 #include "util.h"
 

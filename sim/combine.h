@@ -11,7 +11,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "report/report.h"
 
 /* NULL unless there are at least two regions with SimPoint weights. */
 json_t *combined_json(const sim_result *res, size_t n, uint64_t total_insts, const report_ctx *x);

@@ -6,17 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "icost.h"
+#include "whatif/icost.h"
 #include "json_out.h"
 #include "outfile.h"
-#include "plots.h"
+#include "report/plots.h"
 #include "combine.h"
-#include "report.h"
-#include "report_md.h"
-#include "report_pics.h"
-#include "report_sampled.h"
+#include "report/report.h"
+#include "report/report_md.h"
+#include "report/report_pics.h"
+#include "report/report_sampled.h"
 #include "run.h"
-#include "sensitivity.h"
+#include "whatif/sensitivity.h"
 #include "util.h"
 
 static const char usage[] =

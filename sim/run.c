@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
-#include "exec.h"
+#include "core/core.h"
+#include "exec/exec.h"
 #include "outfile.h"
 #include "progress.h"
 #include "util.h"

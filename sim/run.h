@@ -6,10 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "account.h"
-#include "ckpt.h"
+#include "core/account.h"
+#include "ckpt/ckpt.h"
 #include "guest_cli.h"
-#include "profiling.h"
+#include "profilers/profiling.h"
 #include "uarch/config.h"
 
 enum warmup_mode { WARMUP_NONE, WARMUP_DETAILED, WARMUP_FUNCTIONAL, WARMUP_CHECKPOINT, WARMUP_MODES };

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "code.h"
-#include "exec_common.h"
+#include "exec/exec_common.h"
 #include "util.h"
 
 void jit_check_log_store(rv_proc *p, uint64_t addr, unsigned bytes)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "code.h"
-#include "exec_common.h"
+#include "exec/exec_common.h"
 #include "jit/host_fault.h"
 #include "jit/jit_stencil.h"
 #include "jit_stencils.inc"

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "exec.h"
+#include "exec/exec.h"
 
 typedef struct rv_jit rv_jit;
 

@@ -61,7 +61,7 @@ register uint64_t jit_mem_limit __asm__("r13");
  * turns its fault into the guest's. The translator takes only the plain
  * loads and stores from it. */
 #define RV_PAGES_HOST_CHECKED JIT_HOST_CHECKED
-#include "exec_common.h"
+#include "exec/exec_common.h"
 
 extern char JIT_RD[1], JIT_RS1[1], JIT_RS2[1], JIT_RS3[1]; /* byte offsets of registers */
 extern char JIT_IMM[], JIT_PC[], JIT_INSN[];              /* immediate, pc, the rv_insn */

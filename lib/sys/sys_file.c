@@ -15,7 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../progress.h"
+#include "progress.h"
 #include "sys_internal.h"
 
 enum { GUEST_AT_REMOVEDIR = 0x200, GUEST_AT_EMPTY_PATH = 0x1000, GUEST_AT_SYMLINK_NOFOLLOW = 0x100 };

@@ -100,7 +100,7 @@ SYS(memfd_create)
     int host = memfd_create(name, MFD_CLOEXEC | ((a[1] & G_MFD_ALLOW_SEALING) ? MFD_ALLOW_SEALING : 0));
     if (host < 0)
         return sys_err();
-    /* No path: a checkpoint carries its contents (lib/ckpt_fds.c). */
+    /* No path: a checkpoint carries its contents (lib/ckpt/ckpt_fds.c). */
     return sys_install_fd(p, host, O_RDWR | ((a[1] & G_MFD_CLOEXEC) ? O_CLOEXEC : 0), NULL, 0, 0);
 }
 

@@ -8,9 +8,9 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "../proc.h"
-#include "../loader.h"
-#include "../syscall.h"
+#include "proc.h"
+#include "loader.h"
+#include "syscall.h"
 
 typedef int64_t (*sys_handler)(rv_proc *p, const uint64_t *a);
 

@@ -3,7 +3,7 @@
  *
  * Readiness comes from the host. While the guest waits, two things can
  * change it: the outside world, and signals from the guest's timers, which
- * the deterministic clock runs to (lib/sig.c). The guest's standard
+ * the deterministic clock runs to (lib/sig/sig.c). The guest's standard
  * streams are its input and output: waiting for them takes no guest time,
  * so that a run does not depend on how fast its input arrives. FIFOs and
  * devices the program opened by path get data only from the outside too,

@@ -1,6 +1,6 @@
 /* Signal system calls: actions, masks, pending signals, waiting for one,
  * sending one to ourselves, the alternate stack and rt_sigreturn. The
- * semantics of delivery live in lib/sig.c. */
+ * semantics of delivery live in lib/sig/sig.c. */
 #include <signal.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* Interval timers (setitimer, getitimer; alarm() is setitimer in glibc)
  * and POSIX timers (timer_create and friends), on the deterministic clock:
- * they expire at an exact instruction count (lib/sig.c). */
+ * they expire at an exact instruction count (lib/sig/sig.c). */
 #include <signal.h>
 #include <string.h>
 

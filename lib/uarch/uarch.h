@@ -7,7 +7,7 @@
 #ifndef RV_UARCH_H
 #define RV_UARCH_H
 
-#include "exec.h"
+#include "exec/exec.h"
 #include "uarch/bpred.h"
 #include "uarch/config.h"
 #include "uarch/memsys.h"

@@ -7,7 +7,7 @@ valid CRCs, so that the tests reach the code behind the container checks.
 --drop TAG removes a section ("FDAT", "OS  "; short tags are space-padded).
 --json TAG PYTHON runs PYTHON with `j` bound to the section's parsed JSON; the
 section is replaced by the new value of `j` (or raw text if `j` is a str).
-The container (lib/ckpt_file.c): magic[8] version:u32 nsections:u32
+The container (lib/ckpt/ckpt_file.c): magic[8] version:u32 nsections:u32
 header_crc:u32, then per section tag:u32 raw_len:u64 stored_len:u64
 crc:u32 head_crc:u32 and the zlib-compressed bytes.
 """

@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../../sim/core.h"
+#include "../../sim/core/core.h"
 
 static rv_proc proc;
 static sim_core *core;

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ckpt.h"
-#include "ckpt_file.h"
-#include "exec.h"
+#include "ckpt/ckpt.h"
+#include "ckpt/ckpt_file.h"
+#include "exec/exec.h"
 #include "loader.h"
 
 static char dir[] = "/tmp/test_ckpt_XXXXXX";

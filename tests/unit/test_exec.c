@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "code.h"
-#include "exec.h"
+#include "exec/exec.h"
 #include "proc.h"
 
 #define W(w) (uint16_t)((uint32_t)(w) & 0xffff), (uint16_t)((uint32_t)(w) >> 16)

@@ -1,11 +1,11 @@
-/* The wrong path's execution (lib/exec_spec.c): isa/semantics.def on
+/* The wrong path's execution (lib/exec/exec_spec.c): isa/semantics.def on
  * registers of its own, loads through its own stores, nothing the guest can
  * see changed, and what cannot run ahead stuck. */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "decode.h"
-#include "exec_spec.h"
+#include "exec/exec_spec.h"
 #include "proc.h"
 
 enum { PAGE = 4096, DATA = 0x20000, RO = 0x40000, UNMAPPED = 0x50000, PC = 0x10000 };

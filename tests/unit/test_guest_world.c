@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ckpt.h"
+#include "ckpt/ckpt.h"
 #include "quiet_guest.h"
 #include "syscall.h"
 #include "sys/sys_internal.h"

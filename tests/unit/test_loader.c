@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exec.h"
+#include "exec/exec.h"
 #include "loader.h"
 
 #define LOOP_SIMPLE "build/rv/asm/loop_simple"

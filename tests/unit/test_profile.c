@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "../../sim/sampler.h"
+#include "../../sim/profilers/sampler.h"
 #include "profile.h"
 
 static cost entry(uint64_t pc, uint64_t units)

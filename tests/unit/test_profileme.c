@@ -1,11 +1,11 @@
-/* ProfileMe's sampler and estimators (sim/profileme.c) on hand-made
+/* ProfileMe's sampler and estimators (sim/profilers/profileme.c) on hand-made
  * instance streams: exact counts, the sampling rate, useful overlap within
  * the window, paired estimates, and aborted instances. */
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "../../sim/core.h"
-#include "../../sim/profileme.h"
+#include "../../sim/core/core.h"
+#include "../../sim/profilers/profileme.h"
 
 static instance_record insn(uint64_t n, uint64_t pc, uint64_t fetched, uint64_t issued, uint64_t completed, bool retired)
 {

@@ -1,11 +1,11 @@
-/* The resources of a sensitivity study (sim/resources.c): factors, the
+/* The resources of a sensitivity study (sim/whatif/resources.c): factors, the
  * rounding rule (at least one step, within range), groups, limit studies,
  * presets, and what is refused. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/resources.h"
+#include "../../sim/whatif/resources.h"
 
 static uarch_config base;
 static char err[512];

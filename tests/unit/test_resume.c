@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "exec/exec.h"
 #include "quiet_guest.h"
 
 #define PROGRAM "build/rv/workloads/phases"

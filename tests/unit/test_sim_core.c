@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../sim/core.h"
+#include "../../sim/core/core.h"
 #include "loader.h"
 
 #define PROGRAM "build/rv/workloads/sort"

@@ -4,7 +4,7 @@
  * probe. With a sample every cycle TIP must equal the golden attribution. */
 #include "sim_window.h"
 
-#include "../../sim/sampler.h"
+#include "../../sim/profilers/sampler.h"
 
 static sampler *smp;
 

@@ -4,8 +4,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../../sim/core.h"
-#include "../../sim/sampler.h"
+#include "../../sim/core/core.h"
+#include "../../sim/profilers/sampler.h"
 
 enum { I1 = 0x100, I2 = 0x104, I3 = 0x108, I4 = 0x10c };
 

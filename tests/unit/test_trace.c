@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "exec/exec.h"
 #include "quiet_guest.h"
 
 /* What the hook was shown of one block. */

@@ -1,0 +1,102 @@
+/* The core's two probes, for the consumers that explain where time goes.
+ *
+ * The commit probe: what the core publishes about each cycle (the sampler
+ * and its profilers, the --commit-trace writer). One view covers one cycle,
+ * or a run of identical cycles the core skips over (nothing commits,
+ * dispatches or is fetched in them). A consumer says from which cycle on it
+ * reads views; the core builds none that nobody reads.
+ *
+ * The attribution probe: the core's exact (golden) attribution as it
+ * charges it, each charge with the PSV of the instruction it goes to (the
+ * golden PICS).
+ *
+ * The instance probe: every fetched instance when it retires or aborts. */
+#ifndef SIM_PROBE_H
+#define SIM_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+enum { PROBE_MAX_WIDTH = 8 };
+
+/* One dynamic instruction as the probe shows it. Sequence numbers are the
+ * instruction counts of the correct path: a squashed and refetched
+ * instruction keeps its number. */
+typedef struct probe_insn {
+    uint64_t seq, pc;
+    uint16_t flags;            /* UOP_* of sim/core/core.h at the time of the view */
+    uint16_t psv;              /* sim/core/psv.h: committed instructions and the flusher only (final then) */
+} probe_insn;
+
+typedef struct commit_view {
+    uint64_t cycle, run;       /* cycles [cycle, cycle + run) */
+    uint8_t state;             /* enum commit_state */
+    uint8_t stack_key;         /* enum stack_key of the cycle-stack component */
+    uint8_t ncommit;           /* instructions committed in the cycle, oldest first */
+    probe_insn commit[PROBE_MAX_WIDTH];
+    uint8_t nhead;             /* Stalled: the oldest ROB entries when commit ended */
+    probe_insn head[PROBE_MAX_WIDTH];
+    bool has_last_committed;   /* the youngest instruction of the latest earlier cycle that committed */
+    probe_insn last_committed;
+    bool has_flusher;          /* Flushed: the instruction whose flush emptied the ROB */
+    probe_insn flusher;
+    uint8_t ndispatch;         /* instructions that entered the ROB this cycle */
+    probe_insn dispatch_first, dispatch_last;
+    uint8_t nfetch;            /* instructions fetched this cycle */
+    probe_insn fetch_first;
+    uint64_t fetch_next;       /* the next instruction to fetch: older ones are in flight */
+    uint64_t squash_from;      /* instructions from here on were squashed this cycle; UINT64_MAX if none */
+} commit_view;
+
+typedef void probe_fn(void *ctx, const commit_view *v);
+
+typedef struct probe_consumer {
+    probe_fn *fn;
+    void *ctx;
+    /* The consumer reads the views of cycles from here on (it may move the
+     * value either way as it goes); UINT64_MAX: none for now. */
+    const uint64_t *want_from;
+} probe_consumer;
+
+/* Time charged to an instruction: when it commits (commits 1), its share
+ * of the cycle and the Stalled and Drained cycles it collected; after a
+ * flush (commits 0), the Flushed cycles of the flushing instruction. Units
+ * are 1/U cycle, by enum commit_state. */
+typedef void attribution_fn(void *ctx, uint64_t pc, uint16_t psv, const uint64_t units[ST_COUNT], uint64_t commits);
+
+/* The instance probe: every fetched instance as it leaves the window,
+ * retired or aborted (squashed by a flush; its refetch is a new instance),
+ * in fetch order, with its timeline (cycles; 0 for stages it never
+ * reached). ProfileMe samples these. */
+typedef struct instance_record {
+    uint64_t instance;         /* fetched instances before it */
+    uint64_t seq, pc, mem_addr;
+    uint64_t fetched, dispatched, ready, issued, completed, ended; /* ready: every operand (a store's data too) */
+    uint16_t flags;            /* UOP_* */
+    uint8_t mem_level;         /* loads: enum mem_level */
+    uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
+    uint8_t abort_key;         /* aborted: STK_FLUSHED_* of the flush */
+    bool retired, taken, load; /* load: a load (forwarded from a store or not) */
+    uint64_t fetch_ready;      /* cycle it reached decode (its packet's arrival) */
+    uint32_t packet;           /* its fetch packet's number */
+    uint8_t fe_bubbles;        /* fetch cycles lost after it to a late fetch stage's redirect */
+    uint8_t cls;               /* enum insn class (lib/decode.h) */
+    uint8_t dst, src[3];       /* registers, rv_operands numbering (RV_REG_NONE: none) */
+    uint64_t history;          /* conditional-branch outcomes before its fetch, newest in bit 0 */
+} instance_record;
+
+typedef void instance_fn(void *ctx, const instance_record *r);
+
+typedef struct instance_probe {
+    instance_fn *fn;
+    void *ctx;
+} instance_probe;
+
+typedef struct attribution_probe {
+    attribution_fn *fn;
+    void *ctx;
+} attribution_probe;
+
+#endif

@@ -1,0 +1,131 @@
+/* The wrong path: after a mispredicted branch, SonicBOOM's front end goes on
+ * fetching the path it predicted, and the core executes it until the branch
+ * resolves. Those instructions are decoded from guest memory and executed
+ * on a speculative copy of the registers (lib/exec/exec_spec.h), and take fetch
+ * bandwidth, ROB, issue-queue, load/store-queue and register entries and
+ * issue ports; their loads access the TLBs and caches (pollution and
+ * prefetching both). They never commit: when the branch resolves they are
+ * squashed, and everything they held is given back: the rename state (the
+ * ready times of the registers and dividers as the branch's dispatch left
+ * them), the predictor's speculative history and return stack.
+ *
+ * The functional model stops after every control transfer (fetch.c), so
+ * when the front end fetches the mispredicted branch the process is in the
+ * state right after it: the wrong path starts from there. Its instructions
+ * are decoded as they are fetched and executed as they dispatch (in order:
+ * only what dispatches before the branch resolves needs its values). They
+ * are numbered after the branch, in the window slots the correct path takes
+ * again once they are squashed. */
+#include "core.h"
+
+#include <string.h>
+
+void wrong_path_start(sim_core *c, const uop *b)
+{
+    /* Only from the state right after the branch (the functional model
+     * has not run past it), and only while the process runs. */
+    if (!c->cfg.wrong_path || c->avail != b->d.icount + 1 || c->proc->stop != RV_RUNNING) return;
+    c->wp.on = true;
+    c->wp.stopped = false;
+    c->wp.branch = b->d.icount;
+    c->wp.branches = 0;
+    c->wp.bp = bpred_checkpoint(c->ua->bp);
+    c->wp.packet = c->packet;
+    c->wp.history = c->history;
+    c->wp.fetch_pc = c->predictions[b->d.icount & c->win_mask].next_pc;
+    rv_spec_start(&c->wp.spec, c->proc);
+}
+
+bool wrong_path_next(sim_core *c)
+{
+    if (c->fetch < c->avail) return true;
+    if (c->wp.stopped || c->avail - c->head > c->win_mask) return false;
+    const decoded *d = decode_cache_fetch(c->decoded, &c->proc->mem, c->wp.fetch_pc);
+    if (!d) {
+        c->wp.stopped = true; /* nothing the guest may execute there */
+        return false;
+    }
+    uop *u = core_uop(c, c->avail);
+    core_uop_clear(u);
+    u->d = (rv_dyninst){.insn = d->insn, .icount = c->avail, .next_pc = d->pc + d->insn.len};
+    u->ops = d->ops;
+    u->wrong_path = true;
+    u->stuck = !rv_spec_runnable(&d->insn);
+    c->wp.fetch_pc = u->d.next_pc; /* a control transfer's prediction moves it (fetch.c) */
+    /* Nothing is fetched past an instruction that cannot execute, nor
+     * past more conditional branches than the predictor can rewind. */
+    if (u->stuck) c->wp.stopped = true;
+    if (rv_ops[u->d.insn.op].cls == CLS_BRANCH && ++c->wp.branches == TAGE_REWIND_MAX) c->wp.stopped = true;
+    c->avail++;
+    return true;
+}
+
+void wrong_path_execute(sim_core *c, uop *u)
+{
+    /* Its own outcome is not where it went: fetch followed the prediction. */
+    rv_dyninst d = u->d;
+    rv_spec_exec(&c->wp.spec, &u->d.insn, &d);
+    u->d.mem_addr = d.mem_addr, u->d.mem_size = d.mem_size, u->d.mem_access = d.mem_access;
+    u->stuck = c->wp.spec.stuck;
+    u->executed = true;
+}
+
+void wrong_path_dispatched(sim_core *c, const uop *u)
+{
+    if (!c->wp.on || u->d.icount != c->wp.branch) return;
+    memcpy(c->wp.reg_ready, c->reg_ready, sizeof c->reg_ready);
+    memcpy(c->wp.div_free, c->div_free, sizeof c->div_free);
+    memcpy(c->wp.fdiv_free, c->fdiv_free, sizeof c->fdiv_free);
+}
+
+uint64_t wrong_path_cutoff(const sim_core *c)
+{
+    if (!c->wp.on || c->wp.branch >= c->disp) return UINT64_MAX;
+    return core_resolves_at(c, core_uop(c, c->wp.branch));
+}
+
+/* The window and the predictor as if the branch had just been fetched on
+ * the correct path. */
+static void rewind_front_end(sim_core *c)
+{
+    uint64_t from = c->wp.branch + 1;
+    uint64_t cap = (uint64_t)c->cfg.max_branches;
+    while (c->br_tail > c->br_head && c->branches[(c->br_tail - 1) % cap] >= from) c->br_tail--;
+    c->fetch = c->avail = from;
+    if (c->disp > from) c->disp = from;
+    c->sfb_to = 0;
+    bpred_rewind(c->ua->bp, &c->wp.bp);
+    c->packet = c->wp.packet; /* the wrong path's FTQ entries are free again */
+    c->history = c->wp.history;
+    c->wp.on = false;
+}
+
+void wrong_path_squash(sim_core *c)
+{
+    uint64_t from = c->wp.branch + 1;
+    uop *b = core_uop(c, c->wp.branch);
+    probe_note_squash(c, from);
+    c->wp_ended.branch = c->wp.branch;
+    c->wp_ended.n = 0;
+    unsigned issued = 0;
+    for (uint64_t s = from; s < c->fetch; s++) {
+        uop *u = core_uop(c, s);
+        if (c->ninstance_probes) c->wp_ended.r[c->wp_ended.n++] = probe_instance_record(c, u, false, STK_FLUSHED_MISPREDICT);
+        if (s >= c->disp) continue;
+        issued += u->issue < c->now;
+        core_unschedule(c, u);
+    }
+    uint64_t n = (uint64_t)c->cfg.stq_entries;
+    while (c->stq_tail > c->stq_head && c->stq[(c->stq_tail - 1) % n].seq >= from) c->stq_tail--;
+    memcpy(c->reg_ready, c->wp.reg_ready, sizeof c->reg_ready);
+    memcpy(c->div_free, c->wp.div_free, sizeof c->div_free);
+    memcpy(c->fdiv_free, c->wp.fdiv_free, sizeof c->fdiv_free);
+    b->wp_fetched = (uint16_t)(c->fetch - from < UINT16_MAX ? c->fetch - from : UINT16_MAX);
+    b->wp_issued = (uint16_t)issued;
+    rewind_front_end(c);
+}
+
+void wrong_path_drop(sim_core *c)
+{
+    if (c->wp.on) rewind_front_end(c);
+}
