@@ -144,7 +144,7 @@ e2e-test:
 # The end-to-end tests that feed the tools bad, hostile and unusual input
 # (and a pipeline), once more on the sanitizer build: any ASan or UBSan
 # report fails them (exit status 223, and UBSan aborts).
-SAN_E2E := hostile_input checkpoint_errors checkpoint_descriptors checkpoint_signals bbv_bad_input \
+SAN_E2E := hostile_input checkpoint_errors checkpoint_descriptors checkpoint_signals checkpoint_hostile bbv_bad_input \
            simpoint_errors simpoint_formats validate_errors validate_known output_targets out_of_scope pipeline bbv_proxy \
            tip_case_study sim_regions fuzz_parsers
 san-e2e:

@@ -464,6 +464,37 @@ static bool entry_ok(json_t *e, size_t blob_len, const bool *listed, json_int_t 
     return strcmp(kind, "data") == 0;
 }
 
+static bool same_member(json_t *a, json_t *b, const char *key)
+{
+    return json_equal(json_object_get(a, key), json_object_get(b, key));
+}
+
+static bool holds_data(json_t *e)
+{
+    size_t off, len;
+    return data_range(e, SIZE_MAX, &off, &len) && len > 0;
+}
+
+/* Restoring creates a pipe with the capacity its first entry declares and
+ * writes its bytes into it, blocking: every entry of one pipe must declare
+ * the same capacity, and one at most carry bytes (entry_ok: no more than
+ * that capacity), as when saved. */
+static bool pipes_consistent(json_t *files)
+{
+    size_t i, j;
+    json_t *a, *b;
+    json_array_foreach(files, i, a) {
+        if (strcmp(kind_of(a), "pipe") != 0)
+            continue;
+        json_array_foreach(files, j, b) {
+            if (j > i && strcmp(kind_of(b), "pipe") == 0 && same_member(a, b, "pipe") &&
+                (!same_member(a, b, "size") || (holds_data(a) && holds_data(b))))
+                return false;
+        }
+    }
+    return true;
+}
+
 int ckpt_fds_check(json_t *files, size_t blob_len, char *err, size_t errlen)
 {
     if (!json_is_array(files))
@@ -480,6 +511,8 @@ int ckpt_fds_check(json_t *files, size_t blob_len, char *err, size_t errlen)
         listed[fd] = true;
         prev = fd;
     }
+    if (!pipes_consistent(files))
+        return fail(err, errlen, "corrupted checkpoint: the entries of a pipe disagree on its size or its bytes");
     return 0;
 }
 
@@ -546,7 +579,7 @@ static int reopen(rv_proc *p, const char *kind, const char *path, int flags, cha
     bool dir = strcmp(kind, "dir") == 0, dev = strcmp(kind, "dev") == 0;
     int how = dir ? O_RDONLY | O_DIRECTORY | (flags & O_PATH)
                   : (flags & ~(O_CREAT | O_TRUNC | O_EXCL | O_TMPFILE | O_CLOEXEC)) | O_NOCTTY;
-    int fd = open(path, how | O_NONBLOCK | O_CLOEXEC);
+    int fd = openat(p->os.cwd_fd, path, how | O_NONBLOCK | O_CLOEXEC); /* where the check looked */
     if (fd < 0)
         return fail(err, errlen, "cannot reopen the guest's %s %s: %s", dir ? "directory" : dev ? "device" : "file",
                     path, strerror(errno));
@@ -563,15 +596,27 @@ static int reopen(rv_proc *p, const char *kind, const char *path, int flags, cha
     return fd;
 }
 
-/* A named FIFO again, with the bytes it held: a second descriptor that
- * reads and writes it keeps it open while the guest's is opened (without
+/* The file an open descriptor names, opened again with flags of its own
+ * (through /proc/self/fd: the same file, whatever its path names now). */
+static int reopen_same(int fd, int flags)
+{
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    return open(self, flags | O_CLOEXEC);
+}
+
+/* A named FIFO again, with the bytes it held. Opening it for writing, or
+ * putting bytes back, writes to whatever process reads it: only a FIFO under
+ * the writable directories, whatever access mode the entry claims. A second
+ * descriptor keeps the FIFO open while the guest's is opened (without
  * blocking) and refilled. */
 static int reopen_fifo(rv_proc *p, const char *path, int flags, const unsigned char *data, size_t len, char *err,
                        size_t errlen)
 {
-    if ((flags & O_ACCMODE) != O_RDONLY && sys_check_writable(p, p->os.cwd_fd, path))
+    bool writes = (flags & O_ACCMODE) != O_RDONLY || len > 0;
+    if (writes && sys_check_writable(p, p->os.cwd_fd, path))
         return fail(err, errlen, "guest FIFO %s is outside the directories it may write (see --allow-write)", path);
-    int keep = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    int keep = openat(p->os.cwd_fd, path, (writes ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (keep < 0 || fstat(keep, &st) != 0 || !S_ISFIFO(st.st_mode)) {
         if (keep >= 0)
@@ -582,7 +627,7 @@ static int reopen_fifo(rv_proc *p, const char *path, int flags, const unsigned c
     if (len && fcntl(keep, F_GETPIPE_SZ) < (int)len)
         fcntl(keep, F_SETPIPE_SZ, (int)len);
     if (!len || write(keep, data, len) == (ssize_t)len)
-        fd = open(path, (flags & O_ACCMODE) | O_NONBLOCK | O_CLOEXEC);
+        fd = reopen_same(keep, (flags & O_ACCMODE) | O_NONBLOCK);
     int saved = errno;
     close(keep);
     return fd >= 0 ? fd : fail(err, errlen, "cannot reopen the guest's FIFO %s: %s", path, strerror(saved));
@@ -630,9 +675,7 @@ static int restore_std(rv_proc *p, int fd, json_t *e, const unsigned char *blob,
                fstat(p->os.files[0].host_fd, &st) == 0 && S_ISREG(st.st_mode)) {
         /* The file again, with an offset of its own: regions restored side
          * by side (sim -j) must not move each other's position. */
-        char self[64];
-        snprintf(self, sizeof self, "/proc/self/fd/%d", p->os.files[0].host_fd);
-        int own = open(self, O_RDONLY | O_CLOEXEC);
+        int own = reopen_same(p->os.files[0].host_fd, O_RDONLY);
         off_t at = (off_t)json_integer_value(json_object_get(e, "offset"));
         if (own < 0 || lseek(own, at, SEEK_SET) != at) {
             if (own >= 0)

@@ -2,11 +2,13 @@
 """Rewrite a checkpoint the way a crafted or damaged one would look, with
 valid CRCs, so that the tests reach the code behind the container checks.
 
-  ckpt_edit.py IN OUT [--drop TAG]... [--json TAG PYTHON]...
+  ckpt_edit.py IN OUT [--drop TAG]... [--json TAG PYTHON]... [--bytes TAG PYTHON]...
 
 --drop TAG removes a section ("FDAT", "OS  "; short tags are space-padded).
 --json TAG PYTHON runs PYTHON with `j` bound to the section's parsed JSON; the
 section is replaced by the new value of `j` (or raw text if `j` is a str).
+--bytes TAG PYTHON runs PYTHON with `b` bound to a bytearray of the section
+("FDAT": the descriptors' bytes), and stores `b` back.
 The container (lib/ckpt/ckpt_file.c): magic[8] version:u32 nsections:u32
 header_crc:u32, then per section tag:u32 raw_len:u64 stored_len:u64
 crc:u32 head_crc:u32 and the zlib-compressed bytes.
@@ -55,6 +57,13 @@ def main(argv):
                     exec(ops[i + 2], scope)
                     j = scope["j"]
                     s[1] = (j if isinstance(j, str) else json.dumps(j)).encode()
+            i += 3
+        elif ops[i] == "--bytes":
+            for s in sections:
+                if s[0] == tag:
+                    scope = {"b": bytearray(s[1])}
+                    exec(ops[i + 2], scope)
+                    s[1] = bytes(scope["b"])
             i += 3
         else:
             sys.exit(f"ckpt_edit.py: unknown operation {ops[i]}")

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Crafted checkpoints of a guest holding every descriptor kind
+# (tests/progs/descriptor_kinds: a pipe and a FIFO with bytes in them, a
+# memfd, a directory, a record lock, a writable MAP_SHARED mapping), checked
+# against the rule of checkpoint/FORMAT.md: restoring creates no file,
+# opens for writing, refills or resizes only what lies under the writable
+# directories, and every refusal is a one-line error with nothing written,
+# no crash and no hang (issue 35: D1, D2, D3).
+source "$(dirname "$0")/lib.sh"
+cd "$T"
+EDIT="python3 $TOP/tests/tools/ckpt_edit.py"
+
+# refuses PATTERN CMD...: status 1..125 within 20 s, stderr matching PATTERN.
+refuses() {
+    local want=$1; shift
+    set +e; timeout 20 "$@" > out.txt 2> err.txt < /dev/null; local got=$?; set -e
+    [ "$got" -ne 124 ] || fail "'$*' hung"
+    [ "$got" -ge 1 ] && [ "$got" -le 125 ] || fail "'$*' exited $got (a crash?): $(head -c 300 err.txt)"
+    grep -q -- "$want" err.txt || fail "'$*': expected an error matching '$want', got: $(head -c 300 err.txt)"
+}
+# refuse PATTERN CMD...: the same in one line.
+refuse() {
+    refuses "$@"
+    [ "$(grep -vc '^$' err.txt)" = 1 ] || fail "'$*': more than one line of error: $(head -c 500 err.txt)"
+}
+# refuse_restore PATTERN CKPT: by checkpoint --run and by sim (which says
+# which region failed), run in jail/, the only writable directory.
+refuse_restore() {
+    (cd jail && refuse "$1" "$BIN/checkpoint" --run "../$2" &&
+        refuses "$1" "$BIN/sim" -o r.json --warmup none "../$2")
+    [ ! -e jail/r.json ] || fail "sim refused $2 but wrote its result"
+}
+
+mkdir jail outside
+mkfifo jail/ff
+(cd jail && "$BIN/checkpoint" -o ck --at 3000000 -- "$RV/progs/descriptor_kinds" ff > /dev/null)
+base=$(ls jail/ck/*.ckpt)
+(cd jail && "$BIN/checkpoint" --run "../$base" --guest-output run.out) || fail "the checkpoint does not restore"
+expect_eq "the restored run's output" "8 12 9 1 [pipedatafifodatamorememfddata]" "$(cat jail/run.out)"
+
+# D1: a FIFO entry marked read-only, with bytes, naming another process's
+# FIFO outside the writable directories: refusing it writes nothing there.
+mkfifo outside/cmd.fifo
+timeout 30 cat outside/cmd.fifo > outside/got.txt &
+reader=$!
+$EDIT "$base" fifo_ro.ckpt --json "OS" \
+    "[f.update(path='$T/outside/cmd.fifo') for f in j['files'] if f['kind'] == 'fifo' and f['flags'] & 3 == 0]"
+refuse_restore "guest FIFO $T/outside/cmd.fifo is outside the directories it may write" fifo_ro.ckpt
+: > outside/cmd.fifo   # end the reader
+wait "$reader" || true
+expect_eq "bytes the other process's reader received" "" "$(cat outside/got.txt)"
+# A read-only FIFO entry without bytes may be anywhere (the guest reads anywhere).
+$EDIT "$base" fifo_ro_empty.ckpt --json "OS" \
+    "[f.update(path='$T/outside/cmd.fifo') for f in j['files'] if f['kind'] == 'fifo' and f['flags'] & 3 == 0]; [f.pop('data', None) for f in j['files']if f['kind'] == 'fifo']"
+(cd jail && timeout 20 "$BIN/checkpoint" --run ../fifo_ro_empty.ckpt --insts 1000 > /dev/null) ||
+    fail "a read-only FIFO without bytes outside the writable directories was refused"
+echo "ok   a FIFO is refilled only under the writable directories, whatever mode its entry claims"
+
+# D2: the entries of one pipe disagree: two readers with bytes, or a first
+# entry declaring a smaller capacity than a later one's bytes. Refused (by
+# --info too), not a write that blocks forever.
+$EDIT "$base" pipe_two_readers.ckpt --bytes FDAT 'b[:] = bytes(40000)' --json "OS" \
+    "[f.update(data=[0, 40000 if f['kind'] == 'pipe' else f['data'][1]]) for f in j['files'] if 'data' in f]; [f.update(end='r', data=[0, 40000]) for f in j['files'] if f['kind'] == 'pipe' and f['end'] == 'w']"
+$EDIT "$base" pipe_small_first.ckpt --bytes FDAT 'b[:] = bytes(70000)' --json "OS" \
+    "p = [f for f in j['files'] if f['kind'] == 'pipe']; p[0].update(size=4096, end='w'); p[0].pop('data', None); p[1].update(size=131072, end='r', data=[0, 70000]); [f.update(data=[0, 8]) for f in j['files'] if f['kind'] != 'pipe' and 'data' in f]"
+for c in pipe_two_readers pipe_small_first; do
+    refuse "the entries of a pipe disagree" "$BIN/checkpoint" --info $c.ckpt
+    refuse_restore "the entries of a pipe disagree" $c.ckpt
+done
+echo "ok   pipes whose entries disagree on their size or bytes are refused, not a hang"
