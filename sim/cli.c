@@ -1,0 +1,479 @@
+/* sim's command line: the options, their checks, and what they combine
+ * into (sampling defaults, sensitivity variants, icost's graph). */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outfile.h"
+#include "util.h"
+
+const char sim_usage[] =
+    "Usage: sim --full [options] -- PROGRAM [ARGS...]\n"
+    "       sim [options] CKPT...\n"
+    "Simulate a 4-wide out-of-order RISC-V core (SonicBOOM-like) cycle by cycle and account\n"
+    "for every cycle: CPI, a commit-state cycle stack (computing / stalled / flushed /\n"
+    "drained, with causes) and the exact per-instruction attribution of time (TIP's Oracle).\n"
+    "\n"
+    "Core:\n"
+    "  -c, --config FILE       core configuration, INI (default: the built-in SonicBOOM of\n"
+    "                          the TIP paper, identical to configs/boom-tip.ini)\n"
+    "      --set SEC.KEY=V     override one parameter, e.g. --set rob.entries=192; repeatable\n"
+    "      --list-params       print every parameter, its value and meaning, and exit\n"
+    "Whole program (--full):\n"
+    "      --full              simulate PROGRAM from its first instruction\n"
+    "  -G, --log-interval N    interval-log granularity in instructions (default 1M)\n"
+    "      --interval-log F    per-interval CSV: instructions, cycles, cycle stack, events\n"
+    "      --max-insts N       stop after N instructions (k/M/G suffixes)\n"
+    "      --guest-output F    the guest's stdout/stderr go to F ('none' discards them; regions:\n"
+    "                          the default, and F.N for the N-th of several regions)\n"
+    "Checkpoint regions (default mode):\n"
+    "      --warmup MODE       none | detailed | functional | checkpoint (default detailed):\n"
+    "                          what happens over each region's warm-up window: skipped cold,\n"
+    "                          simulated in detail, caches/TLBs/predictors warmed by the\n"
+    "                          functional model, or warm state loaded from the checkpoint\n"
+    "                          (checkpoint --warm CONFIG) and then functionally warmed\n"
+    "  -j, --jobs N            regions simulated in parallel (default: all cores)\n"
+    "      --total-insts N     the program's instruction count (bbv --summary's): --full shows\n"
+    "                          percent done and ETA; regions project total cycles (k/M/G suffixes)\n"
+    "      --program PATH      use this copy of the program (its CRC must match)\n"
+    "Output:\n"
+    "  -o, --output FILE       JSON results (format: sim/RESULTS.md; '-' = stdout)\n"
+    "      --profile FILE      the complete golden profile as CSV, one row per static pc\n"
+    "                          (--full, or a single region)\n"
+    "      --profile-top N     entries per profile list in the JSON (default 50, 0 = all)\n"
+    "      --bbmap FILE        label blocks with the ids of a bbv .bbmap\n"
+    "Sampled profiling (the same sample cycles for every profiler, each scored against the\n"
+    "golden attribution; sim/RESULTS.md):\n"
+    "      --sample LIST       profilers, comma-separated, or 'all': tip, tip-ilp, nci, nci-ilp,\n"
+    "                          lci, dispatch, fetch, software; with events (TEA's cycle stacks):\n"
+    "                          tea, nci-tea, tea-dispatch, ibs, spe, ris (default all when sampling);\n"
+    "                          and profileme (by name only: instruction sampling, below)\n"
+    "      --profileme-interval S  ProfileMe: one sample per S fetched instructions on average\n"
+    "                          (uniformly random in [1, 2S-1]; default 1000; seed: --sample-seed)\n"
+    "      --profileme-samples FILE  every ProfileMe sample's registers as CSV (--full or a single\n"
+    "                          region): events, latencies, effective address, branch history\n"
+    "      --pair-window W     ProfileMe paired sampling: a second instruction 1..W fetches after\n"
+    "                          the first (W <= S/4): useful concurrency and wasted issue slots\n"
+    "      --psv-extra LIST    extra PSV bits for tea, nci-tea and tea-dispatch, or 'all': FL-CSR,\n"
+    "                          ST-LAT, ST-L2, ST-WALK, DR-BTB (default: the paper's nine events)\n"
+    "      --pics              the golden per-instruction cycle stacks even without an event scheme\n"
+    "      --sample-hz HZ      sampling frequency at the core clock (default 4000 = every\n"
+    "                          800,000 cycles at 3.2 GHz)\n"
+    "      --sample-period N   sampling period in cycles instead\n"
+    "      --sample-random     one uniformly random cycle in each period (default: its end)\n"
+    "      --sample-seed N     seed of --sample-random (default 1)\n"
+    "      --sample-sweep-hz L also sample at each frequency of L (periodic and random) and\n"
+    "                          report the error against frequency\n"
+    "      --samples FILE      every sample record as CSV (--full or a single region)\n"
+    "      --commit-trace FILE the per-cycle commit view, run-length encoded (.gz: compressed;\n"
+    "                          --full or a single region)\n"
+    "      --sampled-csv FILE  profile error per profiler and granularity as CSV\n"
+    "      --report FILE.md    where the time goes, for people: profile errors, cycle categories,\n"
+    "                          perf-report-style tables and perf-annotate-style listings with\n"
+    "                          source lines (DWARF), for every result\n"
+    "      --annotate-profiler P  the profiler annotated beside the golden attribution (default tip)\n"
+    "      --annotate-functions N hottest functions annotated (default 3)\n"
+    "      --plots DIR         gnuplot SVG/PNG: error per profiler and granularity, error against\n"
+    "                          frequency, the hottest function's per-instruction time and stacks\n"
+    "Sensitivity (Gus): the same run again with resources changed, against this one:\n"
+    "      --sensitivity LIST  resources, comma-separated: parameters (rob.entries, fu.div,\n"
+    "                          dram.bandwidth_mb_s...), groups (frontend, widths, issue, window,\n"
+    "                          fu-latency, memory-latency, memory-bandwidth, mispredict-penalty,\n"
+    "                          tlbs), limit studies (perfect-bp, perfect-l1i, perfect-l1d,\n"
+    "                          perfect-tlb, infinite-rob, infinite-bandwidth, fastest-l1d,\n"
+    "                          zero-latency-alu, zero-latency-long-ops, wrong-path: no\n"
+    "                          wrong-path execution), sets joined with '+',\n"
+    "                          or 'all'\n"
+    "      --sensitivity-factors L  accelerations, xK or +P% (default x2): capacities are\n"
+    "                          multiplied, latencies divided, by at least one step\n"
+    "      --sensitivity-preset P   gus (Gus's resources at +15%) or limits (every limit study)\n"
+    "      --sensitivity-threshold P  a bottleneck speeds up by more than P% (default 1)\n"
+    "      --sensitivity-top N instructions whose time changed most, per variant (default 10)\n"
+    "Interaction cost (Fields et al.), by re-simulation with event classes idealised:\n"
+    "      --icost CLASSES     two or more of dl1, dmiss, win, bw, bmisp, shalu, lgalu, imiss, or\n"
+    "                          'all': every singleton and pair, labelled parallel or serial\n"
+    "      --icost-loads N     the same for the N static loads with the most Stalled time, each\n"
+    "                          idealised alone (it hits the L1D): which to prefetch (2 to 8)\n"
+    "      --icost-triples     triples too\n"
+    "  -q, --quiet             no summary on stderr\n"
+    "      --progress          progress on stderr even when it is not a terminal\n"
+    "  -h, --help              this help\n" GUEST_OPTIONS_HELP
+    "\n"
+    "Exit status: --full mirrors the guest's; regions: 0 when every region ran, 1 otherwise;\n"
+    "125 (--full) or 1 for sim's own errors.\n";
+
+enum {
+    OPT_SET = 0x100, OPT_LIST, OPT_FULL, OPT_ILOG, OPT_MAX, OPT_GUEST_OUTPUT, OPT_WARMUP, OPT_PROGRAM, OPT_PROFILE,
+    OPT_TOP, OPT_BBMAP, OPT_PROGRESS, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_SAMPLE_PERIOD, OPT_SAMPLE_RANDOM, OPT_SAMPLE_SEED,
+    OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
+    OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
+    OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS, OPT_PM_INTERVAL, OPT_PAIR_WINDOW, OPT_PM_SAMPLES,
+};
+
+static const struct option longopts[] = {
+    {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, OPT_SET},
+    {"list-params", no_argument, NULL, OPT_LIST}, {"full", no_argument, NULL, OPT_FULL},
+    {"log-interval", required_argument, NULL, 'G'}, {"interval-log", required_argument, NULL, OPT_ILOG},
+    {"max-insts", required_argument, NULL, OPT_MAX}, {"guest-output", required_argument, NULL, OPT_GUEST_OUTPUT},
+    {"warmup", required_argument, NULL, OPT_WARMUP}, {"jobs", required_argument, NULL, 'j'},
+    {"program", required_argument, NULL, OPT_PROGRAM}, {"output", required_argument, NULL, 'o'},
+    {"profile", required_argument, NULL, OPT_PROFILE}, {"profile-top", required_argument, NULL, OPT_TOP},
+    {"bbmap", required_argument, NULL, OPT_BBMAP}, {"quiet", no_argument, NULL, 'q'},
+    {"progress", no_argument, NULL, OPT_PROGRESS}, {"help", no_argument, NULL, 'h'},
+    {"sample", required_argument, NULL, OPT_SAMPLE}, {"sample-hz", required_argument, NULL, OPT_SAMPLE_HZ},
+    {"sample-period", required_argument, NULL, OPT_SAMPLE_PERIOD},
+    {"sample-random", no_argument, NULL, OPT_SAMPLE_RANDOM}, {"sample-seed", required_argument, NULL, OPT_SAMPLE_SEED},
+    {"sample-sweep-hz", required_argument, NULL, OPT_SAMPLE_SWEEP}, {"samples", required_argument, NULL, OPT_SAMPLES},
+    {"commit-trace", required_argument, NULL, OPT_COMMIT_TRACE},
+    {"sampled-csv", required_argument, NULL, OPT_SAMPLED_CSV}, {"psv-extra", required_argument, NULL, OPT_PSV_EXTRA},
+    {"pics", no_argument, NULL, OPT_PICS}, {"report", required_argument, NULL, OPT_REPORT},
+    {"annotate-profiler", required_argument, NULL, OPT_ANNOTATE_PROFILER},
+    {"annotate-functions", required_argument, NULL, OPT_ANNOTATE_FUNCTIONS},
+    {"plots", required_argument, NULL, OPT_PLOTS}, {"total-insts", required_argument, NULL, OPT_TOTAL_INSTS},
+    {"sensitivity", required_argument, NULL, OPT_SENS},
+    {"sensitivity-factors", required_argument, NULL, OPT_SENS_FACTORS},
+    {"sensitivity-preset", required_argument, NULL, OPT_SENS_PRESET},
+    {"sensitivity-threshold", required_argument, NULL, OPT_SENS_THRESHOLD},
+    {"sensitivity-top", required_argument, NULL, OPT_SENS_TOP},
+    {"icost", required_argument, NULL, OPT_ICOST}, {"icost-triples", no_argument, NULL, OPT_ICOST_TRIPLES},
+    {"icost-loads", required_argument, NULL, OPT_ICOST_LOADS},
+    {"profileme-interval", required_argument, NULL, OPT_PM_INTERVAL},
+    {"pair-window", required_argument, NULL, OPT_PAIR_WINDOW},
+    {"profileme-samples", required_argument, NULL, OPT_PM_SAMPLES},
+    GUEST_LONG_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+enum { MAX_SETS = 256, MAX_SENS_FACTORS = 16 };
+
+/* What the options say that only means something once all are read. */
+typedef struct pending {
+    const char *sets[MAX_SETS];  /* --set, applied over --config's file */
+    int nsets;
+    bool list_params;
+    bool sampling;               /* an option that implies sampled profiling */
+    double hz;                   /* --sample-hz; 0: not given */
+    const char *sens_list, *sens_preset;
+    double sens_factors[MAX_SENS_FACTORS];
+    int nsens_factors;
+} pending;
+
+/* --sample LIST: names checked against the policies; 'all' for every one
+ * (ProfileMe, instruction-proportional, only by name). */
+static void parse_profilers(sampling_options *s, char *list)
+{
+    s->profileme = false;
+    if (!strcmp(list, "all")) {
+        s->nprofilers = (int)nprofiler_policies;
+        s->profilers = malloc(nprofiler_policies * sizeof *s->profilers);
+        if (!s->profilers) die("out of memory");
+        for (size_t i = 0; i < nprofiler_policies; i++) s->profilers[i] = profiler_policies[i]->name;
+        return;
+    }
+    s->nprofilers = 0;
+    free(s->profilers);
+    s->profilers = malloc((strlen(list) / 2 + 1) * sizeof *s->profilers);
+    if (!s->profilers) die("out of memory");
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(name, "profileme")) {
+            s->profileme = true;
+            continue;
+        }
+        if (!profiler_policy_find(name)) die("--sample: unknown profiler '%s' (see --help)", name);
+        for (int i = 0; i < s->nprofilers; i++)
+            if (!strcmp(s->profilers[i], name)) die("--sample: '%s' given twice", name);
+        s->profilers[s->nprofilers++] = name;
+    }
+    if (!s->nprofilers && !s->profileme) die("--sample: expected a list of profilers or 'all'");
+}
+
+static double hz_arg(const char *opt, const char *arg)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v > 0) || v > 1e9) die("%s: expected a frequency in Hz, got '%s'", opt, arg);
+    return v;
+}
+
+static void parse_sweep(sampling_options *s, char *list)
+{
+    s->sweep_hz = malloc((strlen(list) / 2 + 1) * sizeof *s->sweep_hz);
+    if (!s->sweep_hz) die("out of memory");
+    s->nsweep = 0;
+    for (char *save = NULL, *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save))
+        s->sweep_hz[s->nsweep++] = hz_arg("--sample-sweep-hz", f);
+    if (!s->nsweep) die("--sample-sweep-hz: expected a list of frequencies");
+}
+
+static enum warmup_mode parse_warmup(const char *s)
+{
+    for (int i = 0; i < WARMUP_MODES; i++)
+        if (!strcmp(s, warmup_mode_names[i])) return (enum warmup_mode)i;
+    die("--warmup: expected none, detailed, functional or checkpoint, got '%s'", s);
+}
+
+static uint64_t count_arg(const char *opt, const char *arg, bool positive)
+{
+    uint64_t v;
+    if (!parse_count(arg, &v) || (positive && !v)) die("%s: expected a %scount (k/M/G suffixes), got '%s'", opt,
+                                                      positive ? "positive " : "", arg);
+    return v;
+}
+
+/* As simpoint's --threads: OpenMP runtimes overflow their stacks or wrap
+ * far beyond this, and a region per thread needs its own memory anyway. */
+enum { MAX_JOBS = 4096 };
+static int jobs_arg(const char *arg)
+{
+    uint64_t v;
+    if (!parse_count(arg, &v) || v < 1 || v > MAX_JOBS) die("--jobs: expected 1 to %d, got '%s'", MAX_JOBS, arg);
+    return (int)v;
+}
+
+static void psv_extra_arg(sampling_options *s, const char *arg)
+{
+    if (psv_parse(arg, &s->cfg.psv_extra)) s->cfg.psv_extra = UINT16_MAX;
+    if (!strcmp(arg, "all")) s->cfg.psv_extra = PSV_EXTRA;
+    if (s->cfg.psv_extra & ~PSV_EXTRA)
+        die("--psv-extra: expected 'all' or a list of FL-CSR, ST-LAT, ST-L2, ST-WALK, DR-BTB, got '%s'", arg);
+}
+
+/* The core, the program or regions, and how they run; false if c is not one of these. */
+static bool run_option(sim_cli *cli, pending *p, int c, char *arg)
+{
+    sim_options *o = &cli->o;
+    char err[512];
+    switch (c) {
+    case 'c':
+        if (uarch_config_load(&o->cfg, arg, err, sizeof err)) die("%s", err);
+        o->config_source = arg;
+        break;
+    case OPT_SET:
+        if (p->nsets == MAX_SETS) die("--set: at most 256 overrides");
+        p->sets[p->nsets++] = arg;
+        break;
+    case OPT_LIST: p->list_params = true; break;
+    case OPT_FULL: cli->target.full = true; break;
+    case 'G': o->log_interval = count_arg("--log-interval", arg, true); break;
+    case OPT_ILOG: o->interval_log = arg; break;
+    case OPT_MAX: o->max_insts = count_arg("--max-insts", arg, true); break;
+    case OPT_GUEST_OUTPUT: o->guest_output = arg; break;
+    case OPT_WARMUP: o->warmup = parse_warmup(arg); break;
+    case 'j': cli->jobs = jobs_arg(arg); break;
+    case OPT_TOTAL_INSTS: o->total_insts = count_arg("--total-insts", arg, true); break;
+    case OPT_PROGRAM: o->program = arg; break;
+    case OPT_BBMAP: o->bbmap = arg; break;
+    case 'q': cli->quiet = true; break;
+    case OPT_PROGRESS: o->progress = true; break;
+    default: return false;
+    }
+    return true;
+}
+
+/* The results' files and reports; false if c is not one of these. */
+static bool output_option(sim_cli *cli, pending *p, int c, char *arg)
+{
+    switch (c) {
+    case 'o': cli->output = arg; break;
+    case OPT_PROFILE: cli->profile = arg; break;
+    case OPT_TOP: cli->top = (size_t)count_arg("--profile-top", arg, false); break;
+    case OPT_SAMPLED_CSV: cli->sampled_csv = arg, p->sampling = true; break;
+    case OPT_REPORT: cli->report = arg; break;
+    case OPT_PLOTS: cli->plots = not_stdout("--plots", arg, "a directory"); break;
+    case OPT_ANNOTATE_PROFILER:
+        if (!profiler_policy_find(arg)) die("--annotate-profiler: unknown profiler '%s' (see --help)", arg);
+        cli->md.annotate = arg;
+        break;
+    case OPT_ANNOTATE_FUNCTIONS: cli->md.functions = (size_t)count_arg("--annotate-functions", arg, false); break;
+    default: return false;
+    }
+    return true;
+}
+
+/* Sampled profiling and ProfileMe; false if c is not one of these. */
+static bool sampling_option(sim_cli *cli, pending *p, int c, char *arg)
+{
+    sampling_options *s = &cli->o.sampling;
+    switch (c) {
+    case OPT_SAMPLE: parse_profilers(s, arg), p->sampling = true; break;
+    case OPT_SAMPLE_HZ: p->hz = hz_arg("--sample-hz", arg), p->sampling = true; break;
+    case OPT_SAMPLE_PERIOD: s->cfg.period = count_arg("--sample-period", arg, true), p->sampling = true; break;
+    case OPT_SAMPLE_RANDOM: s->cfg.random = p->sampling = true; break;
+    case OPT_SAMPLE_SEED: s->cfg.seed = count_arg("--sample-seed", arg, false), p->sampling = true; break;
+    case OPT_SAMPLE_SWEEP: parse_sweep(s, arg), p->sampling = true; break;
+    case OPT_SAMPLES: s->records = arg, p->sampling = true; break;
+    case OPT_COMMIT_TRACE: s->commit_trace = arg; break;
+    case OPT_PSV_EXTRA: psv_extra_arg(s, arg); break;
+    case OPT_PICS: s->pics = true; break;
+    case OPT_PM_SAMPLES: s->pm_records = arg; break;
+    case OPT_PM_INTERVAL: s->pm.interval = count_arg("--profileme-interval", arg, true); break;
+    case OPT_PAIR_WINDOW:
+        s->pm.window = (uint32_t)count_arg("--pair-window", arg, true);
+        if (s->pm.window > 4096) die("--pair-window: at most 4096 instructions, got '%s'", arg);
+        break;
+    default: return false;
+    }
+    return true;
+}
+
+/* Sensitivity and interaction cost; false if c is not one of these. */
+static bool whatif_option(sim_cli *cli, pending *p, int c, char *arg)
+{
+    sensitivity_options *so = &cli->sens;
+    char err[512];
+    switch (c) {
+    case OPT_SENS: p->sens_list = arg; break;
+    case OPT_SENS_PRESET: p->sens_preset = arg; break;
+    case OPT_SENS_FACTORS:
+        p->nsens_factors = resource_parse_factors(arg, p->sens_factors, MAX_SENS_FACTORS, err, sizeof err);
+        if (p->nsens_factors < 0) die("--sensitivity-factors: %s", err);
+        break;
+    case OPT_SENS_THRESHOLD:
+        if (!parse_double(arg, &so->threshold) || so->threshold < 0)
+            die("--sensitivity-threshold: expected a percentage, got '%s'", arg);
+        so->threshold /= 100;
+        break;
+    case OPT_SENS_TOP: so->top = (size_t)count_arg("--sensitivity-top", arg, false); break;
+    case OPT_ICOST:
+        if (icost_parse(&cli->icost_classes, arg, err, sizeof err)) die("--icost: %s", err);
+        cli->icost = true;
+        break;
+    case OPT_ICOST_TRIPLES: cli->icost_triples = true; break;
+    case OPT_ICOST_LOADS:
+        cli->icost_loads = (int)count_arg("--icost-loads", arg, true);
+        if (cli->icost_loads < 2 || cli->icost_loads > ICOST_MAX_ELEMENTS)
+            die("--icost-loads: expected 2 to %d, got '%s'", ICOST_MAX_ELEMENTS, arg);
+        break;
+    default: return false;
+    }
+    return true;
+}
+
+static void defaults(sim_cli *cli, pending *p)
+{
+    *cli = (sim_cli){
+        .o = {.warmup = WARMUP_DETAILED, .log_interval = 1000000, .config_source = "built-in"},
+        .top = 50,
+        .md = {.annotate = "tip", .functions = 3, .rows = 20},
+        .sens = {.threshold = 0.01, .top = 10},
+    };
+    uarch_config_defaults(&cli->o.cfg);
+    cli->o.sampling.cfg.seed = 1;
+    *p = (pending){.sens_factors = {2}, .nsens_factors = 1};
+}
+
+/* The options, up to the program or the first checkpoint. False for --help. */
+static bool read_options(int argc, char **argv, sim_cli *cli, pending *p)
+{
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+c:G:j:o:qh", longopts, NULL)) != -1) {
+        if (c == 'h') return false;
+        if (c == '?') {
+            if (optopt) die("option -%c: unknown or missing its argument (see --help)", optopt);
+            die("unknown option '%s' (see --help)", argv[optind - 1]);
+        }
+        if (!run_option(cli, p, c, optarg) && !output_option(cli, p, c, optarg) && !sampling_option(cli, p, c, optarg) &&
+            !whatif_option(cli, p, c, optarg) && !guest_cli_option(&cli->o.guest, c, optarg))
+            die("unexpected option (see --help)");
+    }
+    return true;
+}
+
+/* --set over the configuration file, then the whole configuration checked. */
+static void apply_config(sim_options *o, const pending *p)
+{
+    char err[512];
+    for (int i = 0; i < p->nsets; i++)
+        if (uarch_config_set(&o->cfg, p->sets[i], err, sizeof err)) die("%s", err);
+    if (uarch_config_check(&o->cfg, err, sizeof err)) die("%s: %s", o->config_source, err);
+}
+
+static void check_target(sim_cli *cli, int argc, char **argv)
+{
+    bool full = cli->target.full;
+    if (optind >= argc) die(full ? "no program given (see --help)" : "no checkpoints given (see --help; --full for a program)");
+    if (full && cli->o.warmup != WARMUP_DETAILED) die("--warmup applies to checkpoint regions, not --full");
+    if (!full && cli->o.interval_log) die("--interval-log needs --full");
+    cli->target.argc = argc - optind;
+    cli->target.argv = argv + optind;
+}
+
+static void setup_icost(sim_cli *cli)
+{
+    if (cli->icost_triples && !cli->icost && !cli->icost_loads) die("--icost-triples needs --icost or --icost-loads");
+    if (!cli->icost) return;
+    icost_graph_config(&cli->icost_classes, cli->icost_triples, &cli->graph);
+    cli->o.sampling.graph = &cli->graph;
+}
+
+static void setup_sensitivity(sim_cli *cli, const pending *p)
+{
+    sensitivity_options *so = &cli->sens;
+    char err[512];
+    if (p->sens_list && p->sens_preset) die("--sensitivity and --sensitivity-preset: give one of them");
+    if (p->sens_list)
+        so->nvariants = resource_variants(&cli->o.cfg, p->sens_list, p->sens_factors, p->nsens_factors, &so->variants,
+                                          err, sizeof err);
+    if (p->sens_preset) so->nvariants = resource_preset(&cli->o.cfg, p->sens_preset, &so->variants, err, sizeof err);
+    if (so->nvariants < 0) die("%s: %s", p->sens_list ? "--sensitivity" : "--sensitivity-preset", err);
+}
+
+static void setup_profileme(sampling_options *s)
+{
+    if ((s->pm.interval || s->pm.window || s->pm_records) && !s->profileme)
+        die("--profileme-interval, --pair-window and --profileme-samples need --sample profileme");
+    if (!s->profileme) return;
+    s->pm.interval = s->pm.interval ? s->pm.interval : 1000;
+    s->pm.seed = s->cfg.seed;
+    if (s->pm.window && s->pm.interval < 4 * (uint64_t)s->pm.window)
+        die("--pair-window %u: at most a quarter of --profileme-interval (%llu), so pairs do not overlap", s->pm.window,
+            (unsigned long long)s->pm.interval);
+}
+
+/* Any sampling option samples with every profiler at 4 kHz unless told otherwise. */
+static void setup_sampling(sim_options *o, const pending *p)
+{
+    sampling_options *s = &o->sampling;
+    if (!p->sampling) return;
+    if (!s->nprofilers && !s->profileme) parse_profilers(s, (char[]){"all"});
+    if (s->nprofilers && !s->cfg.period) s->cfg.hz = p->hz ? p->hz : 4000, s->cfg.period = sampling_period(s->cfg.hz, o->cfg.freq_mhz);
+}
+
+/* An output that cannot be written fails now, not after the simulation. */
+static void probe_outputs(const sim_cli *cli)
+{
+    const sampling_options *s = &cli->o.sampling;
+    const char *outputs[] = {cli->output,         cli->profile, cli->sampled_csv,  cli->report,
+                             cli->o.interval_log, s->records,   s->commit_trace,   s->pm_records};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) outfile_probe(outputs[i]);
+}
+
+enum sim_mode sim_cli_parse(int argc, char **argv, sim_cli *cli)
+{
+    pending p;
+    defaults(cli, &p);
+    if (!read_options(argc, argv, cli, &p)) return SIM_HELP;
+    apply_config(&cli->o, &p);
+    if (p.list_params) return SIM_LIST_PARAMS;
+    check_target(cli, argc, argv);
+    if (p.hz && cli->o.sampling.cfg.period) die("--sample-hz and --sample-period: give one of them");
+    setup_icost(cli);
+    setup_sensitivity(cli, &p);
+    setup_profileme(&cli->o.sampling);
+    setup_sampling(&cli->o, &p);
+    probe_outputs(cli);
+    return cli->target.full ? SIM_FULL : SIM_REGIONS;
+}
+
+void sim_cli_free(sim_cli *cli)
+{
+    icost_free(&cli->icost_classes);
+    free(cli->sens.variants);
+    guest_cli_free(&cli->o.guest);
+    free(cli->o.sampling.profilers);
+    free(cli->o.sampling.sweep_hz);
+}
