@@ -1,5 +1,6 @@
 #include "srcline.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -39,14 +40,31 @@ void srclines_close(srclines *s)
     free(s);
 }
 
+static const char *line_of(srclines *s, uint64_t pc, Dwarf_Die *cu, int *lineno)
+{
+    if (!s || !dwarf_addrdie(s->dw, pc, cu)) return NULL;
+    Dwarf_Line *line = dwarf_getsrc_die(cu, pc);
+    const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+    return file && dwarf_lineno(line, lineno) == 0 ? file : NULL;
+}
+
+int srclines_where(srclines *s, uint64_t pc, char *path, size_t size, int *lineno)
+{
+    Dwarf_Die cu;
+    const char *file = line_of(s, pc, &cu, lineno);
+    if (!file) return 0;
+    Dwarf_Attribute at;
+    const char *dir = file[0] == '/' ? NULL : dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at));
+    snprintf(path, size, "%s%s%s", dir ? dir : "", dir ? "/" : "", file);
+    return 1;
+}
+
 int srclines_lookup(srclines *s, uint64_t pc, char *buf, size_t size)
 {
     Dwarf_Die cu;
-    if (!s || !dwarf_addrdie(s->dw, pc, &cu)) return 0;
-    Dwarf_Line *line = dwarf_getsrc_die(&cu, pc);
     int lineno;
-    const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
-    if (!file || dwarf_lineno(line, &lineno) != 0) return 0;
+    const char *file = line_of(s, pc, &cu, &lineno);
+    if (!file) return 0;
     const char *base = strrchr(file, '/');
     snprintf(buf, size, "%s:%d", base ? base + 1 : file, lineno);
     return 1;

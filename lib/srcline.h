@@ -14,4 +14,8 @@ void srclines_close(srclines *s);
 /* "file.c:123" (the file's base name) into buf; false when unknown. */
 int srclines_lookup(srclines *s, uint64_t pc, char *buf, size_t size);
 
+/* The source file's path (a relative name joined to its compilation
+ * directory) into path, and the line number; false when unknown. */
+int srclines_where(srclines *s, uint64_t pc, char *path, size_t size, int *line);
+
 #endif

@@ -14,6 +14,27 @@ uint64_t sampling_period(double hz, int freq_mhz)
     return p < 1 ? 1 : (uint64_t)p;
 }
 
+uint64_t sampling_period_for(const sampler_config *cfg, uint64_t insts, int width)
+{
+    if (!cfg->min_samples || !insts) return cfg->period;
+    uint64_t fastest = insts / (uint64_t)width / cfg->min_samples;
+    if (fastest < 1) fastest = 1;
+    return fastest < cfg->period ? fastest : cfg->period;
+}
+
+/* The main sampler's period for the measured part, now that its length is
+ * known (the fetch limit; unknown for a whole program run to its end). */
+static void fit_period(profiling *p)
+{
+    sim_core *c = p->core;
+    if (!p->nsamplers || c->fetch_limit == UINT64_MAX) return;
+    sampler_config *cfg = &p->samplers[0]->cfg;
+    uint64_t period = sampling_period_for(cfg, c->fetch_limit - core_committed(c), c->cfg.commit_width);
+    if (period == cfg->period) return;
+    cfg->period = period;
+    cfg->hz = (double)c->cfg.freq_mhz * 1e6 / (double)period;
+}
+
 static void add_sampler(profiling *p, sim_core *c, const sampler_config *cfg, const sampling_options *o,
                         outfile *records)
 {
@@ -28,7 +49,7 @@ static void add_sampler(profiling *p, sim_core *c, const sampler_config *cfg, co
 
 void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
 {
-    *p = (profiling){0};
+    *p = (profiling){.core = c};
     if (o->nprofilers) {
         if (o->records) {
             p->records = outfile_open(o->records);
@@ -71,6 +92,7 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
 
 void profiling_begin(profiling *p, uint64_t origin)
 {
+    fit_period(p);
     for (int i = 0; i < p->nsamplers; i++) sampler_begin(p->samplers[i], origin);
     if (p->trace.out) trace_begin(&p->trace, origin);
     if (p->pics) pics_begin(p->pics);

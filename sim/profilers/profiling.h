@@ -38,10 +38,15 @@ typedef struct profiling {
     profileme *pm;
     outfile *pm_records;
     depgraph *graph;
+    sim_core *core;            /* the core attached to, for the measured length at begin */
 } profiling;
 
 /* Period in cycles for a frequency on a core clocked at freq_mhz. */
 uint64_t sampling_period(double hz, int freq_mhz);
+/* cfg's period for a run of insts instructions on a core committing at most
+ * width a cycle: no longer than cfg's, and short enough for min_samples
+ * (the run takes at least insts / width cycles). */
+uint64_t sampling_period_for(const sampler_config *cfg, uint64_t insts, int width);
 
 void profiling_attach(profiling *p, const sampling_options *o, sim_core *c);
 void profiling_begin(profiling *p, uint64_t origin);

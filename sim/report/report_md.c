@@ -8,6 +8,9 @@
 #include "outfile.h"
 #include "report_pics.h"
 #include "report_sampled.h"
+#include "report_whole.h"
+#include "sampling_quality.h"
+#include "source_text.h"
 #include "srcline.h"
 #include "util.h"
 
@@ -77,42 +80,48 @@ static void state_split(outfile *o, const cost *c)
     for (int s = 0; s < ST_COUNT; s++) outfile_printf(o, " %.0f |", t ? 100.0 * (double)c->units[s] / (double)t : 0.0);
 }
 
-/* perf report: the hottest units by golden time, every profile's share. */
+/* perf report: the hottest units by golden time (cycles, in `cycles`'
+ * unit, and share), every profile's share. */
 static void hottest(outfile *o, const sim_result *r, const symbolizer *sym, enum granularity g, size_t rows,
-                    const cost *by_pc)
+                    const cost *by_pc, const char *cycles)
 {
     rolled d[32];
     int n = roll_all(d, r, sym, g);
     size_t m;
     cost *units = profile_rollup(sym, g, r->pcs, r->npcs, &m);
-    outfile_printf(o, "\n### Hottest %s\n\n| %s | golden %% | C %% | S %% | F %% | D %% |",
-                   g == GRAN_FUNCTION ? "functions" : "instructions", g == GRAN_FUNCTION ? "function" : "instruction");
+    outfile_printf(o, "\n### Hottest %s\n\n| %s | %s | golden %% | C %% | S %% | F %% | D %% |",
+                   g == GRAN_FUNCTION ? "functions" : "instructions", g == GRAN_FUNCTION ? "function" : "instruction",
+                   cycles);
     for (int i = 1; i < n; i++) outfile_printf(o, " %s %% |", d[i].name);
-    outfile_printf(o, "\n|---|---:|---:|---:|---:|---:|");
+    outfile_printf(o, "\n|---|---:|---:|---:|---:|---:|---:|");
     for (int i = 1; i < n; i++) outfile_printf(o, "---:|");
     outfile_printf(o, "\n");
     for (size_t k = 0; k < m && k < rows; k++) {
         char name[256], dis[96] = "";
         unit_name(sym, g, units[k].key, name, sizeof name);
         if (g == GRAN_INSTRUCTION) disasm_at(by_pc, r->npcs, units[k].key, dis, sizeof dis);
-        outfile_printf(o, "| `%s`%s%s%s | %.2f |", name, *dis ? " `" : "", dis, *dis ? "`" : "", share_of(&d[0], units[k].key));
+        outfile_printf(o, "| `%s`%s%s%s | %.1f | %.2f |", name, *dis ? " `" : "", dis, *dis ? "`" : "",
+                       (double)cost_total(&units[k]) / r->units, share_of(&d[0], units[k].key));
         state_split(o, &units[k]);
         for (int i = 1; i < n; i++) outfile_printf(o, " %.2f |", share_of(&d[i], units[k].key));
         outfile_printf(o, "\n");
     }
-    outfile_printf(o, "\nC/S/F/D: the golden time's split into computing, stalled, flushed and drained cycles.\n");
+    outfile_printf(o, "\nC/S/F/D: the golden time's split into the commit states: computing (instructions commit), "
+                      "stalled (the oldest instruction is not done), flushed (refilling after a flush) and drained "
+                      "(the ROB is empty: the front end supplies nothing); golden %%: the share of all cycles; a "
+                      "profiler's %%: the share of its own samples' cycles.\n");
     free(units);
     free_rolled(d, n);
 }
 
-static void errors_table(outfile *o, const sim_result *r, const symbolizer *sym)
+static void errors_table(outfile *o, const sim_result *r, const symbolizer *sym, const char *period)
 {
     const sampled_run *run = &r->sampled[0];
-    outfile_printf(o, "\n### Profile error against the golden attribution\n\nA sample every %" PRIu64
-                      " cycles (%s); cycle-stack error for the event-based schemes.\n\n"
+    outfile_printf(o, "\n### Profile error against the golden attribution\n\n%s; cycle-stack error for the "
+                      "event-based schemes.\n\n"
                       "| profiler | models | samples | dropped | instruction | block | function |\n"
                       "|---|---|---:|---:|---:|---:|---:|\n",
-                   run->cfg.period, run->cfg.random ? "one random cycle per period" : "periodic");
+                   period);
     for (int i = 0; i < run->nprofs; i++) {
         double err[GRAN_COUNT];
         sampled_errors(r, sym, &run->profs[i], err);
@@ -121,6 +130,11 @@ static void errors_table(outfile *o, const sim_result *r, const symbolizer *sym)
                        run->profs[i].dropped, 100 * err[GRAN_INSTRUCTION], 100 * err[GRAN_BLOCK],
                        100 * err[GRAN_FUNCTION]);
     }
+    sampling_quality q;
+    sampling_quality_of(r, sym, 0, &q);
+    char notes[1024];
+    sampling_quality_notes(notes, sizeof notes, "", &q);
+    for (char *line = strtok(notes, "\n"); line; line = strtok(NULL, "\n")) outfile_printf(o, "\n**%s**\n", line);
 }
 
 static void categories_table(outfile *o, const sim_result *r)
@@ -163,7 +177,109 @@ static void stack_of(const cost *pics, size_t n, uint64_t pc, char *buf, size_t 
     }
 }
 
-/* perf annotate: the executed instructions of the hottest functions. */
+/* Why an instruction's stack is mostly Base under `mask` (the events a
+ * scheme records): the golden PICS carry every event bit, so the Base time's
+ * own events, if any, name the --psv-extra bit that would show them. Empty
+ * when Base is under half the instruction's time. */
+static void base_note(const cost *pics, size_t n, uint64_t pc, uint16_t mask, char *buf, size_t size)
+{
+    uint64_t total = 0, base = 0, by_event[PSV_NEVENTS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (pics_pc(pics[i].key) != pc) continue;
+        uint64_t u = cost_total(&pics[i]);
+        uint16_t psv = pics_category(pics[i].key);
+        total += u;
+        if (psv & mask) continue;
+        base += u;
+        for (int e = 0; e < PSV_NEVENTS; e++)
+            if (psv & (1u << e)) by_event[e] += u;
+    }
+    buf[0] = 0;
+    if (!total || 2 * base < total) return;
+    int top = 0;
+    for (int e = 1; e < PSV_NEVENTS; e++)
+        if (by_event[e] > by_event[top]) top = e;
+    if (2 * by_event[top] >= base)
+        snprintf(buf, size, "%s, %s: `--psv-extra %s` shows it", psv_event_names[top], psv_event_meanings[top],
+                 psv_event_names[top]);
+    else
+        snprintf(buf, size, "no event: waiting for operands (a dependence chain) or for a unit's ordinary latency, "
+                            "which no event bit records");
+}
+
+/* The hottest instructions grouped by why Base is most of their time. */
+static void base_notes(outfile *o, const sim_result *r, const rv_symtab *syms, size_t shown, uint16_t mask,
+                       const char *scheme)
+{
+    char (*notes)[400] = calloc(shown ? shown : 1, sizeof *notes);
+    if (!notes) die("out of memory");
+    for (size_t k = 0; k < shown; k++) base_note(r->pics, r->npics, r->pcs[k].key, mask, notes[k], sizeof notes[k]);
+    bool header = false;
+    for (size_t k = 0; k < shown; k++) {
+        if (!*notes[k]) continue;
+        if (!header) outfile_printf(o, "\nWhere Base (none of %s's events) is over half an instruction's time, "
+                                       "what that time is:\n\n", scheme), header = true;
+        outfile_printf(o, "- %s:", notes[k]);
+        for (size_t j = k; j < shown; j++) {
+            if (j != k && strcmp(notes[j], notes[k])) continue;
+            char sym[256];
+            symtab_describe(syms, r->pcs[j].key, sym, sizeof sym);
+            outfile_printf(o, " `%s`", sym);
+            if (j != k) notes[j][0] = 0;
+        }
+        outfile_printf(o, "\n");
+    }
+    free(notes);
+}
+
+/* What the codes of the cycle stacks mean. */
+static void stack_legend(outfile *o)
+{
+    outfile_printf(o, "\nCycle-stack codes (TEA's Performance Signature Vector: the events an instruction suffered; "
+                      "DR: its dispatch was held up, FL: it flushed the pipeline, ST: it stalled the ROB head):\n\n"
+                      "- `Base`: no event recorded: the time of an instruction that commits without trouble, or waits "
+                      "for its operands or for its unit's ordinary latency\n");
+    for (int e = 0; e < PSV_NEVENTS; e++)
+        outfile_printf(o, "- `%s`: %s%s\n", psv_event_names[e], psv_event_meanings[e],
+                       PSV_EXTRA & (1u << e) ? " (beyond the paper's nine: sampled by TEA with `--psv-extra`; "
+                                               "always in the golden stacks)" : "");
+}
+
+/* The source of the instruction at pc, as a row above it when its line
+ * differs from the previous instruction's (as perf annotate interleaves
+ * them); *missing is set once a file named by the line table is unreadable. */
+typedef struct source_rows {
+    srclines *lines;
+    source_text text;
+    char file[1024];           /* the last row's, or "" */
+    int line;
+    int columns;               /* the table's, for an empty cell in each */
+} source_rows;
+
+static void source_row(outfile *o, source_rows *sr, uint64_t pc)
+{
+    char file[sizeof sr->file];
+    int line;
+    if (!srclines_where(sr->lines, pc, file, sizeof file, &line)) return;
+    if (!strcmp(sr->file, file) && sr->line == line) return;
+    memcpy(sr->file, file, sizeof file), sr->line = line;
+    const source_file *f = source_file_get(&sr->text, file);
+    const char *text = source_line(f, line), *base = strrchr(file, '/');
+    outfile_printf(o, "| **%s:%d** | | ", base ? base + 1 : file, line);
+    if (text) {
+        outfile_printf(o, "`");
+        for (const char *c = text; *c; c++) outfile_printf(o, *c == '|' ? "\\|" : *c == '`' ? "'" : "%c", *c);
+        outfile_printf(o, "`");
+    } else {
+        outfile_printf(o, "(%s: not found here)", file);
+    }
+    outfile_printf(o, " |");
+    for (int i = 3; i < sr->columns; i++) outfile_printf(o, " |");
+    outfile_printf(o, "\n");
+}
+
+/* perf annotate: the executed instructions of the hottest functions, in
+ * address order, the source lines between them. */
 static void annotate(outfile *o, const sim_result *r, const symbolizer *sym, const report_md_options *opt,
                      const cost *by_pc, srclines *lines)
 {
@@ -176,6 +292,7 @@ static void annotate(outfile *o, const sim_result *r, const symbolizer *sym, con
     roll(&golden, "golden", sym, GRAN_INSTRUCTION, r->pcs, r->npcs);
     size_t nfn;
     cost *fns = profile_rollup(sym, GRAN_FUNCTION, r->pcs, r->npcs, &nfn);
+    source_rows sr = {.lines = lines, .columns = 8 + (p != NULL) + (r->pics != NULL)};
     for (size_t f = 0; f < nfn && f < opt->functions; f++) {
         char name[256];
         unit_name(sym, GRAN_FUNCTION, fns[f].key, name, sizeof name);
@@ -186,35 +303,41 @@ static void annotate(outfile *o, const sim_result *r, const symbolizer *sym, con
         if (p) outfile_printf(o, " %s %% |", p->name);
         if (r->pics) outfile_printf(o, " golden cycle stack |");
         outfile_printf(o, "\n|---|---|---|---:|---:|---:|---:|---:|%s%s\n", p ? "---:|" : "", r->pics ? "---|" : "");
+        sr.file[0] = 0;
         for (size_t i = 0; i < r->npcs; i++) {
             const cost *c = &by_pc[i];
             if (symbolizer_key(sym, GRAN_FUNCTION, c->key) != fns[f].key) continue;
-            char src[256] = "", dis[96], stack[400] = "";
-            srclines_lookup(lines, c->key, src, sizeof src);
+            source_row(o, &sr, c->key);
+            char dis[96], stack[400] = "", note[400];
             disasm_at(by_pc, r->npcs, c->key, dis, sizeof dis);
-            outfile_printf(o, "| %s | `0x%" PRIx64 "` | `%s` | %.2f |", src, c->key, dis, share_of(&golden, c->key));
+            outfile_printf(o, "| | `0x%" PRIx64 "` | `%s` | %.2f |", c->key, dis, share_of(&golden, c->key));
             state_split(o, c);
             if (p) outfile_printf(o, " %.2f |", share_of(&prof, c->key));
             if (r->pics) {
                 stack_of(r->pics, r->npics, c->key, stack, sizeof stack);
-                outfile_printf(o, " %s |", stack);
+                base_note(r->pics, r->npics, c->key, UINT16_MAX, note, sizeof note);
+                bool stalled = 2 * c->units[ST_STALLED] > cost_total(c);
+                outfile_printf(o, " %s%s |", stack, *note && stalled ? " (no event: operands or a unit's latency)" : "");
             }
             outfile_printf(o, "\n");
         }
     }
+    source_text_free(&sr.text);
     free(fns);
     cost_table_free(&golden.by_unit);
     if (p) cost_table_free(&prof.by_unit);
 }
 
 /* TEA's view of the hottest instructions: each one's golden stack beside
- * the stacks the event-based schemes sampled. */
+ * the stacks the event-based schemes sampled, and why Base dominates where
+ * it does under the first scheme's events (TEA's nine without one). */
 static void hottest_stacks(outfile *o, const sim_result *r, const rv_symtab *syms, size_t rows, const cost *by_pc)
 {
     const sampled_profile *schemes[16];
     int n = 0;
     for (int i = 0; r->nsampled && i < r->sampled[0].nprofs && n < 16; i++)
         if (r->sampled[0].profs[i].events) schemes[n++] = &r->sampled[0].profs[i];
+    uint16_t mask = n ? schemes[0]->events : PSV_TEA;
     outfile_printf(o, "\n### Hottest instructions' cycle stacks (the two largest components)\n\n"
                       "| instruction | golden %% | golden stack |");
     for (int i = 0; i < n; i++) outfile_printf(o, " %s stack |", schemes[i]->name);
@@ -223,7 +346,8 @@ static void hottest_stacks(outfile *o, const sim_result *r, const rv_symtab *sym
     outfile_printf(o, "\n");
     uint64_t total = 0;
     for (size_t i = 0; i < r->npcs; i++) total += cost_total(&r->pcs[i]);
-    for (size_t k = 0; k < r->npcs && k < rows; k++) {
+    size_t shown = r->npcs < rows ? r->npcs : rows;
+    for (size_t k = 0; k < shown; k++) {
         char dis[96], sym[256], stack[400];
         disasm_at(by_pc, r->npcs, r->pcs[k].key, dis, sizeof dis);
         symtab_describe(syms, r->pcs[k].key, sym, sizeof sym);
@@ -236,6 +360,31 @@ static void hottest_stacks(outfile *o, const sim_result *r, const rv_symtab *sym
         }
         outfile_printf(o, "\n");
     }
+    base_notes(o, r, syms, shown, mask, n ? schemes[0]->name : "TEA");
+    stack_legend(o);
+}
+
+/* Everything below a result's heading; `cycles` names the unit of its
+ * cycle counts, `period` says how it was sampled. */
+static void md_profile(outfile *o, const sim_result *r, const report_ctx *x, const report_md_options *opt,
+                       const char *cycles, const char *period)
+{
+    symbolizer sym;
+    symbolizer_init(&sym, x->syms, r->blocks, r->nblocks);
+    cost *by_pc = golden_by_pc(r->pcs, r->npcs);
+    if (r->nsampled) {
+        errors_table(o, r, &sym, period);
+        categories_table(o, r);
+    }
+    hottest(o, r, &sym, GRAN_FUNCTION, opt->rows, by_pc, cycles);
+    hottest(o, r, &sym, GRAN_INSTRUCTION, opt->rows, by_pc, cycles);
+    if (r->pics) hottest_stacks(o, r, x->syms, opt->rows, by_pc);
+    srclines *lines = r->program ? srclines_open(r->program) : NULL;
+    if (!lines) outfile_printf(o, "\n(The program has no DWARF line information: no source lines.)\n");
+    annotate(o, r, &sym, opt, by_pc, lines);
+    srclines_close(lines);
+    free(by_pc);
+    symbolizer_free(&sym);
 }
 
 static void md_result(outfile *o, const sim_result *r, const report_ctx *x, const report_md_options *opt)
@@ -249,22 +398,56 @@ static void md_result(outfile *o, const sim_result *r, const report_ctx *x, cons
     }
     outfile_printf(o, "%" PRIu64 " instructions, %" PRIu64 " cycles, CPI %.4f.\n", c->instructions, c->cycles,
                    c->instructions ? (double)c->cycles / (double)c->instructions : 0);
-    symbolizer sym;
-    symbolizer_init(&sym, x->syms, r->blocks, r->nblocks);
-    cost *by_pc = golden_by_pc(r->pcs, r->npcs);
-    if (r->nsampled) {
-        errors_table(o, r, &sym);
-        categories_table(o, r);
+    char period[160] = "";
+    if (r->nsampled)
+        snprintf(period, sizeof period, "A sample every %" PRIu64 " cycles (%s)", r->sampled[0].cfg.period,
+                 r->sampled[0].cfg.random ? "one random cycle per period" : "periodic");
+    md_profile(o, r, x, opt, "cycles", period);
+}
+
+/* Each region's samples (TIP's, or the first profiler's), flagged when too few. */
+static void samples_per_region(outfile *o, const sim_result *res, size_t n, const report_ctx *x)
+{
+    outfile_printf(o, "\n### Samples per region\n\n| region | weight | CPI | period (cycles) | samples | |\n"
+                      "|---|---:|---:|---:|---:|---|\n");
+    size_t few = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sim_result *r = &res[i];
+        if (!r->has_region || r->region.extra || !r->nsampled) continue;
+        symbolizer sym;
+        symbolizer_init(&sym, x->syms, r->blocks, r->nblocks);
+        sampling_quality q;
+        sampling_quality_of(r, &sym, 0, &q);
+        symbolizer_free(&sym);
+        few += q.few;
+        outfile_printf(o, "| `%s` | %.4f | %.4f | %" PRIu64 " | %" PRIu64 " | %s%s |\n", r->checkpoint,
+                       r->region.weight, (double)r->c.cycles / (double)r->c.instructions, r->sampled[0].cfg.period,
+                       q.samples, q.few ? "**too few** " : "", q.aliased ? "**aliased**" : "");
     }
-    hottest(o, r, &sym, GRAN_FUNCTION, opt->rows, by_pc);
-    hottest(o, r, &sym, GRAN_INSTRUCTION, opt->rows, by_pc);
-    if (r->pics) hottest_stacks(o, r, x->syms, opt->rows, by_pc);
-    srclines *lines = r->program ? srclines_open(r->program) : NULL;
-    if (!lines) outfile_printf(o, "\n(The program has no DWARF line information: no source lines.)\n");
-    annotate(o, r, &sym, opt, by_pc, lines);
-    srclines_close(lines);
-    free(by_pc);
-    symbolizer_free(&sym);
+    if (few)
+        outfile_printf(o, "\n**%zu region%s fewer than %d samples: their share of the profile is uncertain by "
+                          "more than 3.1 points (95%%).**\n",
+                       few, few == 1 ? " has" : "s have", SAMPLES_ENOUGH);
+}
+
+/* The whole program from the regions, first: what the report is for. */
+static void md_whole(outfile *o, const sim_result *res, size_t n, const report_ctx *x, const report_md_options *opt)
+{
+    sim_result w;
+    if (!whole_from_regions(res, n, &w)) return;
+    uint64_t units = 0;
+    for (size_t i = 0; i < w.npcs; i++) units += cost_total(&w.pcs[i]);
+    size_t regions = 0;
+    for (size_t i = 0; i < n; i++) regions += res[i].has_region && !res[i].region.extra;
+    outfile_printf(o, "\n## The whole program, from %zu regions\n\nEach region stands for its cluster's share of the "
+                      "time (its SimPoint weight x its CPI); CPI %.4f. Cycles are per %d instructions of the whole "
+                      "program; shares are of all its cycles. The regions one by one follow.\n",
+                   regions, (double)units / w.units / WHOLE_INSTRUCTIONS, WHOLE_INSTRUCTIONS);
+    if (w.nsampled) samples_per_region(o, res, n, x);
+    char cycles[64];
+    snprintf(cycles, sizeof cycles, "cycles per %d instructions", WHOLE_INSTRUCTIONS);
+    md_profile(o, &w, x, opt, cycles, "The regions' samples added up, each region's profile weighted as its golden one");
+    whole_free(&w);
 }
 
 void report_markdown(const char *path, const sim_result *res, size_t n, const report_ctx *x,
@@ -273,6 +456,7 @@ void report_markdown(const char *path, const sim_result *res, size_t n, const re
     outfile *o = outfile_open(path);
     outfile_printf(o, "# Where the time goes\n\nThe golden attribution is exact: every cycle, every instruction "
                       "(sim/RESULTS.md). Shares are of each profile's own total.\n");
+    md_whole(o, res, n, x, opt);
     for (size_t i = 0; i < n; i++) md_result(o, &res[i], x, opt);
     outfile_commit(o);
 }

@@ -6,6 +6,7 @@
 
 #include "decode.h"
 #include "report_pics.h"
+#include "sampling_quality.h"
 #include "util.h"
 
 const char *const category_names[CAT_COUNT] = {
@@ -126,6 +127,9 @@ json_t *sampled_json(const sim_result *r, const report_ctx *x, const symbolizer 
 {
     const sampled_run *run = &r->sampled[0];
     json_t *o = config_json(&run->cfg);
+    sampling_quality q;
+    sampling_quality_of(r, sym, 0, &q);
+    json_object_set_new(o, "quality", sampling_quality_json(&q));
     json_object_set_new(o, "golden", json_pack("{s:o}", "categories", categories_json(r->pcs, r->npcs, r)));
     cost *g = golden_by_pc(r->pcs, r->npcs);
     for (int i = 0; i < run->nprofs; i++) {
@@ -169,6 +173,9 @@ json_t *sample_sweep_json(const sim_result *r, const symbolizer *sym)
     for (int k = 1; k < r->nsampled; k++) {
         const sampled_run *run = &r->sampled[k];
         json_t *o = config_json(&run->cfg);
+        sampling_quality q;
+        sampling_quality_of(r, sym, k, &q);
+        json_object_set_new(o, "quality", sampling_quality_json(&q));
         for (int i = 0; i < run->nprofs; i++) {
             double err[GRAN_COUNT];
             sampled_errors(r, sym, &run->profs[i], err);
@@ -228,6 +235,11 @@ void sampled_summary(FILE *f, const sim_result *r, const symbolizer *sym)
                 run->profs[i].samples, run->profs[i].dropped, 100 * err[GRAN_INSTRUCTION], 100 * err[GRAN_BLOCK],
                 100 * err[GRAN_FUNCTION]);
     }
+    sampling_quality q;
+    sampling_quality_of(r, sym, 0, &q);
+    char notes[1024];
+    sampling_quality_notes(notes, sizeof notes, " ", &q);
+    fputs(notes, f);
     if (r->nsampled > 1) {
         fprintf(f, "\n Instruction-level error against sampling frequency:\n %-12s", "profiler");
         for (int k = 1; k < r->nsampled; k++)

@@ -48,7 +48,7 @@ for row in csv.DictReader(open(sys.argv[3])):
     weights[row['profiler']] += int(row['weight'])
     count[row['profiler']] += 1
 for name, p in s.items():
-    if not isinstance(p, dict) or 'samples' not in p: continue
+    if not isinstance(p, dict) or 'profile' not in p: continue
     total = sum(e['cycles'] for e in p['profile']['instructions'])
     assert abs(total - p['sampled_cycles']) < 1e-6 * total, (name, total, p['sampled_cycles'])
     assert count[name] == p['samples'], (name, count[name], p['samples'])

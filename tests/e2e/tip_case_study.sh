@@ -33,17 +33,17 @@ grep -q '^### Profile error against the golden attribution' report.md || fail "r
 grep -q '^### Cycle categories' report.md || fail "report: no cycle categories"
 grep -q '^### Annotated: `ceilf64`' report.md || fail "report: ceilf64 is not annotated"
 grep -q 'csrrw zero, fflags, a4`.*FL-CSR' report.md || fail "report: the CSR write's cycle stack is missing"
-grep -q '| rounding.c:[0-9]* |' report.md || fail "report: no source lines for the workload's own code"
-# The report's golden share of the hottest instruction is the JSON's.
+grep -qE '^\| \*\*rounding\.c:[0-9]+\*\* \| \| `' report.md || fail "report: no source lines for the workload's own code"
+# The report's golden share and cycles of the hottest instruction are the JSON's.
 python3 - <<'PY' || fail "report and JSON disagree"
 import json, re
 r = json.load(open('r.json'))['results'][0]
 top = max(r['profile']['instructions'], key=lambda e: e['cycles'])
 want = 100 * top['cycles'] / r['cycles']
 rows = [l for l in open('report.md') if l.startswith('| `') and top['disasm'] in l and top['symbol'] in l]
-got = float(rows[0].split('|')[2])
-print(f"hottest instruction {top['symbol']}: JSON {want:.2f}%, report {got:.2f}%")
-assert abs(got - want) < 0.006
+cycles, got = float(rows[0].split('|')[2]), float(rows[0].split('|')[3])
+print(f"hottest instruction {top['symbol']}: JSON {want:.2f}% ({top['cycles']:.1f} cycles), report {got:.2f}% ({cycles})")
+assert abs(got - want) < 0.006 and abs(cycles - top['cycles']) < 0.06
 PY
 # The plots: drawn, and drawn from the numbers in the JSON.
 for p in profile_error hottest_function hottest_function_pics; do
