@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define NPAGES (GUEST_VA_SIZE >> GUEST_PAGE_SHIFT)
 
@@ -33,6 +35,8 @@ static void free_vma(rv_vma *v)
 {
     free(v->path);
     free(v->label);
+    if (v->host_fd >= 0)
+        close(v->host_fd);
 }
 
 void mem_destroy(rv_mem *m)
@@ -72,6 +76,8 @@ static void note_readability(rv_mem *m)
  * their check to the host (jit/host_fault.c). Unmapped pages are PROT_NONE. */
 static int host_prot_of(unsigned prot)
 {
+    if (prot & GP_PAST_EOF)
+        return PROT_NONE;
     return prot & GP_W ? PROT_READ | PROT_WRITE : PROT_READ;
 }
 
@@ -145,6 +151,8 @@ static void split_at(rv_mem *m, uint64_t addr)
             rv_vma tail = *v;
             tail.path = dup_or_null(v->path);
             tail.label = dup_or_null(v->label);
+            tail.host_fd = v->host_fd < 0 ? -1 : fcntl(v->host_fd, F_DUPFD_CLOEXEC, 3);
+            v->backed_end = tail.backed_end = 0;
             if (tail.kind != VMA_ANON)
                 tail.file_offset += addr - v->start;
             tail.start = addr;
@@ -187,6 +195,7 @@ static void coalesce(rv_mem *m)
         if (a->end == b->start && a->prot == b->prot && a->kind == b->kind && contiguous_file &&
             same_string(a->path, b->path) && same_string(a->label, b->label)) {
             a->end = b->end;
+            a->backed_end = 0;
             remove_vma(m, i);
         } else {
             i++;
@@ -227,13 +236,46 @@ int mem_map(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot, enum vma_kind
     if (p == MAP_FAILED)
         return -errno;
     forget_range(m, addr, len);
-    rv_vma v = {addr, addr + len, (uint8_t)prot, (uint8_t)kind, offset, dup_or_null(path), dup_or_null(label)};
+    rv_vma v = {.start = addr, .end = addr + len, .prot = (uint8_t)prot, .kind = (uint8_t)kind,
+                .file_offset = offset, .path = dup_or_null(path), .label = dup_or_null(label),
+                .host_fd = kind == VMA_FILE_SHARED ? fcntl(host_fd, F_DUPFD_CLOEXEC, 3) : -1};
     insert_vma(m, insertion_point(m, addr), &v);
     coalesce(m);
     set_perm(m, addr, len, prot, true);
+    mem_follow_files(m);
     if (prot & GP_X)
         m->code_changes++;
     return 0;
+}
+
+/* The end of the pages of v its file covers now (v->end when unknown: a
+ * descriptor that cannot be looked at is taken to cover the mapping). */
+static uint64_t file_backed_end(const rv_vma *v)
+{
+    struct stat st;
+    if (fstat(v->host_fd, &st) != 0)
+        return v->end;
+    uint64_t size = (uint64_t)st.st_size, covered = 0;
+    if (size > v->file_offset)
+        covered = (size - v->file_offset + GUEST_PAGE_SIZE - 1) & ~(GUEST_PAGE_SIZE - 1);
+    return covered < v->end - v->start ? v->start + covered : v->end;
+}
+
+void mem_follow_files(rv_mem *m)
+{
+    for (size_t i = 0; i < m->nvmas; i++) {
+        rv_vma *v = &m->vmas[i];
+        if (v->host_fd < 0)
+            continue;
+        uint64_t backed = file_backed_end(v);
+        if (backed == v->backed_end)
+            continue;
+        set_perm(m, v->start, backed - v->start, v->prot, true);
+        set_perm(m, backed, v->end - backed, GP_PAST_EOF, true);
+        v->backed_end = backed;
+        if (v->prot & GP_X)
+            m->code_changes++;
+    }
 }
 
 int mem_unmap(rv_mem *m, uint64_t addr, uint64_t len)
@@ -271,10 +313,12 @@ int mem_protect(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot)
             if ((v->prot | prot) & GP_X)
                 m->code_changes++;
             v->prot = (uint8_t)prot;
+            v->backed_end = 0;
         }
     }
     coalesce(m);
     set_perm(m, addr, len, prot, true);
+    mem_follow_files(m); /* pages past the end of a file stay out of reach */
     return 0;
 }
 
@@ -344,7 +388,8 @@ int64_t mem_remap(rv_mem *m, uint64_t old_addr, uint64_t old_len, uint64_t new_l
         mmap(m->base + old_addr, old_len, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         forget_range(m, old_addr, old_len);
         set_perm(m, old_addr, old_len, 0, false);
-        rv_vma nv = {dst, dst + new_len, (uint8_t)prot, VMA_ANON, 0, NULL, dup_or_null(lbl)};
+        rv_vma nv = {.start = dst, .end = dst + new_len, .prot = (uint8_t)prot, .kind = VMA_ANON,
+                     .label = dup_or_null(lbl), .host_fd = -1};
         insert_vma(m, insertion_point(m, dst), &nv);
         set_perm(m, dst, new_len, prot, true);
         return (int64_t)dst;

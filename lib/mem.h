@@ -15,8 +15,10 @@
 #define GUEST_PAGE_SIZE (UINT64_C(1) << GUEST_PAGE_SHIFT)
 #define GUEST_VA_SIZE (UINT64_C(1) << 38)
 
-/* Guest permission bits, the same values as Linux PROT_*. */
-enum { GP_R = 1, GP_W = 2, GP_X = 4 };
+/* Guest permission bits, the same values as Linux PROT_*; GP_PAST_EOF
+ * marks a page of a shared file mapping past the end of its file, which
+ * neither the guest (SIGBUS, as on Linux) nor the host may touch. */
+enum { GP_R = 1, GP_W = 2, GP_X = 4, GP_PAST_EOF = 8 };
 
 enum vma_kind { VMA_ANON, VMA_FILE_PRIVATE, VMA_FILE_SHARED };
 
@@ -27,6 +29,9 @@ typedef struct rv_vma {
     uint64_t file_offset;
     char *path;          /* backing file (host path) for file mappings, else NULL */
     char *label;         /* "[heap]", "[stack]", ELF path..., for maps; may be NULL */
+    int host_fd;         /* a shared file mapping's file (its own descriptor), else -1 */
+    uint64_t backed_end; /* shared: where the pages the file covers ended when last
+                            looked at (mem_follow_files); 0 when not known */
 } rv_vma;
 
 typedef struct rv_mem {
@@ -35,7 +40,8 @@ typedef struct rv_mem {
     rv_vma *vmas;       /* sorted by start, non-overlapping */
     size_t nvmas, cap;
     uint64_t code_changes; /* bumped when executable memory may have changed */
-    /* Every mapped page is readable. The host maps every guest mapping and
+    /* Every mapped page is readable (but GP_PAST_EOF pages, which the host
+     * does not map readable either). The host maps every guest mapping and
      * nothing else, so it then faults exactly where a guest load would, and
      * translated code may leave the check of loads to it (jit/host_fault.c).
      * Becoming false counts as a code change: the translations go. */
@@ -60,6 +66,11 @@ void mem_destroy(rv_mem *m);
 int mem_map(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot, enum vma_kind kind, int host_fd,
             uint64_t offset, const char *path, const char *label);
 int mem_unmap(rv_mem *m, uint64_t addr, uint64_t len);
+/* A shared file mapping reaches as far as its file does now: pages past the
+ * end become GP_PAST_EOF (and PROT_NONE on the host, which would otherwise
+ * take the SIGBUS), pages the file grew over become accessible again. Run
+ * after anything that may change a file's size (the system calls). */
+void mem_follow_files(rv_mem *m);
 int mem_protect(rv_mem *m, uint64_t addr, uint64_t len, unsigned prot);
 /* Move/resize a mapping (mremap semantics for MREMAP_MAYMOVE). */
 int64_t mem_remap(rv_mem *m, uint64_t old_addr, uint64_t old_len, uint64_t new_len, bool may_move,

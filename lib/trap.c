@@ -43,9 +43,19 @@ static uint64_t first_denied(const rv_mem *m, uint64_t addr, unsigned bytes, uns
     return addr;
 }
 
+/* An access past the end of the file a shared mapping maps: SIGBUS, as on Linux. */
+static void fault_past_eof(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes, const char *access)
+{
+    if (addr < GUEST_VA_SIZE && (p->mem.perm[addr >> GUEST_PAGE_SHIFT] & GP_PAST_EOF))
+        rv_trap(p, in, SIGBUS, G_BUS_ADRERR, addr,
+                "bus error: %u-byte %s 0x%llx, past the end of the file mapped there", bytes, access,
+                (unsigned long long)addr);
+}
+
 void rv_fault_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
     addr = first_denied(&p->mem, addr, bytes, GP_R);
+    fault_past_eof(p, in, addr, bytes, "load from");
     bool mapped = mem_ok(&p->mem, addr, 1, 0) && mem_find_vma(&p->mem, addr);
     rv_trap(p, in, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, addr,
             "segmentation fault: %u-byte load from %s address 0x%llx", bytes, mapped ? "protected" : "unmapped",
@@ -55,6 +65,7 @@ void rv_fault_load(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 void rv_fault_store(rv_proc *p, const rv_insn *in, uint64_t addr, unsigned bytes)
 {
     addr = first_denied(&p->mem, addr, bytes, GP_W);
+    fault_past_eof(p, in, addr, bytes, "store to");
     bool mapped = mem_find_vma(&p->mem, addr) != NULL;
     rv_trap(p, in, SIGSEGV, mapped ? G_SEGV_ACCERR : G_SEGV_MAPERR, addr,
             "segmentation fault: %u-byte store to %s address 0x%llx", bytes, mapped ? "read-only" : "unmapped",

@@ -41,7 +41,8 @@ static uint64_t place(rv_proc *p, uint64_t hint, uint64_t len)
 
 /* File mappings: private ones are copies (the file may change or be shorter
  * than the mapping without affecting the guest); shared ones are host
- * mappings of the file, so writes reach it, up to its end. */
+ * mappings of the file, so writes reach it, and past its end the guest gets
+ * SIGBUS (mem_follow_files). */
 static int map_file(rv_proc *p, uint64_t addr, uint64_t len, unsigned prot, bool shared, rv_file *f, uint64_t off)
 {
     struct stat st;
@@ -63,15 +64,7 @@ static int map_file(rv_proc *p, uint64_t addr, uint64_t len, unsigned prot, bool
         mem_restore_protection(&p->mem, addr, len);
         return got < 0 ? -e : 0;
     }
-    uint64_t backed = PAGE_UP(file_len < len ? file_len : len);
-    if (backed) {
-        int r = mem_map(&p->mem, addr, backed, prot, VMA_FILE_SHARED, f->host_fd, off, f->path, f->path);
-        if (r)
-            return r;
-    }
-    if (backed < len) /* Linux would raise SIGBUS past the end of the file; we give zeros */
-        return mem_map(&p->mem, addr + backed, len - backed, prot, VMA_ANON, -1, 0, NULL, NULL);
-    return 0;
+    return mem_map(&p->mem, addr, len, prot, VMA_FILE_SHARED, f->host_fd, off, f->path, f->path);
 }
 
 SYS(mmap)

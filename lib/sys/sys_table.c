@@ -80,6 +80,7 @@ void rv_syscall(rv_proc *p)
     uint64_t nr = x[17], args[6] = {x[10], x[11], x[12], x[13], x[14], x[15]};
     if (nr < NAMES && handlers[nr]) {
         x[10] = (uint64_t)handlers[nr](p, args);
+        mem_follow_files(&p->mem); /* a file mapped shared may have shrunk or grown */
         if (p->os.strace)
             trace_call(p, nr, args, (int64_t)x[10]);
     } else if (p->os.syscall_enosys) {

@@ -518,3 +518,28 @@ Test(mem, file_mappings_show_the_file_at_the_offset)
     close(fd);
     unlink(path);
 }
+
+/* A shared mapping reaches as far as its file: the pages past its end are
+ * out of reach of the guest and of the host (which would take SIGBUS), and
+ * come back when the file grows over them, even after an mprotect. */
+Test(mem, shared_mapping_follows_the_size_of_its_file)
+{
+    char path[] = "/tmp/rvmem_eof_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    unlink(path);
+    cr_assert_eq(ftruncate(fd, (off_t)PG + 1), 0);
+    cr_assert_eq(mem_map(&m, A(0), 4 * PG, GP_R | GP_W, VMA_FILE_SHARED, fd, 0, path, NULL), 0);
+    cr_expect(mem_ok(&m, A(1), PG, GP_R | GP_W), "the page holding the file's last byte");
+    cr_expect(!mem_ok(&m, A(2), 1, GP_R), "past the end of the file");
+    cr_expect(m.perm[A(3) / PG] & GP_PAST_EOF);
+    cr_assert_eq(ftruncate(fd, 0), 0);
+    mem_follow_files(&m);
+    cr_expect(!mem_ok(&m, A(0), 1, GP_R), "the file shrank to nothing");
+    cr_assert_eq(ftruncate(fd, 3 * (off_t)PG), 0);
+    cr_assert_eq(mem_protect(&m, A(0), 4 * PG, GP_R), 0);
+    cr_expect(mem_ok(&m, A(2), PG, GP_R) && !mem_ok(&m, A(2), 1, GP_W), "grown over, read-only now");
+    cr_expect(!mem_ok(&m, A(3), 1, GP_R), "still past the end after mprotect");
+    cr_expect_eq(*(volatile uint8_t *)mem_host(&m, A(2)), 0, "the host may read what the file covers");
+    close(fd);
+}
