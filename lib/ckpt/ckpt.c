@@ -343,6 +343,96 @@ static bool all_strings(json_t *a)
     return true;
 }
 
+/* One entry of a saved memory map. */
+typedef struct saved_vma {
+    uint64_t start, end, offset;
+    unsigned prot, kind;
+    bool sized;         /* a writable shared mapping whose file's size travels */
+    uint64_t file_size; /* that size */
+    const char *path, *label;
+} saved_vma;
+
+/* The memory map (malloc'd array in *out): entries sorted and apart, as
+ * saved. 0, or -1 with err. */
+static int parse_vmas(json_t *vmas, saved_vma **out, size_t *n, char *err, size_t errlen)
+{
+    *n = json_array_size(vmas);
+    saved_vma *list = calloc(*n + 1, sizeof *list);
+    if (!list)
+        die("out of memory");
+    size_t i;
+    json_t *v;
+    json_array_foreach(vmas, i, v) {
+        bool ok = true, sized = true;
+        saved_vma *s = &list[i];
+        *s = (saved_vma){.start = get_u64(v, "start", &ok), .end = get_u64(v, "end", &ok),
+                         .offset = get_u64(v, "offset", &ok), .prot = (unsigned)get_u64(v, "prot", &ok),
+                         .kind = (unsigned)get_u64(v, "kind", &ok), .file_size = get_u64(v, "file_size", &sized),
+                         .path = json_string_value(json_object_get(v, "path")),
+                         .label = json_string_value(json_object_get(v, "label"))};
+        s->sized = sized && s->kind == VMA_FILE_SHARED && (s->prot & GP_W);
+        if (!ok || s->end <= s->start || s->kind > VMA_FILE_SHARED || (i > 0 && s->start < list[i - 1].end)) {
+            free(list);
+            snprintf(err, errlen, "corrupted checkpoint: bad memory map entry %zu", i);
+            return -1;
+        }
+    }
+    *out = list;
+    return 0;
+}
+
+/* The entry holding addr, or NULL (the entries are sorted). */
+static const saved_vma *saved_vma_at(const saved_vma *list, size_t n, uint64_t addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (addr < list[mid].start)
+            hi = mid;
+        else if (addr >= list[mid].end)
+            lo = mid + 1;
+        else
+            return &list[mid];
+    }
+    return NULL;
+}
+
+/* Every saved page lies in a mapping that takes it: not a read-only shared
+ * one (its file is its contents), and inside the saved size of a writable
+ * shared one's file (past its end a page has no file behind it; writing it
+ * would be a SIGBUS). Checked before anything on the host is touched. */
+static int check_pages(const saved_vma *list, size_t n, const ckpt_section *pages, char *err, size_t errlen)
+{
+    for (size_t at = 0; pages && at + 8 + GUEST_PAGE_SIZE <= pages->len; at += 8 + GUEST_PAGE_SIZE) {
+        uint64_t addr;
+        memcpy(&addr, pages->data + at, 8);
+        const saved_vma *v = saved_vma_at(list, n, addr);
+        if (!v || (v->kind == VMA_FILE_SHARED && !(v->prot & GP_W)) || (addr & (GUEST_PAGE_SIZE - 1))) {
+            snprintf(err, errlen, "corrupted checkpoint: page 0x%llx outside the memory map", (unsigned long long)addr);
+            return -1;
+        }
+        if (v->kind == VMA_FILE_SHARED && (!v->sized || v->file_size <= v->offset ||
+                                           addr - v->start >= v->file_size - v->offset)) {
+            snprintf(err, errlen, "corrupted checkpoint: page 0x%llx of a shared mapping lies past the end of its file",
+                     (unsigned long long)addr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The memory map and the pages, as restoring will take them (--info too). */
+static int check_memory(json_t *vmas, const ckpt_section *pages, char *err, size_t errlen)
+{
+    saved_vma *list;
+    size_t n;
+    if (parse_vmas(vmas, &list, &n, err, errlen))
+        return -1;
+    int rc = check_pages(list, n, pages, err, errlen);
+    free(list);
+    return rc;
+}
+
 /* Everything restoring relies on that can be checked without the host:
  * --info accepts exactly the checkpoints --run can use (short of the host's
  * files). META, OS and VMAS are parsed already. 0, or -1 with err. */
@@ -364,7 +454,8 @@ static int check_structure(const ckpt_section *secs, int n, json_t *mj, json_t *
     else if (!json_is_object(osj) || !json_is_string(json_object_get(osj, "cwd")) ||
              (json_object_get(osj, "cwd_root") && !json_is_string(json_object_get(osj, "cwd_root"))))
         snprintf(err, errlen, "%s: corrupted checkpoint: incomplete OS state", path);
-    else if (ckpt_fds_check(json_object_get(osj, "files"), fd_data ? fd_data->len : 0, why, sizeof why))
+    else if (ckpt_fds_check(json_object_get(osj, "files"), fd_data ? fd_data->len : 0, why, sizeof why) ||
+             check_memory(vj, pages, why, sizeof why))
         snprintf(err, errlen, "%s: %s", path, why);
     else
         return 0;
@@ -415,7 +506,7 @@ static int reopen_shared(rv_proc *p, const char *path, unsigned prot, char *err,
                  "--allow-write)", path);
         return -1;
     }
-    int fd = open(path, ((prot & GP_W) ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd = openat(p->os.cwd_fd, path, ((prot & GP_W) ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     struct stat st;
     if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
         close(fd);
@@ -440,47 +531,42 @@ static void protect_restored(rv_mem *m, bool lift)
     }
 }
 
+/* Map one saved entry: a shared file mapping's file is reopened (and, when
+ * the guest may write it, given its saved size back). */
+static int map_saved(rv_proc *p, const saved_vma *v, char *err, size_t errlen)
+{
+    int fd = -1;
+    if (v->kind == VMA_FILE_SHARED && (fd = reopen_shared(p, v->path, v->prot, err, errlen)) < 0)
+        return -1;
+    if (fd >= 0 && v->sized && ftruncate(fd, (off_t)v->file_size) != 0) {
+        snprintf(err, errlen, "cannot give %s its size at the checkpoint again: %s", v->path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    int r = mem_map(&p->mem, v->start, v->end - v->start, v->prot, v->kind, fd, v->offset, v->path, v->label);
+    if (fd >= 0)
+        close(fd);
+    if (r)
+        snprintf(err, errlen, "cannot restore the mapping at 0x%llx: %s", (unsigned long long)v->start, strerror(-r));
+    return r ? -1 : 0;
+}
+
 static int restore_memory(rv_proc *p, json_t *vmas, const ckpt_section *pages, char *err, size_t errlen)
 {
-    size_t i;
-    json_t *v;
-    json_array_foreach(vmas, i, v) {
-        bool ok = true;
-        uint64_t start = get_u64(v, "start", &ok), end = get_u64(v, "end", &ok), off = get_u64(v, "offset", &ok);
-        unsigned prot = (unsigned)get_u64(v, "prot", &ok), kind = (unsigned)get_u64(v, "kind", &ok);
-        const char *path = json_string_value(json_object_get(v, "path"));
-        const char *label = json_string_value(json_object_get(v, "label"));
-        if (!ok || end <= start || kind > VMA_FILE_SHARED) {
-            snprintf(err, errlen, "corrupted checkpoint: bad memory map entry %zu", i);
-            return -1;
-        }
-        int fd = -1;
-        if (kind == VMA_FILE_SHARED && (fd = reopen_shared(p, path, prot, err, errlen)) < 0)
-            return -1;
-        bool sized = true;
-        uint64_t file_size = get_u64(v, "file_size", &sized);
-        if (fd >= 0 && sized && (prot & GP_W) && ftruncate(fd, (off_t)file_size) != 0) {
-            snprintf(err, errlen, "cannot give %s its size at the checkpoint again: %s", path, strerror(errno));
-            close(fd);
-            return -1;
-        }
-        int r = mem_map(&p->mem, start, end - start, prot, kind, fd, off, path, label);
-        if (fd >= 0)
-            close(fd);
-        if (r) {
-            snprintf(err, errlen, "cannot restore the mapping at 0x%llx: %s", (unsigned long long)start, strerror(-r));
-            return -1;
-        }
-    }
+    saved_vma *list;
+    size_t n;
+    if (parse_vmas(vmas, &list, &n, err, errlen))
+        return -1;
+    int rc = check_pages(list, n, pages, err, errlen);
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = map_saved(p, &list[i], err, errlen);
+    free(list);
+    if (rc)
+        return -1;
     protect_restored(&p->mem, true);
     for (size_t at = 0; pages && at + 8 + GUEST_PAGE_SIZE <= pages->len; at += 8 + GUEST_PAGE_SIZE) {
         uint64_t addr;
         memcpy(&addr, pages->data + at, 8);
-        const rv_vma *vma = mem_find_vma(&p->mem, addr);
-        if (!vma || (vma->kind == VMA_FILE_SHARED && !(vma->prot & GP_W)) || (addr & (GUEST_PAGE_SIZE - 1))) {
-            snprintf(err, errlen, "corrupted checkpoint: page 0x%llx outside the memory map", (unsigned long long)addr);
-            return -1;
-        }
         memcpy(mem_host(&p->mem, addr), pages->data + at + 8, GUEST_PAGE_SIZE);
     }
     protect_restored(&p->mem, false);

@@ -68,3 +68,20 @@ for c in pipe_two_readers pipe_small_first; do
     refuse_restore "the entries of a pipe disagree" $c.ckpt
 done
 echo "ok   pipes whose entries disagree on their size or bytes are refused, not a hang"
+
+# D3: a writable shared mapping whose saved pages lie past the end of its
+# file (file_size 0; or the entry stretched over the heap, so the heap's pages
+# fall into it): refused before the file is resized, by --info too.
+before=$(md5sum < jail/shared.bin)
+$EDIT "$base" size0.ckpt --json VMAS "[v.update(file_size='0x0') for v in j if v['kind'] == 2]"
+$EDIT "$base" stretched.ckpt --json VMAS \
+    "heap = [v for v in j if v.get('label') == '[heap]'][0]; j.remove(heap); [v.update(start=heap['start']) for v in j if v['kind'] == 2]"
+for c in size0 stretched; do
+    refuse "page 0x[0-9a-f]* of a shared mapping lies past the end of its file" "$BIN/checkpoint" --info $c.ckpt
+    refuse_restore "page 0x[0-9a-f]* of a shared mapping lies past the end of its file" $c.ckpt
+    expect_eq "shared.bin after restoring $c.ckpt" "$before" "$(md5sum < jail/shared.bin)"
+done
+# Entries out of order or overlapping: refused, not one mapping replacing another.
+$EDIT "$base" overlap.ckpt --json VMAS "j[1]['start'] = j[0]['start']"
+refuse "bad memory map entry 1" "$BIN/checkpoint" --info overlap.ckpt
+echo "ok   shared mappings whose pages lie past their file's end are refused and the file left as it was"
