@@ -56,6 +56,34 @@ static int check_header(Elf *e, const char *path, GElf_Ehdr *eh, size_t *phnum, 
     return 0;
 }
 
+/* The loadable segments as Linux and qemu-riscv64 accept them (and no larger
+ * than a program image may be): each one's address and file offset equal
+ * modulo the page size (a page maps a page of
+ * the file), in address order without overlapping (a page may be shared,
+ * not a byte). */
+static int check_segments(Elf *e, size_t phnum, const char *path, char *err, size_t errlen)
+{
+    uint64_t prev_end = 0;
+    for (size_t i = 0; i < phnum; i++) {
+        GElf_Phdr ph;
+        gelf_getphdr(e, (int)i, &ph);
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+            continue;
+        if (ph.p_memsz > RV_MAX_IMAGE) {
+            snprintf(err, errlen, "%s: a segment of %.1f GiB: larger than the %llu GiB a program image may take", path,
+                     (double)ph.p_memsz / (1 << 30), (unsigned long long)(RV_MAX_IMAGE >> 30));
+            return -1;
+        }
+        if ((ph.p_vaddr - ph.p_offset) % GUEST_PAGE_SIZE != 0)
+            return fail(err, errlen, "%s: malformed ELF: a segment's address and file offset differ modulo the page "
+                                     "size", path);
+        if (ph.p_vaddr < prev_end)
+            return fail(err, errlen, "%s: malformed ELF: overlapping or unordered loadable segments", path);
+        prev_end = ph.p_vaddr + ph.p_memsz < ph.p_vaddr ? UINT64_MAX : ph.p_vaddr + ph.p_memsz;
+    }
+    return 0;
+}
+
 static unsigned segment_prot(const GElf_Phdr *ph)
 {
     return (ph->p_flags & PF_R ? GP_R : 0) | (ph->p_flags & PF_W ? GP_W : 0) | (ph->p_flags & PF_X ? GP_X : 0);
@@ -92,11 +120,6 @@ static int map_segment(rv_proc *p, int fd, const GElf_Phdr *ph, uint64_t bias, c
         return fail(err, errlen, "%s: malformed ELF: segment extends beyond the end of the file", path);
     if (vaddr >= GUEST_VA_SIZE || ph->p_memsz > GUEST_VA_SIZE - vaddr || vaddr < GUEST_PAGE_SIZE)
         return fail(err, errlen, "%s: malformed ELF: segment outside the user address space", path);
-    if (ph->p_memsz > RV_MAX_IMAGE) {
-        snprintf(err, errlen, "%s: a segment of %.1f GiB: larger than the %llu GiB a program image may take", path,
-                 (double)ph->p_memsz / (1 << 30), (unsigned long long)(RV_MAX_IMAGE >> 30));
-        return -1;
-    }
     if (map_gaps(p, PAGE_DOWN(vaddr), PAGE_UP(vaddr + ph->p_memsz), path))
         return fail(err, errlen, "%s: cannot map segment", path);
     if (ph->p_filesz && pread(fd, mem_host(&p->mem, vaddr), ph->p_filesz, (off_t)ph->p_offset) != (ssize_t)ph->p_filesz)
@@ -144,6 +167,8 @@ int elf_load(rv_proc *p, const char *path, rv_elf_info *info, char *err, size_t 
     GElf_Ehdr eh;
     size_t phnum = 0;
     int rc = e ? check_header(e, path, &eh, &phnum, err, errlen) : fail(err, errlen, "%s: not an ELF file", path);
+    if (rc == 0)
+        rc = check_segments(e, phnum, path, err, errlen);
     if (rc == 0) {
         info->bias = eh.e_type == ET_DYN ? RV_STATIC_PIE_BASE : 0;
         info->entry = eh.e_entry + info->bias;

@@ -78,6 +78,29 @@ start=$SECONDS
 refuse 'GiB' "$BIN/bbv" -- ./huge.elf
 [ $((SECONDS - start)) -lt 5 ] || fail "a 192 GiB segment took $((SECONDS - start)) s to refuse"
 
+# Loadable segments Linux and qemu-riscv64 refuse (issue 35, D13): a second
+# one over the first, and one whose address and file offset differ modulo
+# the page size (the ELF header's bytes would land over the code).
+elf_copy_segment() { # OUT VADDR MEMSZ: program header 2 of nested_loops becomes a copy of its PT_LOAD
+    python3 - "$RV/asm/nested_loops" "$@" <<'PY'
+import struct, sys
+src, out, vaddr, memsz = sys.argv[1], sys.argv[2], int(sys.argv[3], 0), int(sys.argv[4], 0)
+d = bytearray(open(src, 'rb').read())
+phoff, = struct.unpack_from('<Q', d, 0x20)
+phentsize, = struct.unpack_from('<H', d, 0x36)
+load = list(struct.unpack_from('<IIQQQQQQ', d, phoff + phentsize))  # type flags offset vaddr paddr filesz memsz align
+load[1], load[3], load[4], load[6] = 6, vaddr, vaddr, memsz
+struct.pack_into('<IIQQQQQQ', d, phoff + 2 * phentsize, *load)
+open(out, 'wb').write(d)
+PY
+    chmod +x "$1"
+}
+elf_copy_segment overlap.elf 0x10000 0x3000
+elf_copy_segment incongruent.elf 0x10100 0x13c
+refuse 'malformed ELF: overlapping or unordered loadable segments' "$BIN/bbv" --count-only -- ./overlap.elf
+refuse 'malformed ELF: a segment.s address and file offset differ modulo the page size' \
+    "$BIN/bbv" --count-only -- ./incongruent.elf
+
 # An ELF without symbols (stripped): every tool still runs it (UBSan once
 # caught qsort(NULL, 0) in the symbol table).
 riscv64-linux-gnu-strip -o stripped.elf "$prog"
