@@ -60,8 +60,10 @@ const char sim_usage[] =
     "      --psv-extra LIST    extra PSV bits for tea, nci-tea and tea-dispatch, or 'all': FL-CSR,\n"
     "                          ST-LAT, ST-L2, ST-WALK, DR-BTB (default: the paper's nine events)\n"
     "      --pics              the golden per-instruction cycle stacks even without an event scheme\n"
-    "      --sample-hz HZ      sampling frequency at the core clock (default 4000 = every\n"
-    "                          800,000 cycles at 3.2 GHz)\n"
+    "      --sample-hz HZ      sampling frequency at the core clock (default: 4000 = every\n"
+    "                          800,000 cycles at 3.2 GHz, faster in a run of known length\n"
+    "                          so that it gets at least 1000 samples, at a random cycle of\n"
+    "                          each period: periodic sampling aliases with loops)\n"
     "      --sample-period N   sampling period in cycles instead\n"
     "      --sample-random     one uniformly random cycle in each period (default: its end)\n"
     "      --sample-seed N     seed of --sample-random (default 1)\n"
@@ -440,7 +442,11 @@ static void setup_sampling(sim_options *o, const pending *p)
     sampling_options *s = &o->sampling;
     if (!p->sampling) return;
     if (!s->nprofilers && !s->profileme) parse_profilers(s, (char[]){"all"});
+    bool given = p->hz || s->cfg.period; /* kept as given; the default adapts to the run's length */
     if (s->nprofilers && !s->cfg.period) s->cfg.hz = p->hz ? p->hz : 4000, s->cfg.period = sampling_period(s->cfg.hz, o->cfg.freq_mhz);
+    /* A short period is likelier a multiple of some loop's iteration time:
+     * the default samples one random cycle in each period. */
+    if (s->nprofilers && !given) s->cfg.min_samples = SAMPLES_ENOUGH, s->cfg.random = true;
 }
 
 /* An output that cannot be written fails now, not after the simulation. */

@@ -267,6 +267,20 @@ static void compare_stacks(vd_profiles *p, json_t *full, json_t **results, size_
     }
 }
 
+/* How many regions' profiles rest on too few samples: sim's own flag (its
+ * "quality"), or, from a sim that did not write one, fewer than 1000. */
+static void count_samples(vd_profile_cmp *c, json_t **results, size_t k, const char *name)
+{
+    c->regions = k, c->fewest = UINT64_MAX;
+    for (size_t i = 0; i < k; i++) {
+        json_t *sampled = json_object_get(results[i], "sampled"), *q = json_object_get(sampled, "quality");
+        uint64_t n = (uint64_t)json_integer_value(json_object_get(json_object_get(sampled, name), "samples"));
+        json_t *few = json_object_get(q, "too_few_samples");
+        c->few_samples += few ? json_is_true(few) : n < 1000;
+        if (n < c->fewest) c->fewest = n;
+    }
+}
+
 bool vd_profiles_compare(vd_profiles *p, const char *full_path, const char **region_paths, size_t nregions, vd_diag *d)
 {
     *p = (vd_profiles){.complete = true};
@@ -334,7 +348,9 @@ bool vd_profiles_compare(vd_profiles *p, const char *full_path, const char **reg
         if (all) {
             size_t n;
             cost *c = profile_combine(use, k, 1e9, &n);
-            compare(&p->cmp[p->n++], names[s], &sym, &fl, c, n);
+            compare(&p->cmp[p->n], names[s], &sym, &fl, c, n);
+            if (s) count_samples(&p->cmp[p->n], results, k, names[s]);
+            p->n++;
             free(c);
         }
         for (size_t i = 0; i < k; i++) free(sl[i].pcs);
@@ -391,6 +407,14 @@ void vd_profiles_md(vd_sink *o, const vd_profiles *p)
         vd_sink_printf(o, "| %s%s | %.2f%% | %.2f%% | %.2f%% |\n", p->cmp[i].name,
                        i && !strstr(p->cmp[i].name, "stacks") ? " (sampled in the regions)" : "",
                        100 * p->cmp[i].err[0], 100 * p->cmp[i].err[1], 100 * p->cmp[i].err[2]);
+    for (size_t i = 0; i < p->n; i++)
+        if (p->cmp[i].few_samples)
+            vd_sink_printf(o, "\n**%s: %zu of %zu regions have too few samples (the fewest %llu; sim wants 1000 a "
+                              "region, so that no share is off by more than 3.1 points): its error is mostly "
+                              "sampling noise. Sample faster (sim --sample-hz) or leave the frequency to sim, "
+                              "which chooses it per region.**\n",
+                           p->cmp[i].name, p->cmp[i].few_samples, p->cmp[i].regions,
+                           (unsigned long long)p->cmp[i].fewest);
     vd_sink_printf(o, "\nWhere the regions' golden profile differs most from the full run's:\n");
     diffs_md(o, "function", p->cmp[0].functions, p->cmp[0].nfunctions);
     diffs_md(o, "block", p->cmp[0].blocks, p->cmp[0].nblocks);
@@ -413,10 +437,11 @@ json_t *vd_profiles_json(const vd_profiles *p)
     json_object_set_new(o, "complete", json_boolean(p->complete));
     for (size_t i = 0; i < p->n; i++)
         json_object_set_new(o, p->cmp[i].name,
-                            json_pack("{s:{s:f, s:f, s:f}, s:o, s:o}", "error", "instruction", p->cmp[i].err[0],
+                            json_pack("{s:{s:f, s:f, s:f}, s:o, s:o, s:I}", "error", "instruction", p->cmp[i].err[0],
                                       "block", p->cmp[i].err[1], "function", p->cmp[i].err[2], "functions",
                                       diffs_json(p->cmp[i].functions, p->cmp[i].nfunctions), "blocks",
-                                      diffs_json(p->cmp[i].blocks, p->cmp[i].nblocks)));
+                                      diffs_json(p->cmp[i].blocks, p->cmp[i].nblocks), "regions_with_too_few_samples",
+                                      (json_int_t)p->cmp[i].few_samples));
     return o;
 }
 

@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "sink.h"
@@ -28,6 +29,8 @@ typedef struct vd_profile_cmp {
     double err[3];             /* instruction, block, function */
     vd_profile_diff functions[VD_PROFILE_DIFFS], blocks[VD_PROFILE_DIFFS]; /* largest |difference| first */
     size_t nfunctions, nblocks;
+    size_t regions, few_samples; /* sampled: regions, and those with fewer samples than sim's samples_enough */
+    uint64_t fewest;           /* the fewest samples of a region */
 } vd_profile_cmp;
 
 typedef struct vd_profiles {

@@ -9,7 +9,7 @@
  * periodic and one-per-period random samples do better than independent
  * ones unless the period beats with a loop. */
 #define ALIAS_FACTOR 3.0
-#define ALIAS_POINTS 0.10
+#define ALIAS_POINTS 0.05
 
 double independent_sampling_error(const cost *pcs, size_t npcs, uint64_t n)
 {

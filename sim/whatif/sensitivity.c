@@ -23,6 +23,25 @@ static void summarise(variant_outcome *vo, const sim_result *base, double thresh
     vo->bottleneck = vo->speedup > threshold;
 }
 
+/* A variant is named as the bottleneck when it passes the threshold and
+ * speeds the program up by at least this share of the largest speedup: the
+ * summary ranks, it does not list every resource that moved. */
+#define NAMED_SHARE 0.5
+
+static double top_speedup(const sensitivity *s)
+{
+    double top = 0;
+    for (int v = 0; v < s->n; v++)
+        if (s->out[v].run.res && !s->out[v].run.failed && !s->out[v].v->skipped[0] && s->out[v].speedup > top)
+            top = s->out[v].speedup;
+    return top;
+}
+
+static bool named(const sensitivity *s, const variant_outcome *vo)
+{
+    return vo->bottleneck && !vo->run.failed && vo->speedup >= NAMED_SHARE * top_speedup(s);
+}
+
 void sensitivity_run(sensitivity *s, const sim_options *o, const sim_target *t, const sim_result *base, size_t n,
                      const sensitivity_options *so)
 {
@@ -157,6 +176,9 @@ static json_t *variant_json(const sensitivity *s, const variant_outcome *vo, con
     json_object_set_new(o, "speedup", json_real(vo->speedup));
     json_object_set_new(o, "elasticity", v->scale ? json_real(vo->elasticity) : json_null());
     json_object_set_new(o, "bottleneck", json_boolean(vo->bottleneck));
+    double top = top_speedup(s);
+    json_object_set_new(o, "share_of_top", top > 0 ? json_real(vo->speedup / top) : json_null());
+    json_object_set_new(o, "named", json_boolean(named(s, vo)));
     json_object_set_new(o, "regions", json_pack("{s:i, s:f, s:f}", "count", (int)vo->run.n, "min_speedup", vo->min_speedup,
                                                 "max_speedup", vo->max_speedup));
     size_t n;
@@ -196,10 +218,29 @@ static int by_speedup(const void *a, const void *b)
     return strcmp(x->v->name, y->v->name);
 }
 
+/* One line naming the bottleneck, then what else moved and by how much of it. */
+static void headline(FILE *f, const sensitivity *s, variant_outcome *const *order)
+{
+    double top = top_speedup(s);
+    if (!s->n || !named(s, order[0])) {
+        fprintf(f, "  No bottleneck: no variant speeds the program up by more than %.1f%%.\n", 100 * s->threshold);
+        return;
+    }
+    fprintf(f, "  The bottleneck: %s (%+.2f%%)", order[0]->v->name, 100 * top);
+    for (int i = 1; i < s->n && named(s, order[i]); i++)
+        fprintf(f, "%s %s (%+.2f%%)", i == 1 ? "; as much:" : ",", order[i]->v->name, 100 * order[i]->speedup);
+    int minor = 0;
+    for (int i = 1; i < s->n; i++) minor += order[i]->bottleneck && !named(s, order[i]);
+    if (minor) fprintf(f, "; %d more move%s past %.1f%% each by less than half as much", minor, minor == 1 ? "s" : "",
+                       100 * s->threshold);
+    fprintf(f, ".\n");
+}
+
 void sensitivity_print(FILE *f, const sensitivity *s, const report_ctx *x)
 {
-    fprintf(f, "\nSensitivity: baseline CPI %.4f; a bottleneck speeds up by more than %.1f%%\n", s->base_cpi,
-            100 * s->threshold);
+    fprintf(f, "\nSensitivity: baseline CPI %.4f; variants ranked by speedup; BOTTLENECK: more than %.1f%% and at "
+               "least %.0f%% of the largest\n",
+            s->base_cpi, 100 * s->threshold, 100 * NAMED_SHARE);
     fprintf(f, "  %-34s %-16s %7s %8s %9s %10s  %-19s\n", "variant", "change", "scale", "CPI", "speedup", "elasticity",
             "regions min..max");
     variant_outcome **order = malloc((size_t)(s->n ? s->n : 1) * sizeof *order);
@@ -221,12 +262,13 @@ void sensitivity_print(FILE *f, const sensitivity *s, const report_ctx *x)
         if (v->scale) snprintf(elasticity, sizeof elasticity, "%.2f", vo->elasticity);
         fprintf(f, "  %-34s %-16s %7s %8.4f %+8.2f%% %10s  %+7.2f%%..%+7.2f%%%s%s\n", v->name, change, scale, vo->cpi,
                 100 * vo->speedup, elasticity, 100 * vo->min_speedup, 100 * vo->max_speedup,
-                vo->bottleneck ? "  BOTTLENECK" : "", vo->against ? "  (re-warmed)" : "");
+                named(s, vo) ? "  BOTTLENECK" : "", vo->against ? "  (re-warmed)" : "");
     }
+    headline(f, s, order);
     /* Where the top bottlenecks' time goes away. */
     for (int i = 0, shown = 0; i < s->n && shown < 3; i++) {
         const variant_outcome *vo = order[i];
-        if (!vo->bottleneck || vo->run.failed) continue;
+        if (!named(s, vo)) continue;
         shown++;
         size_t n;
         pc_rate *rates = differential(s, vo, &n);

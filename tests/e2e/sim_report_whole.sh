@@ -77,4 +77,19 @@ assert re.search(r'^- FL-CSR, .*`--psv-extra FL-CSR` shows it', notes, re.M), no
 assert '`Base`: no event recorded' in whole and '`ST-LAT`: long-latency unit' in whole, 'no legend'
 print('source lines, Base notes and the legend are there')
 PY
+# 4. The default period is chosen per region: at least 1000 samples (a run
+#    of N instructions takes at least N/4 cycles on the 4-wide core), at a
+#    random cycle of each period; a frequency given is kept.
+"$BIN/sim" -q --warmup detailed --sample tip -o auto.json ck/*.ckpt
+"$BIN/sim" -q --warmup detailed --sample tip --sample-hz 4000 -o fixed.json ck/0001*.ckpt
+python3 - <<'PY' || fail "the per-region default period"
+import json
+for r in json.load(open('auto.json'))['results']:
+    s = r['sampled']
+    assert s['period'] == r['instructions'] // 4 // 1000 and s['random'], (s['period'], r['instructions'])
+    assert s['tip']['samples'] >= 1000 and not s['quality']['too_few_samples'], s['quality']
+f = json.load(open('fixed.json'))['results'][0]['sampled']
+assert f['period'] == 800000 and not f['random'] and f['quality']['too_few_samples'], f['quality']
+print('default periods', [r['sampled']['period'] for r in json.load(open('auto.json'))['results']])
+PY
 echo "sim report (whole program, sampling quality): ok"
