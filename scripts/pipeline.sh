@@ -470,7 +470,7 @@ simulate_regions() {
         ckpts=("${ckpts[@]:i*c:c}") out=$REGION_PART
         [ ${#ckpts[@]} -gt 0 ] || { echo "no checkpoints for task $i"; return 0; }
     fi
-    "$B/sim" "$@" --total-insts "$(total_insts)" -o "$out" "${ckpts[@]}"
+    "$B/sim" "$@" --total-insts "$(total_insts)" --report "${out%.json}.md" -o "$out" "${ckpts[@]}"
 }
 
 # The file prefix of a method's SimPoint outputs: sp (SimPoint's), sp-METHOD.
@@ -593,7 +593,8 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   -j N              regions simulated in parallel [sim's default: all cores]
   --sample LIST     sampled profilers in the regions and the full run (sim --sample),
                     scored by validate against the full run's golden profile [none]
-  --sample-hz HZ    their sampling frequency [4000]
+  --sample-hz HZ    their sampling frequency [sim's: 4000, faster in a region so that it
+                    gets at least 1000 samples, at a random cycle of each period]
   --stdin FILE      the program's standard input, the same for every stage; '-' reads
                     this script's (a pipe or a file) into DIR/stdin [what is piped or
                     redirected into this script, read into DIR/stdin; /dev/null when it
@@ -627,7 +628,7 @@ EOF
 }
 
 O= NAME= INTERVAL=1M G= MAXK=30 METHOD=dims:1 WARM_K=1 MODE=checkpoint CONFIG= JOBS= STDIN= MAXERR= FORCE= NO_FULL=
-SETS=() SAMPLE=() SAMPLE_HZ=4000 GUEST=() EXTRA=()
+SETS=() SAMPLE=() SAMPLE_HZ= GUEST=() EXTRA=()
 while [ $# -gt 0 ]; do
     case $1 in
     -o) O=$2; shift 2 ;;
@@ -703,7 +704,7 @@ CORE=()
 CORE+=("${SETS[@]}")
 # Complete profiles, so that validate can score the rebuilt one.
 PROFILE=(--profile-top 0)
-[ ${#SAMPLE[@]} -eq 0 ] || PROFILE+=("${SAMPLE[@]}" --sample-hz "$SAMPLE_HZ")
+[ ${#SAMPLE[@]} -eq 0 ] || PROFILE+=("${SAMPLE[@]}" ${SAMPLE_HZ:+--sample-hz "$SAMPLE_HZ"})
 CONFIG_DEP=${CONFIG:-}
 WARM=()
 [ "$MODE" != checkpoint ] || WARM=(--warm "${CONFIG:-$ROOT/configs/boom-tip.ini}" "${SETS[@]}")
@@ -773,7 +774,7 @@ engine_finish
 
 sed -n '/^## Summary/,/^## Metrics/p' "$O/validate/report.md" | grep -v '^## Metrics' | tee -a "$O/pipeline.log"
 sed -n '/^## Warnings/,$p' "$O/validate/report.md" | tee -a "$O/pipeline.log"
-log "== reports in $O/validate (report.md, report.json, *.csv, plots/)"
+log "== reports in $O/validate (report.md, report.json, *.csv, plots/); where the time goes: $O/regions.md"
 if [ -n "$MAXERR" ] && over_error "$MAXERR"; then
     log "the CPI error is over $MAXERR"
     exit 2
