@@ -97,7 +97,8 @@ int vd_run_single(const vd_options *o)
         p.profile_path = o->profile_summary;
     }
     if (ok && o->checkpoints)
-        ok = vd_read_checkpoint_seconds(o->checkpoints, &p.ckpt_seconds, &d);
+        ok = vd_read_checkpoints(o->checkpoints, &s, o->nregions && regions[0].n ? regions[0].runs[0].program : NULL,
+                                 &p.ckpt_seconds, &d);
     vd_analysis a;
     if (!ok || !vd_analyze(&a, &full, &s, regions, o->nregions, &p, &d))
         die("%s", d.error);

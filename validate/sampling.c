@@ -173,7 +173,64 @@ void vd_sampling_free(vd_sampling *s)
     memset(s, 0, sizeof *s);
 }
 
-bool vd_read_checkpoint_seconds(const char *path, double *out, vd_diag *d)
+/* The simulation point at interval index, or -1. */
+static long point_at(const vd_sampling *s, json_int_t index)
+{
+    for (size_t i = 0; i < s->npts; i++)
+        if ((json_int_t)s->pts[i].index == index)
+            return (long)i;
+    return -1;
+}
+
+/* The checkpoints' regions are the simulation points of s, each with its
+ * cluster (the members drawn besides a representative, "extra", aside). */
+static bool checkpoint_regions_match(json_t *root, const vd_sampling *s, const char *path, vd_diag *d)
+{
+    bool *seen = vd_calloc(s->npts, sizeof *seen), ok = true;
+    json_t *c, *r;
+    size_t i, j;
+    json_array_foreach(json_object_get(root, "checkpoints"), i, c) {
+        json_array_foreach(json_object_get(c, "regions"), j, r) {
+            if (!ok || json_is_true(json_object_get(r, "extra")))
+                continue;
+            json_int_t index = json_integer_value(json_object_get(r, "simpoint"));
+            json_int_t cluster = json_integer_value(json_object_get(r, "cluster"));
+            long pt = point_at(s, index);
+            if (pt < 0)
+                ok = vd_fail(d, "%s: checkpoints[%zu] starts interval %lld, not a simulation point of %s", path, i,
+                             (long long)index, s->simpoints);
+            else if (cluster != s->pts[pt].cluster)
+                ok = vd_fail(d, "%s: checkpoints[%zu]: simulation point %lld is of cluster %lld, but %s says %ld", path,
+                             i, (long long)index, (long long)cluster, s->simpoints, s->pts[pt].cluster);
+            else
+                seen[pt] = true;
+        }
+    }
+    for (size_t k = 0; ok && k < s->npts; k++)
+        if (!seen[k])
+            ok = vd_fail(d, "%s: no checkpoint for simulation point %llu (cluster %ld) of %s", path,
+                         (unsigned long long)s->pts[k].index, s->pts[k].cluster, s->simpoints);
+    free(seen);
+    return ok;
+}
+
+/* Are the checkpoints of root those of program, at s's simulation points? */
+static bool checkpoints_match(json_t *root, const vd_sampling *s, const char *program, const char *path, vd_diag *d)
+{
+    const char *taken_of = json_string_value(json_object_get(root, "program"));
+    json_int_t interval = json_integer_value(json_object_get(root, "interval"));
+    if (!taken_of)
+        return vd_fail(d, "%s: not a checkpoints.json (no \"program\")", path);
+    if (program && strcmp(program, taken_of) != 0)
+        return vd_fail(d, "%s: the checkpoints of another program (%s, not %s, which the regions ran)", path, taken_of,
+                       program);
+    if (interval != (json_int_t)s->interval)
+        return vd_fail(d, "%s: checkpoints for intervals of %lld instructions, not the %llu given with --interval", path,
+                       (long long)interval, (unsigned long long)s->interval);
+    return checkpoint_regions_match(root, s, path, d);
+}
+
+bool vd_read_checkpoints(const char *path, const vd_sampling *s, const char *program, double *seconds, vd_diag *d)
 {
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -182,10 +239,10 @@ bool vd_read_checkpoint_seconds(const char *path, double *out, vd_diag *d)
     json_t *ff = json_object_get(json_object_get(root, "fast_forward"), "seconds");
     json_t *wr = json_object_get(json_object_get(root, "writing"), "seconds");
     bool ok = json_is_number(ff) && json_is_number(wr) && json_number_value(ff) >= 0 && json_number_value(wr) >= 0;
-    if (ok)
-        *out = json_number_value(ff) + json_number_value(wr);
-    else
+    if (!ok)
         vd_fail(d, "%s: not a checkpoints.json (no fast_forward.seconds and writing.seconds)", path);
+    else if ((ok = checkpoints_match(root, s, program, path, d)))
+        *seconds = json_number_value(ff) + json_number_value(wr);
     json_decref(root);
     return ok;
 }

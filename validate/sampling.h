@@ -44,7 +44,10 @@ void vd_sampling_free(vd_sampling *s);
  * NAN when the file does not say. */
 bool vd_read_profile_total(const char *path, uint64_t interval, uint64_t *out, double *seconds, vd_diag *d);
 /* The wall time of taking the checkpoints (checkpoints.json: fast-forward
- * and writing seconds); false with a reason when the file is not one. */
-bool vd_read_checkpoint_seconds(const char *path, double *out, vd_diag *d);
+ * and writing seconds); false with a reason when the file is not one, or
+ * not of these checkpoints: taken of another program than the one the
+ * region results ran (program; NULL: not known), for another interval size,
+ * or at other simulation points or clusters than s's. */
+bool vd_read_checkpoints(const char *path, const vd_sampling *s, const char *program, double *seconds, vd_diag *d);
 
 #endif

@@ -67,6 +67,37 @@ refuse "--interval: expected a count" --simpoints "$T/small.simpoints" --weights
     --full "$T/full.json"
 refuse "--sweep takes its configurations from the manifest" --sweep "$T/m.tsv" --simpoints "$T/small.simpoints"
 
+# checkpoints.json of other checkpoints (issue 35, D12): another program,
+# another interval size, other simulation points or clusters.
+checkpoints() { # OUT PROGRAM INTERVAL "SIMPOINT:CLUSTER ..."
+    python3 - "$@" <<'PY'
+import json, sys
+out, program, interval, points = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split()
+regions = [dict(simpoint=int(p), cluster=int(c), weight=0.5, interval=interval, warmup=0, start=int(p) * interval)
+           for p, c in (pc.split(':') for pc in points)]
+json.dump({"program": program, "interval": interval,
+           "checkpoints": [{"file": "%04d.ckpt" % i, "start": r["start"], "regions": [r]} for i, r in enumerate(regions)],
+           "fast_forward": {"instructions": 4000, "seconds": 0.5}, "writing": {"checkpoints": 2, "seconds": 0.25}},
+          open(out, "w"))
+PY
+}
+checkpoints "$T/ck.json" /work/tests/small_prog 2000 "1:1 2:0"
+"$V" "${base[@]}" --regions "$T/regions.json" --checkpoints "$T/ck.json" --json "$T/ok.json" ||
+    fail "validate refused the regions' own checkpoints.json"
+rm -f "$T/ok.json"
+checkpoints "$T/ck_prog.json" /work/tests/other_prog 2000 "1:1 2:0"
+refuse "ck_prog.json: the checkpoints of another program (/work/tests/other_prog, not /work/tests/small_prog" \
+    "${base[@]}" --regions "$T/regions.json" --checkpoints "$T/ck_prog.json"
+checkpoints "$T/ck_interval.json" /work/tests/small_prog 1000 "1:1 2:0"
+refuse "ck_interval.json: checkpoints for intervals of 1000 instructions, not the 2000" \
+    "${base[@]}" --checkpoints "$T/ck_interval.json"
+checkpoints "$T/ck_points.json" /work/tests/small_prog 2000 "1:1 3:0"
+refuse "ck_points.json: checkpoints[1] starts interval 3, not a simulation point" "${base[@]}" --checkpoints "$T/ck_points.json"
+checkpoints "$T/ck_cluster.json" /work/tests/small_prog 2000 "1:0 2:0"
+refuse "ck_cluster.json: checkpoints[0]: simulation point 1 is of cluster 0" "${base[@]}" --checkpoints "$T/ck_cluster.json"
+checkpoints "$T/ck_short.json" /work/tests/small_prog 2000 "1:1"
+refuse "ck_short.json: no checkpoint for simulation point 2 (cluster 0)" "${base[@]}" --checkpoints "$T/ck_short.json"
+
 # --allow-mismatch turns a count or configuration mismatch into a warning
 "$V" "${base[@]}" --profile-insts 9501 --allow-mismatch --regions "$T/core.json" --json "$T/ok.json" 2> "$T/err"
 grep -q "warning: --profile-insts: the profile has 9501" "$T/err" || fail "no mismatch warning: $(cat "$T/err")"
