@@ -59,6 +59,9 @@ bool bb_parse_interval(const char *s, size_t len, bb_pair *pairs, bb_line_info *
 {
     memset(info, 0, sizeof *info);
     info->min_id = UINT32_MAX;
+    const char *nul = memchr(s, '\0', len); /* C's string functions would end the line there */
+    if (nul)
+        return fail(info, "NUL byte in a text file", (size_t)(nul - s));
     size_t i = 1; /* past the 'T' */
     for (;;) {
         i = skip_spaces(s, len, i);

@@ -170,6 +170,8 @@ void uarch_config_defaults(uarch_config *c)
 typedef struct loader {
     uarch_config cfg;     /* working copy: the caller's changes only on success */
     FILE *f;
+    char *text;           /* the line read, before inih gets it */
+    size_t text_cap;
     int line;             /* lines read, counted as inih counts them (one per read) */
     int err_line;         /* first line the reader or handler rejected, 0 if none */
     char msg[512];
@@ -177,27 +179,28 @@ typedef struct loader {
 } loader;
 
 /* inih's handler gets no line number (that is fixed when the library is
- * built), so this reader counts lines for it, and refuses over-long lines,
- * which inih would silently split into several. */
+ * built), so this reader counts lines for it, and refuses what inih would
+ * silently misread: over-long lines (split into several) and NUL bytes (the
+ * end of the line to C's string functions). */
 static char *read_line(char *buf, int size, void *stream)
 {
     loader *l = stream;
-    if (!fgets(buf, size, l->f))
+    ssize_t n = getline(&l->text, &l->text_cap, l->f);
+    if (n < 0)
         return NULL;
     l->line++;
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] != '\n') {
-        int ch = fgetc(l->f);
-        if (ch != EOF && ch != '\n') {
-            while (ch != EOF && ch != '\n')
-                ch = fgetc(l->f);
-            if (!l->err_line) {
-                l->err_line = l->line;
-                snprintf(l->msg, sizeof l->msg, "line longer than %d characters", size - 1);
-            }
-            buf[0] = '\0';
-        }
+    size_t len = (size_t)n - (l->text[n - 1] == '\n');
+    const char *why = memchr(l->text, '\0', len) ? "NUL byte in a text file"
+                      : len > (size_t)size - 1  ? "line longer than %d characters"
+                                                 : NULL;
+    if (why && !l->err_line) {
+        l->err_line = l->line;
+        snprintf(l->msg, sizeof l->msg, why, size - 1);
     }
+    if (why)
+        len = 0;
+    memcpy(buf, l->text, len);
+    buf[len] = '\0';
     return buf;
 }
 
@@ -244,6 +247,7 @@ int uarch_config_load(uarch_config *c, const char *path, char *err, size_t errle
     int rc = ini_parse_stream(read_line, &l, on_pair, &l);
     bool io_error = ferror(l.f);
     fclose(l.f);
+    free(l.text);
     if (io_error)
         return fail(err, errlen, "%s: read error", path);
     if (rc < 0)

@@ -137,6 +137,14 @@ refuse 'm_nan.txt' "$BIN/simpoint" -loadFVFile $bb -maxK 3 -loadProjMatrixTxtFmt
 sed '2s/^\([^ ]*\) /\1 1e300 /' v.txt > v_big.txt
 refuse 'v_big.txt' "$BIN/simpoint" -loadVectorsTxtFmt v_big.txt -maxK 3 -saveSimpoints s2.sp -saveSimpointWeights s2.w
 [ ! -e s2.sp ] && [ ! -e s2.w ] || fail "a refused simpoint left outputs"
+# A NUL byte inside a line (issue 35, D9): an error, not the end of the line
+# ("T:1:1<NUL>00000" was an interval of 1 instruction; "entries = 6<NUL>4" set 6).
+zcat $bb | python3 -c "import sys; d = sys.stdin.buffer.read().split(b'\n'); i = [k for k, l in enumerate(d) if l.startswith(b'T')][1]; d[i] = d[i][:5] + b'\0' + d[i][5:]; sys.stdout.buffer.write(b'\n'.join(d))" > nul.bb
+refuse 'nul.bb:[0-9]*:6: NUL byte in a text file' "$BIN/simpoint" -loadFVFile nul.bb -maxK 3 -fixedLength off \
+    -saveVectorWeights vw.txt
+[ ! -e vw.txt ] || fail "simpoint refused nul.bb but wrote vw.txt"
+printf '[rob]\nentries = 6\0004\n' > nul.ini
+refuse 'nul.ini:2: NUL byte in a text file' "$BIN/sim" -c nul.ini --list-params
 # Garbage after the gzip stream of a .bb.gz.
 { cat $bb; echo "trailing garbage"; } > trail.bb.gz
 refuse 'after the end of the gzip stream' "$BIN/simpoint" -loadFVFile trail.bb.gz -maxK 3 -saveSimpoints s2.sp -saveSimpointWeights s2.w
