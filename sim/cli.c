@@ -348,6 +348,7 @@ static bool whatif_option(sim_cli *cli, pending *p, int c, char *arg)
         cli->icost_loads = (int)count_arg("--icost-loads", arg, true);
         if (cli->icost_loads < 2 || cli->icost_loads > ICOST_MAX_ELEMENTS)
             die("--icost-loads: expected 2 to %d, got '%s'", ICOST_MAX_ELEMENTS, arg);
+        cli->o.sampling.pics = true; /* which stalls were L1D misses: what an L1D hit can save */
         break;
     default: return false;
     }

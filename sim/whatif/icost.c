@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/psv.h"
 #include "decode.h"
 #include "gnuplot.h"
 #include "util.h"
@@ -90,6 +91,24 @@ static bool is_load(uint32_t bits, uint64_t pc)
     return cls == CLS_LOAD || cls == CLS_FLOAD;
 }
 
+/* Of the load's Stalled cycles in the golden PICS, the share that missed
+ * the L1D (-1 without PICS): the most an L1D hit can take away. */
+static double missed_share(const sim_result *base, size_t nbase, uint64_t pc)
+{
+    double stalled = 0, missed = 0;
+    for (size_t i = 0; i < nbase; i++) {
+        if (!base[i].pics) return -1;
+        double f = result_weight(&base[i]) / (base[i].c.instructions ? (double)base[i].c.instructions : 1);
+        for (size_t k = 0; k < base[i].npics; k++) {
+            const cost *c = &base[i].pics[k];
+            if (pics_pc(c->key) != pc) continue;
+            stalled += f * (double)c->units[ST_STALLED];
+            if (pics_category(c->key) & PSV(ST_L1)) missed += f * (double)c->units[ST_STALLED];
+        }
+    }
+    return stalled > 0 ? missed / stalled : 0;
+}
+
 void icost_choose_loads(icost_study *s, int n, const sim_result *base, size_t nbase, const rv_symtab *syms)
 {
     *s = (icost_study){.title = "Interaction cost of the loads with the most Stalled time"};
@@ -122,6 +141,7 @@ void icost_choose_loads(icost_study *s, int n, const sim_result *base, size_t nb
     for (size_t i = 0; i < nloads && s->n < n && s->n < ICOST_MAX_ELEMENTS; i++) {
         icost_element *e = &s->el[s->n++];
         *e = (icost_element){.pc = loads[i].pc, .stalled_share = total > 0 ? loads[i].stalled / total : 0,
+                             .missed_share = missed_share(base, nbase, loads[i].pc),
                              .meaning = "this static load hits the L1D"};
         snprintf(e->name, sizeof e->name, "load 0x%" PRIx64, loads[i].pc);
         char sym[96], text[64];
@@ -315,6 +335,7 @@ json_t *icost_json(const icost_study *s)
             json_object_set_new(o, "pc", json_string(pc));
             json_object_set_new(o, "instruction", json_string(e->where));
             json_object_set_new(o, "stalled_share", json_real(e->stalled_share));
+            json_object_set_new(o, "stalled_missing_l1d", e->missed_share >= 0 ? json_real(e->missed_share) : json_null());
         }
         json_array_append_new(els, o);
     }
@@ -345,10 +366,17 @@ json_t *icost_json(const icost_study *s)
 void icost_print(FILE *f, const icost_study *s)
 {
     fprintf(f, "\n%s (by re-simulation): baseline CPI %.4f; %% of its cycles\n", s->title, s->base_cpi);
-    for (int i = 0; i < s->n; i++)
-        if (!s->el[i].resource)
-            fprintf(f, "  %-18s %s (%.1f%% of the Stalled cycles)\n", s->el[i].name, s->el[i].where,
-                    100 * s->el[i].stalled_share);
+    for (int i = 0; i < s->n; i++) {
+        const icost_element *e = &s->el[i];
+        if (e->resource) continue;
+        fprintf(f, "  %-18s %s (%.1f%% of the Stalled cycles", e->name, e->where, 100 * e->stalled_share);
+        if (e->missed_share >= 0) fprintf(f, "; %.1f%% of its own with an L1D miss", 100 * e->missed_share);
+        fprintf(f, ")\n");
+    }
+    if (s->n && !s->el[0].resource)
+        fprintf(f, "  (an idealised load hits the L1D: that saves its misses' time at most; it keeps its L1D hit\n"
+                   "  latency, its wait for its address and for an older store's data, and its TLB misses, which\n"
+                   "  are most of the Stalled time of a load that seldom misses)\n");
     fprintf(f, "  %-36s %9s %9s  %-11s %9s%s\n", "category", "icost", "CPI", "kind", "cost",
             s->has_graph ? "     graph: icost      cost" : "");
     for (int i = 0; i < s->nsets; i++) {

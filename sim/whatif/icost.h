@@ -29,6 +29,7 @@ typedef struct icost_element {
     uint64_t pc;               /* the load */
     char where[128];           /* the load's symbol and disassembly */
     double stalled_share;      /* the load's share of the baseline's Stalled cycles */
+    double missed_share;       /* of the load's own Stalled cycles, those with an L1D miss (ST-L1); < 0: unknown */
 } icost_element;
 
 typedef struct icost_set {
