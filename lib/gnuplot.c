@@ -165,10 +165,12 @@ void gnuplot_plot(gnuplot *g, const char *dir, const char *name, const char *dat
             free(from);
             free(to);
         }
-        if (ok)
+        if (ok) {
             unlink(log);
-        else
+        } else {
             say(g, "gnuplot could not draw %s/%s (see %s)", dir, name, log);
+            outfile_track(log); /* an output like the others: a failed command removes it */
+        }
         free(log);
         free(tmp);
         free(formats);

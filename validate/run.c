@@ -7,12 +7,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "json_out.h"
 #include "plots.h"
 #include "report.h"
 #include "sweep_report.h"
 #include "util.h"
+
+/* The directories this run created, removed at exit when they are empty: a
+ * failed run (whose outputs die() removed) leaves no directory behind. */
+static char **created;
+static size_t ncreated;
+
+static void remove_empty_created(void)
+{
+    while (ncreated > 0) /* the deepest first */
+        rmdir(created[--ncreated]);
+}
+
+static void make_dir(const char *path)
+{
+    if (mkdir(path, 0755) == 0) {
+        if (!ncreated)
+            atexit(remove_empty_created);
+        created = realloc(created, (ncreated + 1) * sizeof *created);
+        if (!created)
+            die("out of memory");
+        created[ncreated++] = vd_strdup(path);
+    } else if (errno != EEXIST) {
+        die("cannot create %s: %s", path, strerror(errno));
+    }
+}
 
 void vd_mkdirs(const char *path)
 {
@@ -21,12 +47,10 @@ void vd_mkdirs(const char *path)
         if (*s != '/')
             continue;
         *s = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST)
-            die("cannot create %s: %s", p, strerror(errno));
+        make_dir(p);
         *s = '/';
     }
-    if (mkdir(p, 0755) != 0 && errno != EEXIST)
-        die("cannot create %s: %s", p, strerror(errno));
+    make_dir(p);
     free(p);
 }
 

@@ -98,6 +98,17 @@ refuse "ck_cluster.json: checkpoints[0]: simulation point 1 is of cluster 0" "${
 checkpoints "$T/ck_short.json" /work/tests/small_prog 2000 "1:1"
 refuse "ck_short.json: no checkpoint for simulation point 2 (cluster 0)" "${base[@]}" --checkpoints "$T/ck_short.json"
 
+# Over the file-size limit (a full disk alike), the run fails and leaves no
+# directory, not even gnuplot's logs of the plots it could not finish (F09).
+mkdir "$T/fsz"
+set +e
+(cd "$T/fsz" && ulimit -f 4 && "$V" -q "${base[@]}" --labels "$T/small.labels" -o vo/deeper 2> err)
+st=$?
+set -e
+expect_eq "validate past the file-size limit: exit status" 1 "$st"
+grep -q "File too large" "$T/fsz/err" || fail "no clear error past the file-size limit: $(cat "$T/fsz/err")"
+[ "$(ls "$T/fsz")" = err ] || fail "validate past the file-size limit left $(cd "$T/fsz" && find . -path ./err -o -print)"
+
 # --allow-mismatch turns a count or configuration mismatch into a warning
 "$V" "${base[@]}" --profile-insts 9501 --allow-mismatch --regions "$T/core.json" --json "$T/ok.json" 2> "$T/err"
 grep -q "warning: --profile-insts: the profile has 9501" "$T/err" || fail "no mismatch warning: $(cat "$T/err")"
