@@ -64,7 +64,7 @@ int main(int argc, char **argv)
         {"output-dir", required_argument, NULL, 'o'}, {"interval", required_argument, NULL, 'i'},
         {"simpoints", required_argument, NULL, OPT_SIMPOINTS}, {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"warmup", required_argument, NULL, OPT_WARMUP}, {"at", required_argument, NULL, OPT_AT},
-        {"run", required_argument, NULL, OPT_RUN}, {"info", required_argument, NULL, OPT_INFO},
+        {"run", required_argument, NULL, OPT_RUN}, {"info", optional_argument, NULL, OPT_INFO},
         {"insts", required_argument, NULL, OPT_INSTS}, {"guest-output", required_argument, NULL, OPT_GUEST_OUTPUT},
         {"summary", required_argument, NULL, OPT_SUMMARY}, {"json", no_argument, NULL, OPT_JSON},
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"bbv", required_argument, NULL, OPT_BBV},
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
                 die("--at: expected I[,I...] (k/M/G suffixes), got '%s'", optarg);
             break;
         case OPT_RUN: run = optarg; util_die_status = 125; break;
-        case OPT_INFO: info = optarg; break;
+        case OPT_INFO: info = optarg ? optarg : ""; break; /* "": the checkpoint follows the options */
         case OPT_INSTS:
             if (!parse_count(optarg, &o.insts))
                 die("--insts: expected a count (k/M/G suffixes), got '%s'", optarg);
@@ -141,6 +141,10 @@ int main(int argc, char **argv)
     }
     if ((run != NULL) + (info != NULL) > 1)
         die("--run and --info are exclusive");
+    if (info && !*info) {
+        if (optind != argc - 1) die("--info takes one checkpoint");
+        info = argv[optind++];
+    }
     if (run || info) {
         if (optind < argc)
             die("--run/--info take a checkpoint, not a program ('%s')", argv[optind]);

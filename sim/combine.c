@@ -218,7 +218,7 @@ void combined_summary(FILE *f, const sim_result *all, size_t n_all, uint64_t tot
             fprintf(f, "%s %s %.3f", shown++ ? "," : "", event_key_names[e], 1000 * p.events[e]);
     stratified s = stratify(all, n_all);
     if (s.given)
-        fprintf(f, "\n   stratified over %zu clusters from %zu members: CPI %.4f, 95%% interval %.4f .. %.4f (%+.2f%%)\n",
+        fprintf(f, "\n   stratified over %zu clusters from %zu members: CPI %.4f, 95%% interval %.4f .. %.4f (±%.2f%%)\n",
                 s.clusters, s.members, s.cpi, s.lo, s.hi, 100 * (s.hi - s.cpi) / s.cpi);
     else
         fprintf(f, "\n   no confidence interval: %s\n", s.why);

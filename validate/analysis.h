@@ -109,6 +109,7 @@ typedef struct vd_analysis {
     /* confidence (labels needed) */
     double se, ci_lo, ci_hi;
     bool ci_covers_full;
+    bool ci_covers_oracle;     /* the same interval around the representatives' full-run CPI (no warm-up error) */
     vd_boot boot;
 } vd_analysis;
 

@@ -150,18 +150,25 @@ static void confidence(vd_analysis *a, vd_diag *d)
     a->ci_lo = centre - Z95 * a->se;
     a->ci_hi = centre + Z95 * a->se;
     a->ci_covers_full = a->ci_lo <= full && full <= a->ci_hi;
+    a->ci_covers_oracle = fabs(a->oracle[0] - full) <= Z95 * a->se;
     vd_bootstrap(strata, k, a->p.bootstrap, a->p.seed, a->oracle[0], full, &a->boot);
     bool any_spread = false; /* a cluster of one interval has no variance to measure */
     for (size_t i = 0; i < k; i++)
         any_spread |= strata[i].n > 1;
     if (!any_spread) {
         a->se = a->ci_lo = a->ci_hi = NAN;
-        a->ci_covers_full = true;
+        a->ci_covers_full = a->ci_covers_oracle = true;
         vd_warn(d, "every cluster has one interval: no confidence interval can be given");
+    } else if (!a->ci_covers_oracle) {
+        vd_warn(d, "the full-run CPI %.4g lies outside the 95%% interval %.4g .. %.4g even around the "
+                   "representatives' own CPIs in the full run (sampling error %+.2f%%): a representative does not "
+                   "stand for its cluster",
+                full, a->ci_lo, a->ci_hi, 100 * vd_err_sampling(a, 0));
     } else if (!a->ci_covers_full) {
-        vd_warn(d, "the full-run CPI %.4g lies outside the 95%% interval %.4g .. %.4g of the estimate: a "
-                   "representative does not stand for its cluster",
-                full, a->ci_lo, a->ci_hi);
+        vd_warn(d, "the full-run CPI %.4g lies outside the 95%% interval %.4g .. %.4g by the warm-up error "
+                   "(%+.2f%%), which the interval (the spread within clusters) leaves out; around the "
+                   "representatives' own CPIs in the full run it contains the full-run CPI",
+                full, a->ci_lo, a->ci_hi, 100 * vd_err_warmup(a, 0));
     }
     free(strata);
     if (a->boot.n && a->boot.chosen_better_than < 0.05)

@@ -152,6 +152,7 @@ static json_t *confidence(const vd_analysis *a)
     json_object_set_new(strata, "low", real(a->ci_lo));
     json_object_set_new(strata, "high", real(a->ci_hi));
     json_object_set_new(strata, "contains_full", json_boolean(a->ci_covers_full));
+    json_object_set_new(strata, "contains_full_without_warmup_error", json_boolean(a->ci_covers_oracle));
     json_object_set_new(j, "stratified", strata);
     if (a->boot.n) {
         json_object_set_new(boot, "draws", json_integer((json_int_t)a->boot.n));

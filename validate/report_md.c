@@ -47,7 +47,9 @@ static void summary(vd_sink *o, const vd_analysis *a)
     } else if (a->has_labels) {
         vd_sink_printf(o, "- 95%% interval, clusters as strata: %s .. %s (±%s), %s the full-run CPI\n",
                        vd_num(a->ci_lo, 5), vd_num(a->ci_hi, 5), vd_upct((a->ci_hi - a->ci_lo) / 2 / a->predicted[0]),
-                       a->ci_covers_full ? "contains" : "**does not contain**");
+                       a->ci_covers_full     ? "contains"
+                       : a->ci_covers_oracle ? "does not contain (by the warm-up error, which it leaves out)"
+                                             : "**does not contain**");
         if (a->boot.n)
             vd_sink_printf(o, "- bootstrap over the choice of representative (%zu draws, seed %llu): %s .. %s, "
                               "median %s; the chosen representatives beat %s of random choices\n",
