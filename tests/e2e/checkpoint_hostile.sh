@@ -85,3 +85,26 @@ done
 $EDIT "$base" overlap.ckpt --json VMAS "j[1]['start'] = j[0]['start']"
 refuse "bad memory map entry 1" "$BIN/checkpoint" --info overlap.ckpt
 echo "ok   shared mappings whose pages lie past their file's end are refused and the file left as it was"
+
+# The rule of checkpoint/FORMAT.md, entry by entry: no file is created or
+# truncated, and nothing outside the writable directories is opened for
+# writing, also through a relative path from a checkpoint's cwd elsewhere.
+echo "precious" > outside/victim
+echo "kept" > jail/kept.txt
+files_edit() { # OUT PYTHON: appends entries to the "files" list of the base checkpoint
+    $EDIT "$base" "$1" --json "OS" "$2"
+}
+files_edit create.ckpt "j['files'].append({'fd': 40, 'flags': 0o101, 'kind': 'file', 'path': '$T/jail/new.txt', 'offset': 0})"
+refuse "cannot reopen the guest's file $T/jail/new.txt: No such file" "$BIN/checkpoint" --run create.ckpt --allow-write jail
+[ ! -e jail/new.txt ] || fail "restoring created a file"
+files_edit trunc.ckpt "j['files'].append({'fd': 40, 'flags': 0o1002, 'kind': 'file', 'path': '$T/jail/kept.txt', 'offset': 0})"
+(cd jail && timeout 20 "$BIN/checkpoint" --run ../trunc.ckpt --insts 1000 > /dev/null) || fail "a writable file in jail was refused"
+expect_eq "a file an entry with O_TRUNC names" kept "$(cat jail/kept.txt)"
+files_edit relative.ckpt "j['cwd'] = '$T/outside'; j['files'].append({'fd': 40, 'flags': 2, 'kind': 'file', 'path': 'victim', 'offset': 0})"
+refuse_restore "guest file victim is outside the directories it may write" relative.ckpt
+files_edit device.ckpt "j['files'].append({'fd': 40, 'flags': 0, 'kind': 'dev', 'path': '$T/outside/victim'})"
+refuse "is no longer the device the checkpoint names" "$BIN/checkpoint" --run device.ckpt
+files_edit notfifo.ckpt "[f.update(path='$T/outside/victim') for f in j['files'] if f['kind'] == 'fifo']; [f.pop('data', None) for f in j['files']]; [f.update(flags=0) for f in j['files'] if f['kind'] == 'fifo']"
+refuse "is no longer the named FIFO the checkpoint names" "$BIN/checkpoint" --run notfifo.ckpt
+expect_eq "the file outside after every attempt" precious "$(cat outside/victim)"
+echo "ok   restoring creates nothing, truncates nothing and writes nothing outside the writable directories"
