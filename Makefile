@@ -173,11 +173,12 @@ demo: all
 LIBDIR := $(PREFIX)/lib/rvsample
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/bin $(DESTDIR)$(LIBDIR)/scripts $(DESTDIR)$(PREFIX)/bin \
-	    $(DESTDIR)$(PREFIX)/share/rvsample/configs
+	    $(DESTDIR)$(PREFIX)/share/rvsample/configs $(DESTDIR)$(PREFIX)/share/doc/rvsample
 	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(LIBDIR)/bin/
 	install -m 755 scripts/pipeline.sh scripts/sweep.sh $(DESTDIR)$(LIBDIR)/scripts/
 	install -m 644 scripts/engine.sh $(DESTDIR)$(LIBDIR)/scripts/
 	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/rvsample/configs/
+	install -m 644 README.md sim/RESULTS.md docs/ARCHITECTURE.md $(DESTDIR)$(PREFIX)/share/doc/rvsample/
 	ln -sfn ../../share/rvsample/configs $(DESTDIR)$(LIBDIR)/configs
 	for t in $(TOOLS); do ln -sfn ../lib/rvsample/bin/$$t $(DESTDIR)$(PREFIX)/bin/rvsample-$$t; done
 	for s in pipeline sweep; do ln -sfn ../lib/rvsample/scripts/$$s.sh $(DESTDIR)$(PREFIX)/bin/rvsample-$$s; done

@@ -11,6 +11,12 @@ for t in bbv simpoint checkpoint sim validate pipeline sweep; do
 done
 [ -z "$(ls "$P/bin" | grep -v '^rvsample-')" ] || fail "unprefixed names on PREFIX/bin: $(ls "$P/bin")"
 [ -f "$P/share/rvsample/configs/boom-tip.ini" ] || fail "configurations not under PREFIX/share/rvsample"
+# The format documents the help texts name are installed, and sim's help names where.
+for d in README.md RESULTS.md ARCHITECTURE.md; do
+    [ -s "$P/share/doc/rvsample/$d" ] || fail "$d not under PREFIX/share/doc/rvsample"
+done
+"$P/bin/rvsample-sim" --help > "$T/help.txt"
+grep -q "PREFIX/share/doc/rvsample/RESULTS.md" "$T/help.txt" || fail "sim --help does not say where RESULTS.md is installed"
 cp "$RV/workloads/phases" "$T/phases"
 cd "$T"
 env -u BIN PATH=/usr/bin:/bin "$P/bin/rvsample-pipeline" -o out -i 1M -k 5 -- ./phases 1 > log.txt 2>&1 ||
