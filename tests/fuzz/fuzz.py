@@ -7,15 +7,20 @@ Each target takes a seed input (the corpus, made afresh from real outputs of
 the tools by tests/fuzz/seeds.sh into the work directory), mutates it (bit
 flips, byte runs set to boundary values, truncation, duplication and
 deletion of ranges, numbers swapped for extreme ones, lines spliced) and
-runs the tool that parses it. A run passes when it ends within the time
+runs the tool that parses it. Two targets generate instead: ckpt_desc
+changes the descriptors and memory map of a checkpoint holding every
+descriptor kind (tests/progs/descriptor_kinds), guest_modes runs a hostile
+guest mode under bbv, sim or checkpoint. A run passes when it ends within the time
 limit, without a sanitizer report (ASan exits 223 under make test's
 ASAN_OPTIONS, UBSan aborts) and, when it fails, with the tool's own
-one-line error ("tool: ..."; a guest's death reported by the tool counts).
+one-line error ("tool: ..."; a guest's death reported by the tool counts),
+leaving no temporaries and the seeds' outside.txt as it was.
 Failing inputs are kept in --keep (default: tests/fuzz/findings/) with the
 command that failed. make test runs a few hundred inputs on the sanitizer
 build; `make fuzz` runs many more.
 """
 import argparse
+import json
 import os
 import random
 import re
@@ -53,7 +58,21 @@ TARGETS = {
                                       "small.weights", "--interval", "2000", "--", "prog.elf"]),
     # A damaged program may loop forever: that is the guest's doing, so it is cut short.
     "elf": ("prog.elf", ["bbv", "--count-only", "--max-insts", "20M", "--", "{IN}"]),
+    # Generated, not mutated (GENERATED below): descriptors of every kind, and hostile guests.
+    "ckpt_desc": ("desc.ckpt", ["checkpoint", "--run", "{IN}", "--insts", "20000"]),
+    "guest_modes": ("modes.txt", None),
 }
+
+# The tools and hostile guests guest_modes runs (the guest's mode is appended).
+GUEST_TOOLS = [["bbv", "-o", "b", "--"], ["bbv", "--no-jit", "-o", "b", "--"],
+               ["sim", "--full", "--max-insts", "2M", "-o", "r.json", "--interval-log", "il.csv", "--"],
+               ["checkpoint", "-o", "ck", "--at", "3000,6000", "--"]]
+GUEST_PROGRAMS = {"hostile_modes": ["misamo", "mislr", "jumpnull", "jumpkernel", "fork", "clone", "execve", "smc",
+                                    "signest", "stackrec", "brk", "manyfds", "bigseek", "mmaphuge", "shmprotect"],
+                  "shared_past_eof": ["beyond", "shrink", "grow", "syscall", "handled"]}
+
+# seeds/outside.txt: what no run may change (it lies outside the runs' directories).
+OUTSIDE_TEXT = "precious\n"
 
 EXTREMES = [b"0", b"-1", b"1e308", b"-1e308", b"inf", b"nan", b"18446744073709551615", b"9223372036854775808",
             b"4294967296", b"-0", b"1e-320", b"", b"\xff", b"\"", b"[", b"{}", b"null"]
@@ -118,6 +137,97 @@ def mutate_ckpt_json(data: bytes, rng: random.Random) -> bytes:
     return result
 
 
+def desc_entry_mutation(files, rng, outside):
+    """One structural change to the descriptor list of a checkpoint."""
+    pipes = [f for f in files if f.get("kind") in ("pipe", "fifo")]
+    e = rng.choice(pipes if pipes and rng.random() < 0.6 else files)  # where restoring writes
+    choices = {
+        "kind": ["file", "dir", "dev", "fifo", "pipe", "data", "std", "same", "sock"],
+        "flags": [0, 1, 2, 3, 0o101, 0o1002, 0o2000, 0o4000, 0o10000000, -1],
+        "path": [outside, "ff", "/dev/zero", "/dev/full", "/proc/self/mem", "", "..", "/", "shared.bin"],
+        "pipe": [0, 1, e.get("fd", 0), 2 ** 40],
+        "size": [4096, 4097, 65536, 1 << 20, 1 << 30],
+        "end": ["r", "w", "x"],
+        "data": [[0, 1], [0, 40000], [0, 70000], [1 << 40, 1], [0, 0]],
+        "offset": [0, 1, 2 ** 62, -1],
+        "same_as": [0, 2, e.get("fd", 0)],
+        "fd": [0, 3, 1023, 1024],
+    }
+    key = rng.choice(sorted(choices))
+    op = rng.randrange(4)
+    if op == 0 and len(files) < 60:  # a second entry like this one, on the next free fd
+        twin = dict(e, fd=max(f.get("fd", 0) for f in files) + 1)
+        twin[key] = rng.choice(choices[key])
+        files.append(twin)
+    elif op == 1 and files:
+        files.remove(e)
+    else:
+        e[key] = rng.choice(choices[key])
+
+
+def vma_mutation(vmas, rng):
+    shared = [v for v in vmas if v.get("kind") == 2]
+    v = rng.choice(shared if shared and rng.random() < 0.7 else vmas)
+    key = rng.choice(["start", "end", "offset", "prot", "kind", "file_size", "path"])
+    v[key] = rng.choice({"start": [0, 4096, v["end"], 2 ** 38], "end": [v["start"], v["start"] + 4096, 2 ** 38],
+                         "offset": [0, 4096, 1, 2 ** 62], "prot": [0, 1, 3, 7], "kind": [0, 1, 2, 3],
+                         "file_size": ["0x0", "0x1", "0x1000", "0x100000000"],
+                         "path": ["shared.bin", "/etc/passwd", "ff", "/proc/self/mem"]}[key])
+
+
+def generate_ckpt_desc(data, rng, seeds, work):
+    """The descriptor-kind checkpoint, moved into the work directory (its
+    paths name the run's own copies) and given one or a few structural
+    changes: entries of other kinds, modes, paths, pipes, sizes, data ranges,
+    memory-map entries; or a mutated JSON section."""
+    sys.path.insert(0, os.path.join(TOP, "tests", "tools"))
+    import ckpt_edit  # noqa: E402
+    src = os.path.join(work, "seed.ckpt")
+    with open(src, "wb") as f:
+        f.write(data)
+    head, sections = ckpt_edit.read(src)
+    os.unlink(src)
+    outside = os.path.join(seeds, "outside.txt")
+    for sec in sections:
+        if sec[0] in ("META", "OS  ", "VMAS"):
+            sec[1] = sec[1].replace(seeds.encode(), work.encode())
+    by_tag = {sec[0]: sec for sec in sections}
+    os_json, vmas = json.loads(by_tag["OS  "][1]), json.loads(by_tag["VMAS"][1])
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        what = rng.randrange(10)
+        if what < 6:
+            desc_entry_mutation(os_json["files"], rng, outside)
+        elif what < 8:
+            vma_mutation(vmas, rng)
+        elif what == 8:
+            by_tag["FDAT"][1] = bytes(rng.choice([0, 8, 40000, 70000]))
+        else:
+            os_json["cwd"] = rng.choice([seeds, "/", "/nonexistent", work])
+    by_tag["OS  "][1], by_tag["VMAS"][1] = json.dumps(os_json).encode(), json.dumps(vmas).encode()
+    if rng.random() < 0.2:
+        sec = by_tag[rng.choice(["OS  ", "VMAS"])]
+        sec[1] = mutate(sec[1], rng)
+    out = os.path.join(work, "generated.ckpt")
+    ckpt_edit.write(out, head, sections)
+    with open(out, "rb") as f:
+        result = f.read()
+    os.unlink(out)
+    return result
+
+
+def generate_guest_mode(rng, bin_dir):
+    """A tool running a hostile guest in one of its modes."""
+    tool = rng.choice(GUEST_TOOLS)
+    prog = rng.choice(sorted(GUEST_PROGRAMS))
+    return [bin_dir + "/" + tool[0]] + tool[1:] + [os.path.join(TOP, "build", "rv", "progs", prog),
+                                                   rng.choice(GUEST_PROGRAMS[prog])]
+
+
+def leftovers(work):
+    """Temporaries a tool left in its directory (NAME.tmpXXXXXX, .DIR.tmpXXXXXX)."""
+    return [f for f in os.listdir(work) if ".tmp" in f]
+
+
 def verdict(tool, proc, timed_out):
     """None when the run is acceptable, else why not."""
     if timed_out:
@@ -166,18 +276,36 @@ def main():
                 p = os.path.join(a.seeds, f)
                 if os.path.isfile(p):
                     shutil.copy(p, work)
-            data = mutate_ckpt_json(base, rng) if name == "ckpt_os" else mutate(base, rng)
+            if name == "ckpt_desc":
+                os.mkfifo(os.path.join(work, "ff"))
+                data = generate_ckpt_desc(base, rng, os.path.abspath(a.seeds), work)
+            elif name == "ckpt_os":
+                data = mutate_ckpt_json(base, rng)
+            else:
+                data = mutate(base, rng)
             inp = os.path.join(work, "input" + os.path.splitext(seed_file)[1])
             with open(inp, "wb") as f:
                 f.write(data)
             os.chmod(inp, 0o755)
-            argv = [a.bin + "/" + cmd[0]] + [inp if c == "{IN}" else c for c in cmd[1:]]
+            if cmd:
+                argv = [a.bin + "/" + cmd[0]] + [inp if c == "{IN}" else c for c in cmd[1:]]
+            else:
+                argv = generate_guest_mode(rng, a.bin)
+                with open(inp, "w") as f:
+                    f.write(" ".join(argv) + "\n")
+            tool = os.path.basename(argv[0])
             try:
                 proc = subprocess.run(argv, cwd=work, stdin=subprocess.DEVNULL, capture_output=True,
                                       timeout=a.timeout)
-                why = verdict(cmd[0], proc, False)
+                why = verdict(tool, proc, False)
             except subprocess.TimeoutExpired as e:
-                proc, why = e, verdict(cmd[0], None, True)
+                proc, why = e, verdict(tool, None, True)
+            if not why and leftovers(work):
+                why = f"temporaries left: {leftovers(work)}"
+            if not why and open(os.path.join(a.seeds, "outside.txt")).read() != OUTSIDE_TEXT:
+                why = "a file outside the writable directories was written"
+                with open(os.path.join(a.seeds, "outside.txt"), "w") as f:
+                    f.write(OUTSIDE_TEXT)
             if why:
                 bad += 1
                 os.makedirs(a.keep, exist_ok=True)

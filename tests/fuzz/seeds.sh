@@ -21,4 +21,13 @@ cp p.200000.proxy seed.proxy
     -saveSimpointWeights s.w > /dev/null
 "$BIN/checkpoint" -o ck --at 50000 -- "$prog" 1 > /dev/null
 cp ck/*.ckpt seed.ckpt
-rm -rf ck p.* s.sp s.w
+# A checkpoint holding every descriptor kind (fuzz.py's ckpt_desc target moves
+# its paths into each run's directory), the file no run may change, and
+# guest_modes' placeholder (it generates its commands).
+cp "$TOP/build/rv/progs/descriptor_kinds" .
+rm -f ff && mkfifo ff
+"$BIN/checkpoint" -o ckd --at 3000000 -- ./descriptor_kinds ff > /dev/null
+cp ckd/*.ckpt desc.ckpt
+printf 'precious\n' > outside.txt
+: > modes.txt
+rm -rf ck ckd ff p.* s.sp s.w
