@@ -143,7 +143,7 @@ static uint64_t retire(sim_core *c, uop *u)
     if (u->d.mem_access == RV_MEM_STORE) c->stq[u->stq_pos % (uint64_t)c->cfg.stq_entries].committed = true;
     if (u->flags & UOP_SERIAL) c->serial_inflight = false;
     bp_event e;
-    if (bpred_event(in, u->d.taken, u->d.next_pc, &e)) bpred_commit(c->ua->bp, &e, &c->predictions[u->d.icount & c->win_mask]);
+    if (core_bp_event(u, &e)) bpred_commit(c->ua->bp, &e, &c->predictions[u->d.icount & c->win_mask]);
     count_events(c, u);
     c->ctr.instructions++;
     if (c->ninstance_probes) probe_instance_end(c, u, true, 0);
@@ -196,6 +196,7 @@ bool core_commit_stage(sim_core *c, uint64_t target)
     if (!cc->open) probe_begin_view(c, c->now, 1);
     while (cc->n < c->cfg.commit_width && c->head < c->disp && c->head < target) {
         uop *u = core_uop(c, c->head);
+        if (cc->n && u->row != cc->committed[0]->row) break; /* one ROB row a cycle */
         if (u->complete > c->now) {
             core_wake_at(c, u->complete);
             break;
@@ -266,6 +267,7 @@ void core_squash(sim_core *c, uint64_t from)
     c->serial_inflight = false;
     c->sfb_to = 0;
     c->disp = c->fetch = from;
+    c->dec.left = 0;
     c->fetch_wait = UINT64_MAX;
     c->br_head = c->br_tail = 0;
     /* The flush redirects fetch, cancelling any bubble a squashed

@@ -83,6 +83,8 @@ typedef struct uop {
     uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
     uint8_t iq;
     uint8_t port;              /* the issue port of its queue it issues on */
+    uint8_t slot;              /* its place in its decode packet */
+    uint32_t row;              /* its ROB row: the decode packet it dispatched with */
     rv_operands ops;           /* registers read and written (rv_operands numbering) */
     uint64_t stq_pos;          /* stores: position in the store queue ring */
 } uop;
@@ -169,6 +171,10 @@ typedef struct sim_core {
     } wp;
 
     /* Back end. */
+    struct {
+        int left;              /* instructions of the decode packet still to dispatch */
+        int slot;              /* the next one's place in the packet */
+    } dec;
     uint64_t reg_ready[64];
     uint64_t sfb_from, sfb_to; /* the pcs of the shadow of the last recoded branch dispatched */
     uint64_t sfb_ready;        /* when its outcome is known: the shadow executes predicated on it */
@@ -311,6 +317,18 @@ void core_unschedule(sim_core *c, uop *u);
 void core_release_port(sim_core *c, const uop *u);
 void core_squash(sim_core *c, uint64_t from);
 void core_schedule(sim_core *c, uop *u);
+/* u's control transfer as the predictor sees it. A recoded short forward
+ * branch (sim/core/sfb.h) is no control transfer in BOOM: it never reports
+ * its outcome, so the FTQ keeps its prediction, not taken, and that is what
+ * the history and the predictor learn when it commits (fetch-target-queue
+ * .scala's update from the entry's cfi_idx). False if u is not one. */
+static inline bool core_bp_event(const uop *u, bp_event *e)
+{
+    const rv_insn *in = &u->d.insn;
+    if (u->sfb_count) return bpred_event(in, false, in->pc + in->len, e);
+    return bpred_event(in, u->d.taken, u->d.next_pc, e);
+}
+
 /* u (at c->disp) enters the ROB. */
 void core_rob_enter(sim_core *c, uop *u);
 /* Charge n cycles in which nothing commits (Stalled, Flushed or Drained);

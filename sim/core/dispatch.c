@@ -135,18 +135,21 @@ static uint64_t reserve_issue(sim_core *c, issue_queue_state *q, uop *u, uint64_
     }
 }
 
-/* Entries still waiting to issue; frees those whose issue cycle passed. */
-static int queue_occupancy(sim_core *c, issue_queue_state *q, uint64_t *earliest)
+/* Entries still waiting to issue at cycle t (t <= now); frees those that
+ * issued before now. */
+static int queue_occupancy(sim_core *c, issue_queue_state *q, uint64_t *earliest, uint64_t t)
 {
-    int k = 0;
+    int k = 0, waiting = 0;
     *earliest = UINT64_MAX;
     for (int i = 0; i < q->npending; i++) {
-        if (q->pending[i] <= c->now) continue;
+        if (q->pending[i] < t) continue;
+        waiting++;
         if (q->pending[i] < *earliest) *earliest = q->pending[i];
+        if (q->pending[i] <= c->now) continue;
         q->pending[k++] = q->pending[i];
     }
     q->npending = k;
-    return k + q->parked;
+    return waiting + q->parked;
 }
 
 /* An unpipelined unit (divider): the earliest free one from t on. */
@@ -351,15 +354,22 @@ void core_unschedule(sim_core *c, uop *u)
     if (u->d.mem_access == RV_MEM_LOAD) c->loads_used--;
 }
 
+/* ROB rows in use. BOOM's ROB is decode_width banks: each decode packet
+ * takes a row of its own however few instructions it holds, and the head
+ * row is freed only once all of it has committed (rob.scala). */
+static uint64_t rob_rows_used(const sim_core *c)
+{
+    if (c->head == c->disp) return 0;
+    return (uint64_t)(core_uop(c, c->disp - 1)->row - core_uop(c, c->head)->row) + 1;
+}
+
 /* Whether u can enter the ROB this cycle; if not, why (and until when). */
 static bool can_dispatch(sim_core *c, uop *u)
 {
     const uarch_config *k = &c->cfg;
-    if (u->fetch_ready > c->now) {
-        core_wake_at(c, u->fetch_ready);
-        return false;
-    }
-    if (c->serial_inflight || c->disp - c->head >= (uint64_t)k->rob_entries) return false;
+    if (c->serial_inflight) return false;
+    /* The packet's first instruction opens a row; the rest join it. */
+    if (!c->dec.slot && rob_rows_used(c) >= (uint64_t)(k->rob_entries / k->decode_width)) return false;
     const rv_op_info *info = &rv_ops[u->d.insn.op];
     bool store = u->d.mem_access == RV_MEM_STORE;
     uint64_t stq_used = c->stq_tail - c->stq_head;
@@ -381,27 +391,64 @@ static bool can_dispatch(sim_core *c, uop *u)
         bool fp = u->ops.dst >= RV_REG_F0;
         if ((fp ? c->fp_regs_used : c->int_regs_used) >= (fp ? k->fp_phys_regs : k->int_phys_regs) - 32) return false;
     }
-    issue_queue_state *q = &c->iq[queue_of(info->cls)];
-    uint64_t earliest;
-    /* (Entries only leave: below the size, it cannot be full.) */
-    if (q->npending + q->parked >= q->entries && queue_occupancy(c, q, &earliest) >= q->entries) {
-        core_wake_at(c, earliest);
-        return false;
-    }
     return true;
+}
+
+/* The next decode packet: up to decode_width instructions that have come
+ * through decode, as the fetch buffer hands them over. It stays together
+ * until all of it has dispatched. False if none has arrived. */
+static bool next_decode_packet(sim_core *c)
+{
+    int n = 0;
+    while (n < c->cfg.decode_width && c->disp + (uint64_t)n < c->fetch) {
+        const uop *u = core_uop(c, c->disp + (uint64_t)n);
+        if (u->fetch_ready > c->now) {
+            if (!n) core_wake_at(c, u->fetch_ready);
+            break;
+        }
+        n++;
+    }
+    c->dec.left = n, c->dec.slot = 0;
+    return n;
+}
+
+/* BOOM's dispatcher (dispatch.scala, BasicDispatcher): the packet's slot w
+ * dispatches only if every issue queue had more than w free entries at the
+ * end of the last cycle (issue-unit.scala, num_available). Returns how many
+ * slots that allows. */
+static int slots_the_queues_allow(sim_core *c)
+{
+    int slots = c->cfg.decode_width;
+    for (int i = 0; i < IQ_COUNT; i++) {
+        issue_queue_state *q = &c->iq[i];
+        uint64_t earliest;
+        /* (Entries only leave: below the size minus a packet, the count cannot bind.) */
+        if (q->npending + q->parked + slots <= q->entries) continue;
+        int used = queue_occupancy(c, q, &earliest, c->now);
+        if (q->entries - used < slots) {
+            slots = q->entries - used;
+            core_wake_at(c, earliest + 1);
+        }
+    }
+    return slots;
 }
 
 void core_dispatch_stage(sim_core *c)
 {
     c->stq_blocked = false;
-    for (int i = 0; i < c->cfg.decode_width && c->disp < c->fetch; i++) {
+    if (!c->dec.left && !next_decode_packet(c)) return;
+    int slots = slots_the_queues_allow(c);
+    while (c->dec.left && c->dec.slot < slots) {
         uop *u = core_uop(c, c->disp);
         if (u->wrong_path && !u->executed) wrong_path_execute(c, u); /* its access decides where it goes */
         if (!can_dispatch(c, u)) break;
         u->flags &= (uint16_t)(UOP_FRONT_END | UOP_REPLAYED | UOP_SQ_FULL);
+        u->slot = (uint8_t)c->dec.slot;
+        u->row = c->dec.slot ? core_uop(c, c->disp - 1)->row : c->head == c->disp ? 0 : core_uop(c, c->disp - 1)->row + 1;
         core_schedule(c, u);
         core_rob_enter(c, u);
         wrong_path_dispatched(c, u);
+        c->dec.left--, c->dec.slot++;
         c->active = true;
         if (u->flags & UOP_SERIAL) break;
     }

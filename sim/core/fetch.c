@@ -96,19 +96,21 @@ static void predict(sim_core *c, uop *u)
         follow_prediction(c, u, p);
         return;
     }
-    bpred_speculate(c->ua->bp, &e);
-    bp_outcome o = bpred_judge(p, &e);
-    if (c->cfg.ideal_bpred) o = (bp_outcome){0}; /* the limit study: trained, never wrong */
     sfb_shadow shadow;
     if (c->cfg.sfb && e.kind == BP_COND && p->next_pc == u->d.insn.pc + u->d.insn.len &&
         sfb_recodable(&c->proc->mem, &u->d.insn, 2u * (unsigned)c->cfg.fetch_width, (unsigned)c->cfg.line_bytes,
                       &shadow) && shadow.count) {
         /* Predicted not taken, so fetch goes on through the shadow either
-         * way (a branch to the next instruction cannot be wrong anyway). */
-        o.mispredict = false;
+         * way. The recoded branch is no longer a control transfer: it never
+         * reports its outcome, so the FTQ keeps the prediction: the history
+         * and the predictor learn "not taken" (core_bp_event). */
         u->sfb_count = shadow.count;
         u->sfb_rds = shadow.rds;
+        core_bp_event(u, &e);
     }
+    bpred_speculate(c->ua->bp, &e);
+    bp_outcome o = bpred_judge(p, &e);
+    if (c->cfg.ideal_bpred) o = (bp_outcome){0}; /* the limit study: trained, never wrong */
     if (o.mispredict) u->flags |= UOP_MISPREDICT;
     if (o.btb_miss) u->flags |= UOP_BTB_MISS;
     u->fe_bubbles = o.bubbles;

@@ -93,6 +93,7 @@ static void rewind_front_end(sim_core *c)
     while (c->br_tail > c->br_head && c->branches[(c->br_tail - 1) % cap] >= from) c->br_tail--;
     c->fetch = c->avail = from;
     if (c->disp > from) c->disp = from;
+    c->dec.left = 0; /* what is left of the decode packet is on the wrong path */
     c->sfb_to = 0;
     bpred_rewind(c->ua->bp, &c->wp.bp);
     c->packet = c->wp.packet; /* the wrong path's FTQ entries are free again */

@@ -256,14 +256,14 @@ within "branch r: wrong-path instructions fetched per mispredict" "$(val br_r "e
 within "branch r: of those, issued before the branch resolved" "$(val br_r "e['wrong_path_issued'] / e['wrong_path_fetched']")" 0.01 1
 # SFB recoding (core.sfb = 1, SonicBOOM's short-forwards-branch predication):
 # the random beqz jumps over one addi, so it is recoded whenever the
-# predictor does not predict it taken (about half the time for a random
-# branch): those instances never mispredict, the others still do when not
-# taken, so about a quarter of the random branches mispredict; the same
-# instructions retire, in fewer cycles.
+# predictor does not predict it taken. A recoded branch never reports its
+# outcome, so the predictor learns "not taken" from it (BOOM trains from the
+# FTQ's prediction): once predicted not taken it stays recoded, and almost
+# no random branch mispredicts; the same instructions retire, in fewer cycles.
 sim_run br_sfb "${BR[@]}" --set core.sfb=1 -- "$P/branch" r $N
 expect_eq "branch r: instructions with and without SFB" "$(val br_r "r['instructions']")" "$(val br_sfb "r['instructions']")"
-within "branch r, SFB: cond_mispredicts per random branch" "$(val br_sfb "e['cond_mispredicts'] / $N")" 0.2 0.3
-within "branch r, SFB: cycles / cycles without" "$(val br_sfb "r['cycles']") / $(val br_r "r['cycles']")" 0.5 0.9
+within "branch r, SFB: cond_mispredicts per random branch" "$(val br_sfb "e['cond_mispredicts'] / $N")" 0 0.01
+within "branch r, SFB: cycles / cycles without" "$(val br_sfb "r['cycles']") / $(val br_r "r['cycles']")" 0.25 0.5
 within "branch r: flushed_mispredict / largest other non-computing component" \
     "$(val br_r "s['flushed_mispredict'] / max(v for k, v in s.items() if k not in ('computing', 'flushed_mispredict'))")" 1 1e9
 within "branch r: flushed_mispredict / non-computing cycles" \
