@@ -137,6 +137,20 @@ void core_resolve_stage(sim_core *c)
  * executed by the functional model. */
 static bool next_insn(sim_core *c) { return c->wp.on ? wrong_path_next(c) : ensure_executed(c, c->fetch); }
 
+/* Where the fetch packet starting at pc ends. SonicBOOM's I-cache reads
+ * two banks of half a packet each, starting with the bank pc is in, so a
+ * packet runs a whole packet's bytes from the start of that bank, except
+ * that it never crosses a cache line (frontend.scala: nextFetch, fetchMask).
+ * A packet of 8 bytes or less is one bank. */
+static uint64_t fetch_packet_end(const uarch_config *k, uint64_t pc)
+{
+    uint64_t packet_bytes = 2u * (uint64_t)k->fetch_width; /* fetch width counts 16-bit parcels */
+    uint64_t bank_bytes = packet_bytes > 8 ? packet_bytes / 2 : packet_bytes;
+    uint64_t end = (pc & ~(bank_bytes - 1)) + packet_bytes;
+    uint64_t line_end = (pc | ((uint64_t)k->line_bytes - 1)) + 1;
+    return end < line_end ? end : line_end;
+}
+
 /* May the front end fetch a packet this cycle? */
 static bool fetch_ready(sim_core *c)
 {
@@ -156,8 +170,7 @@ void core_fetch_stage(sim_core *c)
     if (!fetch_ready(c)) return;
     const uarch_config *k = &c->cfg;
     uint64_t pc = core_uop(c, c->fetch)->d.insn.pc;
-    uint64_t packet_bytes = 2u * (uint64_t)k->fetch_width; /* fetch width counts 16-bit parcels */
-    uint64_t packet_end = (pc | (packet_bytes - 1)) + 1;
+    uint64_t packet_end = fetch_packet_end(k, pc);
 
     tlb_result t = tlbs_translate(c->ua->tlb, true, pc, c->now);
     mem_result m = memsys_ifetch(c->ua->mem, pc, t.ready);
