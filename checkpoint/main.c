@@ -103,7 +103,12 @@ int main(int argc, char **argv)
                 die("--at: expected I[,I...] (k/M/G suffixes), got '%s'", optarg);
             break;
         case OPT_RUN: run = optarg; util_die_status = 125; break;
-        case OPT_INFO: info = optarg ? optarg : ""; break; /* "": the checkpoint follows the options */
+        case OPT_INFO:
+            /* --info CKPT [--json], or --info --json CKPT ("": it follows the options) */
+            if (optarg) info = optarg;
+            else if (optind < argc && argv[optind][0] != '-') info = argv[optind++];
+            else info = "";
+            break;
         case OPT_INSTS:
             if (!parse_count(optarg, &o.insts))
                 die("--insts: expected a count (k/M/G suffixes), got '%s'", optarg);
