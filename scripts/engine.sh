@@ -12,11 +12,17 @@
 # or why they failed with the log's path. The regions are a job array (one
 # task per --regions-per-task checkpoints) and a join job that puts the tasks'
 # results into the stage's output file.
+# Names in job scripts (README, Security): every string that comes from a name
+# (paths, the program's arguments, stage names) is written with printf %q or
+# declare -p, never bare, so that none can end a line or a word of the
+# script; the job's name, output file and working directory go to sbatch as
+# arguments, not as #SBATCH lines that sbatch would parse. Paths with a
+# newline never get here (check_names).
 
 ENGINE=local DRY_RUN='' WAIT='' REGIONS_PER_TASK=1
 SLURM_OPTS=()
 declare -A PRODUCER=() # output path -> the job of this run that writes it
-SUBMITTED=()           # "id|dir|name|tasks|tag|deps", tasks 0 but for an array
+SUBMITTED=()           # records "id dir name tasks tag deps" (printf %q, read back by eval), tasks 0 but for an array
 DRY_ID=0 JOB_ID='' NODE_CPUS=''  # the most CPUs of a node (sinfo), the most a job asks for
 
 engine_usage() {
@@ -79,10 +85,19 @@ engine_check() {
     fi
 }
 
-# The jobs (ids, ':'-separated) of this run that write any of INPUTS.
+# engine_check_dir SCRIPT DIR: refuse an output directory Slurm cannot take:
+# it reads a backslash in --output as "no patterns" and drops it, so the jobs'
+# output would go elsewhere and a job array's tasks to one file.
+engine_check_dir() {
+    [ "$ENGINE" != slurm ] || check_name "$1" "--engine slurm: the output directory" "$2" \
+        '\' backslash "Slurm drops it from the jobs' output paths"
+}
+
+# The jobs (ids, ':'-separated) of this run that write any of INPUTS (a path list).
 engine_deps() {
-    local in ids=()
-    for in in $1; do
+    local in ids=() ins
+    list_paths ins "$1"
+    for in in "${ins[@]}"; do
         [ -z "${PRODUCER[$in]:-}" ] || [[ " ${ids[*]} " == *" ${PRODUCER[$in]} "* ]] || ids+=("${PRODUCER[$in]}")
     done
     (IFS=:; echo "${ids[*]}")
@@ -108,10 +123,11 @@ engine_queued() {
     fi
 }
 
-# engine_produces ID OUTPUTS: job ID writes OUTPUTS.
+# engine_produces ID OUTPUTS: job ID writes OUTPUTS (a path list).
 engine_produces() {
-    local f
-    for f in $2; do PRODUCER[$f]=$1; done
+    local f outs
+    list_paths outs "$2"
+    for f in "${outs[@]}"; do PRODUCER[$f]=$1; done
 }
 
 # #SBATCH lines for stage NAME: CPUs, memory and the time limit from the
@@ -134,19 +150,16 @@ engine_resources() {
     fi
 }
 
-# engine_script NAME TASKS FUNCTION ARGS...: the job script of stage NAME (an
-# array of TASKS tasks unless 0) that calls FUNCTION ARGS, after sourcing the
-# stage helpers (pipeline.sh, this file) and setting the variables they use.
+# engine_script NAME FUNCTION ARGS...: the job script of stage NAME that
+# calls FUNCTION ARGS, after sourcing the stage helpers (pipeline.sh, this
+# file) and setting the variables they use. Every string from a name is
+# %q-quoted or declare -p'd (see the top).
 engine_script() {
-    local name=$1 tasks=$2 d=$O/.slurm
-    shift 2
-    local out=$d/$name.out
-    [ "$tasks" -eq 0 ] || out=$d/$name.%a.out
+    local name=$1
+    shift
     printf '#!/bin/bash\n'
-    printf '#SBATCH --job-name=%s\n' "rv:${TAG:+$TAG:}$name"
-    printf '#SBATCH --output=%s\n#SBATCH --chdir=%s\n' "$out" "$PWD"
     engine_resources "$name"
-    printf '# rvsample: stage %s of %s, made by %s\n' "$name" "$O" "${0##*/}"
+    printf '# rvsample: stage %q of %q, made by %q\n' "$name" "$O" "${0##*/}"
     # shellcheck disable=SC2016 # expanded in the job
     printf 'set -euo pipefail\nexport OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}\n'
     printf '. %q\n' "$ROOT/scripts/pipeline.sh"
@@ -165,19 +178,28 @@ engine_script() {
     printf '\n'
 }
 
+# The --output of stage NAME's job (its tasks' when TASKS is not 0), in
+# O/.slurm, with '%' as '%%' (Slurm's patterns: %a is the task).
+engine_output() {
+    local out=$O/.slurm/$1
+    out=${out//%/%%}
+    if [ "$2" -eq 0 ]; then echo "$out.out"; else echo "$out.%a.out"; fi
+}
+
 # engine_sbatch NAME TASKS DEPS WHY FUNCTION ARGS...: submit (or with
 # --dry-run print) a job, after the jobs DEPS; its id in JOB_ID.
 engine_sbatch() {
     local name=$1 tasks=$2 deps=$3 why=$4 d=$O/.slurm
     shift 4
-    local opts=(--parsable) script
+    local opts=(--parsable "--job-name=rv:${TAG:+$TAG:}$name" "--output=$(engine_output "$name" "$tasks")"
+        "--chdir=$PWD") script
     [ -z "$deps" ] || opts+=("--dependency=afterok:$deps" --kill-on-invalid-dep=yes)
     [ "$tasks" -eq 0 ] || opts+=("--array=0-$((tasks - 1))")
-    script=$(engine_script "$name" "$tasks" "$@")
+    script=$(engine_script "$name" "$@")
     if [ -n "$DRY_RUN" ]; then
         DRY_ID=$((DRY_ID + 1)) JOB_ID=dry$DRY_ID
-        printf '#### job %s: %s\n#### sbatch %s %s\n%s\n\n' "$JOB_ID" "${TAG:+$TAG: }$name ($why)" \
-            "${opts[*]} ${SLURM_OPTS[*]}" "$d/$name.sh" "$script"
+        printf '#### job %s: %s\n#### %s\n%s\n\n' "$JOB_ID" "${TAG:+$TAG: }$name ($why)" \
+            "$(printf '%q ' sbatch "${opts[@]}" "${SLURM_OPTS[@]}" "$d/$name.sh")" "$script"
     else
         mkdir -p "$d"
         printf '%s\n' "$script" > "$d/$name.sh"
@@ -187,8 +209,21 @@ engine_sbatch() {
         JOB_ID=${JOB_ID%%;*}
         echo "$JOB_ID" > "$d/$name.jobid"
     fi
-    SUBMITTED+=("$JOB_ID|$O|$name|$tasks|${TAG:-}|${deps//:/ }")
+    engine_record "$JOB_ID" "$name" "$tasks" "${deps//:/ }"
     log "$name: submitted as job $JOB_ID$(array_of "$tasks")${deps:+ after ${deps//:/ }} ($why)"
+}
+
+# engine_record ID NAME TASKS DEPS: a job of stage NAME (of O and TAG) in SUBMITTED.
+engine_record() {
+    SUBMITTED+=("$(printf '%q ' "$1" "$O" "$2" "$3" "${TAG:-}" "$4")")
+}
+
+# engine_fields RECORD: a SUBMITTED record into id dir name tasks tag deps,
+# the caller's local variables.
+engine_fields() {
+    local -a f
+    eval "f=($1)"
+    id=${f[0]} dir=${f[1]} name=${f[2]} tasks=${f[3]} tag=${f[4]} deps=${f[5]}
 }
 
 # " (array of N tasks)", or nothing for 0.
@@ -207,7 +242,7 @@ engine_submit() {
     if [ -n "$queued" ]; then
         # submitted by an earlier run, not finished: waited for and reported as if submitted now
         log "$name: already queued or running as job $queued"
-        SUBMITTED+=("$queued|$O|$name|0|${TAG:-}|")
+        engine_record "$queued" "$name" 0 ''
         engine_produces "$queued" "$outs"
         return 0
     fi
@@ -286,7 +321,7 @@ engine_finish() {
     local rec id dir name tasks tag deps
     log "== dependency graph (${#SUBMITTED[@]} jobs; afterok):"
     for rec in "${SUBMITTED[@]}"; do
-        IFS='|' read -r id dir name tasks tag deps <<< "$rec"
+        engine_fields "$rec"
         log "   $id  ${tag:+$tag: }$name$(array_of "$tasks")${deps:+  <- $deps}"
     done
     if [ -n "$DRY_RUN" ]; then
@@ -304,8 +339,11 @@ engine_finish() {
 # Until none of the submitted jobs is queued or running, asking squeue after
 # a tenth of the time waited so far (1 s to 1 min).
 engine_wait() {
-    local rec ids=() pause left stuck start=$SECONDS
-    for rec in "${SUBMITTED[@]}"; do ids+=("${rec%%|*}"); done
+    local rec ids=() pause left stuck start=$SECONDS id dir name tasks tag deps
+    for rec in "${SUBMITTED[@]}"; do
+        engine_fields "$rec"
+        ids+=("$id")
+    done
     local re
     re="^($(IFS='|'; echo "${ids[*]}"))[_ ]"
     log "== waiting for ${#ids[@]} jobs"
@@ -329,7 +367,7 @@ engine_wait() {
 engine_report() {
     local rec id dir name tasks tag deps bad=0 st i who
     for rec in "${SUBMITTED[@]}"; do
-        IFS='|' read -r id dir name tasks tag deps <<< "$rec"
+        engine_fields "$rec"
         who="${tag:+$tag: }$name (job $id"
         if [ "$tasks" -eq 0 ]; then
             st=$(cat "$dir/.slurm/$name.status" 2> /dev/null || true)

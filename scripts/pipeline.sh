@@ -12,8 +12,8 @@ set -euo pipefail
 # The source tree (tools in build/bin), or an installed copy (make install:
 # PREFIX/lib/rvsample with bin/, scripts/ and configs/), found through any
 # symbolic link to this script (PREFIX/bin/rvsample-pipeline).
-ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-if [ -n "${BIN:-}" ]; then B=$(realpath -m "$BIN"); elif [ -d "$ROOT/build/bin" ]; then B=$ROOT/build/bin; else B=$ROOT/bin; fi
+ROOT=$(cd -- "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/.." && pwd)
+if [ -n "${BIN:-}" ]; then B=$(realpath -m -- "$BIN"); elif [ -d "$ROOT/build/bin" ]; then B=$ROOT/build/bin; else B=$ROOT/bin; fi
 
 # shellcheck source=engine.sh
 . "$ROOT/scripts/engine.sh"
@@ -41,29 +41,79 @@ to_count() {
     echo $((v * m))
 }
 
+# ------------------------------------------------------------------- names
+# The rule for names (README, Security): a path (the program, the output
+# directory, the tools', the working directory, --stdin, -c, --cache) may hold
+# any character but a newline. Lists of paths (a stage's outputs and inputs)
+# are one path a line, a name never becomes a word split or a glob, and a job
+# script carries names %q-quoted (engine.sh); a name with a newline is refused
+# before anything is made. A path the scripts give a command never starts
+# with '-' (absolute, or after --).
+
+# check_name SCRIPT WHAT PATH [CHAR CHAR-NAME WHY]...: exit 1 with a one-line
+# reason when PATH holds a newline or one of the CHARs.
+check_name() {
+    local me=$1 what=$2 path=$3
+    shift 3
+    set -- $'\n' newline "lists of paths, logs and job scripts are one entry a line" "$@"
+    while [ $# -ge 3 ]; do
+        if [[ $path == *"$1"* ]]; then
+            echo "$me: $what $(printf %q "$path") holds a $2, refused: $3 (README, Security)" >&2
+            exit 1
+        fi
+        shift 3
+    done
+}
+
+# check_names SCRIPT WHAT PATH [WHAT PATH]...: check_name on each PATH given.
+check_names() {
+    local me=$1
+    shift
+    while [ $# -ge 2 ]; do
+        [ -z "$2" ] || check_name "$me" "$1" "$2"
+        shift 2
+    done
+}
+
+# path_list PATH...: the list of the non-empty PATHs, one a line.
+path_list() {
+    local p
+    for p in "$@"; do [ -z "$p" ] || printf '%s\n' "$p"; done
+}
+
+# list_paths ARRAY LIST: the paths of LIST (one a line) into the array named ARRAY.
+list_paths() {
+    local -n paths_to=$1
+    local p
+    paths_to=()
+    while IFS= read -r p; do [ -z "$p" ] || paths_to+=("$p"); done <<< "$2"
+}
+
 # Seconds since START (an $EPOCHREALTIME), to 0.01 s.
 since() {
     awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'
 }
 
-# Why stage NAME with OUTPUTS and INPUTS (space-separated) and command CMD
+# Why stage NAME with OUTPUTS and INPUTS (path lists) and command CMD
 # must run, or nothing when it is up to date.
 stale() {
-    local name=$1 outs=$2 ins=$3 cmd=$4 stamp=$O/.stamps/$1
+    local name=$1 cmd=$4 stamp=$O/.stamps/$1 outs ins
     if [ -n "${FORCE:-}" ]; then echo "forced"; return; fi
     if [ ! -f "$stamp" ]; then echo "never run"; return; fi
     if [ "$(cat "$stamp")" != "$cmd" ]; then echo "its command changed"; return; fi
+    list_paths outs "$2"
+    list_paths ins "$3"
     local out in
-    for out in $outs; do
+    for out in "${outs[@]}"; do
         [ -e "$out" ] || { echo "${out#"$O"/} is missing"; return; }
-        for in in $ins; do
+        for in in "${ins[@]}"; do
             [ "$in" -nt "$out" ] && { echo "${in#"$O"/} is newer than ${out#"$O"/}"; return; }
         done
     done
     return 0
 }
 
-# run_stage KIND NAME "OUTPUTS" "INPUTS" COMMAND...: run a stage unless it is
+# run_stage KIND NAME OUTPUTS INPUTS COMMAND...: run a stage unless it is
 # up to date, here (--engine local) or as Slurm job(s) after the jobs that
 # write its inputs (engine.sh). KIND 'tool' fails on any non-zero status;
 # 'guest' (a run of the program) only on the tool's own failures (125 and up),
@@ -94,26 +144,26 @@ run_stage() {
     cache_put "$name" "$outs"
 }
 
-# stamp_of "INPUTS" COMMAND...: what decides, with the inputs' times, whether
+# stamp_of INPUTS COMMAND...: what decides, with the inputs' times, whether
 # a stage is up to date: its command, and the program's standard input for a
 # stage that reads it (STDIN_DEP among its inputs), so that another file
 # reruns it, not only a newer one.
 stamp_of() {
     local ins=$1
     shift
-    if [ -n "${STDIN_DEP:-}" ] && [[ " $ins " == *" $STDIN_DEP "* ]]; then printf '%s < %s\n' "$*" "$STDIN_DEP"; else printf '%s\n' "$*"; fi
+    if [ -n "${STDIN_DEP:-}" ] && [[ $'\n'$ins$'\n' == *$'\n'"$STDIN_DEP"$'\n'* ]]; then printf '%s < %s\n' "$*" "$STDIN_DEP"; else printf '%s\n' "$*"; fi
 }
 
-# stage_exec KIND NAME LOG "OUTPUTS" STAMP COMMAND...: run a stage's command
+# stage_exec KIND NAME LOG OUTPUTS STAMP COMMAND...: run a stage's command
 # (a tool or a function here) into LOG, check its status and outputs, and
 # record STAMP (the command that decides reuse; none when empty). The same
 # for both engines: a Slurm job script calls it too.
 stage_exec() {
     local kind=$1 name=$2 logf=$3 outs=$4 stamp=$5
     shift 5
-    mkdir -p "$O/.stamps" "$(dirname "$logf")"
+    mkdir -p -- "$O/.stamps" "$(dirname -- "$logf")"
     [ -z "$stamp" ] || rm -f "$O/.stamps/$name"
-    local start=$EPOCHREALTIME status=0 f
+    local start=$EPOCHREALTIME status=0 f files
     STAGE_NOW=$name STAGE_OUTS=$outs
     spawn "$@" < "${STDIN:-/dev/null}" > "$logf" 2>&1
     wait "$SPAWNED" || status=$?
@@ -124,7 +174,8 @@ stage_exec() {
     fi
     STAGE_STATUS=$status
     [ "$status" -eq 0 ] || log "$name: the program exited with status $status"
-    for f in $outs; do
+    list_paths files "$outs"
+    for f in "${files[@]}"; do
         [ -e "$f" ] || { stage_failed "$name" "it did not write $f" "$logf"; return 1; }
     done
     [ -z "$stamp" ] || echo "$stamp" > "$O/.stamps/$name"
@@ -165,12 +216,13 @@ spawn() {
 # of the stage's own functions (OUTPUT.tmp), say so, and end by SIG, so that
 # whoever started the script sees how it ended.
 on_signal() {
-    local sig=$1 p pids f
+    local sig=$1 p pids f outs
     trap '' INT TERM HUP
     pids=$(jobs -p)
     for p in $pids; do kill -s "$sig" -- "-$p" 2> /dev/null || kill -s "$sig" "$p" 2> /dev/null || true; done
     for p in $pids; do wait "$p" 2> /dev/null || true; done
-    for f in $STAGE_OUTS; do rm -f "$f.tmp"; done
+    list_paths outs "$STAGE_OUTS"
+    for f in "${outs[@]}"; do rm -f "$f.tmp"; done
     [ ${#SCRATCH[@]} -eq 0 ] || rm -rf "${SCRATCH[@]}"
     if [ -n "${O:-}" ] && [ -d "$O" ]; then
         log "stopped by SIG$sig${STAGE_NOW:+ in stage $STAGE_NOW}, which a rerun starts again; nothing is left running" || true
@@ -257,14 +309,19 @@ cache_command() {
     done
 }
 
+# PATH with find's pattern characters (* ? [ ] \\) escaped: the path itself.
+glob_quote() {
+    printf '%s' "$1" | sed 's/[][*?\\]/\\&/g'
+}
+
 # The working directory's entries and files (cache_key), but for the output
 # directory and the cache, which are not the program's inputs.
 cache_tree() {
     local here d prune=()
     here=$(pwd -P)
     for d in "$O" "$CACHE"; do
-        d=$(cd "$d" && pwd -P)
-        [[ $d != "$here"/* ]] || prune+=(-path "./${d#"$here"/}" -prune -o)
+        d=$(cd -- "$d" && pwd -P)
+        [[ $d != "$here"/* ]] || prune+=(-path "./$(glob_quote "${d#"$here"/}")" -prune -o)
     done
     find . "${prune[@]}" \( -type d -printf '%y %m %p\n' \) -o -printf '%y %m %n %p %l\n' | LC_ALL=C sort
     find . "${prune[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum --
@@ -279,10 +336,11 @@ block_totals() {
         END { for (b in n) printf "%s %.0f\n", block[b], n[b] }' "$1" - | LC_ALL=C sort
 }
 
-# cache_key "INPUTS" COMMAND...: the key; fails when the run cannot be cached
+# cache_key INPUTS COMMAND...: the key; fails when the run cannot be cached
 # (its standard input is not a file, or something it reads cannot be read).
 cache_key() {
-    local ins=$1 a guest=()
+    local ins a guest=()
+    list_paths ins "$1"
     shift
     [ -f "$STDIN" ] || [ "$STDIN" == /dev/null ] || return 1
     # The program and its arguments: what follows the command's first --.
@@ -293,11 +351,9 @@ cache_key() {
         cache_command "$@"
         printf '\n%s\n' "$(pwd -P)"
         env | grep -E '^(RVSAMPLE|OMP|GOMP)_' | LC_ALL=C sort
-        # shellcheck disable=SC2086 # a list
-        sha256sum -- $ins || exit 1
+        sha256sum -- "${ins[@]}" || exit 1
         sha256sum < "$STDIN" || exit 1
-        # shellcheck disable=SC2086 # the same list
-        for a in $ins; do [ ! -x "$a" ] || ldd "$a" 2> /dev/null || true; done |
+        for a in "${ins[@]}"; do [ ! -x "$a" ] || ldd -- "$a" 2> /dev/null || true; done |
             awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' | LC_ALL=C sort -u |
             xargs -r sha256sum -- || exit 1
         for a in "${guest[@]:1}"; do [ ! -f "$a" ] || sha256sum -- "$a" || exit 1; done
@@ -308,7 +364,7 @@ cache_key() {
     } | sha256sum | cut -d' ' -f1
 }
 
-# cache_key_once "INPUTS" COMMAND...: the key in CACHE_KEY, computed once per
+# cache_key_once INPUTS COMMAND...: the key in CACHE_KEY, computed once per
 # command and inputs (cache_pick_g, then cache_get); fails as cache_key.
 cache_key_once() {
     local of
@@ -318,7 +374,7 @@ cache_key_once() {
     CACHE_KEY=$(cache_key "$@") || { CACHE_KEY=''; return 1; }
 }
 
-# cache_pick_g "INPUTS" N G COMMAND...: the log interval for the full run:
+# cache_pick_g INPUTS N G COMMAND...: the log interval for the full run:
 # G, or a coarser one of a cached run (the coarsest, a divisor of N), whose
 # log validate reads as well.
 cache_pick_g() {
@@ -339,11 +395,12 @@ cache_pick_g() {
     echo "$best"
 }
 
-# cache_get NAME "OUTPUTS" "INPUTS" WHY STAMP COMMAND...: the stage's outputs,
+# cache_get NAME OUTPUTS INPUTS WHY STAMP COMMAND...: the stage's outputs,
 # log and stamp from the cache, if it holds this run at this log interval;
 # sets CACHE_SLOT for cache_put (empty: not to be cached). -f does not read it.
 cache_get() {
-    local name=$1 outs=$2 ins=$3 why=$4 stamp=$5 start=$EPOCHREALTIME f sums from
+    local name=$1 outs ins=$3 why=$4 stamp=$5 start=$EPOCHREALTIME f sums from
+    list_paths outs "$2"
     shift 5
     CACHE_SLOT=''
     [ -n "$CACHE" ] && [ -n "$ins" ] || return 1
@@ -356,16 +413,14 @@ cache_get() {
     mkdir -p "$O/.stamps" "$O/logs"
     rm -f "$O/.stamps/$name"
     local i=0
-    for f in $outs; do
-        cp "$CACHE_SLOT/out.$i" "$f" || return 1
+    for f in "${outs[@]}"; do
+        cp -- "$CACHE_SLOT/out.$i" "$f" || return 1
         i=$((i + 1))
     done
-    # shellcheck disable=SC2086 # OUTPUTS is a list
-    sums=$(sha256sum $outs | cut -d' ' -f1)
+    sums=$(sha256sum -- "${outs[@]}" | cut -d' ' -f1)
     [ "$sums" == "$(cat "$CACHE_SLOT/sums")" ] || { log "$name: the cache's copy in $CACHE_SLOT is damaged"; return 1; }
     from=$(cat "$CACHE_SLOT/dir")
-    # shellcheck disable=SC2086 # OUTPUTS is a list
-    [ "$from" == "$O" ] || cache_move_paths "$from" "$O" $outs
+    [ "$from" == "$O" ] || cache_move_paths "$from" "$O" "${outs[@]}"
     cp "$CACHE_SLOT/log" "$O/logs/$name.log"
     STAGE_STATUS=$(cat "$CACHE_SLOT/status")
     [ "$STAGE_STATUS" -eq 0 ] || log "$name: the program exited with status $STAGE_STATUS"
@@ -398,21 +453,21 @@ for f in sys.argv[3:]:
 PY
 }
 
-# cache_put NAME "OUTPUTS": keep the stage just run in the cache, in place of
+# cache_put NAME OUTPUTS: keep the stage just run in the cache, in place of
 # an entry of the same key and log interval.
 cache_put() {
-    local name=$1 outs=$2 f i=0
+    local name=$1 outs f i=0
+    list_paths outs "$2"
     [ -n "$CACHE_SLOT" ] || return 0
     local tmp=$CACHE_SLOT.tmp.$$
     SCRATCH+=("$tmp")
     rm -rf "$tmp"
     mkdir -p "$tmp"
-    for f in $outs; do
-        cp "$f" "$tmp/out.$i"
+    for f in "${outs[@]}"; do
+        cp -- "$f" "$tmp/out.$i"
         i=$((i + 1))
     done
-    # shellcheck disable=SC2086 # OUTPUTS is a list
-    sha256sum $outs | cut -d' ' -f1 > "$tmp/sums"
+    sha256sum -- "${outs[@]}" | cut -d' ' -f1 > "$tmp/sums"
     cp "$O/logs/$name.log" "$tmp/log"
     echo "$STAGE_STATUS" > "$tmp/status"
     echo "$O" > "$tmp/dir"
@@ -662,8 +717,13 @@ done
 PROG=$1
 shift
 [ -f "$PROG" ] || { echo "pipeline.sh: no program $PROG" >&2; exit 1; }
-NAME=${NAME:-$(basename "$PROG")}
+NAME=${NAME:-$(basename -- "$PROG")}
 O=${O:-out/pipeline/$NAME}
+# The names, before anything is made (check_name).
+check_names pipeline.sh "the program" "$PROG" "the output directory" "$O" "the working directory" "$PWD" \
+    "the tools' directory" "$B" "-c" "$CONFIG" "--stdin" "$STDIN" "--cache" "$CACHE"
+check_name pipeline.sh "the name (-n, or the program's file name)" "$NAME" / slash "it names files in the output directory"
+[[ $NAME != . && $NAME != .. ]] || { echo "pipeline.sh: -n $NAME: not a file name" >&2; exit 1; }
 N=$(to_count "$INTERVAL")
 G_GIVEN=$G
 G=$(to_count "${G:-$((N >= 10 && N % 10 == 0 ? N / 10 : N))}")
@@ -673,6 +733,7 @@ G=$(to_count "${G:-$((N >= 10 && N % 10 == 0 ? N / 10 : N))}")
 W=$((N * WARM_K))
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "pipeline.sh: -m $MODE?" >&2; exit 1 ;; esac
 engine_check pipeline.sh
+engine_check_dir pipeline.sh "$O"
 [ -z "$CACHE" ] || [ "$ENGINE" == local ] || { echo "pipeline.sh: --cache is for --engine local" >&2; exit 1; }
 # The most checkpoints (a bound for the regions job array while simpoint has
 # not chosen them); the whole-program estimate of --no-full needs them in one sim.
@@ -683,9 +744,9 @@ mapfile -t METHOD_OPTS < <(method_options "$METHOD")
 for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "pipeline.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
-mkdir -p "$O" ${CACHE:+"$CACHE"}
-O=$(cd "$O" && pwd)
-[ -z "$CACHE" ] || CACHE=$(cd "$CACHE" && pwd)
+mkdir -p -- "$O" ${CACHE:+"$CACHE"}
+O=$(cd -- "$O" && pwd)
+[ -z "$CACHE" ] || CACHE=$(cd -- "$CACHE" && pwd)
 trap_signals
 [ -n "$STDIN" ] || STDIN=$(default_stdin)
 if [ "$STDIN" == - ]; then
@@ -693,7 +754,7 @@ if [ "$STDIN" == - ]; then
     capture_stdin
 else
     [ -e "$STDIN" ] || { echo "pipeline.sh: no --stdin file $STDIN" >&2; exit 1; }
-    STDIN=$(cd "$(dirname "$STDIN")" && pwd)/$(basename "$STDIN")
+    STDIN=$(cd -- "$(dirname -- "$STDIN")" && pwd)/$(basename -- "$STDIN")
 fi
 # The stages that read it rerun when it changes (run_stage).
 STDIN_DEP=
@@ -727,16 +788,19 @@ if [ "$METHOD" != simpoint ]; then
 fi
 
 log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, method $METHOD, warm-up $W ($MODE), into $O"
-run_stage guest bbv "$P.$N.bb.gz $P.summary.json $PROXY_OUT" "$PROG $B/bbv $CONFIG_DEP $STDIN_DEP" \
+run_stage guest bbv "$(path_list "$P.$N.bb.gz" "$P.summary.json" "$PROXY_OUT")" \
+    "$(path_list "$PROG" "$B/bbv" "$CONFIG_DEP" "$STDIN_DEP")" \
     "$B/bbv" --interval "$N" -o "$P" "${PROXY[@]}" "${GUEST[@]}" -- "$PROG" "$@"
-run_stage tool simpoint "$P.simpoints $P.weights $P.labels" "$P.$N.bb.gz $PROXY_OUT $B/simpoint" \
+run_stage tool simpoint "$(path_list "$P.simpoints" "$P.weights" "$P.labels")" \
+    "$(path_list "$P.$N.bb.gz" "$PROXY_OUT" "$B/simpoint")" \
     "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" "${METHOD_OPTS[@]}" \
     -saveSimpoints "$P.simpoints" -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
-run_stage tool checkpoint "$O/ckpt/checkpoints.json" "$P.simpoints $P.weights $PROG $B/checkpoint $CONFIG_DEP $STDIN_DEP" \
+run_stage tool checkpoint "$O/ckpt/checkpoints.json" \
+    "$(path_list "$P.simpoints" "$P.weights" "$PROG" "$B/checkpoint" "$CONFIG_DEP" "$STDIN_DEP")" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${EXTRA[@]/__LABELS__/$P.labels}" "${GUEST[@]}" -- "$PROG" "$@"
 SIM_JOBS=()
 [ -z "$JOBS" ] || SIM_JOBS=(-j "$JOBS")
-run_stage regions regions "$O/regions.json" "$O/ckpt/checkpoints.json $B/sim $CONFIG_DEP" \
+run_stage regions regions "$O/regions.json" "$(path_list "$O/ckpt/checkpoints.json" "$B/sim" "$CONFIG_DEP")" \
     simulate_regions "$O/ckpt" "$O/regions.json" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${SIM_JOBS[@]}"
 if [ -n "$NO_FULL" ]; then
     engine_finish
@@ -753,7 +817,7 @@ full_command() {
     FULL_CMD=("$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$g" --interval-log "$O/full.csv" -o "$O/full.json"
         --guest-output none "${GUEST[@]}" -- "$PROG" "$@")
 }
-FULL_INS="$PROG $B/sim $CONFIG_DEP $STDIN_DEP" FULL_OUTS="$O/full.json $O/full.csv"
+FULL_INS=$(path_list "$PROG" "$B/sim" "$CONFIG_DEP" "$STDIN_DEP") FULL_OUTS=$(path_list "$O/full.json" "$O/full.csv")
 full_command "$G" "$@"
 # Another log interval from the cache only when the full run is to be made.
 if [ -z "$G_GIVEN" ] && [ -n "$CACHE" ] && [ -n "$(stale full "$FULL_OUTS" "$FULL_INS" "$(stamp_of "$FULL_INS" "${FULL_CMD[@]}")")" ]; then
@@ -765,7 +829,8 @@ fi
 full_command "$G" "$@"
 CACHED=1 run_stage guest full "$FULL_OUTS" "$FULL_INS" "${FULL_CMD[@]}"
 run_stage tool validate "$O/validate/report.json" \
-    "$P.simpoints $P.weights $P.labels $P.summary.json $O/full.json $O/full.csv $O/regions.json $B/validate" \
+    "$(path_list "$P.simpoints" "$P.weights" "$P.labels" "$P.summary.json" "$O/full.json" "$O/full.csv" "$O/regions.json" \
+        "$B/validate")" \
     "$B/validate" --simpoints "$P.simpoints" --weights "$P.weights" --labels "$P.labels" --interval "$N" \
     --full "$O/full.json" --regions "$O/regions.json" --profile-summary "$P.summary.json" \
     --checkpoints "$O/ckpt/checkpoints.json" --name "$NAME" \

@@ -8,7 +8,7 @@
 # (validate --sweep) with plots. Stages are reused when up to date, as in
 # pipeline.sh, whose helpers this script sources.
 set -euo pipefail
-. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/pipeline.sh"
+. "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/pipeline.sh"
 supervise "${BASH_SOURCE[0]}" "$@"
 
 usage() {
@@ -94,10 +94,18 @@ engine_check sweep.sh
 [[ $KRANGE =~ ^[0-9]+\.\.[0-9]+$ ]] || { echo "sweep.sh: -k wants A..B, not '$KRANGE'" >&2; exit 1; }
 [[ $WARM_INTERVALS =~ ^[0-9]+$ ]] || { echo "sweep.sh: -w wants a number of intervals (1: one interval of each size), not '$WARM_INTERVALS'" >&2; exit 1; }
 [ -f "$CONFIG" ] || { echo "sweep.sh: no configuration $CONFIG" >&2; exit 1; }
+# The names, before anything is made (check_name in pipeline.sh); the
+# manifest is tab-separated.
+check_names sweep.sh "-c" "$CONFIG" "the working directory" "$PWD" "the tools' directory" "$B"
+check_name sweep.sh "the output directory" "$O_TOP" $'\t' tab "the manifest's columns are tab-separated"
+engine_check_dir sweep.sh "$O_TOP"
+for b in ${BICS//,/ }; do
+    [[ $b =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "sweep.sh: -b wants numbers, not '$b'" >&2; exit 1; }
+done
 for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "sweep.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
-CONFIG=$(cd "$(dirname "$CONFIG")" && pwd)/$(basename "$CONFIG")
+CONFIG=$(cd -- "$(dirname -- "$CONFIG")" && pwd)/$(basename -- "$CONFIG")
 IFS=, read -r -a METHOD_LIST <<< "$METHODS"
 NEED_PROXY=
 for m in "${METHOD_LIST[@]}"; do
@@ -118,6 +126,17 @@ KMAX=${KRANGE#*..} BIC1=${BICS%%,*}
 REAL=${REAL%,}
 [ "$REAL" != none ] || REAL=
 
+# A program's name in the reports and its directory: its file name, then its
+# arguments, '-'-separated, with every character but A-Z a-z 0-9 _ . = - as _.
+program_name() {
+    local -a cmd
+    eval "cmd=($1)"
+    local name
+    name=$(basename -- "${cmd[0]}")
+    [ ${#cmd[@]} -eq 1 ] || name+="-$(IFS=-; printf '%s' "${cmd[*]:1}")"
+    printf '%s' "$name" | tr -c 'A-Za-z0-9_.=-' '_'
+}
+
 # Programs: "PROGRAM ARGS..." groups after each "--", or the bundled workloads.
 PROGRAMS=()
 if [ $# -gt 0 ]; then
@@ -125,6 +144,7 @@ if [ $# -gt 0 ]; then
     shift
     for a in "$@" --; do
         if [ "$a" == -- ]; then
+            [ ${#group[@]} -eq 0 ] || check_name sweep.sh "the program" "${group[0]}"
             [ ${#group[@]} -eq 0 ] || PROGRAMS+=("$(printf '%q ' "${group[@]}")")
             group=()
         else
@@ -135,9 +155,15 @@ else
     for w in "$ROOT"/build/rv/workloads/*; do PROGRAMS+=("$(printf '%q %q' "$w" "$SIZE")"); done
 fi
 [ ${#PROGRAMS[@]} -ge 1 ] || { echo "sweep.sh: no programs (make rv-programs?)" >&2; exit 1; }
+declare -A NAMED=()
+for p in "${PROGRAMS[@]}"; do
+    n=$(program_name "$p")
+    [ -z "${NAMED[$n]:-}" ] || { echo "sweep.sh: two programs named $n (program_name): give them apart" >&2; exit 1; }
+    NAMED[$n]=1
+done
 
-mkdir -p "$O_TOP"
-O_TOP=$(cd "$O_TOP" && pwd)
+mkdir -p -- "$O_TOP"
+O_TOP=$(cd -- "$O_TOP" && pwd)
 O=$O_TOP
 : > "$O_TOP/pipeline.log"
 trap_signals
@@ -165,15 +191,6 @@ done
 
 # ------------------------------------------------------------- one program
 # The stages of one program, in DIR/programs/NAME; prints its manifest rows.
-# A program's name in the reports: its file name, then its arguments.
-program_name() {
-    local -a cmd
-    eval "cmd=($1)"
-    local name
-    name=$(basename "${cmd[0]}")
-    [ ${#cmd[@]} -eq 1 ] || name+="-$(IFS=-; printf '%s' "${cmd[*]:1}" | tr -c 'A-Za-z0-9_.=-' '_')"
-    echo "$name"
-}
 
 sweep_program() {
     local -a cmd
@@ -181,20 +198,21 @@ sweep_program() {
     local prog=${cmd[0]} name
     name=$(program_name "$1")
     O=$O_TOP/programs/$name TAG=$name
-    mkdir -p "$O"
+    mkdir -p -- "$O"
     : > "$O/pipeline.log"
     local P=$O/$name sizes_csv
     sizes_csv=$(IFS=,; echo "${SIZES[*]}")
-    local bbs="" n
-    for n in "${SIZES[@]}"; do bbs+=" $P.$n.bb.gz"; done
+    local bbs=() n
+    for n in "${SIZES[@]}"; do bbs+=("$P.$n.bb.gz"); done
     log "== $name: ${cmd[*]}"
-    run_stage guest bbv "$bbs $P.summary.json" "$prog $B/bbv" \
+    run_stage guest bbv "$(path_list "${bbs[@]}" "$P.summary.json")" "$(path_list "$prog" "$B/bbv")" \
         "$B/bbv" --interval "$sizes_csv" -o "$P" -- "${cmd[@]}"
     # The proxy metrics come from a second pass (its .bb files are the same),
     # so that each method is charged its own profiling time.
-    local pxs="" m r rn rk rb outs
-    for n in "${SIZES[@]}"; do pxs+=" $P.px.$n.bb.gz $P.px.$n.proxy"; done
-    [ -z "$NEED_PROXY" ] || run_stage guest bbv-proxy "$pxs $P.px.summary.json" "$prog $B/bbv $CONFIG" \
+    local pxs=() m r rn rk rb outs
+    for n in "${SIZES[@]}"; do pxs+=("$P.px.$n.bb.gz" "$P.px.$n.proxy"); done
+    [ -z "$NEED_PROXY" ] || run_stage guest bbv-proxy "$(path_list "${pxs[@]}" "$P.px.summary.json")" \
+        "$(path_list "$prog" "$B/bbv" "$CONFIG")" \
         "$B/bbv" --interval "$sizes_csv" --proxy "$CONFIG" "${SETS[@]}" -o "$P.px" -- "${cmd[@]}"
     for m in "${METHOD_LIST[@]}"; do
         local sp opts=() px=() in
@@ -204,21 +222,21 @@ sweep_program() {
             in=$P.$n.bb.gz px=()
             [ "$m" == simpoint ] || { in=$P.px.$n.bb.gz px=(--proxy "$P.px.$n.proxy"); }
             # the table, and the files of the configurations simulated for real
-            outs="$O/$sp.$n.csv $O/$sp.$n.json"
+            outs=("$O/$sp.$n.csv" "$O/$sp.$n.json")
             for r in "${REAL_CONFIGS[@]}"; do
                 IFS=: read -r rn rk rb <<< "${r%@*}"
                 [ "$rn" != "$n" ] || [ "${r#*@}" != "$m" ] ||
-                    outs+=" $O/$sp.$n.simpoints.maxk_$rk.bic_$rb $O/$sp.$n.weights.maxk_$rk.bic_$rb"
+                    outs+=("$O/$sp.$n.simpoints.maxk_$rk.bic_$rb" "$O/$sp.$n.weights.maxk_$rk.bic_$rb")
             done
             local stage=simpoint-$n # SimPoint's keeps its name: earlier runs' stamps
             [ "$m" == simpoint ] || stage=$sp-$n
-            run_stage tool "$stage" "$outs" "$in $B/simpoint" \
+            run_stage tool "$stage" "$(path_list "${outs[@]}")" "$(path_list "$in" "$B/simpoint")" \
                 "$B/simpoint" -loadFVFile "$in" -fixedLength off --sweep-max-k "$KRANGE" --sweep-bic "$BICS" \
                 "${opts[@]}" "${px[@]}" -saveSimpoints "$O/$sp.$n.simpoints" -saveSimpointWeights "$O/$sp.$n.weights" \
                 -saveLabels "$O/$sp.$n.labels" --sweep-table "$O/$sp.$n.csv" --json "$O/$sp.$n.json"
         done
     done
-    [ -n "$NO_FULL" ] || run_stage guest full "$O/full.json $O/full.csv" "$prog $B/sim $CONFIG" \
+    [ -n "$NO_FULL" ] || run_stage guest full "$(path_list "$O/full.json" "$O/full.csv")" "$(path_list "$prog" "$B/sim" "$CONFIG")" \
         "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" \
         --guest-output none -- "${cmd[@]}"
     local tag sp
@@ -230,10 +248,11 @@ sweep_program() {
         local warm=()
         [ "$MODE" != checkpoint ] || warm=(--warm "$CONFIG" "${SETS[@]}")
         run_stage guest "checkpoint-$tag" "$O/ckpt.$tag/checkpoints.json" \
-            "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb $prog $B/checkpoint $CONFIG" \
+            "$(path_list "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb" "$prog" "$B/checkpoint" "$CONFIG")" \
             take_checkpoints "$O/ckpt.$tag" "$rn" "$((rn * WARM_INTERVALS))" \
             "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/$sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
-        REGIONS_MAX=$rk run_stage regions "regions-$tag" "$O/regions.$tag.json" "$O/ckpt.$tag/checkpoints.json $B/sim $CONFIG" \
+        REGIONS_MAX=$rk run_stage regions "regions-$tag" "$O/regions.$tag.json" \
+            "$(path_list "$O/ckpt.$tag/checkpoints.json" "$B/sim" "$CONFIG")" \
             simulate_regions "$O/ckpt.$tag" "$O/regions.$tag.json" -q "${CORE[@]}" --warmup "$MODE" -j 1
     done
     log "== $name: done"
@@ -253,7 +272,7 @@ sweep_report() {
     {
         printf 'program\tinterval\tmax_k\tbic\tsimpoints\tweights\tlabels\tfull\tregions\tmethod\tseconds\n'
         for dir in "$@"; do
-            name=$(basename "$dir")
+            name=$(basename -- "$dir")
             for m in "${methods[@]}"; do
                 pre=$(method_prefix "$m") profile=$dir/$name.summary.json
                 [ "$m" == simpoint ] || profile=$dir/$name.px.summary.json
@@ -342,25 +361,25 @@ real_regions() {
     [ "$sp" == sp ] || tag=${sp#sp-}.$tag
     echo "$1/regions.$tag.json"
 }
-dirs=() ins="" regions=()
+dirs=() ins=() regions=()
 for p in "${PROGRAMS[@]}"; do
     d=$O_TOP/programs/$(program_name "$p")
     dirs+=("$d")
-    [ -n "$NO_FULL" ] || ins+=" $d/full.json"
+    [ -n "$NO_FULL" ] || ins+=("$d/full.json")
     for m in "${METHOD_LIST[@]}"; do
-        for n in "${SIZES[@]}"; do ins+=" $d/$(method_prefix "$m").$n.csv"; done
+        for n in "${SIZES[@]}"; do ins+=("$d/$(method_prefix "$m").$n.csv"); done
     done
     for r in "${REAL_CONFIGS[@]}"; do regions+=("$(real_regions "$d" "$r")"); done
 done
-ins+=" ${regions[*]}"
+ins+=("${regions[@]}")
 if [ -n "$NO_FULL" ]; then
-    run_stage tool estimates "$O_TOP/estimates.md" "$ins $B/sim" sweep_estimates "$O_TOP" "${regions[@]}"
+    run_stage tool estimates "$O_TOP/estimates.md" "$(path_list "${ins[@]}" "$B/sim")" sweep_estimates "$O_TOP" "${regions[@]}"
     engine_finish
     log "== sweep done in $(since "$start") s without full runs (--no-full); estimates: $O_TOP/estimates.md"
     tee -a "$O_TOP/pipeline.log" < "$O_TOP/estimates.md"
     exit 0
 fi
-run_stage tool report "$O_TOP/report/sweep.json $O_TOP/manifest.tsv" "$ins $B/validate" \
+run_stage tool report "$(path_list "$O_TOP/report/sweep.json" "$O_TOP/manifest.tsv")" "$(path_list "${ins[@]}" "$B/validate")" \
     sweep_report "$O_TOP" "$TARGET" "$KMAX,$BIC1" "$WARM_INTERVALS" "$(IFS=,; echo "${SIZES[*]}")" "$METHODS" "${dirs[@]}"
 engine_finish
 log "== sweep done in $(since "$start") s; report: $O_TOP/report/sweep.md"

@@ -9,7 +9,8 @@
 # while the other programs' stages are reused and not submitted again; without
 # --wait the command returns at once, and a rerun says how the last jobs
 # ended. pipeline.sh too: its validation report is a local run's, and a second
-# run submits nothing.
+# run submits nothing; hostile names (spaces, quotes, $(...), '%', a leading
+# '-') work and run nothing.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -138,4 +139,21 @@ BIN=$BIN timeout 60 "$TOP/scripts/pipeline.sh" -o "$T/big" --engine slurm --slur
     -- ./sort 1 > "$T/big.txt" 2>&1 || st=$?
 expect_eq "status of an impossible job" 1 "$st"
 grep -q "bbv: sbatch refused the job" "$T/big.txt" || fail "an impossible job: $(cat "$T/big.txt")"
+
+# Hostile names on the cluster (script_names.sh runs the dry runs' job scripts
+# by hand): an output directory and a program named with spaces, quotes,
+# $(...), backquotes, ';' and '%' (Slurm's output patterns), and a leading '-'.
+# The jobs run, their logs land in DIR/.slurm, and no name runs as a command.
+odd_dir="-out %a %j 'q' \"d\" \$(touch PWNED) \`touch PWNED\` ;touch PWNED;#"
+odd_prog="-prog %x \$(touch PWNED) 'q' ;touch PWNED;# x" # no backquote: see script_names.sh
+cp sort "./$odd_prog"
+st=0
+BIN=$BIN timeout 300 "$TOP/scripts/pipeline.sh" -o "$odd_dir" -i 200k -k 4 --engine slurm --wait --regions-per-task 2 \
+    -- "$odd_prog" 1 > "$T/odd.txt" 2>&1 || st=$?
+[ "$st" -eq 0 ] || { cat "$T/odd.txt"; fail "pipeline.sh --engine slurm on hostile names: status $st"; }
+[ -s "$odd_dir/validate/report.md" ] || fail "hostile names: no report"
+ls -- "$odd_dir/.slurm/bbv.out" "$odd_dir/.slurm/regions.tasks.0.out" "$odd_dir/.slurm/regions.tasks.1.out" > /dev/null ||
+    fail "hostile names: the jobs' logs are not in DIR/.slurm: $(find . -name '*.out')"
+found=$(find "$T" -name 'PWNED*')
+[ -z "$found" ] || fail "hostile names: a name ran as a command: $found"
 echo "slurm_sweep: ok"
