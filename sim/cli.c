@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "distinct_outputs.h"
 #include "outfile.h"
 #include "util.h"
 
@@ -452,13 +453,19 @@ static void setup_sampling(sim_options *o, const pending *p)
     if (s->nprofilers && !given) s->cfg.min_samples = SAMPLES_ENOUGH, s->cfg.random = true;
 }
 
-/* An output that cannot be written fails now, not after the simulation. */
+/* An output that cannot be written fails now, not after the simulation;
+ * two outputs on one file are refused (one would overwrite the other). */
 static void probe_outputs(const sim_cli *cli)
 {
     const sampling_options *s = &cli->o.sampling;
-    const char *outputs[] = {cli->output,         cli->profile, cli->sampled_csv,  cli->report,
-                             cli->o.interval_log, s->records,   s->commit_trace,   s->pm_records};
-    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) outfile_probe(outputs[i]);
+    const named_output outputs[] = {
+        {"-o", cli->output},           {"--profile", cli->profile},         {"--sampled-csv", cli->sampled_csv},
+        {"--report", cli->report},     {"--interval-log", cli->o.interval_log}, {"--samples", s->records},
+        {"--commit-trace", s->commit_trace}, {"--profileme-samples", s->pm_records},
+    };
+    size_t n = sizeof outputs / sizeof outputs[0];
+    outputs_distinct(outputs, n);
+    for (size_t i = 0; i < n; i++) outfile_probe(outputs[i].path);
 }
 
 enum sim_mode sim_cli_parse(int argc, char **argv, sim_cli *cli)

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "distinct_outputs.h"
 #include "sp_alloc.h"
+#include "util.h"
 
 typedef enum { ARG_FLAG, ARG_FILE, ARG_INT, ARG_LONG, ARG_DOUBLE, ARG_SPECIAL } arg_kind;
 
@@ -353,6 +354,29 @@ static void check(sp_options *o, const bool *seen)
         die("-dim noProject has no projection matrix to load or save");
 }
 
+/* The file options that write: -save*, --json, --sweep-table. */
+static bool is_output(const opt_def *d)
+{
+    return d->kind == ARG_FILE &&
+           (strncmp(d->name, "save", 4) == 0 || strcmp(d->name, "json") == 0 || strcmp(d->name, "sweep-table") == 0);
+}
+
+/* Two outputs on one file are refused (one would overwrite the other). */
+static void check_outputs(const sp_options *o)
+{
+    named_output outs[NOPTS];
+    char labels[NOPTS][32];
+    size_t n = 0;
+    for (size_t i = 0; i < NOPTS; i++) {
+        if (!is_output(&table[i]))
+            continue;
+        snprintf(labels[n], sizeof labels[n], "%s%s", dashes(&table[i]), table[i].name);
+        outs[n] = (named_output){labels[n], *(const char *const *)((const char *)o + table[i].offset)};
+        n++;
+    }
+    outputs_distinct(outs, n);
+}
+
 bool sp_options_parse(sp_options *o, int argc, char **argv)
 {
     bool seen[NOPTS] = {0};
@@ -389,6 +413,7 @@ bool sp_options_parse(sp_options *o, int argc, char **argv)
         apply(o, d, arg);
     }
     check(o, seen);
+    check_outputs(o);
     return true;
 }
 

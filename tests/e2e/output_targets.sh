@@ -35,3 +35,16 @@ for cmd in "bbv -o - -- $W 1" "checkpoint -o - --at 100 -- $W 1" "checkpoint --r
 done
 [ -z "$(ls -d ./-* 2> /dev/null)" ] || fail "files named '-' were written: $(ls -d ./-*)"
 echo "ok   '-' is standard output for single files and refused for directories and prefixes"
+
+# Two outputs on one file (issue 35 D8) are refused before the run, however
+# the file is named (the same path, through '..', a symbolic link, an
+# existing file); the other outputs are not written. /dev/null may be shared.
+mkdir sub && touch old.json && ln -s old.json link.json
+for pair in "-o r.json --report r.json" "-o r.json --commit-trace sub/../r.json" "--profile old.json -o link.json" \
+            "--sampled-csv - -o -"; do
+    set +e; "$BIN/sim" --full --max-insts 50k -q $pair -- "$W" 1 > /dev/null 2> err.txt; st=$?; set -e
+    [ "$st" -eq 1 ] && grep -q "name the same file" err.txt || fail "sim $pair: status $st, $(cat err.txt)"
+    [ ! -e r.json ] && [ ! -s old.json ] || fail "sim $pair wrote an output"
+done
+"$BIN/sim" --full --max-insts 50k -q -o /dev/null --report /dev/null -- "$W" 1 || fail "sim: /dev/null twice refused"
+echo "ok   two outputs on one file are refused"

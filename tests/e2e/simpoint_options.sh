@@ -114,3 +114,16 @@ if command -v python3 > /dev/null; then
     python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["input"]["intervals"] == 600; assert d["chosen_k"] >= 1; assert all("bic" in r for r in d["runs"]); assert d["performance"]["total_seconds"] >= 0' "$T/all.json" || fail "JSON summary"
 fi
 echo "simpoint_options: ok"
+
+# Two outputs on one file (issue 35 D8): refused before any work, however the
+# file is named; nothing written. /dev/null may be shared.
+(
+    cd "$T" && touch old && ln -s old link
+    for pair in "-saveSimpoints x -saveLabels x" "-saveSimpointWeights old --json link" "--sweep-table ./x -saveLabels x"; do
+        set +e; base -maxK 3 $pair > /dev/null 2> err.txt; st=$?; set -e
+        [ "$st" -eq 1 ] && grep -q "name the same file" err.txt || fail "simpoint $pair: status $st, $(cat err.txt)"
+        [ ! -e x ] && [ ! -s old ] || fail "simpoint $pair wrote an output"
+    done
+    base -maxK 3 -saveSimpoints /dev/null -saveLabels /dev/null || fail "simpoint: /dev/null twice refused"
+)
+echo "ok   two outputs on one file are refused"
