@@ -164,6 +164,7 @@ typedef struct pending {
     const char *sens_list, *sens_preset;
     double sens_factors[MAX_SENS_FACTORS];
     int nsens_factors;
+    bool sens_factors_given;
 } pending;
 
 /* --sample LIST: names checked against the policies; 'all' for every one
@@ -182,8 +183,10 @@ static void parse_profilers(sampling_options *s, char *list)
     free(s->profilers);
     s->profilers = malloc((strlen(list) / 2 + 1) * sizeof *s->profilers);
     if (!s->profilers) die("out of memory");
-    for (char *save = NULL, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+    for (char *rest = list, *name; (name = strsep(&rest, ","));) {
+        if (!*name) die("--sample: an empty name in the list (see --help)");
         if (!strcmp(name, "profileme")) {
+            if (s->profileme) die("--sample: 'profileme' given twice");
             s->profileme = true;
             continue;
         }
@@ -227,6 +230,10 @@ static uint64_t count_arg(const char *opt, const char *arg, bool positive)
                                                       positive ? "positive " : "", arg);
     return v;
 }
+
+/* ProfileMe draws each gap in [1, 2S-1], and the JSON's integers are
+ * signed: S stays far from where either would wrap. */
+#define PROFILEME_MAX_INTERVAL 1000000000000000000ull
 
 /* As simpoint's --threads: OpenMP runtimes overflow their stacks or wrap
  * far beyond this, and a region per thread needs its own memory anyway. */
@@ -314,7 +321,10 @@ static bool sampling_option(sim_cli *cli, pending *p, int c, char *arg)
     case OPT_PSV_EXTRA: psv_extra_arg(s, arg); break;
     case OPT_PICS: s->pics = true; break;
     case OPT_PM_SAMPLES: s->pm_records = arg; break;
-    case OPT_PM_INTERVAL: s->pm.interval = count_arg("--profileme-interval", arg, true); break;
+    case OPT_PM_INTERVAL:
+        s->pm.interval = count_arg("--profileme-interval", arg, true);
+        if (s->pm.interval > PROFILEME_MAX_INTERVAL) die("--profileme-interval: at most 10^18 instructions, got '%s'", arg);
+        break;
     case OPT_PAIR_WINDOW:
         s->pm.window = (uint32_t)count_arg("--pair-window", arg, true);
         if (s->pm.window > 4096) die("--pair-window: at most 4096 instructions, got '%s'", arg);
@@ -335,6 +345,7 @@ static bool whatif_option(sim_cli *cli, pending *p, int c, char *arg)
     case OPT_SENS_FACTORS:
         p->nsens_factors = resource_parse_factors(arg, p->sens_factors, MAX_SENS_FACTORS, err, sizeof err);
         if (p->nsens_factors < 0) die("--sensitivity-factors: %s", err);
+        p->sens_factors_given = true;
         break;
     case OPT_SENS_THRESHOLD:
         if (!parse_double(arg, &so->threshold) || so->threshold < 0)
@@ -421,6 +432,7 @@ static void setup_sensitivity(sim_cli *cli, const pending *p)
     sensitivity_options *so = &cli->sens;
     char err[512];
     if (p->sens_list && p->sens_preset) die("--sensitivity and --sensitivity-preset: give one of them");
+    if (p->sens_factors_given && !p->sens_list) die("--sensitivity-factors needs --sensitivity (a preset has its own)");
     if (p->sens_list)
         so->nvariants = resource_variants(&cli->o.cfg, p->sens_list, p->sens_factors, p->nsens_factors, &so->variants,
                                           err, sizeof err);
@@ -438,6 +450,22 @@ static void setup_profileme(sampling_options *s)
     if (s->pm.window && s->pm.interval < 4 * (uint64_t)s->pm.window)
         die("--pair-window %u: at most a quarter of --profileme-interval (%llu), so pairs do not overlap", s->pm.window,
             (unsigned long long)s->pm.interval);
+}
+
+/* A sampling frequency gives a period of at least one cycle (no faster than
+ * the core's clock) and under 2^63 (a sampler's count would wrap). */
+static void check_frequency(const char *opt, double hz, int freq_mhz)
+{
+    double period = freq_mhz * 1e6 / hz;
+    if (!(period >= 1 && period < 0x1p63))
+        die("%s %g: a period of %g cycles at the core's %d MHz; expected 1 cycle to 2^63", opt, hz, period, freq_mhz);
+}
+
+static void check_frequencies(const sim_options *o, const pending *p)
+{
+    if (p->hz) check_frequency("--sample-hz", p->hz, o->cfg.freq_mhz);
+    for (int i = 0; i < o->sampling.nsweep; i++)
+        check_frequency("--sample-sweep-hz", o->sampling.sweep_hz[i], o->cfg.freq_mhz);
 }
 
 /* Any sampling option samples with every profiler at 4 kHz unless told otherwise. */
@@ -480,6 +508,7 @@ enum sim_mode sim_cli_parse(int argc, char **argv, sim_cli *cli)
     setup_icost(cli);
     setup_sensitivity(cli, &p);
     setup_profileme(&cli->o.sampling);
+    check_frequencies(&cli->o, &p);
     setup_sampling(&cli->o, &p);
     probe_outputs(cli);
     return cli->target.full ? SIM_FULL : SIM_REGIONS;

@@ -84,6 +84,28 @@ static const struct single *single_of(const char *param)
     return NULL;
 }
 
+/* The elements of LIST, separated by any of SEP: none empty (strtok_r would
+ * skip it, so "+" or "rob.entries+" would pass for a resource) and none
+ * twice. 0, or -1 with the reason. */
+static int check_elements(const char *list, const char *sep, char *err, size_t errlen)
+{
+    char *copy = xstrdup(list), *rest = copy;
+    int rc = 0;
+    for (char *e, *earlier; !rc && (e = strsep(&rest, sep));) {
+        if (!*e) {
+            snprintf(err, errlen, "an empty resource in '%s'", list);
+            rc = -1;
+        }
+        for (earlier = copy; !rc && earlier < e; earlier += strlen(earlier) + 1)
+            if (!strcmp(earlier, e)) {
+                snprintf(err, errlen, "'%s' given twice in '%s'", e, list);
+                rc = -1;
+            }
+    }
+    free(copy);
+    return rc;
+}
+
 int resource_parse_factors(const char *list, double *factors, int max, char *err, size_t errlen)
 {
     int n = 0;
@@ -102,6 +124,12 @@ int resource_parse_factors(const char *list, double *factors, int max, char *err
             free(copy);
             return -1;
         }
+        for (int i = 0; i < n; i++)
+            if (factors[i] == v) {
+                snprintf(err, errlen, "'%s' given twice (x%g)", f, v);
+                free(copy);
+                return -1;
+            }
         factors[n++] = v;
     }
     free(copy);
@@ -199,6 +227,7 @@ int resource_variant(const uarch_config *base, const char *resource, double w, v
 {
     *v = (variant){.cfg = *base, .factor = w};
     bool limit = false;
+    if (check_elements(resource, "+", err, errlen)) return -1;
     char *copy = xstrdup(resource), *save = NULL;
     int rc = 0;
     for (char *e = strtok_r(copy, "+", &save); e && !rc; e = strtok_r(NULL, "+", &save))
@@ -226,6 +255,18 @@ static bool is_limit(const char *resource)
     return false;
 }
 
+/* A resource asked for twice ('all' holds every single one) at one factor. */
+static int check_repeats(const variant *vs, int n, char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(vs[i].resource, vs[j].resource) && vs[i].factor == vs[j].factor) {
+                snprintf(err, errlen, "'%s' given twice", vs[i].resource);
+                return -1;
+            }
+    return 0;
+}
+
 static int push(variant **out, int *n, int *cap)
 {
     if (*n == *cap && !(*out = realloc(*out, (size_t)(*cap = *cap ? *cap * 2 : 16) * sizeof **out))) die("out of memory");
@@ -237,6 +278,7 @@ int resource_variants(const uarch_config *base, const char *list, const double *
 {
     variant *vs = NULL;
     int n = 0, cap = 0;
+    if (check_elements(list, ",", err, errlen)) return -1;
     char *copy = xstrdup(list), *save = NULL;
     for (char *r = strtok_r(copy, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
         bool all = !strcmp(r, "all");
@@ -256,6 +298,10 @@ int resource_variants(const uarch_config *base, const char *list, const double *
     free(copy);
     if (!n) {
         snprintf(err, errlen, "expected a list of resources (see sim --help)");
+        return -1;
+    }
+    if (check_repeats(vs, n, err, errlen)) {
+        free(vs);
         return -1;
     }
     *out = vs;
