@@ -162,6 +162,7 @@ engine_script() {
     printf '# rvsample: stage %q of %q, made by %q\n' "$name" "$O" "${0##*/}"
     # shellcheck disable=SC2016 # expanded in the job
     printf 'set -euo pipefail\nexport OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}\n'
+    printf 'cd -- %q\n' "$PWD" # as sbatch --chdir: the script also runs by hand, from anywhere
     printf '. %q\n' "$ROOT/scripts/pipeline.sh"
     declare -p B O REGIONS_PER_TASK
     [ -z "${P:-}" ] || declare -p P
