@@ -11,6 +11,7 @@
 static const char usage[] =
     "Usage: checkpoint [options] --simpoints F --weights F --interval N [--warmup W[,W...]] -- PROGRAM [ARGS...]\n"
     "       checkpoint [options] --at I[,I...] -- PROGRAM [ARGS...]\n"
+    "       checkpoint [options] --warm CONFIG --chunk-insts C [--warmup W] -- PROGRAM [ARGS...]\n"
     "       checkpoint --run CKPT [--insts N] [--guest-output FILE|none] [--bbv PREFIX --interval N]\n"
     "       checkpoint --info CKPT [--json]\n"
     "\n"
@@ -30,6 +31,10 @@ static const char usage[] =
     "                          the whole prefix and stored for `sim --warmup checkpoint`\n"
     "      --set SEC.KEY=V     override a CONFIG parameter (after --warm); repeatable\n"
     "      --at I[,I...]       checkpoints at these instruction counts\n"
+    "      --chunk-insts C     the chunks of a chunked full run (sim --stitch): a warm\n"
+    "                          checkpoint W (--warmup, < C) before every multiple of C, to\n"
+    "                          the program's end; chunk k measures [kC, (k+1)C), the last\n"
+    "                          runs to the end (needs --warm)\n"
     "      --extra-per-cluster N  also N more members of each cluster, drawn at random from\n"
     "                          --labels F (SimPoint .labels), as regions marked extra: sim\n"
     "                          then gives a confidence interval without a full run\n"
@@ -55,6 +60,7 @@ static const char usage[] =
 enum {
     OPT_SIMPOINTS = 0x100, OPT_WEIGHTS, OPT_WARMUP, OPT_AT, OPT_RUN, OPT_INFO, OPT_INSTS, OPT_GUEST_OUTPUT,
     OPT_SUMMARY, OPT_JSON, OPT_PROGRESS, OPT_BBV, OPT_PROGRAM, OPT_WARM, OPT_SET, OPT_LABELS, OPT_EXTRA, OPT_SEED,
+    OPT_CHUNK,
 };
 
 int main(int argc, char **argv)
@@ -71,7 +77,7 @@ int main(int argc, char **argv)
         {"program", required_argument, NULL, OPT_PROGRAM}, {"verbose", no_argument, NULL, 'v'},
         {"warm", required_argument, NULL, OPT_WARM}, {"set", required_argument, NULL, OPT_SET},
         {"labels", required_argument, NULL, OPT_LABELS}, {"extra-per-cluster", required_argument, NULL, OPT_EXTRA},
-        {"seed", required_argument, NULL, OPT_SEED},
+        {"seed", required_argument, NULL, OPT_SEED}, {"chunk-insts", required_argument, NULL, OPT_CHUNK},
         {"help", no_argument, NULL, 'h'}, GUEST_LONG_OPTIONS, {NULL, 0, NULL, 0},
     };
     ckpt_options o = {.out_dir = "ckpt", .insts = UINT64_MAX};
@@ -80,7 +86,7 @@ int main(int argc, char **argv)
     int nsets = 0;
     char err[512];
     const char *simpoints = NULL, *weights = NULL, *run = NULL, *info = NULL, *labels = NULL;
-    uint64_t extra = 0, seed = 1;
+    uint64_t extra = 0, seed = 1, chunk = 0;
     uint64_t warmups[64] = {0}, at[4096];
     int nwarmups = 1, nat = 0;
     int c;
@@ -129,6 +135,10 @@ int main(int argc, char **argv)
             if (!parse_count(optarg, &seed))
                 die("--seed: expected a non-negative integer, got '%s'", optarg);
             break;
+        case OPT_CHUNK:
+            if (!parse_count(optarg, &chunk) || !chunk)
+                die("--chunk-insts: expected a positive count (k/M/G suffixes), got '%s'", optarg);
+            break;
         case OPT_SET:
             if (nsets == 64) die("--set: at most 64 overrides");
             sets[nsets++] = optarg;
@@ -173,7 +183,16 @@ int main(int argc, char **argv)
     }
     ckpt_plan plan = {0};
 
-    if (simpoints || weights) {
+    if (chunk) {
+        if (simpoints || weights || nat || extra || labels)
+            die("--chunk-insts takes no --simpoints, --weights, --at or --extra-per-cluster");
+        if (!o.warm)
+            die("--chunk-insts needs --warm CONFIG: each chunk starts from the warm state of the whole prefix");
+        if (nwarmups != 1)
+            die("--chunk-insts takes one --warmup");
+        if (plan_chunks(&plan, chunk, warmups[0], err, sizeof err))
+            die("--chunk-insts: %s", err);
+    } else if (simpoints || weights) {
         if (!simpoints || !weights || !o.interval)
             die("--simpoints needs --weights and --interval");
         if (plan_from_simpoints(&plan, simpoints, weights, o.interval, warmups, nwarmups, err, sizeof err))
@@ -189,7 +208,7 @@ int main(int argc, char **argv)
         ckpt_region r = {.simpoint = -1, .cluster = -1, .interval = o.interval, .start = at[i]};
         plan_add(&plan, &r);
     }
-    if (plan.n == 0)
+    if (plan.n == 0 && !plan.chunk)
         die("nothing to do: give --simpoints/--weights/--interval or --at (see --help)");
     int status = take_checkpoints(&o, &plan, argc - optind, argv + optind);
     plan_free(&plan);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckpt/ckpt_chunks.h"
 #include "util.h"
 
 void plan_add(ckpt_plan *plan, const ckpt_region *r)
@@ -24,6 +25,22 @@ void plan_add(ckpt_plan *plan, const ckpt_region *r)
     if (!pt->regions)
         die("out of memory");
     pt->regions[pt->nregions++] = *r;
+}
+
+int plan_chunks(ckpt_plan *plan, uint64_t C, uint64_t W, char *err, size_t errlen)
+{
+    if (ckpt_chunks_check(C, W, err, errlen)) return -1;
+    plan->chunk = C, plan->chunk_warmup = W;
+    return 0;
+}
+
+ckpt_point *plan_point(ckpt_plan *plan, int i)
+{
+    while (plan->chunk && plan->n <= i) {
+        ckpt_region r = ckpt_chunk_region((uint64_t)plan->n, plan->chunk, plan->chunk_warmup);
+        plan_add(plan, &r);
+    }
+    return i < plan->n ? &plan->points[i] : NULL;
 }
 
 static int by_start(const void *a, const void *b)

@@ -14,6 +14,7 @@ typedef struct ckpt_point {
 typedef struct ckpt_plan {
     ckpt_point *points;
     int n;
+    uint64_t chunk, chunk_warmup; /* a chunk plan (lib/ckpt/ckpt_chunks.h): its size C > 0 and warm-up W */
 } ckpt_plan;
 
 /* Regions from SimPoint .simpoints/.weights files (matched by cluster id):
@@ -27,6 +28,12 @@ int plan_from_simpoints(ckpt_plan *plan, const char *simpoints, const char *weig
  * the representative's weight and warm-up; every region gets its cluster's
  * size. 0, or -1 with a reason in err. */
 int plan_add_extras(ckpt_plan *plan, const char *labels, int per_cluster, uint64_t seed, char *err, size_t errlen);
+/* A chunk plan: a checkpoint W before every multiple of C, open-ended (the
+ * pass takes them until the program ends). 0, or -1 with a reason. */
+int plan_chunks(ckpt_plan *plan, uint64_t C, uint64_t W, char *err, size_t errlen);
+/* The i-th checkpoint in start order (a chunk plan makes it when first
+ * asked), or NULL past the last; the plan must be sorted. */
+ckpt_point *plan_point(ckpt_plan *plan, int i);
 /* Add a region; regions with the same start share one checkpoint. */
 void plan_add(ckpt_plan *plan, const ckpt_region *r);
 /* Order checkpoints by start instruction. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ckpt/ckpt.h"
+#include "ckpt/ckpt_chunks.h"
 #include "ckpt/ckpt_fds.h"
 #include "uarch/uarch.h"
 #include "exec/exec.h"
@@ -217,6 +218,36 @@ static json_t *warming_json(const uarch *u, uint64_t icount)
                      "conditional_branches", (json_int_t)b->cond, "mispredicts", (json_int_t)c.mispredicts);
 }
 
+/* Run the program to instruction `stop` (or its end): with warm, the
+ * caches, TLBs and predictors follow the whole prefix. */
+static void fast_forward(uarch *warm, rv_proc *p, uint64_t stop, progress *prog)
+{
+    /* In steps, for progress: a run stopped anywhere resumes exactly. */
+    while (p->cpu.icount < stop) {
+        uint64_t step = p->cpu.icount + (UINT64_C(1) << 26);
+        uint64_t to = step < stop ? step : stop;
+        if (warm ? (uarch_warm_run(warm, p, to), p->cpu.icount != to) : rv_run(p, to, NULL, NULL) != RV_RUN_LIMIT)
+            return;
+        progress_update(prog, p->cpu.icount);
+    }
+}
+
+/* A chunk plan's pass has run to the program's end (`end` instructions),
+ * short of point i: point i is not a chunk, and neither is the one before
+ * when it would begin at or after the end (its checkpoint, last_path, is
+ * removed; a warm-up is shorter than a chunk, so no earlier one can). */
+static void drop_empty_chunk(ckpt_plan *plan, int i, uint64_t end, const char *last_path, json_t *files)
+{
+    int keep = i;
+    if (i > 0 && ckpt_region_begin(&plan->points[i - 1].regions[0]) >= end) {
+        if (unlink(last_path) != 0) die("cannot remove %s: %s", last_path, strerror(errno));
+        json_array_remove(files, json_array_size(files) - 1);
+        keep = i - 1;
+    }
+    for (int j = keep; j < plan->n; j++) free(plan->points[j].regions);
+    plan->n = keep;
+}
+
 int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **argv)
 {
     rv_proc proc;
@@ -230,27 +261,25 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
     int out_fd = guest_cli_redirect_output(&proc, o->guest_output);
     plan_sort(plan);
     progress prog;
-    progress_init(&prog, "checkpoint", o->progress, plan->points[plan->n - 1].start);
+    progress_init(&prog, "checkpoint", o->progress, plan->chunk ? 0 : plan->points[plan->n - 1].start);
 
     json_t *files = json_array();
-    int width = digits((unsigned)plan->n) < 4 ? 4 : digits((unsigned)plan->n);
+    /* A chunk plan's length is known at the end only: room for a million chunks. */
+    int width = plan->chunk ? 6 : digits((unsigned)plan->n) < 4 ? 4 : digits((unsigned)plan->n);
     double t0 = now_seconds(), ff_seconds = 0, write_seconds = 0;
     uarch warm;
     if (o->warm) uarch_init(&warm, o->warm);
-    for (int i = 0; i < plan->n; i++) {
-        ckpt_point *pt = &plan->points[i];
+    ckpt_point *pt;
+    char last_path[4096] = "";
+    for (int i = 0; (pt = plan_point(plan, i)); i++) {
         double t = now_seconds();
-        /* In chunks, for progress: a run stopped anywhere resumes exactly. */
-        while (proc.cpu.icount < pt->start) {
-            uint64_t chunk = proc.cpu.icount + (UINT64_C(1) << 26);
-            uint64_t stop = chunk < pt->start ? chunk : pt->start;
-            /* With --warm, caches, TLBs and predictors follow the whole prefix. */
-            if (o->warm ? (uarch_warm_run(&warm, &proc, stop), proc.cpu.icount != stop)
-                        : rv_run(&proc, stop, NULL, NULL) != RV_RUN_LIMIT)
-                break;
-            progress_update(&prog, proc.cpu.icount);
-        }
+        fast_forward(o->warm ? &warm : NULL, &proc, pt->start, &prog);
         ff_seconds += now_seconds() - t;
+        if (proc.cpu.icount != pt->start && plan->chunk) {
+            drop_empty_chunk(plan, i, proc.cpu.icount, last_path, files);
+            guest_cli_report_stop(&proc);
+            break;
+        }
         if (proc.cpu.icount != pt->start) {
             guest_cli_report_stop(&proc);
             die("the program ended after %llu instructions, before checkpoint %d at %llu (%d of %d written)",
@@ -273,6 +302,7 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         json_array_append_new(files, json_pack("{s:s, s:I, s:o}", "file", name, "start", (json_int_t)pt->start,
                                                "regions", ckpt_regions_json(pt->regions, pt->nregions)));
         progress_update(&prog, proc.cpu.icount);
+        snprintf(last_path, sizeof last_path, "%s", path);
     }
     double total = now_seconds() - t0;
     progress_finish(&prog, proc.cpu.icount);
@@ -281,6 +311,10 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         (json_int_t)o->interval, "checkpoints", files, "fast_forward", "instructions", (json_int_t)proc.cpu.icount,
         "seconds", ff_seconds, "mips", ff_seconds > 0 ? (double)proc.cpu.icount / ff_seconds / 1e6 : 0.0, "writing",
         "checkpoints", plan->n, "seconds", write_seconds);
+    if (plan->chunk)
+        json_object_set_new(manifest, "chunks", json_pack("{s:I, s:I, s:i, s:I}", "instructions", (json_int_t)plan->chunk,
+                                                          "warmup", (json_int_t)plan->chunk_warmup, "count", plan->n,
+                                                          "program_instructions", (json_int_t)proc.cpu.icount));
     if (o->warm) {
         json_object_set_new(manifest, "warming", warming_json(&warm, proc.cpu.icount));
         uarch_destroy(&warm);
