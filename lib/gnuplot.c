@@ -79,6 +79,8 @@ static void write_file(const char *path, const char *text)
     outfile_commit(o);
 }
 
+/* The PNG's font is a point smaller than the SVG's: pngcairo draws text
+ * larger, and both must fit the same layout. */
 static char *script(const gnuplot *g, const char *name, const char *body)
 {
     const char *png = g->png ? g->png : "pngcairo";
@@ -89,7 +91,7 @@ static char *script(const gnuplot *g, const char *name, const char *body)
         "do for [fmt in formats] {\n"
         "if (fmt eq \"svg\") { set terminal svg size 960,540 dynamic noenhanced background rgb \"white\" "
         "font \"sans,11\" }\n"
-        "if (fmt eq \"png\") { set terminal %s size 960,540 noenhanced background rgb \"white\" }\n"
+        "if (fmt eq \"png\") { set terminal %s size 960,540 noenhanced background rgb \"white\" font \"sans,10\" }\n"
         "set output out.\".\".fmt\n"
         "%s"
         "set output\n"
@@ -179,4 +181,34 @@ void gnuplot_plot(gnuplot *g, const char *dir, const char *name, const char *dat
     free(dat);
     free(gp);
     free(text);
+}
+
+/* Both terminals' text (svg "sans,11", pngcairo "sans,10") is about this
+ * size, in pixels. */
+enum { CHAR_WIDTH = 7, LINE_HEIGHT = 15 };
+
+gnuplot_xtics gnuplot_fit_xtics(size_t n, size_t longest, int col, int width)
+{
+    gnuplot_xtics t = {.step = 1};
+    size_t level = n * (longest + 2) * CHAR_WIDTH, upright = n * LINE_HEIGHT;
+    t.upright = level > (size_t)width;
+    if (t.upright && upright > (size_t)width)
+        t.step = (unsigned)((upright + (size_t)width - 1) / (size_t)width);
+    t.height_lines = t.upright ? (int)((longest * CHAR_WIDTH + LINE_HEIGHT - 1) / LINE_HEIGHT) + 1 : 1;
+    snprintf(t.set, sizeof t.set, "set xtics scale 0 %s\n", t.upright ? "rotate by 90 right" : "norotate");
+    if (t.step > 1)
+        snprintf(t.label, sizeof t.label, "(int($0) %% %u == 0 ? strcol(%d) : \"\")", t.step, col);
+    else
+        snprintf(t.label, sizeof t.label, "%d", col);
+    return t;
+}
+
+const char *gnuplot_colour(size_t i)
+{
+    /* ColorBrewer's Paired (its pale yellow made teal), dark ones first. */
+    static const char *const colours[GNUPLOT_COLOURS] = {
+        "#1f78b4", "#e31a1c", "#33a02c", "#ff7f00", "#6a3d9a", "#b15928",
+        "#a6cee3", "#fb9a99", "#b2df8a", "#fdbf6f", "#cab2d6", "#17becf",
+    };
+    return i < GNUPLOT_COLOURS ? colours[i] : NULL;
 }

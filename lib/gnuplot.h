@@ -7,6 +7,7 @@
 #define RV_GNUPLOT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct gnuplot {
     bool probed, found, svg;
@@ -20,5 +21,23 @@ void gnuplot_probe(gnuplot *g);
 /* DIR/NAME.dat = DATA, DIR/NAME.gp = BODY (gnuplot commands that plot
  * "NAME.dat"), then render. A failed rendering is a warning. */
 void gnuplot_plot(gnuplot *g, const char *dir, const char *name, const char *data, const char *body);
+
+/* Tick labels along an x axis that never overlap: NAME_SET is the "set
+ * xtics" command, LABEL the argument of xtic() that writes column COL.
+ * N labels, the longest LONGEST characters, along an axis about WIDTH
+ * pixels long (the images are 960x540): level when they fit side by side,
+ * else upright; only every STEP-th when even upright ones would touch. */
+typedef struct gnuplot_xtics {
+    char set[96], label[96];
+    unsigned step;
+    bool upright;
+    int height_lines; /* what they take below the axis, in lines of text */
+} gnuplot_xtics;
+gnuplot_xtics gnuplot_fit_xtics(size_t n, size_t longest, int col, int width);
+
+/* Colours a reader tells apart, one per series: the I-th, or NULL past
+ * the last (GNUPLOT_COLOURS of them). */
+#define GNUPLOT_COLOURS 12
+const char *gnuplot_colour(size_t i);
 
 #endif

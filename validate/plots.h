@@ -9,5 +9,7 @@
 #include "gnuplot.h"
 
 void vd_plots(const vd_analysis *a, vd_gnuplot *g, const char *dir, vd_diag *d);
+/* error_breakdown alone (plot_metrics.c). */
+void vd_plot_metric_errors(const vd_analysis *a, vd_gnuplot *g, const char *dir, vd_diag *d);
 
 #endif
