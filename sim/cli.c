@@ -32,8 +32,16 @@ const char sim_usage[] =
     "      --max-insts N       stop after N instructions (k/M/G suffixes)\n"
     "      --guest-output F    the guest's stdout/stderr go to F ('none' discards them; regions:\n"
     "                          the default, and F.N for the N-th of several regions)\n"
+    "      --chunk-insts C     in chunks of C instructions (a multiple of -G) simulated in\n"
+    "                          parallel: a functional pass warms caches, TLBs and predictors\n"
+    "                          and checkpoints every chunk, each chunk runs in detail after a\n"
+    "                          detailed warm-up, and the chunks are stitched into one result\n"
+    "      --chunks N          ... in N chunks of the program's --total-insts\n"
+    "      --chunk-warmup W    the detailed warm-up before each chunk (default 100k)\n"
+    "      --stitch CKPT...    the same from the chunks of checkpoint --chunk-insts\n"
     "Checkpoint regions (default mode):\n"
-    "      --warmup MODE       none | detailed | functional | checkpoint (default detailed):\n"
+    "      --warmup MODE       none | detailed | functional | checkpoint |\n"
+    "                          checkpoint+detailed (default detailed):\n"
     "                          what happens over each region's warm-up window: skipped cold,\n"
     "                          simulated in detail, caches/TLBs/predictors warmed by the\n"
     "                          functional model, or warm state loaded from the checkpoint\n"
@@ -116,6 +124,7 @@ enum {
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
     OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
     OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS, OPT_PM_INTERVAL, OPT_PAIR_WINDOW, OPT_PM_SAMPLES,
+    OPT_CHUNK_INSTS, OPT_CHUNKS, OPT_CHUNK_WARMUP, OPT_STITCH,
 };
 
 static const struct option longopts[] = {
@@ -148,6 +157,8 @@ static const struct option longopts[] = {
     {"profileme-interval", required_argument, NULL, OPT_PM_INTERVAL},
     {"pair-window", required_argument, NULL, OPT_PAIR_WINDOW},
     {"profileme-samples", required_argument, NULL, OPT_PM_SAMPLES},
+    {"chunk-insts", required_argument, NULL, OPT_CHUNK_INSTS}, {"chunks", required_argument, NULL, OPT_CHUNKS},
+    {"chunk-warmup", required_argument, NULL, OPT_CHUNK_WARMUP}, {"stitch", no_argument, NULL, OPT_STITCH},
     GUEST_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
@@ -220,7 +231,7 @@ static enum warmup_mode parse_warmup(const char *s)
 {
     for (int i = 0; i < WARMUP_MODES; i++)
         if (!strcmp(s, warmup_mode_names[i])) return (enum warmup_mode)i;
-    die("--warmup: expected none, detailed, functional or checkpoint, got '%s'", s);
+    die("--warmup: expected none, detailed, functional, checkpoint or checkpoint+detailed, got '%s'", s);
 }
 
 static uint64_t count_arg(const char *opt, const char *arg, bool positive)
@@ -277,6 +288,10 @@ static bool run_option(sim_cli *cli, pending *p, int c, char *arg)
     case 'j': cli->jobs = jobs_arg(arg); break;
     case OPT_TOTAL_INSTS: o->total_insts = count_arg("--total-insts", arg, true); break;
     case OPT_PROGRAM: o->program = arg; break;
+    case OPT_CHUNK_INSTS: cli->chunks.insts = count_arg("--chunk-insts", arg, true); break;
+    case OPT_CHUNKS: cli->chunks.count = count_arg("--chunks", arg, true); break;
+    case OPT_CHUNK_WARMUP: cli->chunks.warmup = count_arg("--chunk-warmup", arg, false); break;
+    case OPT_STITCH: cli->chunks.stitch = cli->target.full = true; break;
     case OPT_BBMAP: o->bbmap = arg; break;
     case 'q': cli->quiet = true; break;
     case OPT_PROGRESS: o->progress = true; break;
@@ -376,6 +391,7 @@ static void defaults(sim_cli *cli, pending *p)
         .top = 50,
         .md = {.annotate = "tip", .functions = 3, .rows = 20},
         .sens = {.threshold = 0.01, .top = 10},
+        .chunks = {.warmup = UINT64_MAX},
     };
     uarch_config_defaults(&cli->o.cfg);
     cli->o.sampling.cfg.seed = 1;
@@ -412,11 +428,36 @@ static void apply_config(sim_options *o, const pending *p)
 static void check_target(sim_cli *cli, int argc, char **argv)
 {
     bool full = cli->target.full;
-    if (optind >= argc) die(full ? "no program given (see --help)" : "no checkpoints given (see --help; --full for a program)");
+    if (optind >= argc)
+        die(full && !cli->chunks.stitch ? "no program given (see --help)" : "no checkpoints given (see --help; --full for a program)");
     if (full && cli->o.warmup != WARMUP_DETAILED) die("--warmup applies to checkpoint regions, not --full");
     if (!full && cli->o.interval_log) die("--interval-log needs --full");
     cli->target.argc = argc - optind;
     cli->target.argv = argv + optind;
+}
+
+/* A chunked run stitches what sums over chunks; what does not is refused. */
+static void setup_chunks(sim_cli *cli)
+{
+    chunk_options *co = &cli->chunks;
+    const sim_options *o = &cli->o;
+    const sampling_options *s = &o->sampling;
+    bool chunked = co->insts || co->count || co->stitch;
+    if (co->insts && co->count) die("--chunk-insts and --chunks: give one of them");
+    if (!chunked) {
+        if (co->warmup != UINT64_MAX) die("--chunk-warmup needs --chunk-insts or --chunks");
+        return;
+    }
+    if (co->stitch && (co->insts || co->count || co->warmup != UINT64_MAX))
+        die("--stitch takes the chunks' size and warm-up from their checkpoints (checkpoint --chunk-insts --warmup)");
+    if (!cli->target.full) die("--chunk-insts and --chunks need --full");
+    if (co->count && !o->total_insts) die("--chunks N needs the program's length: --total-insts (bbv's count)");
+    if (o->max_insts) die("--max-insts: not with a chunked run");
+    if (s->nprofilers || s->profileme || s->records || s->commit_trace)
+        die("sampled profiles (--sample, --samples, --commit-trace) cannot be stitched across chunks yet: run --full without chunks");
+    if (cli->sens.nvariants || cli->icost || cli->icost_loads)
+        die("--sensitivity and --icost run the program again: not with a chunked run");
+    if (co->warmup == UINT64_MAX) co->warmup = CHUNK_WARMUP_DEFAULT;
 }
 
 static void setup_icost(sim_cli *cli)
@@ -510,6 +551,7 @@ enum sim_mode sim_cli_parse(int argc, char **argv, sim_cli *cli)
     setup_profileme(&cli->o.sampling);
     check_frequencies(&cli->o, &p);
     setup_sampling(&cli->o, &p);
+    setup_chunks(cli);
     probe_outputs(cli);
     return cli->target.full ? SIM_FULL : SIM_REGIONS;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "chunks.h"
 #include "report/report_md.h"
 #include "run.h"
 #include "whatif/icost.h"
@@ -19,6 +20,7 @@ typedef struct sim_cli {
     sim_options o;               /* the core, the run and its sampling */
     sim_target target;           /* the program and its arguments (--full) or the checkpoints */
     int jobs;                    /* regions in parallel; 0: OpenMP's default */
+    chunk_options chunks;        /* --full in chunks, or --stitch */
     bool quiet;
     /* Outputs (NULL: not asked for). */
     const char *output, *profile, *sampled_csv, *report, *plots;

@@ -26,6 +26,7 @@ typedef struct sim_outcome {
     sensitivity sens;            /* no outcomes: no study ran */
     icost_study classes, loads;  /* --icost's and --icost-loads' studies */
     bool icost, icost_loads;     /* ... ran */
+    chunk_summary chunked;       /* chunks: 0 for a serial --full run */
 } sim_outcome;
 
 /* ---------------------------------------------------------------- running */
@@ -36,7 +37,11 @@ static void run_full(const sim_cli *cli, sim_outcome *out)
     util_die_status = 125;
     out->res = calloc(1, sizeof *out->res);
     if (!out->res) die("out of memory");
-    sim_full(&cli->o, cli->target.argc, cli->target.argv, out->res);
+    const chunk_options *co = &cli->chunks;
+    if (co->stitch) sim_stitch(&cli->o, cli->target.argv, cli->target.argc, out->res, &out->chunked);
+    else if (co->insts || co->count)
+        sim_full_chunked(&cli->o, co, cli->target.argc, cli->target.argv, out->res, &out->chunked);
+    else sim_full(&cli->o, cli->target.argc, cli->target.argv, out->res);
     out->n = 1;
     out->status = !strcmp(out->res->stopped_by, "limit") ? 0 : out->res->exit_status;
 }
@@ -125,6 +130,7 @@ static void write_json(const sim_cli *cli, const sim_outcome *out)
     if (full && o->interval_log)
         json_object_set_new(json_array_get(results, 0), "interval_log",
                             json_pack("{s:s, s:I}", "path", o->interval_log, "interval", (json_int_t)o->log_interval));
+    if (out->chunked.chunks) json_object_set_new(json_array_get(results, 0), "chunked", chunk_summary_json(&out->chunked));
     json_write_file(cli->output, top);
     json_decref(top);
 }

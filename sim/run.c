@@ -12,7 +12,9 @@
 #include "progress.h"
 #include "util.h"
 
-const char *const warmup_mode_names[WARMUP_MODES] = {"none", "detailed", "functional", "checkpoint"};
+const char *const warmup_mode_names[WARMUP_MODES] = {"none", "detailed", "functional", "checkpoint", "checkpoint+detailed"};
+
+static bool detailed_warmup(enum warmup_mode m) { return m == WARMUP_DETAILED || m == WARMUP_CHECKPOINT_DETAILED; }
 
 void sim_result_free(sim_result *r)
 {
@@ -27,6 +29,7 @@ void sim_result_free(sim_result *r)
     if (r->profileme) profileme_result_free(r->profileme);
     free(r->profileme);
     free(r->graph);
+    free(r->log.rows);
     *r = (sim_result){0};
 }
 
@@ -44,7 +47,7 @@ static void collect(sim_result *r, sim_core *c, const counters *begin, const rv_
     else r->stopped_by = "limit";
 }
 
-static void csv_header(outfile *o)
+void interval_log_header(outfile *o)
 {
     outfile_printf(o, "interval,start,instructions,cycles");
     for (int i = 0; i < STK_COUNT; i++) outfile_printf(o, ",%s", stack_key_names[i]);
@@ -52,13 +55,57 @@ static void csv_header(outfile *o)
     outfile_printf(o, "\n");
 }
 
-static void csv_row(outfile *o, uint64_t index, uint64_t start, const counters *d)
+void interval_log_row(outfile *o, uint64_t index, uint64_t start, const counters *d)
 {
     outfile_printf(o, "%llu,%llu,%llu,%llu", (unsigned long long)index, (unsigned long long)start,
                    (unsigned long long)d->instructions, (unsigned long long)d->cycles);
     for (int i = 0; i < STK_COUNT; i++) outfile_printf(o, ",%llu", (unsigned long long)d->stack[i]);
     for (int i = 0; i < EV_COUNT; i++) outfile_printf(o, ",%llu", (unsigned long long)d->events[i]);
     outfile_printf(o, "\n");
+}
+
+void interval_rows_append(interval_rows *l, const counters *row)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        if (!(l->rows = realloc(l->rows, l->cap * sizeof *l->rows))) die("out of memory");
+    }
+    l->rows[l->n++] = *row;
+}
+
+/* Where the rows of a logged run go: written as they come (--full), or kept
+ * (a chunk's, stitched later). */
+typedef struct log_sink {
+    outfile *csv;
+    interval_rows *keep;
+    uint64_t index, start;
+} log_sink;
+
+static void sink_row(log_sink *s, const counters *d)
+{
+    if (s->csv) interval_log_row(s->csv, s->index, s->start, d);
+    if (s->keep) interval_rows_append(s->keep, d);
+    s->index++;
+    s->start += d->instructions;
+}
+
+/* Simulate until instruction `end` commits or the program ends, pausing
+ * at every multiple of G for a log row (pauses never change the run). */
+static void run_logged(sim_core *c, uint64_t end, uint64_t G, log_sink *sink, progress *prog)
+{
+    counters last = c->ctr;
+    while (!core_done(c) && core_committed(c) < end) {
+        uint64_t target = (core_committed(c) / G + 1) * G;
+        if (target > end) target = end;
+        core_run(c, target);
+        if (core_committed(c) == target || core_done(c)) {
+            counters d;
+            counters_sub(&d, &c->ctr, &last);
+            if (d.instructions) sink_row(sink, &d);
+            last = c->ctr;
+        }
+        if (prog) progress_update(prog, core_committed(c));
+    }
 }
 
 void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
@@ -74,29 +121,17 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
     core_set_fetch_limit(c, end);
     core_set_ideal_loads(c, o->ideal_loads, o->nideal_loads);
     outfile *log = o->interval_log ? outfile_open(o->interval_log) : NULL;
-    if (log) csv_header(log);
+    if (log) interval_log_header(log);
     profiling prof;
     profiling_attach(&prof, &o->sampling, c);
     profiling_begin(&prof, c->now);
 
     progress prog;
     progress_init(&prog, "sim --full", o->progress, o->max_insts ? o->max_insts : o->total_insts);
-    counters begin = c->ctr, last = c->ctr;
-    uint64_t G = o->log_interval, index = 0;
+    counters begin = c->ctr;
+    log_sink sink = {.csv = log};
     double t0 = now_seconds();
-    while (!core_done(c) && core_committed(c) < end) {
-        uint64_t target = (core_committed(c) / G + 1) * G;
-        if (target > end) target = end;
-        core_run(c, target);
-        if (core_committed(c) == target || core_done(c)) {
-            counters d;
-            counters_sub(&d, &c->ctr, &last);
-            if (log && d.instructions) csv_row(log, index, last.instructions, &d);
-            if (d.instructions) index++;
-            last = c->ctr;
-        }
-        progress_update(&prog, core_committed(c));
-    }
+    run_logged(c, end, o->log_interval, &sink, &prog);
     r->seconds = now_seconds() - t0;
     core_close_cycle(c);
     progress_finish(&prog, core_committed(c));
@@ -143,6 +178,7 @@ static void region_bounds(const sim_options *o, const ckpt_region *rg, uint64_t 
     *begin = icount + (rg ? rg->warmup : 0);
     *end = rg && rg->interval ? *begin + rg->interval : (o->max_insts ? *begin + o->max_insts : UINT64_MAX);
     if (o->max_insts && *end > *begin + o->max_insts) *end = *begin + o->max_insts;
+    if (o->region_to_end) *end = UINT64_MAX;
 }
 
 /* Bring p to `begin` with ua warmed as o says (the detailed warm-up is the
@@ -162,7 +198,8 @@ static int warm_up(const sim_options *o, const char *path, rv_proc *p, uarch *ua
         rv_run(p, begin, NULL, NULL);
         return 0;
     }
-    if (o->warmup == WARMUP_CHECKPOINT && restore_warm_state(path, ua, err, errlen)) return -1;
+    bool stored = o->warmup == WARMUP_CHECKPOINT || o->warmup == WARMUP_CHECKPOINT_DETAILED;
+    if (stored && restore_warm_state(path, ua, err, errlen)) return -1;
     if (o->warmup == WARMUP_FUNCTIONAL || o->warmup == WARMUP_CHECKPOINT) r->warmup_insts = uarch_warm_run(ua, p, begin);
     else if (o->warmup == WARMUP_NONE) rv_run(p, begin, NULL, NULL);
     return 0;
@@ -221,7 +258,7 @@ bool sim_region(const sim_options *o, const char *path, int region, const char *
     core_set_ideal_loads(c, o->ideal_loads, o->nideal_loads);
     profiling prof;
     profiling_attach(&prof, &o->sampling, c);
-    if (o->warmup == WARMUP_DETAILED) {
+    if (detailed_warmup(o->warmup)) {
         r->warmup_insts = begin - p.cpu.icount;
         core_run(c, begin);
         core_close_cycle(c);
@@ -238,7 +275,9 @@ bool sim_region(const sim_options *o, const char *path, int region, const char *
     counters start = c->ctr;
     profiling_begin(&prof, c->now);
     double t0 = now_seconds();
-    core_run(c, end);
+    log_sink sink = {.keep = o->region_log ? &r->log : NULL};
+    if (sink.keep) run_logged(c, end, o->log_interval, &sink, NULL);
+    else core_run(c, end);
     core_close_cycle(c);
     r->seconds = now_seconds() - t0;
     profiling_finish(&prof, r);

@@ -12,7 +12,9 @@
 #include "profilers/profiling.h"
 #include "uarch/config.h"
 
-enum warmup_mode { WARMUP_NONE, WARMUP_DETAILED, WARMUP_FUNCTIONAL, WARMUP_CHECKPOINT, WARMUP_MODES };
+/* checkpoint+detailed: the checkpoint's warm state, then the warm-up window in
+ * detail (a chunked full run's chunks). */
+enum warmup_mode { WARMUP_NONE, WARMUP_DETAILED, WARMUP_FUNCTIONAL, WARMUP_CHECKPOINT, WARMUP_CHECKPOINT_DETAILED, WARMUP_MODES };
 extern const char *const warmup_mode_names[WARMUP_MODES];
 
 typedef struct sim_options {
@@ -33,7 +35,23 @@ typedef struct sim_options {
     size_t nideal_loads;
     const struct ustate *warm_state; /* regions: caches, TLBs and predictors already warmed to the
                                         region's start (sim_region_warm), shared by what-if runs */
+    bool region_to_end;          /* the region runs to the program's end (a chunked run's last chunk) */
+    bool region_log;             /* keep the region's per-interval log in the result (chunks) */
 } sim_options;
+
+/* A run's per-interval log kept in memory: one row per log_interval
+ * instructions (the last may be shorter), as --interval-log writes them. */
+typedef struct interval_rows {
+    counters *rows;
+    size_t n, cap;
+} interval_rows;
+
+void interval_rows_append(interval_rows *l, const counters *row);
+/* The CSV of --interval-log (sim/RESULTS.md): its header, and row `index`,
+ * which starts at instruction `start`. */
+struct outfile;
+void interval_log_header(struct outfile *o);
+void interval_log_row(struct outfile *o, uint64_t index, uint64_t start, const counters *row);
 
 /* One measured run: totals, the golden attribution, how it was warmed. */
 typedef struct sim_result {
@@ -58,6 +76,7 @@ typedef struct sim_result {
     uint64_t *no_event_stalls;   /* PICS_STALL_BUCKETS + 1 counts */
     profileme_result *profileme; /* --sample profileme */
     depgraph_result *graph;      /* --icost: the dependence graph's critical paths */
+    interval_rows log;           /* with region_log: the measured part's interval log */
     uint64_t elf_bias;
     double seconds;
 } sim_result;

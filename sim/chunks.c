@@ -1,0 +1,292 @@
+#include "chunks.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ckpt/ckpt_chunks.h"
+#include "ckpt/ckpt_fds.h"
+#include "outfile.h"
+#include "progress.h"
+#include "uarch/uarch.h"
+#include "util.h"
+
+/* A chunk to simulate: its checkpoint and its region. */
+typedef struct chunk {
+    char *path;
+    ckpt_region region;
+} chunk;
+
+static void chunks_free(chunk *chunks, size_t n)
+{
+    for (size_t k = 0; k < n; k++) free(chunks[k].path);
+    free(chunks);
+}
+
+static void chunks_append(chunk **chunks, size_t *n, char *path, const ckpt_region *rg)
+{
+    if (!(*chunks = realloc(*chunks, (*n + 1) * sizeof **chunks))) die("out of memory");
+    (*chunks)[(*n)++] = (chunk){path, *rg};
+}
+
+/* ------------------------------------------------------ the functional pass */
+
+/* A new file name in $TMPDIR for a chunk's checkpoint. The checkpoint is an
+ * outfile: a failure or a signal removes it, success removes it here. */
+static char *temp_checkpoint(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char *path;
+    if (asprintf(&path, "%s/sim-chunk-XXXXXX", dir && *dir ? dir : "/tmp") < 0) die("out of memory");
+    int fd = mkstemp(path);
+    if (fd < 0) die("cannot create a chunk checkpoint in %s: %s", dir && *dir ? dir : "/tmp", strerror(errno));
+    close(fd);
+    return path;
+}
+
+static void remove_checkpoints(chunk *chunks, size_t n)
+{
+    for (size_t k = 0; k < n; k++) unlink(chunks[k].path);
+}
+
+/* The functional pass of checkpoint --warm --chunk-insts C --warmup W, the
+ * guest's output where o says, with each chunk's checkpoint in a temporary
+ * file: the chunks in order, *end the program's length. */
+static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc, char **argv, chunk **out)
+{
+    rv_proc p;
+    rv_elf_info info;
+    guest_cli_start(&p, &info, &o->guest, argc, argv);
+    char err[512];
+    /* A piped stdin is read ahead so that every checkpoint carries what is left of it. */
+    if (ckpt_fds_spool_stdin(&p, err, sizeof err)) die("%s", err);
+    int out_fd = guest_cli_redirect_output(&p, o->guest_output);
+    uarch ua;
+    uarch_init(&ua, &o->cfg);
+    chunk *chunks = NULL;
+    size_t n = 0;
+    progress prog;
+    progress_init(&prog, "sim --full: functional pass", o->progress, o->total_insts);
+    for (;;) {
+        ckpt_region rg = ckpt_chunk_region(n, C, W);
+        uarch_warm_run(&ua, &p, rg.start);
+        progress_update(&prog, p.cpu.icount);
+        if (p.cpu.icount != rg.start) break;
+        ustate s = {0};
+        uarch_save(&ua, &s);
+        chunks_append(&chunks, &n, temp_checkpoint(), &rg);
+        ckpt_save_warm(&p, chunks[n - 1].path, &rg, 1, s.data, s.len);
+        ustate_free(&s);
+    }
+    progress_finish(&prog, p.cpu.icount);
+    /* The last checkpoint's chunk may begin at the end (W < C: no earlier one). */
+    if (n > 1 && ckpt_region_begin(&chunks[n - 1].region) >= p.cpu.icount) {
+        remove_checkpoints(&chunks[n - 1], 1);
+        free(chunks[--n].path);
+    }
+    guest_cli_report_stop(&p);
+    uarch_destroy(&ua);
+    rv_proc_destroy(&p);
+    if (out_fd >= 0) close(out_fd);
+    *out = chunks;
+    return n;
+}
+
+/* ------------------------------------------------------ running the chunks */
+
+/* Every chunk from its checkpoint's warm state, after a detailed warm-up,
+ * logged every G; the last to the program's end. In parallel, as regions. */
+static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, sim_result *res)
+{
+    progress prog;
+    progress_init(&prog, "sim --full: chunks", o->progress, n);
+    uint64_t finished = 0;
+    int threads = omp_get_max_threads() < (int)n ? omp_get_max_threads() : (int)n;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
+    for (size_t k = 0; k < n; k++) {
+        sim_options co = *o;
+        co.warmup = WARMUP_CHECKPOINT_DETAILED;
+        co.region_log = true;
+        co.region_to_end = k == n - 1;
+        sim_region(&co, chunks[k].path, 0, "none", &res[k]);
+#pragma omp atomic
+        finished++;
+        if (omp_get_thread_num() == 0) progress_update(&prog, finished);
+    }
+    progress_finish(&prog, finished);
+}
+
+/* ------------------------------------------------------------- stitching */
+
+/* One profile summed over the chunks (exact: unit counts stay below 2^53). */
+typedef const cost *(*profile_of)(const sim_result *r, size_t *n);
+static const cost *pcs_of(const sim_result *r, size_t *n) { return *n = r->npcs, r->pcs; }
+static const cost *blocks_of(const sim_result *r, size_t *n) { return *n = r->nblocks, r->blocks; }
+static const cost *pics_of(const sim_result *r, size_t *n) { return *n = r->npics, r->pics; }
+
+static cost *sum_profiles(const sim_result *res, size_t nres, profile_of of, size_t *n)
+{
+    cost_table t = {0};
+    for (size_t k = 0; k < nres; k++) {
+        size_t len;
+        const cost *c = of(&res[k], &len);
+        cost_accumulate(&t, c, len, 1.0);
+    }
+    cost *out = cost_sorted(&t, n);
+    cost_table_free(&t);
+    return out;
+}
+
+/* Chunk k measured exactly its instructions, and logged them all. */
+static void check_chunk(const chunk *ch, const sim_result *res, size_t k, size_t n)
+{
+    if (!res->pcs) die("chunk %zu of %zu (%s): %s", k + 1, n, ch->path, res->message ? res->message : "failed");
+    if (res->start != ckpt_region_begin(&ch->region))
+        die("chunk %zu of %zu began at instruction %llu, not %llu", k + 1, n, (unsigned long long)res->start,
+            (unsigned long long)ckpt_region_begin(&ch->region));
+    if (k + 1 < n && res->c.instructions != ch->region.interval)
+        die("the program ended in chunk %zu of %zu, after %llu of its %llu instructions", k + 1, n,
+            (unsigned long long)res->c.instructions, (unsigned long long)ch->region.interval);
+    counters logged = {0};
+    for (size_t i = 0; i < res->log.n; i++) counters_add(&logged, &res->log.rows[i]);
+    if (memcmp(&logged, &res->c, sizeof logged) != 0)
+        die("chunk %zu of %zu: its interval log does not add up to its totals", k + 1, n);
+}
+
+static void write_interval_log(const char *path, const sim_result *res, size_t n)
+{
+    outfile *log = outfile_open(path);
+    interval_log_header(log);
+    uint64_t index = 0, start = 0;
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < res[k].log.n; i++) {
+            interval_log_row(log, index++, start, &res[k].log.rows[i]);
+            start += res[k].log.rows[i].instructions;
+        }
+    outfile_commit(log);
+}
+
+/* The chunks' results into the one a serial --full run writes. */
+static void stitch(const sim_options *o, const chunk *chunks, sim_result *res, size_t n, sim_result *r)
+{
+    for (size_t k = 0; k < n; k++) check_chunk(&chunks[k], &res[k], k, n);
+    sim_result *last = &res[n - 1];
+    *r = (sim_result){.program = last->program, .stopped_by = last->stopped_by, .exit_status = last->exit_status,
+                      .message = last->message, .units = res[0].units, .elf_bias = res[0].elf_bias,
+                      .warmup = WARMUP_NONE};
+    last->program = last->message = NULL;
+    for (size_t k = 0; k < n; k++) counters_add(&r->c, &res[k].c);
+    r->pcs = sum_profiles(res, n, pcs_of, &r->npcs);
+    r->blocks = sum_profiles(res, n, blocks_of, &r->nblocks);
+    if (res[0].pics) {
+        r->pics = sum_profiles(res, n, pics_of, &r->npics);
+        if (!(r->no_event_stalls = calloc(PICS_STALL_BUCKETS + 1, sizeof *r->no_event_stalls))) die("out of memory");
+        for (size_t k = 0; k < n; k++)
+            for (int b = 0; b <= PICS_STALL_BUCKETS; b++) r->no_event_stalls[b] += res[k].no_event_stalls[b];
+    }
+    if (o->interval_log) write_interval_log(o->interval_log, res, n);
+}
+
+/* Simulate the chunks and stitch them into r. */
+static void simulate_chunks(const sim_options *o, const chunk *chunks, size_t n, sim_result *r, chunk_summary *s)
+{
+    sim_result *res = calloc(n, sizeof *res);
+    if (!res) die("out of memory");
+    double t0 = now_seconds();
+    run_chunks(o, chunks, n, res);
+    stitch(o, chunks, res, n, r);
+    s->wall_seconds += now_seconds() - t0;
+    for (size_t k = 0; k < n; k++) s->chunk_seconds += res[k].seconds;
+    r->seconds = s->wall_seconds;
+    for (size_t k = 0; k < n; k++) sim_result_free(&res[k]);
+    free(res);
+}
+
+/* C from --chunk-insts, or --chunks N of the program's --total-insts;
+ * a multiple of the log interval G, so that chunks cut no log row. */
+static uint64_t chunk_size(const sim_options *o, const chunk_options *co)
+{
+    uint64_t G = o->log_interval, C = co->insts;
+    if (!C) {
+        uint64_t per = (o->total_insts + co->count - 1) / co->count;
+        C = (per + G - 1) / G * G;
+    }
+    if (C % G) die("--chunk-insts %llu: must be a multiple of the log interval (-G %llu)", (unsigned long long)C,
+                   (unsigned long long)G);
+    return C;
+}
+
+void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, char **argv, sim_result *r,
+                      chunk_summary *s)
+{
+    uint64_t C = chunk_size(o, co);
+    char err[256];
+    if (ckpt_chunks_check(C, co->warmup, err, sizeof err)) die("--chunk-warmup: %s", err);
+    *s = (chunk_summary){.insts = C, .warmup = co->warmup};
+    double t0 = now_seconds();
+    chunk *chunks;
+    s->chunks = take_chunks(o, C, co->warmup, argc, argv, &chunks);
+    s->pass_seconds = s->wall_seconds = now_seconds() - t0;
+    simulate_chunks(o, chunks, s->chunks, r, s);
+    remove_checkpoints(chunks, s->chunks);
+    chunks_free(chunks, s->chunks);
+}
+
+static int by_begin(const void *a, const void *b)
+{
+    uint64_t x = ckpt_region_begin(&((const chunk *)a)->region), y = ckpt_region_begin(&((const chunk *)b)->region);
+    return (x > y) - (x < y);
+}
+
+/* The chunks of checkpoint --chunk-insts: one region each, chunk k's
+ * beginning at k x C for every k from 0 on. */
+static size_t read_chunks(char **paths, int npaths, chunk **out)
+{
+    chunk *chunks = NULL;
+    size_t n = 0;
+    for (int i = 0; i < npaths; i++) {
+        ckpt_meta meta;
+        char err[512];
+        if (ckpt_read_meta(paths[i], &meta, err, sizeof err)) die("%s", err);
+        if (meta.nregions != 1 || !meta.regions[0].interval)
+            die("%s: not a chunk of checkpoint --chunk-insts (one region of known length)", paths[i]);
+        char *path = strdup(paths[i]);
+        if (!path) die("out of memory");
+        chunks_append(&chunks, &n, path, &meta.regions[0]);
+        ckpt_meta_free(&meta);
+    }
+    qsort(chunks, n, sizeof *chunks, by_begin);
+    uint64_t C = chunks[0].region.interval;
+    for (size_t k = 0; k < n; k++)
+        if (chunks[k].region.interval != C || ckpt_region_begin(&chunks[k].region) != k * C)
+            die("%s: chunk %zu should begin at instruction %llu and last %llu (%s)", chunks[k].path, k,
+                (unsigned long long)(k * C), (unsigned long long)C,
+                k ? "a chunk is missing or of another run" : "the first chunk is missing");
+    *out = chunks;
+    return n;
+}
+
+void sim_stitch(const sim_options *o, char **paths, int npaths, sim_result *r, chunk_summary *s)
+{
+    chunk *chunks;
+    size_t n = read_chunks(paths, npaths, &chunks);
+    uint64_t C = chunks[0].region.interval;
+    if (C % o->log_interval)
+        die("the chunks' %llu instructions are not a multiple of the log interval (-G %llu)", (unsigned long long)C,
+            (unsigned long long)o->log_interval);
+    *s = (chunk_summary){.chunks = n, .insts = C, .warmup = n > 1 ? chunks[1].region.warmup : 0};
+    simulate_chunks(o, chunks, n, r, s);
+    chunks_free(chunks, n);
+}
+
+json_t *chunk_summary_json(const chunk_summary *s)
+{
+    return json_pack("{s:I, s:I, s:I, s:s, s:f, s:f, s:f}", "chunks", (json_int_t)s->chunks, "instructions_per_chunk",
+                     (json_int_t)s->insts, "warmup", (json_int_t)s->warmup, "warmup_strategy",
+                     warmup_mode_names[WARMUP_CHECKPOINT_DETAILED], "functional_pass_seconds", s->pass_seconds,
+                     "chunk_seconds", s->chunk_seconds, "wall_seconds", s->wall_seconds);
+}

@@ -1,0 +1,45 @@
+/* A full detailed run in chunks (issue 38): one functional pass leaves a
+ * warm checkpoint before every chunk (lib/ckpt/ckpt_chunks.h), the chunks
+ * run in detail in parallel, each after a detailed warm-up from its
+ * checkpoint's warm state, and are stitched into the result a serial
+ * --full run writes: exact instruction counts and intervals; cycles, cycle
+ * stack, events, interval log, golden profile and PICS summed over chunks,
+ * off the serial run's only by what the warm-ups miss (bench/chunked_full.sh). */
+#ifndef SIM_CHUNKS_H
+#define SIM_CHUNKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run.h"
+
+/* The detailed warm-up before every chunk but the first, by default:
+ * bench/results/chunked_full.md. */
+#define CHUNK_WARMUP_DEFAULT 100000
+
+typedef struct chunk_options {
+    uint64_t insts;              /* --chunk-insts C; 0: from count */
+    uint64_t count;              /* --chunks N: C = total / N, rounded up to the log interval */
+    uint64_t warmup;             /* --chunk-warmup W */
+    bool stitch;                 /* --stitch: the chunks are checkpoint --chunk-insts's checkpoints */
+} chunk_options;
+
+/* How a run was chunked, for the result ("chunked" in sim/RESULTS.md). */
+typedef struct chunk_summary {
+    size_t chunks;
+    uint64_t insts, warmup;
+    double pass_seconds;         /* the functional pass (0 for --stitch) */
+    double chunk_seconds;        /* the chunks' simulation, summed (CPU time of one thread each) */
+    double wall_seconds;         /* pass and chunks */
+} chunk_summary;
+
+/* sim --full in chunks: dies on errors (the guest's own failure is a result). */
+void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, char **argv, sim_result *r,
+                      chunk_summary *s);
+/* sim --stitch: the chunk checkpoints of checkpoint --chunk-insts, any order. */
+void sim_stitch(const sim_options *o, char **paths, int npaths, sim_result *r, chunk_summary *s);
+
+struct json_t;
+struct json_t *chunk_summary_json(const chunk_summary *s);
+
+#endif
