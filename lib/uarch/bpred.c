@@ -127,25 +127,70 @@ static void ubtb_train(ubtb *u, uint64_t pc, bool taken, uint64_t target)
     e->stamp = ++u->clock;
 }
 
+/* ------------------------------------------------------- global history */
+
+/* SonicBOOM's global history (frontend.scala, GlobalHistory.update) holds
+ * one outcome per fetch bank (half a fetch packet) that held conditional
+ * branches, not one per branch: 1 when one of them was taken, 0 when none
+ * was; a bank without one adds nothing. Every branch of a bank is predicted
+ * from the history before the bank. So the outcome of a bank whose
+ * branches were not taken goes in when fetch leaves the bank: at the first
+ * control transfer in another bank, or at a taken jump, which ends the
+ * fetch packet (the next one starts a bank anew). bank_enter and bank_leave
+ * give the outcomes to shift in, -1 for none. */
+static int bank_enter(bp_bank *h, uint64_t pc, int bank_shift)
+{
+    uint64_t bank = pc >> bank_shift;
+    if (bank == h->bank) return -1;
+    int out = h->not_taken ? 0 : -1;
+    *h = (bp_bank){.bank = bank};
+    return out;
+}
+
+static int bank_leave(bp_bank *h, const bp_event *e)
+{
+    if (!e->taken) {
+        h->not_taken = true;
+        return -1;
+    }
+    int out = e->kind == BP_COND ? 1 : h->not_taken ? 0 : -1;
+    *h = (bp_bank){.bank = BP_NO_BANK};
+    return out;
+}
+
+/* The log2 size of a fetch bank: SonicBOOM's I-cache reads a fetch packet
+ * as two banks when it is more than 8 bytes (fetch width counts 16-bit
+ * parcels), as one otherwise. */
+static int bank_shift_of(const uarch_config *c)
+{
+    int packet_bytes = 2 * c->fetch_width, bank_bytes = packet_bytes > 8 ? packet_bytes / 2 : packet_bytes;
+    int shift = 0;
+    while ((2 << shift) <= bank_bytes) shift++;
+    return shift;
+}
+
 /* ------------------------------------------------------------ predictor */
 
 /* The configuration values that shape the saved state. */
 #define BPRED_GEOMETRY(G) \
     G(bp_tage_tables) G(bp_tage_log_entries) G(bp_tage_tag_bits) G(bp_tage_min_hist) \
     G(bp_tage_max_hist) G(bp_bimodal_log_entries) G(bp_bim_log_entries) G(bp_btb_entries) G(bp_btb_ways) \
-    G(bp_ras_entries)
+    G(bp_ras_entries) G(fetch_width)
 #define COUNT(f) +1
 enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values */
 #undef COUNT
-#define BPRED_STATE_TAG UINT64_C(0x3264657270627672) /* "rvbpred2" in memory */
+#define BPRED_STATE_TAG UINT64_C(0x3364657270627672) /* "rvbpred3" in memory */
 
 /* Conditional branches that bpred_warm has trained the BTB with but not yet
  * TAGE: their direction is predicted and trained a batch at a time. */
 typedef struct pending_conds {
     uint64_t pc[TAGE_BATCH];
+    uint8_t at[TAGE_BATCH]; /* the j-th is predicted after that many of the history's outcomes */
     uint32_t taken;        /* bit j: the j-th was taken */
     uint32_t btb_unknown;  /* bit j: it was taken to a target the BTB did not hold */
     int n;
+    uint64_t history;      /* the outcomes to shift into the global history, bit i the i-th */
+    int nhistory;
 } pending_conds;
 
 /* The BIM: SonicBOOM's 2-bit direction counters read with the BTB (F2),
@@ -171,6 +216,8 @@ struct bpred {
     ubtb ubtb;
     ras ras;
     pending_conds pending;
+    bp_bank bank;          /* the global history's bank fetch is in */
+    int bank_shift;
     bpred_stats stats;
     uint64_t geometry[NGEOMETRY];
 };
@@ -186,6 +233,8 @@ bpred *bpred_new(const uarch_config *c)
     bpred *b = calloc(1, sizeof *b);
     if (!b) die("out of memory");
     b->dir = tage_new(c);
+    b->bank_shift = bank_shift_of(c);
+    b->bank = (bp_bank){.bank = BP_NO_BANK};
     b->btb = (btb){.e = calloc((size_t)sets * ways, sizeof *b->btb.e), .set_mask = sets - 1, .ways = ways};
     b->ras = (ras){.a = calloc((size_t)c->bp_ras_entries, sizeof *b->ras.a), .n = (uint32_t)c->bp_ras_entries};
     b->ubtb = (ubtb){.e = calloc((size_t)c->bp_ubtb_entries, sizeof *b->ubtb.e), .n = (uint32_t)c->bp_ubtb_entries};
@@ -216,28 +265,27 @@ static void bpred_clear(bpred *b)
 {
     tage_clear(b->dir);
     b->pending = (pending_conds){0};
+    b->bank = (bp_bank){.bank = BP_NO_BANK};
     memset(b->btb.e, 0, btb_size(&b->btb));
     memset(b->ubtb.e, 0, b->ubtb.n * sizeof *b->ubtb.e);
     memset(b->bim.ctr, 2, (size_t)b->bim.mask + 1);
     b->ras.top = b->ras.count = 0;
 }
 
-static bp_outcome predict_update(bpred *b, const bp_event *e)
+static void push_history(bpred *b, int outcome)
 {
-    bp_outcome o = {0};
-    b->stats.branches++;
-    if (e->kind == BP_COND) {
-        bpred_warm_flush(b); /* TAGE trains in order */
-        o.mispredict = tage_predict_update(b->dir, e->pc, e->taken) != e->taken;
-        bim_train(&b->bim, e->pc, e->taken);
-        b->stats.cond++;
-        b->stats.cond_mispredicts += o.mispredict;
-    }
+    if (outcome >= 0) tage_push_history(b->dir, outcome);
+}
+
+/* What e teaches the return stack and the BTB, and how their predictions
+ * fared (o.mispredict: a direction already wrong, for BTB misses). */
+static void learn_targets(bpred *b, const bp_event *e, bp_outcome *o)
+{
     if (e->kind == BP_RET) {
         uint64_t top;
-        o.mispredict = !ras_pop(&b->ras, &top) || top != e->target;
+        o->mispredict = !ras_pop(&b->ras, &top) || top != e->target;
         b->stats.returns++;
-        b->stats.return_mispredicts += o.mispredict;
+        b->stats.return_mispredicts += o->mispredict;
     }
     if (e->pushes) ras_push(&b->ras, e->pc + e->len);
 
@@ -245,16 +293,35 @@ static bp_outcome predict_update(bpred *b, const bp_event *e)
         bool known = btb_train(&b->btb, e->pc, e->target);
         if (e->indirect && e->kind != BP_RET) {
             /* Other indirect jumps, calls included, take their target from the BTB. */
-            o.mispredict = !known;
+            o->mispredict = !known;
             b->stats.indirect++;
-            b->stats.indirect_mispredicts += o.mispredict;
-        } else if (!e->indirect && !o.mispredict) {
+            b->stats.indirect_mispredicts += o->mispredict;
+        } else if (!e->indirect && !o->mispredict) {
             /* Direct targets are known at decode: a BTB miss costs only a bubble
              * (and a mispredicted direction pays for the redirect anyway). */
-            o.btb_miss = !known;
-            b->stats.btb_misses += o.btb_miss;
+            o->btb_miss = !known;
+            b->stats.btb_misses += o->btb_miss;
         }
     }
+}
+
+static bp_outcome predict_update(bpred *b, const bp_event *e)
+{
+    bp_outcome o = {0};
+    b->stats.branches++;
+    bpred_warm_flush(b); /* TAGE and the history learn in order */
+    push_history(b, bank_enter(&b->bank, e->pc, b->bank_shift));
+    if (e->kind == BP_COND) {
+        tage_pred p;
+        tage_predict(b->dir, e->pc, &p);
+        tage_train(b->dir, e->pc, &p, e->taken);
+        o.mispredict = p.taken != e->taken;
+        bim_train(&b->bim, e->pc, e->taken);
+        b->stats.cond++;
+        b->stats.cond_mispredicts += o.mispredict;
+    }
+    push_history(b, bank_leave(&b->bank, e));
+    learn_targets(b, e, &o);
     return o;
 }
 
@@ -266,8 +333,9 @@ bp_outcome bpred_predict_update(bpred *b, const rv_insn *in, bool taken, uint64_
 
 /* ------------------------------------------------- the detailed core's */
 
-void bpred_predict(const bpred *b, const rv_insn *in, bp_prediction *p)
+void bpred_predict(bpred *b, const rv_insn *in, bp_prediction *p)
 {
+    push_history(b, bank_enter(&b->bank, in->pc, b->bank_shift));
     enum bp_kind kind = bpred_kind(in);
     uint64_t next = in->pc + in->len, direct = in->pc + (uint64_t)in->imm;
     bool indirect = rv_ops[in->op].cls == CLS_JALR;
@@ -291,7 +359,7 @@ void bpred_predict(const bpred *b, const rv_insn *in, bp_prediction *p)
 
 void bpred_speculate(bpred *b, const bp_event *e)
 {
-    if (e->kind == BP_COND) tage_push_history(b->dir, e->taken);
+    push_history(b, bank_leave(&b->bank, e));
     uint64_t top;
     if (e->kind == BP_RET) ras_pop(&b->ras, &top);
     if (e->pushes) ras_push(&b->ras, e->pc + e->len);
@@ -299,12 +367,13 @@ void bpred_speculate(bpred *b, const bp_event *e)
 
 bp_checkpoint bpred_checkpoint(const bpred *b)
 {
-    return (bp_checkpoint){tage_history_mark(b->dir), b->ras.top, b->ras.count, b->ras.a[b->ras.top]};
+    return (bp_checkpoint){tage_history_mark(b->dir), b->bank, b->ras.top, b->ras.count, b->ras.a[b->ras.top]};
 }
 
 void bpred_rewind(bpred *b, const bp_checkpoint *cp)
 {
     tage_history_rewind(b->dir, cp->history);
+    b->bank = cp->bank;
     b->ras.top = cp->ras_top, b->ras.count = cp->ras_count;
     b->ras.a[b->ras.top] = cp->ras_top_entry;
 }
@@ -334,19 +403,32 @@ void bpred_commit(bpred *b, const bp_event *e, const bp_prediction *p)
 
 /* ---------------------------------------------------- functional warming */
 
+static inline void queue_history(pending_conds *q, int outcome)
+{
+    if (outcome < 0) return;
+    q->history |= (uint64_t)outcome << q->nhistory;
+    q->nhistory++;
+}
+
 static inline void warm_event(bpred *b, const bp_event *e)
 {
+    pending_conds *q = &b->pending;
+    b->stats.branches++;
+    queue_history(q, bank_enter(&b->bank, e->pc, b->bank_shift));
     if (e->kind != BP_COND) {
-        predict_update(b, e); /* TAGE is not involved */
+        bp_outcome o = {0};
+        learn_targets(b, e, &o); /* TAGE is not involved */
+        queue_history(q, bank_leave(&b->bank, e));
         return;
     }
-    b->stats.branches++;
     b->stats.cond++;
     bim_train(&b->bim, e->pc, e->taken);
-    pending_conds *q = &b->pending;
     q->pc[q->n] = e->pc;
+    q->at[q->n] = (uint8_t)q->nhistory;
     q->taken |= (uint32_t)e->taken << q->n;
     if (e->taken) q->btb_unknown |= (uint32_t)!btb_train(&b->btb, e->pc, e->target) << q->n;
+    queue_history(q, bank_leave(&b->bank, e));
+    /* (A batch shifts in at most one outcome per branch, and the open bank's.) */
     if (++q->n == TAGE_BATCH) bpred_warm_flush(b);
 }
 
@@ -364,8 +446,8 @@ void bpred_warm_events(bpred *b, const bp_event *e, int n)
 void bpred_warm_flush(bpred *b)
 {
     pending_conds *q = &b->pending;
-    if (!q->n) return;
-    uint32_t wrong = tage_predict_update_batch(b->dir, q->pc, q->taken, q->n);
+    if (!q->n && !q->nhistory) return;
+    uint32_t wrong = tage_predict_update_batch(b->dir, q->pc, q->taken, q->at, q->n, q->history, q->nhistory);
     b->stats.cond_mispredicts += (uint64_t)__builtin_popcount(wrong);
     /* a BTB miss counts only when the direction was right (as in bpred_predict_update) */
     b->stats.btb_misses += (uint64_t)__builtin_popcount(q->btb_unknown & ~wrong);
@@ -378,7 +460,7 @@ void bpred_reset_stats(bpred *b) { b->stats = (bpred_stats){0}; }
 
 void bpred_save(const bpred *b, ustate *s)
 {
-    if (b->pending.n) die("bpred: saved with conditional branches still to train (bpred_warm_flush)");
+    if (b->pending.n || b->pending.nhistory) die("bpred: saved with branches still to learn from (bpred_warm_flush)");
     ustate_put(s, b->geometry, sizeof b->geometry);
     tage_save(b->dir, s);
     ustate_put(s, b->bim.ctr, (size_t)b->bim.mask + 1);
@@ -386,6 +468,8 @@ void bpred_save(const bpred *b, ustate *s)
     ustate_put(s, b->ras.a, (size_t)b->ras.n * sizeof *b->ras.a);
     ustate_put_u64(s, b->ras.top);
     ustate_put_u64(s, b->ras.count);
+    ustate_put_u64(s, b->bank.bank);
+    ustate_put_u64(s, b->bank.not_taken);
 }
 
 bool bpred_restore(bpred *b, ustate *s)
@@ -400,6 +484,8 @@ bool bpred_restore(bpred *b, ustate *s)
     b->ras.top = (uint32_t)(ustate_get_u64(s) % b->ras.n);
     uint64_t count = ustate_get_u64(s);
     b->ras.count = (uint32_t)(count < b->ras.n ? count : b->ras.n);
+    b->bank.bank = ustate_get_u64(s);
+    b->bank.not_taken = ustate_get_u64(s) != 0;
     if (!s->bad) return true;
     bpred_clear(b); /* truncated: cold rather than half restored */
     return false;

@@ -123,20 +123,29 @@ typedef struct bp_prediction {
 } bp_prediction;
 
 /* The prediction for the control transfer in (decoded: predecode knows
- * direct targets). */
-void bpred_predict(const bpred *b, const rv_insn *in, bp_prediction *p);
+ * direct targets). The first control transfer fetched in a bank closes the
+ * bank fetch was in: its outcome (not taken) goes into the global history
+ * before the prediction (see bpred.c, the global history). */
+void bpred_predict(bpred *b, const rv_insn *in, bp_prediction *p);
 /* The speculative state after fetching e: its outcome goes into the global
- * history, its call or return into the return stack. (The front end
+ * history (as its bank's, see bpred.c), its call or return into the return stack. (The front end
  * fetches past a misprediction only once it is resolved, so the repaired
  * history and stack are the ones the outcome gives.) */
 void bpred_speculate(bpred *b, const bp_event *e);
 /* The speculative state (global history, return stack) to repair after a
  * misprediction: BOOM restores the history and the return stack's top
  * pointer and top entry; deeper entries the wrong path overwrote stay so.
- * At most TAGE_REWIND_MAX conditional branches may be speculated between
- * the checkpoint and its rewind. */
+ * Fewer than TAGE_REWIND_MAX conditional branches may be speculated
+ * between the checkpoint and its rewind (each adds an outcome to the
+ * history at most, and so may the bank fetch was in). */
+typedef struct bp_bank {
+    uint64_t bank;     /* the fetch bank fetch is in (pc >> its log2 size), BP_NO_BANK after a taken transfer */
+    bool not_taken;    /* it holds a conditional branch, not taken, so far */
+} bp_bank;
+#define BP_NO_BANK UINT64_MAX
 typedef struct bp_checkpoint {
     tage_history history;
+    bp_bank bank;
     uint32_t ras_top, ras_count;
     uint64_t ras_top_entry;
 } bp_checkpoint;

@@ -57,7 +57,7 @@
     P(bp_tage_tables,   bpred,    tage_tables,     6,     1,   16,    "TAGE tagged tables") \
     P(bp_tage_log_entries, bpred, tage_log_entries,11,    4,   20,    "log2 entries per TAGE tagged table") \
     P(bp_tage_tag_bits, bpred,    tage_tag_bits,   11,    4,   16,    "TAGE tag bits") \
-    P(bp_tage_min_hist, bpred,    tage_min_history,4,     1,   64,    "shortest TAGE history length") \
+    P(bp_tage_min_hist, bpred,    tage_min_history,2,     1,   64,    "shortest TAGE history length") \
     P(bp_tage_max_hist, bpred,    tage_max_history,64,    2,   1024,  "longest TAGE history length") \
     P(bp_bimodal_log_entries, bpred, bimodal_log_entries, 14, 4, 24,  "log2 entries of the TAGE base predictor") \
     P(bp_bim_log_entries, bpred,  bim_log_entries, 14,    4,   24,    "log2 entries of the BIM, the BTB stage's 2-bit direction counters") \

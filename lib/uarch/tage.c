@@ -205,10 +205,10 @@ tage *tage_new(const uarch_config *c)
 
     int len = hash_tables(t, c);
     uint32_t ring = 1;
-    while (ring <= (uint32_t)len) ring <<= 1;
+    while (ring <= (uint32_t)len + TAGE_MAX_PUSHES) ring <<= 1; /* what a rewind goes back to stays */
     t->hist_mask = ring - 1;
     t->ring_size = 1;
-    while (t->ring_size <= (uint32_t)len + TAGE_BATCH) t->ring_size <<= 1;
+    while (t->ring_size <= (uint32_t)len + TAGE_MAX_PUSHES) t->ring_size <<= 1;
 
     t->tab = malloc(((size_t)n << t->log_entries) * sizeof *t->tab);
     t->bimodal = malloc((size_t)1 << t->log_bimodal);
@@ -291,20 +291,33 @@ static inline lanes tags_at(const tage *t, lanes index)
     return (lanes){t->tab[index[0]].tag, t->tab[index[1]].tag, t->tab[index[2]].tag, t->tab[index[3]].tag};
 }
 
+/* all() of four branches' histories, `back` outcomes before each: the
+ * history's positions are at[], consecutive (one vector load) or not. */
+static inline lanes folds_at(const uint32_t *ring, const uint32_t *at, bool consecutive, uint32_t back, uint32_t mask)
+{
+    if (consecutive) return load_lanes(&ring[(at[0] - back) & mask]);
+    return (lanes){ring[(at[0] - back) & mask], ring[(at[1] - back) & mask], ring[(at[2] - back) & mask],
+                   ring[(at[3] - back) & mask]};
+}
+
 /* Hash branches [0, b->n) of a batch for every table and find where they
- * match: branch j is predicted from the history before its outcome, all()
- * at `first` + j. p_lo and p_hi: the halves of each branch's pc / 2, to a
- * multiple of four branches (the lanes past n are hashed too, harmlessly). */
-static void hash_batch(const tage *t, const uint32_t *p_lo, const uint32_t *p_hi, uint32_t first, batch *b)
+ * match: branch j is predicted from the history as it stood after
+ * at[j] of the batch's outcomes, all() at `first` + at[j]. p_lo and p_hi:
+ * the halves of each branch's pc / 2, at to a multiple of four branches
+ * (the lanes past n are hashed too, harmlessly). */
+static void hash_batch(const tage *t, const uint32_t *p_lo, const uint32_t *p_hi, const uint8_t *at, uint32_t first,
+                       batch *b)
 {
     const uint32_t ring_mask = t->ring_size - 1;
     for (int j = 0; j < b->n; j += LANES) {
-        uint32_t at = (first + (uint32_t)j) & ring_mask;
+        uint32_t pos[LANES];
+        for (int l = 0; l < LANES; l++) pos[l] = first + at[j + l];
+        bool consecutive = pos[1] == pos[0] + 1 && pos[2] == pos[0] + 2 && pos[3] == pos[0] + 3;
         hash_input in = {.lo = load_lanes(&p_lo[j]), .hi = load_lanes(&p_hi[j])};
-        for (int k = 0; k < F_USES; k++) in.now[k] = load_lanes(&t->ring[k][at]);
+        for (int k = 0; k < F_USES; k++) in.now[k] = folds_at(t->ring[k], pos, consecutive, 0, ring_mask);
         lanes match = {0};
         for (int i = 0; i < t->ntab; i++) {
-            for (int k = 0; k < F_USES; k++) in.old[k] = load_lanes(&t->ring[k][(at - t->hash[i].len) & ring_mask]);
+            for (int k = 0; k < F_USES; k++) in.old[k] = folds_at(t->ring[k], pos, consecutive, t->hash[i].len, ring_mask);
             lanes index, tag;
             hash_table(t, i, &in, &index, &tag);
             memcpy(&b->idx[i][j], &index, sizeof index);
@@ -420,37 +433,31 @@ static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken, int 
     return pred;
 }
 
-uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, int n)
+uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, const uint8_t *at, int n,
+                                   uint64_t history, int nhistory)
 {
     uint32_t p_lo[TAGE_BATCH], p_hi[TAGE_BATCH], first = t->newest;
+    uint8_t at4[TAGE_BATCH];
     for (int j = 0; j < n; j++) {
         uint64_t p = pc[j] >> 1; /* instructions are 2-byte aligned */
         p_lo[j] = (uint32_t)p;
         p_hi[j] = (uint32_t)(p >> 32);
+        at4[j] = at[j];
     }
-    for (int j = n; j % LANES; j++) p_lo[j] = p_hi[j] = 0; /* hashed too, to no use */
+    for (int j = n; j % LANES; j++) p_lo[j] = p_hi[j] = 0, at4[j] = 0; /* hashed too, to no use */
     /* The outcomes go into the history first: the tables do not depend on
      * them, and the folds of the later branches do. */
-    shift_in(t, taken, n);
+    for (int done = 0; done < nhistory; done += 32)
+        shift_in(t, (uint32_t)(history >> done), nhistory - done < 32 ? nhistory - done : 32);
     batch b;
     b.n = n;
-    hash_batch(t, p_lo, p_hi, first, &b);
+    hash_batch(t, p_lo, p_hi, at4, first, &b);
     uint32_t wrong = 0;
     for (int j = 0; j < n; j++) {
         bool outcome = taken >> j & 1;
         wrong |= (uint32_t)(predict_train(t, (uint64_t)p_hi[j] << 32 | p_lo[j], &b, j, outcome, -1) != outcome) << j;
     }
     return wrong;
-}
-
-bool tage_predict_update(tage *t, uint64_t pc, bool taken)
-{
-    uint64_t p = pc >> 1;
-    batch b;
-    b.n = 1;
-    hash_one(t, p, &b);
-    shift_in(t, taken, 1);
-    return predict_train(t, p, &b, 0, taken, -1);
 }
 
 void tage_predict(const tage *t, uint64_t pc, tage_pred *p)

@@ -13,7 +13,11 @@
 #include "uarch/config.h"
 #include "uarch/state.h"
 
-enum { TAGE_MAX_TABLES = 16, TAGE_BATCH = 32 /* branches; a multiple of 4, at most 32 */ };
+enum {
+    TAGE_MAX_TABLES = 16,
+    TAGE_BATCH = 32,        /* branches; a multiple of 4, at most 32 */
+    TAGE_MAX_PUSHES = 64,   /* outcomes shifted into the history by one batch, or between a mark and its rewind */
+};
 
 typedef struct tage tage;
 
@@ -23,13 +27,14 @@ void tage_free(tage *t);
 /* Back to the state of a new predictor. */
 void tage_clear(tage *t);
 
-/* Predict the branch at pc, then train with its outcome and shift the
- * outcome into the global history. Returns the prediction. */
-bool tage_predict_update(tage *t, uint64_t pc, bool taken);
-/* The same for n (<= TAGE_BATCH) branches in order, branch j at pc[j] with
- * outcome bit j of taken, in less time a branch. Returns a bit per branch
- * that was predicted wrong. */
-uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, int n);
+/* Predict n (<= TAGE_BATCH) branches in order, branch j at pc[j], and train
+ * each with its outcome (bit j of taken), in less time a branch. The
+ * history is not one outcome per branch (bpred.c): the batch shifts
+ * nhistory (<= TAGE_MAX_PUSHES) outcomes into it, bit i of history the
+ * i-th, and branch j is predicted from the history after at[j] of them
+ * (at[] never decreasing). Returns a bit per branch predicted wrong. */
+uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, const uint8_t *at, int n,
+                                   uint64_t history, int nhistory);
 
 /* The detailed core's use, split as the hardware splits it (BOOM keeps the
  * prediction's metadata in its fetch target queue and trains at commit):
@@ -51,7 +56,7 @@ void tage_push_history(tage *t, bool taken);
 typedef struct tage_history {
     uint32_t head, newest;
 } tage_history;
-enum { TAGE_REWIND_MAX = TAGE_BATCH };
+enum { TAGE_REWIND_MAX = TAGE_MAX_PUSHES };
 tage_history tage_history_mark(const tage *t);
 void tage_history_rewind(tage *t, tage_history m);
 void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken);

@@ -161,7 +161,7 @@ typedef struct sim_core {
         bool on;               /* fetch follows the mispredicted branch's prediction */
         bool stopped;          /* it met an instruction it cannot fetch past */
         uint64_t branch;       /* the branch; the wrong path's instructions are numbered after it */
-        int branches;          /* conditional branches it fetched (TAGE_REWIND_MAX at most) */
+        int branches;          /* conditional branches it fetched (fewer than TAGE_REWIND_MAX) */
         uint64_t fetch_pc;     /* where it fetches next */
         rv_spec spec;          /* its registers and stores, as far as it has dispatched */
         bp_checkpoint bp;      /* the predictor's speculative state after the branch */

@@ -150,24 +150,38 @@ Test(bpred_stages, a_not_taken_branch_the_micro_btb_says_taken_costs_a_redirect)
     bpred_free(b);
 }
 
-Test(bpred_stages, tage_split_matches_tage_predicting_and_training_at_once)
+Test(bpred_stages, tage_split_matches_tage_predicting_and_training_a_batch)
 {
-    /* Predict, push the outcome, train at once: the same predictions, branch
-     * for branch, as tage_predict_update over a random mix of branches. */
+    /* Predict, train, push what the branch adds to the history (nothing, a
+     * 0 or a 1: the global history is not one outcome per branch), one
+     * branch at a time: the same predictions, branch for branch, as
+     * tage_predict_update_batch over batches of a random mix of branches. */
     uarch_config c = defaults();
     tage *split = tage_new(&c), *joint = tage_new(&c);
     uint64_t s = 88172645463325252ull;
+    uint64_t pcs[TAGE_BATCH], history = 0;
+    uint8_t at[TAGE_BATCH];
+    uint32_t taken_bits = 0, split_wrong = 0;
+    int n = 0, nhistory = 0, batch_size = 1;
     for (int i = 0; i < 50000; i++) {
         s ^= s << 13, s ^= s >> 7, s ^= s << 17;
         uint64_t pc = 0x10000 + 4 * (s % 61);
         bool taken = (s >> 20) % 5 < (pc >> 2) % 5; /* biased per branch */
         if ((pc >> 2) % 7 == 0) taken = (i >> 1) & 1; /* some follow a pattern */
+        int push = (int)((s >> 40) % 3) - 1;         /* -1: nothing */
         tage_pred p;
         tage_predict(split, pc, &p);
-        tage_push_history(split, taken);
         tage_train(split, pc, &p, taken);
-        bool joint_pred = tage_predict_update(joint, pc, taken);
-        cr_assert_eq(p.taken, joint_pred, "branch %d at %#lx", i, (unsigned long)pc);
+        if (push >= 0) tage_push_history(split, push);
+        split_wrong |= (uint32_t)(p.taken != taken) << n;
+        pcs[n] = pc, at[n] = (uint8_t)nhistory, taken_bits |= (uint32_t)taken << n;
+        if (push >= 0) history |= (uint64_t)push << nhistory++;
+        if (++n == batch_size) {
+            uint32_t wrong = tage_predict_update_batch(joint, pcs, taken_bits, at, n, history, nhistory);
+            cr_assert_eq(wrong, split_wrong, "batch ending at branch %d", i);
+            n = nhistory = 0, history = 0, taken_bits = split_wrong = 0;
+            batch_size = 1 + (int)((s >> 50) % TAGE_BATCH);
+        }
     }
     tage_free(split);
     tage_free(joint);
