@@ -127,9 +127,10 @@ static bool eval_row(vd_sweep *sw, full_cache *fc, const vd_mrow *m, vd_sweep_ro
     if (ok) {
         *r = (vd_sweep_row){.m = m};
         fill_row(r, &a);
-        r->nwarnings = local.nwarnings;
         for (size_t i = 0; i < local.nwarnings; i++)
             vd_warn(&sw->notes, "%s (%s:%zu): %s", a.name, sw->manifest->path, m->line, local.warnings[i]);
+        r->warnings = local.warnings, r->nwarnings = local.nwarnings;
+        local.warnings = NULL, local.nwarnings = 0;
     } else {
         vd_fail(d, "%s (configuration at %s:%zu)", local.error, sw->manifest->path, m->line);
     }
@@ -374,8 +375,12 @@ bool vd_sweep_run(vd_sweep *sw, const vd_manifest *m, const vd_params *p, double
 
 void vd_sweep_free(vd_sweep *sw)
 {
-    for (size_t i = 0; i < sw->n; i++)
+    for (size_t i = 0; i < sw->n; i++) {
         free(sw->rows[i].program);
+        for (size_t w = 0; w < sw->rows[i].nwarnings; w++)
+            free(sw->rows[i].warnings[w]);
+        free(sw->rows[i].warnings);
+    }
     for (size_t c = 0; c < sw->ncfg; c++)
         free(sw->cfgs[c].rows);
     free(sw->rows);

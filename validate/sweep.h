@@ -22,6 +22,7 @@ typedef struct vd_sweep_row {
     double coverage;
     bool has_regions;
     double cpi_est, err, err_warmup; /* with region results, else NAN */
+    char **warnings;          /* its validation's own, unprefixed */
     size_t nwarnings;
 } vd_sweep_row;
 
@@ -67,7 +68,7 @@ typedef struct vd_sweep {
     long *best_by_interval, *baseline_by_interval, *best_by_program;
     long baseline_maxk;
     double baseline_bic;
-    vd_diag notes;            /* every configuration's warnings, prefixed by it */
+    vd_diag notes;            /* every configuration's warnings, prefixed by it, in row order; then the sweep's own */
 } vd_sweep;
 
 bool vd_sweep_run(vd_sweep *sw, const vd_manifest *m, const vd_params *p, double target, long baseline_maxk,

@@ -7,8 +7,6 @@
 #include "sink.h"
 #include "sweep_report.h"
 
-enum { MAX_NOTES = 50 };
-
 static const char *name(const vd_sweep_cfg *c)
 {
     static char buf[4][96];
@@ -213,18 +211,6 @@ static void simulated(vd_sink *o, const vd_sweep *sw)
     vd_sink_printf(o, "\n");
 }
 
-static void notes(vd_sink *o, const vd_sweep *sw)
-{
-    if (!sw->notes.nwarnings)
-        return;
-    vd_sink_printf(o, "## Warnings (%zu)\n\n", sw->notes.nwarnings);
-    for (size_t i = 0; i < sw->notes.nwarnings && i < MAX_NOTES; i++)
-        vd_sink_printf(o, "- %s\n", sw->notes.warnings[i]);
-    if (sw->notes.nwarnings > MAX_NOTES)
-        vd_sink_printf(o, "- ... and %zu more in the JSON report\n", sw->notes.nwarnings - MAX_NOTES);
-    vd_sink_printf(o, "\n");
-}
-
 void vd_sweep_md(const vd_sweep *sw, const char *path)
 {
     vd_sink o;
@@ -235,6 +221,6 @@ void vd_sweep_md(const vd_sweep *sw, const char *path)
     front(&o, sw);
     programs(&o, sw);
     simulated(&o, sw);
-    notes(&o, sw);
+    vd_sweep_md_warnings(&o, sw);
     vd_sink_commit(&o);
 }

@@ -6,9 +6,12 @@
 #include <jansson.h>
 
 #include "gnuplot.h"
+#include "sink.h"
 #include "sweep.h"
 
 void vd_sweep_md(const vd_sweep *sw, const char *path);
+/* Its warnings section (sweep_warnings.c). */
+void vd_sweep_md_warnings(vd_sink *o, const vd_sweep *sw);
 /* PREFIX.rows.csv and PREFIX.configs.csv */
 void vd_sweep_csv(const vd_sweep *sw, const char *prefix);
 json_t *vd_sweep_json(const vd_sweep *sw);

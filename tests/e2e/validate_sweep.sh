@@ -46,6 +46,30 @@ sed -n '/^## Pareto front/,/^## /p' "$T/out/sweep.md" | grep '^| [0-9]' | awk -F
     grep -q . && fail "a point is listed twice on the Pareto front"
 grep -q '| k per program |' "$T/out/sweep.md" || fail "the tables add up k over programs"
 
+# sweep.md counts warnings that differ only in their numbers and file names
+# as one kind, with the configurations it came from; recomputed here from
+# every warning of sweep.json ("PROGRAM (MANIFEST:LINE): TEXT").
+python3 - "$T/out" <<'PY' || fail "the warnings' kinds"
+import json, re, sys
+from collections import defaultdict
+out = sys.argv[1]
+notes = json.load(open(f"{out}/sweep.json"))["warnings"]
+kinds, configs = defaultdict(int), defaultdict(set)
+for note in notes:
+    m = re.match(r"(\S+) \((\S+):(\d+)\): (.*)", note)
+    shape = re.sub(r"(?:^|(?<=[ (]))[+-](?=\d)|\d+(?:\.\d+)*", "#", " ".join("@" if "/" in w else w for w in m[4].split(" ")))
+    shape = re.sub(r"#+", "#", shape)
+    kinds[shape] += 1
+    configs[shape].add(m[3])
+md = open(f"{out}/sweep.md").read()
+assert f"## Warnings ({len(notes)}, of {len(kinds)} kinds)" in md, md[md.find("## Warnings"):][:200]
+listed = [(int(n), int(c)) for n, c in re.findall(r"^- \*\*(\d+) ×\*\* \((\d+) configurations?\)", md, re.M)]
+want = sorted(((n, len(configs[k])) for k, n in kinds.items() if n > 1), reverse=True)
+assert sorted(listed, reverse=True) == want, (listed, want)
+assert re.search(r"^  - from small at 2k: MaxK 2; twin at 2k: MaxK 2$", md, re.M), md[md.find("## Warnings"):]
+print(f"ok   {len(notes)} warnings in {len(kinds)} kinds: {want}")
+PY
+
 # The target holds |error| and the confidence interval together: at 5%, the
 # 3.94% of interval 2k, MaxK 2 is luck inside +-7.63%, and nothing is within it
 # (the per-program choice too); the answer says why.
