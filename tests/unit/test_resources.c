@@ -31,7 +31,7 @@ Test(resources, factors)
     cr_assert_float_eq(f[1], 1.15, 1e-12);
     cr_assert_float_eq(f[2], 0.9, 1e-12);
     cr_assert_float_eq(f[3], 0.5, 1e-12);
-    const char *bad[] = {"x1", "15%", "x", "2", "+15", "-100%", "x-2", "+0%", ","};
+    const char *bad[] = {"x1", "15%", "x", "2", "+15", "-100%", "x-2", "+0%", ",", "x2,+100%"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_assert_eq(resource_parse_factors(bad[i], f, 4, err, sizeof err), -1, "%s", bad[i]);
     cr_assert_eq(resource_parse_factors("x2,x3", f, 1, err, sizeof err), -1, "more factors than room");
@@ -77,8 +77,14 @@ Test(resources, groups_sets_and_limit_studies)
     cr_assert_eq(fe.nchanges, 4);
     cr_assert_eq(fe.cfg.fetch_width, 16);
     cr_assert_eq(fe.cfg.decode_width, 8);
-    variant set = one("rob.entries+fu.div+rob.entries", 2);
-    cr_assert_eq(set.nchanges, 2, "a parameter named twice changes once");
+    variant set = one("window+rob.entries+fu.div", 2);
+    cr_assert_eq(set.nchanges, 9, "a parameter of a group named again changes once");
+    variant *v = NULL;
+    const char *malformed[] = {"rob.entries+fu.div+rob.entries", "+", "rob.entries+", "+fu.div", "rob.entries++fu.div",
+                               "rob.entries,rob.entries", "rob.entries,", "all,fu.div"};
+    for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++)
+        cr_assert_eq(resource_variants(&base, malformed[i], (double[]){2}, 1, &v, err, sizeof err), -1, "%s",
+                     malformed[i]);
     variant bp = one("perfect-bp", 2);
     cr_assert_eq(bp.cfg.ideal_bpred, 1);
     cr_assert_eq(bp.factor, 0);
