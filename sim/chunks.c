@@ -206,26 +206,28 @@ static void simulate_chunks(const sim_options *o, const chunk *chunks, size_t n,
     free(res);
 }
 
-/* C from --chunk-insts, or --chunks N of the program's --total-insts;
- * a multiple of the log interval G, so that chunks cut no log row. */
-static uint64_t chunk_size(const sim_options *o, const chunk_options *co)
+uint64_t chunk_size(const chunk_options *co, uint64_t total_insts, uint64_t G, char *err, size_t errlen)
 {
-    uint64_t G = o->log_interval, C = co->insts;
+    uint64_t C = co->insts;
     if (!C) {
-        uint64_t per = (o->total_insts + co->count - 1) / co->count;
+        uint64_t per = (total_insts + co->count - 1) / co->count;
         C = (per + G - 1) / G * G;
     }
-    if (C % G) die("--chunk-insts %llu: must be a multiple of the log interval (-G %llu)", (unsigned long long)C,
-                   (unsigned long long)G);
+    if (C % G) {
+        snprintf(err, errlen, "--chunk-insts %llu: must be a multiple of the log interval (-G %llu), so that no log row "
+                 "spans two chunks", (unsigned long long)C, (unsigned long long)G);
+        return 0;
+    }
+    if (ckpt_chunks_check(C, co->warmup, err, errlen)) return 0;
     return C;
 }
 
 void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, char **argv, sim_result *r,
                       chunk_summary *s)
 {
-    uint64_t C = chunk_size(o, co);
     char err[256];
-    if (ckpt_chunks_check(C, co->warmup, err, sizeof err)) die("--chunk-warmup: %s", err);
+    uint64_t C = chunk_size(co, o->total_insts, o->log_interval, err, sizeof err);
+    if (!C) die("%s", err);
     *s = (chunk_summary){.insts = C, .warmup = co->warmup};
     double t0 = now_seconds();
     chunk *chunks;

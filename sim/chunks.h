@@ -33,6 +33,10 @@ typedef struct chunk_summary {
     double wall_seconds;         /* pass and chunks */
 } chunk_summary;
 
+/* C from --chunk-insts, or --chunks N of the program's total_insts rounded
+ * up to a multiple of the log interval G (chunks cut no log row); 0 with
+ * the reason when the chunks cannot be so (C not a multiple of G, W >= C). */
+uint64_t chunk_size(const chunk_options *co, uint64_t total_insts, uint64_t G, char *err, size_t errlen);
 /* sim --full in chunks: dies on errors (the guest's own failure is a result). */
 void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, char **argv, sim_result *r,
                       chunk_summary *s);

@@ -458,6 +458,8 @@ static void setup_chunks(sim_cli *cli)
     if (cli->sens.nvariants || cli->icost || cli->icost_loads)
         die("--sensitivity and --icost run the program again: not with a chunked run");
     if (co->warmup == UINT64_MAX) co->warmup = CHUNK_WARMUP_DEFAULT;
+    char err[256];
+    if (!co->stitch && !chunk_size(co, o->total_insts, o->log_interval, err, sizeof err)) die("%s", err);
 }
 
 static void setup_icost(sim_cli *cli)

@@ -8,6 +8,11 @@
 #include "metrics.h"
 #include "result.h"
 
+/* A full run in chunks (sim --full --chunk-insts) is itself an estimate: the
+ * largest |CPI difference| from the serial run measured at the default
+ * chunking (bench/results/chunked_full.md), as a fraction. */
+#define VD_CHUNKED_CPI_UNCERTAINTY 0.001
+
 typedef struct vd_full {
     vd_result res;
     const vd_run *run; /* res.runs[0] */

@@ -18,6 +18,14 @@ static void header(vd_sink *o, const vd_analysis *a)
     vd_sink_printf(o, "- full run: %s instructions, %s cycles, CPI %s (%s; log of %zu rows of %s)\n",
                    vd_count((double)f->insts), vd_count(f->cycles), vd_num(f->values[0], 6), f->res.path,
                    f->log.nrows, vd_count((double)f->log.G));
+    const vd_chunked *ch = &f->run->chunked;
+    if (ch->chunks)
+        vd_sink_printf(o, "- the full run was chunked: %s chunks of %s instructions simulated in parallel, each from "
+                          "warm caches and predictors after %s instructions of detailed warm-up; such a run's CPI "
+                          "is within %s of a serial run's (bench/results/chunked_full.md), a bound on how exactly "
+                          "the errors below are known\n",
+                       vd_count((double)ch->chunks), vd_count((double)ch->insts), vd_count((double)ch->warmup),
+                       vd_upct(VD_CHUNKED_CPI_UNCERTAINTY));
     if (a->has_regions)
         vd_sink_printf(o, "- regions: %zu simulated, %s instructions with %s of warm-up\n", a->nrows,
                        vd_count((double)a->sim_insts), vd_count((double)(a->sim_insts_warm - a->sim_insts)));

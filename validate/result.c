@@ -140,6 +140,12 @@ static bool read_run(const ctx *c, json_t *j, vd_run *run)
         if (!get_count(&wc, warm, "instructions", &run->warmup_insts))
             return false;
     }
+    json_t *chunked = json_object_get(j, "chunked");
+    if (json_is_object(chunked) &&
+        (!get_count(c, chunked, "chunks", &run->chunked.chunks) ||
+         !get_count(c, chunked, "instructions_per_chunk", &run->chunked.insts) ||
+         !get_count(c, chunked, "warmup", &run->chunked.warmup)))
+        return false;
     json_t *log = json_object_get(j, "interval_log");
     if (json_is_object(log)) {
         run->log_path = get_string(log, "path");

@@ -27,6 +27,12 @@ typedef struct vd_region_meta {
     bool extra; /* a cluster member drawn besides its representative (checkpoint --extra-per-cluster) */
 } vd_region_meta;
 
+/* How a full run was chunked (sim --full --chunk-insts: "chunked"). */
+typedef struct vd_chunked {
+    uint64_t chunks;       /* 0: a serial run */
+    uint64_t insts, warmup; /* instructions per chunk, detailed warm-up before each */
+} vd_chunked;
+
 typedef struct vd_run {
     size_t index; /* position in "results", for messages */
     char *program, *checkpoint, *stopped_by, *warmup_strategy;
@@ -39,6 +45,7 @@ typedef struct vd_run {
     double seconds; /* wall time sim took for it (NAN when not recorded) */
     char *log_path; /* full runs: the per-interval log, as sim wrote it */
     uint64_t log_interval;
+    vd_chunked chunked;
 } vd_run;
 
 typedef struct vd_result {

@@ -152,6 +152,9 @@ int vd_run_single(const vd_options *o)
                a.name, a.predicted[0], a.has_regions ? "estimated" : "from the representatives",
                full.values[0], vd_pct(vd_err(&a, 0)), vd_pct(vd_err_sampling(&a, 0)),
                a.has_regions ? vd_pct(vd_err_warmup(&a, 0)) : "not measured", o->out);
+    if (o->out && full.run->chunked.chunks)
+        printf("%s: the full run was chunked (%llu chunks): its CPI is known to %s\n", a.name,
+               (unsigned long long)full.run->chunked.chunks, vd_upct(VD_CHUNKED_CPI_UNCERTAINTY));
     vd_outputs_free(&out);
     vd_profiles_free(&prof);
     vd_analysis_free(&a);
