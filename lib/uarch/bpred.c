@@ -179,7 +179,7 @@ static int bank_shift_of(const uarch_config *c)
 #define COUNT(f) +1
 enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values */
 #undef COUNT
-#define BPRED_STATE_TAG UINT64_C(0x3364657270627672) /* "rvbpred3" in memory */
+#define BPRED_STATE_TAG UINT64_C(0x3464657270627672) /* "rvbpred4" in memory */
 
 /* Conditional branches that bpred_warm has trained the BTB with but not yet
  * TAGE: their direction is predicted and trained a batch at a time. */

@@ -58,6 +58,7 @@ typedef struct batch {
 
 struct tage {
     int ntab, log_entries, tag_bits, log_bimodal;
+    int slot_bits;             /* log2 of the 16-bit parcels in a fetch packet: an entry's slot in its row */
     uint32_t age_period;       /* updates between agings of the useful counters */
     bool tag0_is_index;        /* the first tag part folds as wide as the index: the same fold */
     tage_entry *tab;           /* table i at [i << log_entries] */
@@ -163,7 +164,7 @@ static void refold(tage *t)
  * longest history. */
 static int hash_tables(tage *t, const uarch_config *c)
 {
-    const int width[F_USES] = {t->log_entries, t->tag_bits, t->tag_bits - 1};
+    const int width[F_USES] = {t->log_entries - t->slot_bits, t->tag_bits, t->tag_bits - 1};
     for (int k = 0; k < F_USES; k++) {
         t->keep[k] = mask_bits(width[k]);
         int r = 0;
@@ -179,7 +180,7 @@ static int hash_tables(tage *t, const uarch_config *c)
         len = l > len ? l : len + 1;
         table_hash *h = &t->hash[i];
         h->len = (uint32_t)len;
-        h->pc_shift = abs(t->log_entries - i) + 1;
+        h->pc_shift = abs(width[F_INDEX] - i) + 1;
         for (int k = 0; k < F_USES; k++) {
             h->rotl[k] = len % width[k];
             h->rotr[k] = width[k] - h->rotl[k];
@@ -199,6 +200,8 @@ tage *tage_new(const uarch_config *c)
     if (!t) die("out of memory");
     t->ntab = n;
     t->log_entries = c->bp_tage_log_entries;
+    /* A fetch packet's parcels (a power of two, for the slot), fewer than a table's entries. */
+    while ((1 << t->slot_bits) < c->fetch_width && t->slot_bits + 1 < t->log_entries) t->slot_bits++;
     t->tag_bits = c->bp_tage_tag_bits;
     t->log_bimodal = c->bp_bimodal_log_entries;
     t->age_period = 1u << (t->log_entries + 8);
@@ -258,11 +261,27 @@ static inline lanes load_lanes(const uint32_t *p)
     return v;
 }
 
-/* What four branches are hashed from: the halves of their pc / 2, and for
- * each use all() of their histories (now) and of the ones len older (old,
- * len being the table's). */
+/* A table is rows of entries, a row per fetch packet and history (hashed
+ * from the packet's address), an entry per 16-bit parcel of the packet: a
+ * branch's slot. So branches share the table as SonicBOOM's TAGE-L shares
+ * its sets (tage.scala: a set of bankWidth entries, indexed and tagged by
+ * the fetch packet), not an entry per branch hashed from its own pc. */
+typedef struct branch_addr {
+    uint64_t row;    /* the fetch packet: pc / (2 << slot_bits) */
+    uint32_t slot;   /* the branch's parcel in it */
+} branch_addr;
+
+static inline branch_addr addr_of(const tage *t, uint64_t pc)
+{
+    uint64_t p = pc >> 1; /* instructions are 2-byte aligned */
+    return (branch_addr){p >> t->slot_bits, (uint32_t)(p & mask_bits(t->slot_bits))};
+}
+
+/* What four branches are hashed from: the halves of their rows and their
+ * slots, and for each use all() of their histories (now) and of the ones
+ * len older (old, len being the table's). */
 typedef struct hash_input {
-    lanes lo, hi;
+    lanes lo, hi, slot;
     lanes now[F_USES], old[F_USES];
 } hash_input;
 
@@ -279,9 +298,10 @@ static inline void hash_table(const tage *t, int i, const hash_input *in, lanes 
     lanes index_fold = fold_of(h, in, F_INDEX) & t->keep[F_INDEX];
     lanes tag0 = t->tag0_is_index ? index_fold : fold_of(h, in, F_TAG0);
     lanes tag1 = fold_of(h, in, F_TAG1) & t->keep[F_TAG1];
-    /* (uint32_t)(p ^ p >> pc_shift), pc_shift in [1, 31] */
+    /* (uint32_t)(row ^ row >> pc_shift), pc_shift in [1, 31] */
     lanes pc_hash = in->lo ^ in->lo >> h->pc_shift ^ in->hi << (32 - h->pc_shift);
-    *index = ((pc_hash ^ index_fold) & t->keep[F_INDEX]) | (uint32_t)i << t->log_entries;
+    lanes row = (pc_hash ^ index_fold) & t->keep[F_INDEX];
+    *index = (row << t->slot_bits | in->slot) | (uint32_t)i << t->log_entries;
     *tag = (in->lo ^ tag0 ^ tag1 << 1) & t->keep[F_TAG0];
 }
 
@@ -303,17 +323,17 @@ static inline lanes folds_at(const uint32_t *ring, const uint32_t *at, bool cons
 /* Hash branches [0, b->n) of a batch for every table and find where they
  * match: branch j is predicted from the history as it stood after
  * at[j] of the batch's outcomes, all() at `first` + at[j]. p_lo and p_hi:
- * the halves of each branch's pc / 2, at to a multiple of four branches
+ * the halves of each branch's row, slot its slot, all to a multiple of four branches
  * (the lanes past n are hashed too, harmlessly). */
-static void hash_batch(const tage *t, const uint32_t *p_lo, const uint32_t *p_hi, const uint8_t *at, uint32_t first,
-                       batch *b)
+static void hash_batch(const tage *t, const uint32_t *p_lo, const uint32_t *p_hi, const uint32_t *slot,
+                       const uint8_t *at, uint32_t first, batch *b)
 {
     const uint32_t ring_mask = t->ring_size - 1;
     for (int j = 0; j < b->n; j += LANES) {
         uint32_t pos[LANES];
         for (int l = 0; l < LANES; l++) pos[l] = first + at[j + l];
         bool consecutive = pos[1] == pos[0] + 1 && pos[2] == pos[0] + 2 && pos[3] == pos[0] + 3;
-        hash_input in = {.lo = load_lanes(&p_lo[j]), .hi = load_lanes(&p_hi[j])};
+        hash_input in = {.lo = load_lanes(&p_lo[j]), .hi = load_lanes(&p_hi[j]), .slot = load_lanes(&slot[j])};
         for (int k = 0; k < F_USES; k++) in.now[k] = folds_at(t->ring[k], pos, consecutive, 0, ring_mask);
         lanes match = {0};
         for (int i = 0; i < t->ntab; i++) {
@@ -328,13 +348,14 @@ static void hash_batch(const tage *t, const uint32_t *p_lo, const uint32_t *p_hi
     }
 }
 
-/* The same for a batch of one branch at p, before its outcome is shifted
+/* The same for a batch of one branch at pc, before its outcome is shifted
  * in: its inputs, fresh from the history, go in as scalars (reading them
  * back as vectors from memory just written would stall the host). */
-static void hash_one(const tage *t, uint64_t p, batch *b)
+static void hash_one(const tage *t, uint64_t pc, batch *b)
 {
     const uint32_t ring_mask = t->ring_size - 1;
-    hash_input in = {.lo = {(uint32_t)p}, .hi = {(uint32_t)(p >> 32)}};
+    branch_addr a = addr_of(t, pc);
+    hash_input in = {.lo = {(uint32_t)a.row}, .hi = {(uint32_t)(a.row >> 32)}, .slot = {a.slot}};
     for (int k = 0; k < F_USES; k++) in.now[k] = (lanes){t->all[t->ring_for[k]]};
     b->match[0] = 0;
     for (int i = 0; i < t->ntab; i++) {
@@ -436,26 +457,27 @@ static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken, int 
 uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, const uint8_t *at, int n,
                                    uint64_t history, int nhistory)
 {
-    uint32_t p_lo[TAGE_BATCH], p_hi[TAGE_BATCH], first = t->newest;
+    uint32_t p_lo[TAGE_BATCH], p_hi[TAGE_BATCH], slot[TAGE_BATCH], first = t->newest;
     uint8_t at4[TAGE_BATCH];
     for (int j = 0; j < n; j++) {
-        uint64_t p = pc[j] >> 1; /* instructions are 2-byte aligned */
-        p_lo[j] = (uint32_t)p;
-        p_hi[j] = (uint32_t)(p >> 32);
+        branch_addr a = addr_of(t, pc[j]);
+        p_lo[j] = (uint32_t)a.row;
+        p_hi[j] = (uint32_t)(a.row >> 32);
+        slot[j] = a.slot;
         at4[j] = at[j];
     }
-    for (int j = n; j % LANES; j++) p_lo[j] = p_hi[j] = 0, at4[j] = 0; /* hashed too, to no use */
+    for (int j = n; j % LANES; j++) p_lo[j] = p_hi[j] = slot[j] = 0, at4[j] = 0; /* hashed too, to no use */
     /* The outcomes go into the history first: the tables do not depend on
      * them, and the folds of the later branches do. */
     for (int done = 0; done < nhistory; done += 32)
         shift_in(t, (uint32_t)(history >> done), nhistory - done < 32 ? nhistory - done : 32);
     batch b;
     b.n = n;
-    hash_batch(t, p_lo, p_hi, at4, first, &b);
+    hash_batch(t, p_lo, p_hi, slot, at4, first, &b);
     uint32_t wrong = 0;
     for (int j = 0; j < n; j++) {
         bool outcome = taken >> j & 1;
-        wrong |= (uint32_t)(predict_train(t, (uint64_t)p_hi[j] << 32 | p_lo[j], &b, j, outcome, -1) != outcome) << j;
+        wrong |= (uint32_t)(predict_train(t, pc[j] >> 1, &b, j, outcome, -1) != outcome) << j;
     }
     return wrong;
 }
@@ -465,7 +487,7 @@ void tage_predict(const tage *t, uint64_t pc, tage_pred *p)
     uint64_t pc2 = pc >> 1;
     batch b;
     b.n = 1;
-    hash_one(t, pc2, &b);
+    hash_one(t, pc, &b);
     for (int i = 0; i < t->ntab; i++) p->idx[i] = b.idx[i][0], p->tag[i] = (uint16_t)b.tag[i][0];
     bool base_taken = t->bimodal[pc2 & mask_bits(t->log_bimodal)] >= 2;
     int provider = longest_match(b.match[0]);
