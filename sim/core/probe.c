@@ -114,7 +114,9 @@ void probe_note_squash(sim_core *c, uint64_t from)
 instance_record probe_instance_record(const sim_core *c, const uop *u, bool retired, uint8_t abort_key)
 {
     bool dispatched = u->dispatched != 0;
-    return (instance_record){.instance = u->instance, .seq = u->d.icount, .pc = u->d.insn.pc, .mem_addr = u->d.mem_addr,
+    const store_entry *sq = c->stq_head < c->stq_tail ? &c->stq[c->stq_head % (uint64_t)c->cfg.stq_entries] : NULL;
+    return (instance_record){.sq_head_seq = sq ? sq->seq : UINT64_MAX, .sq_head_done = sq ? sq->done : UINT64_MAX,
+                         .instance = u->instance, .seq = u->d.icount, .pc = u->d.insn.pc, .mem_addr = u->d.mem_addr,
                          .fetched = u->fetched, .dispatched = u->dispatched, .ready = dispatched ? u->ready : 0,
                          /* an aborted instance may end before it issues or completes */
                          .issued = dispatched && u->issue <= c->now ? u->issue : 0,

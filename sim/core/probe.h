@@ -85,6 +85,8 @@ typedef struct instance_record {
     uint8_t cls;               /* enum insn class (lib/decode.h) */
     uint8_t dst, src[3];       /* registers, rv_operands numbering (RV_REG_NONE: none) */
     uint64_t history;          /* conditional-branch outcomes before its fetch, newest in bit 0 */
+    uint64_t sq_head_seq;      /* the oldest store in the store queue when it ended (UINT64_MAX: none) */
+    uint64_t sq_head_done;     /* ... when that store's write completes (UINT64_MAX: not issued yet) */
 } instance_record;
 
 typedef void instance_fn(void *ctx, const instance_record *r);

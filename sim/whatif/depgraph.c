@@ -1,5 +1,6 @@
 #include "depgraph.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,62 +17,207 @@ int depgraph_class(const char *name)
     return -1;
 }
 
+enum {
+    RING = 2048,               /* a power of two above every structure's largest size */
+    LINES = 4096,              /* cache-line fills remembered (direct-mapped) */
+    LINE_SHIFT = 6,
+    TIME_EVERY = 16,           /* the graph's host time is measured on one call in this many */
+    IQ_MAX = 256,              /* an issue queue's largest size */
+    IQ_SLOT_MAX = 16,          /* the widest decode packet */
+};
+
+/* The release times of a structure's users in the order they took it:
+ * with `size` entries, a new user waits for the one `size` back. */
+typedef struct ring {
+    uint64_t t[RING];
+    uint64_t n;
+} ring;
+
+static uint64_t freed(const ring *r, uint64_t size)
+{
+    return r->n >= size ? r->t[(r->n - size) & (RING - 1)] : 0;
+}
+
+static void take(ring *r, uint64_t release) { r->t[r->n++ & (RING - 1)] = release; }
+
+/* An issue queue: entries are freed as they issue, out of order, so a new
+ * entry waits until fewer than `size` of the older ones are still waiting:
+ * for the size-th latest of their issue times. A min-heap keeps the `size`
+ * latest (the others can never bind again). */
+typedef struct queue {
+    uint64_t h[IQ_MAX];
+    unsigned n;
+} queue;
+
+static void queue_take(queue *q, unsigned size, uint64_t release)
+{
+    uint64_t *h = q->h;
+    unsigned i;
+    if (q->n < size) {
+        for (i = q->n++; i && h[(i - 1) / 2] > release; i = (i - 1) / 2) h[i] = h[(i - 1) / 2];
+        h[i] = release;
+        return;
+    }
+    if (release <= h[0]) return;
+    for (i = 0;;) { /* replace the earliest, sift down */
+        unsigned c = 2 * i + 1;
+        if (c >= q->n) break;
+        if (c + 1 < q->n && h[c + 1] < h[c]) c++;
+        if (h[c] >= release) break;
+        h[i] = h[c], i = c;
+    }
+    h[i] = release;
+}
+
+/* When more than `want` entries are free: the (w+1)-th earliest of the
+ * heap, w = want. Best-first over the heap's top; 0 if the queue has room. */
+static uint64_t queue_room(const queue *q, unsigned size, unsigned want)
+{
+    if (q->n + want < size) return 0;
+    unsigned cand[2 * IQ_SLOT_MAX + 2], ncand = 1;
+    cand[0] = 0;
+    unsigned skip = want - (size - q->n); /* entries already free before the heap's first release */
+    for (unsigned k = 0;; k++) {
+        unsigned best = 0;
+        for (unsigned j = 1; j < ncand; j++)
+            if (q->h[cand[j]] < q->h[cand[best]]) best = j;
+        unsigned i = cand[best];
+        if (k == skip) return q->h[i];
+        cand[best] = cand[--ncand];
+        if (2 * i + 1 < q->n) cand[ncand++] = 2 * i + 1;
+        if (2 * i + 2 < q->n) cand[ncand++] = 2 * i + 2;
+    }
+}
+
+/* A structure's size in the baseline and with the window idealised (at its
+ * maximum, as re-simulation's infinite-rob). */
+typedef struct sizes {
+    uint64_t base, win;
+} sizes;
+
+enum resource { RES_INT_REGS, RES_FP_REGS, RES_LDQ, RES_IQ_INT, RES_IQ_MEM, RES_IQ_FP, RES_COUNT };
+enum { RES_RINGS = RES_LDQ + 1 };
+
 /* One idealisation set's graph, as far as the next instruction needs it. */
 typedef struct graph_state {
     unsigned set;
-    uint64_t *d, *c;           /* D and C of the last `ring` instructions, by index mod ring */
+    uint64_t d[RING], c[RING]; /* D and C of the last instructions, by index mod RING */
     uint64_t reg_p[64];        /* P of each register's last writer */
-    uint64_t f_prev;           /* the previous instruction's fetch (its packet's start) */
     uint64_t *mshr_free;       /* when each L1D MSHR is free again (held by a miss until it completes) */
-    uint64_t d_prev, p_prev, c_prev;
+    uint64_t divider_free[2][8]; /* when each integer and FP divider is free again (unpipelined) */
+    uint64_t f_prev, d_prev, p_prev, c_prev;
+    /* ROB rows: a decode packet takes a row; C of each row's last instruction. */
+    uint64_t row_c[RING];
+    uint64_t rows, row_n, row_formed, row_c_prev;
+    bool opened_row;           /* the last instruction opened a row */
+    ring res[RES_RINGS];       /* registers and the load queue, freed at commit in order */
+    uint64_t store_c[RING];    /* C of each committed store, by store count mod RING */
+    uint64_t store_free[RING]; /* when its store-queue entry is free: its write done, and the older ones' */
+    uint64_t stores_freed;     /* store_free is known for the stores before this one */
+    queue iq[RES_COUNT - RES_RINGS]; /* the issue queues, freed at issue */
 } graph_state;
+
+/* A cache line's fill by a missing load, as the graph's sets see it: later
+ * loads of the line wait for it (the paper's PP edge); where the set
+ * idealises the load that filled it, the first of them misses instead. */
+typedef struct line_fill {
+    uint64_t line;             /* line address + 1; 0: empty */
+    uint64_t real_ready;       /* when the fill completed in the core */
+    uint64_t latency;          /* the miss's latency, without its wait for an MSHR */
+    unsigned absent_in;        /* set bits that remove the fill (bmisp for a wrong-path load, its pc's bit) */
+} line_fill;
 
 struct depgraph {
     bool started;
     uint64_t n;                /* instructions so far */
-    uint64_t ring;             /* a power of two above the ROB and both widths */
-    uint64_t rob, fbw, cbw, buffer, mshrs, l1d_latency, fe_hit;
-    uint64_t fbw_ideal, cbw_ideal; /* bw idealised: the widths at their maxima, as re-simulation's */
+    uint64_t fbw, cbw, fbw_ideal, cbw_ideal; /* bw idealised: the widths at their maxima, as re-simulation's */
+    uint64_t buffer, buffer_ideal, mshrs, l1d_latency, fe_hit;
+    int dividers[2];           /* integer and FP dividers */
+    sizes rob;
+    sizes res[RES_COUNT];
+    int nloads;
+    uint64_t loads[DEPGRAPH_MAX_LOADS];
     /* The previous instruction, for DD, PD and the serialising edges. */
-    bool prev_mispredict, prev_serial, prev_bubbled, prev_taken;
+    bool prev_mispredict, prev_flush, prev_serial, prev_bubbled, prev_taken;
     uint32_t prev_packet;
     uint64_t prev_fetched, prev_dispatched, prev_completed, prev_ended;
+    /* The committed stores (by count mod RING): when each committed in
+     * the core and, once seen at the store queue's head, when its write
+     * completed. */
+    struct {
+        uint64_t seq, committed, done;
+    } stores[RING];
+    uint64_t nstores, store_seen; /* stores so far; the oldest not yet seen at the head */
+    sizes sq;
+    line_fill *fills;
+    uint64_t *fill_ready;      /* [line][set]: when the fill arrives in the set's graph (0: absent there) */
+    double seconds;
     int nsets;
     graph_state *g;
 };
 
+static int param_max(const char *name)
+{
+    int lo, hi;
+    uarch_param_range(uarch_param_index(name), &lo, &hi);
+    return hi;
+}
+
+static sizes sized(int base, const char *name) { return (sizes){(uint64_t)base, (uint64_t)param_max(name)}; }
 
 depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
 {
     depgraph *dg = calloc(1, sizeof *dg);
     if (!dg || !(dg->g = calloc((size_t)cfg->nsets, sizeof *dg->g))) die("out of memory");
-    dg->rob = (uint64_t)core->rob_entries;
     dg->fbw = (uint64_t)core->decode_width;
     dg->cbw = (uint64_t)core->commit_width;
-    int lo, hi;
-    uarch_param_range(uarch_param_index("core.decode_width"), &lo, &hi);
-    dg->fbw_ideal = (uint64_t)hi;
-    uarch_param_range(uarch_param_index("core.commit_width"), &lo, &hi);
-    dg->cbw_ideal = (uint64_t)hi;
+    dg->fbw_ideal = (uint64_t)param_max("core.decode_width");
+    dg->cbw_ideal = (uint64_t)param_max("core.commit_width");
+    dg->rob = sized(core->rob_entries, "rob.entries");
+    /* In flight: the registers beyond the 32 architectural ones. */
+    dg->res[RES_INT_REGS] = sized(core->int_phys_regs - 32, "regs.int_phys");
+    dg->res[RES_INT_REGS].win -= 32;
+    dg->res[RES_FP_REGS] = sized(core->fp_phys_regs - 32, "regs.fp_phys");
+    dg->res[RES_FP_REGS].win -= 32;
+    dg->res[RES_LDQ] = sized(core->ldq_entries, "lsq.load_entries");
+    dg->sq = sized(core->stq_entries, "lsq.store_entries");
+    dg->res[RES_IQ_INT] = sized(core->iq_int_entries, "iq.int_entries");
+    dg->res[RES_IQ_MEM] = sized(core->iq_mem_entries, "iq.mem_entries");
+    dg->res[RES_IQ_FP] = sized(core->iq_fp_entries, "iq.fp_entries");
     dg->l1d_latency = (uint64_t)core->l1d_latency;
     dg->mshrs = (uint64_t)core->l1d_mshrs;
+    dg->dividers[0] = core->div_units, dg->dividers[1] = core->fdiv_units;
     dg->buffer = (uint64_t)(core->fetch_buffer + core->fetch_width * core->icache_to_decode +
                             core->decode_width * core->decode_stages);
+    dg->buffer_ideal = (uint64_t)(core->fetch_buffer + param_max("frontend.fetch_width") * core->icache_to_decode) +
+                       dg->fbw_ideal * (uint64_t)core->decode_stages;
     dg->fe_hit = (uint64_t)(core->l1i_latency + core->icache_to_decode + core->decode_stages);
-    dg->ring = 1;
-    while (dg->ring <= max_u64(max_u64(dg->rob, dg->buffer), max_u64(dg->fbw_ideal, dg->cbw_ideal))) dg->ring *= 2;
+    if (dg->buffer_ideal >= RING || dg->rob.win >= RING || dg->fbw_ideal > IQ_SLOT_MAX ||
+        dg->res[RES_IQ_INT].win > IQ_MAX || dg->res[RES_IQ_MEM].win > IQ_MAX || dg->res[RES_IQ_FP].win > IQ_MAX)
+        die("depgraph: a structure larger than its ring (a bug)");
+    dg->nloads = cfg->nloads;
+    memcpy(dg->loads, cfg->loads, sizeof dg->loads);
     dg->nsets = cfg->nsets;
+    dg->fills = calloc(LINES, sizeof *dg->fills);
+    dg->fill_ready = calloc((size_t)LINES * (size_t)cfg->nsets, sizeof *dg->fill_ready);
+    if (!dg->fills || !dg->fill_ready) die("out of memory");
     for (int k = 0; k < cfg->nsets; k++) {
         graph_state *g = &dg->g[k];
         g->set = cfg->sets[k];
-        if (!(g->d = calloc(dg->ring, sizeof *g->d)) || !(g->c = calloc(dg->ring, sizeof *g->c)) ||
-            !(g->mshr_free = calloc(dg->mshrs, sizeof *g->mshr_free)))
-            die("out of memory");
+        if (!(g->mshr_free = calloc(dg->mshrs, sizeof *g->mshr_free))) die("out of memory");
     }
     return dg;
 }
 
 void depgraph_begin(depgraph *g) { g->started = true; }
+
+/* How a load reaches its data, for the line-sharing (PP) edges. */
+enum line_use {
+    LINE_NONE,                 /* not a load of the cache (forwarded, or not a load) */
+    LINE_FILLS,                /* it missed and filled the line itself */
+    LINE_SHARES,               /* it found the line filled, or being filled, by an earlier load */
+    LINE_HIT,                  /* a hit on a line no load the graph saw filled */
+};
 
 /* The measured edge latencies of one committed instruction. The front end
  * is a node of its own (F: the fetch of its packet), ahead of dispatch by
@@ -83,110 +229,303 @@ typedef struct edges {
     uint64_t arrive;           /* fetch to decode: the I-cache hit path, plus its miss (imiss) */
     bool imiss;
     uint64_t pd;               /* PD: after a mispredicted branch, from its completion to the refetch */
-    uint64_t serial;           /* after a flush or a serialising instruction, from the commit before to the refetch */
-    uint64_t serial_dispatch;  /* a serialising instruction waits for the ROB to drain */
-    uint64_t sq;               /* a store waiting for the store queue: gone with dmiss (its misses drain
-                                  slowly) or win (the store queue is part of the window) */
+    uint64_t refetch;          /* after a flush, from the commit before to the refetch */
+    bool after_serial;         /* a serialising instruction before it: it dispatches once that commits */
+    uint64_t serial_dispatch;  /* a serialising instruction waits for the ROB (and older stores) to drain */
     uint64_t re, ep;
     bool load, dmiss;
     uint64_t mshr_wait;        /* part of ep: the graph's own MSHRs decide it */
+    unsigned load_bits;        /* the set bits that idealise this load (its pc) */
+    enum line_use line;
+    line_fill *fill;           /* its line's fill (LINE_FILLS, LINE_SHARES) */
     enum op_speed speed;
-    bool unpipelined;          /* divide, square root: RE is the unit being busy */
+    int divider;               /* divide, square root: 0 integer, 1 FP, on an unpipelined unit; else -1 */
+    bool is_store;
+    int iq;                    /* enum resource of its issue queue */
+    int regs;                  /* RES_INT_REGS, RES_FP_REGS, or -1 */
 } edges;
 
-static edges measure(const depgraph *dg, const instance_record *r)
+static int queue_of(unsigned cls)
+{
+    switch (cls) {
+    case CLS_LOAD: case CLS_STORE: case CLS_AMO: case CLS_FLOAD: case CLS_FSTORE: case CLS_FENCE: return RES_IQ_MEM;
+    default: return cls >= CLS_FADD && cls <= CLS_FMOVE ? RES_IQ_FP : RES_IQ_INT;
+    }
+}
+
+static unsigned load_bits(const depgraph *dg, uint64_t pc)
+{
+    unsigned bits = 0;
+    for (int k = 0; k < dg->nloads; k++)
+        if (dg->loads[k] == pc) bits |= depgraph_load_bit(k);
+    return bits;
+}
+
+static line_fill *fill_of(const depgraph *dg, uint64_t addr)
+{
+    uint64_t line = addr >> LINE_SHIFT;
+    return &dg->fills[(line ^ line >> 12) & (LINES - 1)];
+}
+
+static uint64_t *fill_ready(const depgraph *dg, const line_fill *f)
+{
+    return &dg->fill_ready[(size_t)(f - dg->fills) * (size_t)dg->nsets];
+}
+
+/* A load that missed and found no fill of its line in flight filled it:
+ * the line's fill is now its own. */
+static enum line_use classify_load(depgraph *dg, const instance_record *r, bool missed, line_fill **out)
+{
+    line_fill *f = fill_of(dg, r->mem_addr);
+    uint64_t line = (r->mem_addr >> LINE_SHIFT) + 1;
+    bool known = f->line == line;
+    *out = f;
+    if (missed && (!known || f->real_ready <= r->issued)) {
+        *f = (line_fill){.line = line, .real_ready = r->completed,
+                         .latency = cycles_after(r->completed, r->issued + r->mshr_wait)};
+        return LINE_FILLS;
+    }
+    return known ? LINE_SHARES : LINE_HIT;
+}
+
+static edges measure(depgraph *dg, const instance_record *r)
 {
     /* A store's address may issue before its data is ready: execution runs
      * from the later of the two. */
     uint64_t start = r->issued > r->ready ? r->issued : r->ready;
-    edges e = {.re = cycles_after(start, r->ready), .ep = cycles_after(r->completed, start), .speed = core_op_speed(r->cls),
+    unsigned cls = r->cls;
+    edges e = {.re = cycles_after(start, r->ready), .ep = cycles_after(r->completed, start), .speed = core_op_speed(cls),
                .load = r->load, .dmiss = r->load && !(r->flags & UOP_FORWARDED) && r->mem_level > MEM_L1,
-               .mshr_wait = r->mshr_wait,
-               .unpipelined = r->cls == CLS_DIV || r->cls == CLS_FDIV || r->cls == CLS_FSQRT,
+               .mshr_wait = r->mshr_wait, .divider = cls == CLS_DIV ? 0 : cls == CLS_FDIV || cls == CLS_FSQRT ? 1 : -1,
                .new_packet = r->packet != dg->prev_packet, .after_taken = dg->prev_taken,
-               .arrive = cycles_after(r->fetch_ready, r->fetched),
-               .imiss = r->flags & UOP_L1I_MISS};
-    if (dg->prev_mispredict) e.pd = cycles_after(r->fetched, dg->prev_completed);
-    else if (dg->prev_serial) e.serial = cycles_after(r->fetched, dg->prev_ended);
-    else if (dg->prev_bubbled && e.new_packet) e.bubble = cycles_after(r->fetched, dg->prev_fetched + 1);
-    if (r->flags & UOP_SERIAL) e.serial_dispatch = cycles_after(r->dispatched, dg->prev_ended);
-    if (r->flags & UOP_SQ_FULL) {
-        uint64_t could = r->fetch_ready > dg->prev_dispatched ? r->fetch_ready : dg->prev_dispatched;
-        e.sq = cycles_after(r->dispatched, could);
+               .arrive = cycles_after(r->fetch_ready, r->fetched), .imiss = r->flags & UOP_L1I_MISS,
+               .is_store = cls == CLS_STORE || cls == CLS_FSTORE, .iq = queue_of(cls),
+               .regs = r->dst == RV_REG_NONE ? -1 : r->dst < RV_REG_F0 ? RES_INT_REGS : RES_FP_REGS};
+    if (e.divider >= 0) e.re = 0; /* the graph's own dividers decide the wait */
+    if (e.load && !(r->flags & UOP_FORWARDED)) {
+        e.load_bits = load_bits(dg, r->pc);
+        e.line = classify_load(dg, r, e.dmiss, &e.fill);
+        if (e.line == LINE_FILLS) e.fill->absent_in = e.load_bits;
     }
+    if (dg->prev_mispredict) e.pd = cycles_after(r->fetched, dg->prev_completed);
+    else if (dg->prev_flush || (r->flags & UOP_REPLAYED)) e.refetch = cycles_after(r->fetched, dg->prev_ended);
+    else if (dg->prev_bubbled && e.new_packet) e.bubble = cycles_after(r->fetched, dg->prev_fetched + 1);
+    e.after_serial = dg->prev_serial;
+    if (r->flags & UOP_SERIAL) e.serial_dispatch = cycles_after(r->dispatched, dg->prev_ended);
     return e;
 }
 
-/* Execution latency under the set's edits (notes/icost.md §5). */
-static uint64_t execution(const depgraph *dg, const edges *e, unsigned set)
+static bool idealises(unsigned set, enum graph_class c) { return set >> c & 1; }
+
+/* A load's L1D hit latency under the set (dl1: down to 1 cycle). */
+static uint64_t hit_latency(const depgraph *dg, unsigned set)
 {
-    bool on[GC_COUNT];
-    for (int c = 0; c < GC_COUNT; c++) on[c] = set >> c & 1;
-    if (e->load) {
-        uint64_t saved = on[GC_DL1] ? dg->l1d_latency - 1 : 0; /* the hit latency down to 1 cycle */
-        if (e->dmiss && on[GC_DMISS]) return dg->l1d_latency - saved;
-        uint64_t ep = e->ep > e->mshr_wait ? e->ep - e->mshr_wait : 0; /* the wait is the graph's to decide */
-        return ep > saved ? ep - saved : 0;
+    return idealises(set, GC_DL1) ? 1 : dg->l1d_latency;
+}
+
+/* Whether the load reaches below the L1D in this set, and how long its
+ * data then takes from its execution (without an MSHR wait). filled: its
+ * line's fill has arrived in this set's graph (0: not). */
+static bool load_misses(const depgraph *dg, const edges *e, unsigned set, uint64_t filled, uint64_t *latency)
+{
+    if (idealises(set, GC_DMISS) || (set & e->load_bits)) return false;
+    if (e->line == LINE_FILLS) {
+        uint64_t own = e->ep > e->mshr_wait ? e->ep - e->mshr_wait : 0;
+        uint64_t saved = dg->l1d_latency - hit_latency(dg, set);
+        *latency = own > saved ? own - saved : 0;
+        return true;
     }
-    if ((e->speed == OP_SHORT && on[GC_SHALU]) || (e->speed == OP_LONG && on[GC_LGALU])) return 0;
+    /* The load that filled its line is not there: the first to find the
+     * line missing fills it, the rest wait for that. */
+    if (e->line == LINE_SHARES && (set & e->fill->absent_in) && !filled) {
+        *latency = e->fill->latency;
+        return true;
+    }
+    return false;
+}
+
+/* Execution latency of a non-load under the set's edits (notes/icost.md §5). */
+static uint64_t execution(const edges *e, unsigned set)
+{
+    if ((e->speed == OP_SHORT && idealises(set, GC_SHALU)) || (e->speed == OP_LONG && idealises(set, GC_LGALU))) return 0;
     return e->ep;
 }
 
-static void step(depgraph *dg, graph_state *g, const instance_record *r, const edges *e)
+/* F: one packet per cycle, after bubbles, refetches and flushes, and no
+ * further ahead of dispatch than the fetch buffer holds. */
+static uint64_t fetch_node(const depgraph *dg, const graph_state *g, const edges *e)
 {
     unsigned set = g->set;
-    uint64_t i = dg->n, m = dg->ring - 1;
-    bool bw = set >> GC_BW & 1;
-    /* F: one packet per cycle, after bubbles, refetches and flushes, and
-     * no further ahead of dispatch than the fetch buffer holds. */
+    bool bw = idealises(set, GC_BW);
+    uint64_t i = dg->n, buffer = bw ? dg->buffer_ideal : dg->buffer;
     uint64_t f = g->f_prev + (e->new_packet && (!bw || e->after_taken) ? 1 : 0);
-    if (e->bubble && !(set >> GC_BMISP & 1)) f += e->bubble;
-    if (e->pd && !(set >> GC_BMISP & 1)) f = max_u64(f, g->p_prev + e->pd);       /* PD */
-    if (e->serial) f = max_u64(f, g->c_prev + e->serial);
-    if (i >= dg->buffer) f = max_u64(f, g->d[(i - dg->buffer) & m]);
-    uint64_t arrive = e->imiss && (set >> GC_IMISS & 1) ? dg->fe_hit : e->arrive;
-    uint64_t d = max_u64(f + arrive, g->d_prev);                                   /* DD */
-    if (e->sq && !(set & (1u << GC_DMISS | 1u << GC_WIN))) d = max_u64(d, g->d_prev + e->sq); /* the store queue */
-    uint64_t fbw = bw ? dg->fbw_ideal : dg->fbw, cbw = bw ? dg->cbw_ideal : dg->cbw;
-    if (i >= fbw) d = max_u64(d, g->d[(i - fbw) & m] + 1);                        /* FBW */
-    if (!(set >> GC_WIN & 1) && i >= dg->rob) d = max_u64(d, g->c[(i - dg->rob) & m]); /* CD */
-    if (e->serial_dispatch) d = max_u64(d, g->c_prev + e->serial_dispatch);       /* an empty ROB */
+    if (e->bubble && !idealises(set, GC_BMISP)) f += e->bubble;
+    if (e->pd && !idealises(set, GC_BMISP)) f = max_u64(f, g->p_prev + e->pd); /* PD */
+    if (e->refetch) f = max_u64(f, g->c_prev + e->refetch);
+    if (i >= buffer) f = max_u64(f, g->d[(i - buffer) & (RING - 1)]);
+    return f;
+}
+
+/* The decode packet it dispatches with: it joins the packet being
+ * dispatched if that has room and it had arrived when the packet formed;
+ * else it opens a packet, which takes a ROB row once the row `rows` back
+ * has committed. Returns its slot in the packet; *d: the earliest D. */
+static uint64_t decode_packet(const depgraph *dg, graph_state *g, uint64_t arrive, uint64_t *d)
+{
+    unsigned set = g->set;
+    uint64_t fbw = idealises(set, GC_BW) ? dg->fbw_ideal : dg->fbw;
+    uint64_t rob = idealises(set, GC_WIN) ? dg->rob.win : dg->rob.base;
+    g->opened_row = !(dg->n && g->row_n < fbw && arrive <= g->row_formed);
+    if (!g->opened_row) {
+        *d = max_u64(arrive, g->d_prev);
+        return g->row_n++;
+    }
+    uint64_t rows = rob / fbw;
+    g->row_formed = max_u64(arrive, dg->n ? g->d_prev + 1 : 0);
+    *d = g->row_formed;
+    if (g->rows >= rows) *d = max_u64(*d, g->row_c[(g->rows - rows) & (RING - 1)]); /* CD, by rows */
+    g->rows++, g->row_n = 1;
+    return 0;
+}
+
+static uint64_t size_of(const depgraph *dg, unsigned set, int res)
+{
+    return idealises(set, GC_WIN) ? dg->res[res].win : dg->res[res].base;
+}
+
+/* A store's entry in the store queue is free once its write to the L1D
+ * is done, and every older store's: in the set's graph, as long after its
+ * commit as in the core (a hit's latency when the core's was not seen, or
+ * when dmiss is idealised). */
+static uint64_t store_freed(const depgraph *dg, graph_state *g, uint64_t m)
+{
+    while (g->stores_freed <= m) {
+        uint64_t j = g->stores_freed++ & (RING - 1);
+        uint64_t latency = dg->l1d_latency;
+        if (dg->stores[j].done != UINT64_MAX && !idealises(g->set, GC_DMISS))
+            latency = cycles_after(dg->stores[j].done, dg->stores[j].committed);
+        uint64_t older = g->stores_freed > 1 ? g->store_free[(j - 1) & (RING - 1)] : 0;
+        g->store_free[j] = max_u64(older, g->store_c[j] + latency);
+    }
+    return g->store_free[m & (RING - 1)];
+}
+
+/* When the next store finds room in a store queue of `size` entries. */
+static uint64_t store_queue_room(const depgraph *dg, graph_state *g, uint64_t size)
+{
+    return dg->nstores >= size ? store_freed(dg, g, dg->nstores - size) : 0;
+}
+
+/* D: in order, in its decode packet, once the structures it takes have room. */
+static uint64_t dispatch_node(const depgraph *dg, graph_state *g, const edges *e, uint64_t f)
+{
+    unsigned set = g->set;
+    uint64_t arrive = f + (e->imiss && idealises(set, GC_IMISS) ? dg->fe_hit : e->arrive); /* DD */
+    uint64_t d;
+    uint64_t slot = decode_packet(dg, g, arrive, &d);
+    if (e->is_store) d = max_u64(d, store_queue_room(dg, g, idealises(set, GC_WIN) ? dg->sq.win : dg->sq.base));
+    if (e->regs >= 0) d = max_u64(d, freed(&g->res[e->regs], size_of(dg, set, e->regs)));
+    if (e->load) d = max_u64(d, freed(&g->res[RES_LDQ], size_of(dg, set, RES_LDQ)));
+    /* BOOM's dispatcher: slot w goes only if every issue queue has more
+     * than w entries free. */
+    for (int q = RES_IQ_INT; q <= RES_IQ_FP; q++) {
+        unsigned size = (unsigned)size_of(dg, set, q);
+        d = max_u64(d, queue_room(&g->iq[q - RES_RINGS], size, slot < size ? (unsigned)slot : size - 1));
+    }
+    if (e->after_serial) d = max_u64(d, g->c_prev);                              /* it waits in dispatch */
+    if (e->serial_dispatch) d = max_u64(d, g->c_prev + e->serial_dispatch);      /* an empty ROB */
+    return d;
+}
+
+/* The earliest free of n units held until an operation completes (L1D
+ * MSHRs, dividers): the operation starts no earlier; the caller sets when
+ * the unit is free again. */
+static uint64_t *earliest(uint64_t *units, uint64_t n, uint64_t *exec)
+{
+    uint64_t *unit = &units[0];
+    for (uint64_t k = 1; k < n; k++)
+        if (units[k] < *unit) unit = &units[k];
+    *exec = max_u64(*exec, *unit);
+    return unit;
+}
+
+/* P of a load: its own miss, a hit, or the wait for the line an earlier
+ * load is filling (PP). Updates the line's fill in this set. */
+static uint64_t load_complete(const depgraph *dg, graph_state *g, const edges *e, uint64_t exec, int k)
+{
+    unsigned set = g->set;
+    uint64_t latency;
+    uint64_t *ready = e->fill ? &fill_ready(dg, e->fill)[k] : NULL;
+    if (load_misses(dg, e, set, ready ? *ready : 0, &latency)) {
+        uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &exec);
+        uint64_t p = exec + latency;
+        *mshr = p;
+        if (ready) *ready = p;
+        return p;
+    }
+    uint64_t p = exec + hit_latency(dg, set);
+    if (e->line == LINE_FILLS && ready) *ready = 0;                              /* idealised: it fills nothing */
+    if (e->line == LINE_SHARES && !idealises(set, GC_DMISS)) p = max_u64(p, *ready); /* PP */
+    if (e->line == LINE_NONE && e->load) p = exec + e->ep;                      /* forwarded from a store */
+    return p;
+}
+
+static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
+{
+    graph_state *g = &dg->g[k];
+    unsigned set = g->set;
+    uint64_t i = dg->n;
+    bool bw = idealises(set, GC_BW);
+    uint64_t f = fetch_node(dg, g, e);
+    uint64_t d = dispatch_node(dg, g, e, f);
     uint64_t ready = d + 1;                                                       /* DR */
     for (int s = 0; s < 3; s++)
         if (r->src[s] != RV_REG_NONE) ready = max_u64(ready, g->reg_p[r->src[s]]); /* PR */
-    /* RE: contention, gone with the issue bandwidth (but for a divider
-     * busy with an older division), or with the unit's latency (a unit that
-     * takes no time is never busy). */
-    bool free_unit = (bw && !e->unpipelined) || (e->speed == OP_LONG && (set >> GC_LGALU & 1)) ||
-                     (e->speed == OP_SHORT && (set >> GC_SHALU & 1));
+    /* RE: contention, gone with the issue bandwidth or with the unit's
+     * latency (a unit that takes no time is never busy). */
+    bool free_unit = bw || (e->speed == OP_LONG && idealises(set, GC_LGALU)) ||
+                     (e->speed == OP_SHORT && idealises(set, GC_SHALU));
     uint64_t exec = ready + (free_unit ? 0 : e->re);
-    bool miss = e->dmiss && !(set >> GC_DMISS & 1);
-    uint64_t *mshr = NULL;
-    if (miss) {
-        /* A miss holds an MSHR until it completes: it takes the first free. */
-        mshr = &g->mshr_free[0];
-        for (uint64_t k = 1; k < dg->mshrs; k++)
-            if (g->mshr_free[k] < *mshr) mshr = &g->mshr_free[k];
-        exec = max_u64(exec, *mshr);
-    }
-    uint64_t p = exec + execution(dg, e, set);                                    /* EP */
-    if (mshr) *mshr = p;
+    uint64_t *divider = e->divider >= 0 ? earliest(g->divider_free[e->divider], dg->dividers[e->divider], &exec) : NULL;
+    uint64_t p = e->load ? load_complete(dg, g, e, exec, k) : exec + execution(e, set); /* EP */
+    if (divider) *divider = p;
+    uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;
     uint64_t c = max_u64(p, g->c_prev);                                           /* PC, CC */
-    if (i >= cbw) c = max_u64(c, g->c[(i - cbw) & m] + 1);                        /* CBW */
+    if (i >= cbw) c = max_u64(c, g->c[(i - cbw) & (RING - 1)] + 1);               /* CBW */
+    if (g->opened_row && i) c = max_u64(c, g->c_prev + 1);                        /* one ROB row a cycle */
     if (r->dst != RV_REG_NONE) g->reg_p[r->dst] = p;
-    g->d[i & m] = d, g->c[i & m] = c;
+    if (e->regs >= 0) take(&g->res[e->regs], c);
+    if (e->load) take(&g->res[RES_LDQ], c);
+    queue_take(&g->iq[e->iq - RES_RINGS], (unsigned)size_of(dg, set, e->iq), exec + 1);
+    g->row_c[(g->rows - 1) & (RING - 1)] = c;
+    if (e->is_store) g->store_c[dg->nstores & (RING - 1)] = c;
+    g->d[i & (RING - 1)] = d, g->c[i & (RING - 1)] = c;
     g->f_prev = f, g->d_prev = d, g->p_prev = p, g->c_prev = c;
 }
 
-void depgraph_instance(void *ctx, const instance_record *r)
+/* A load the core executed but did not commit (a wrong path's, or one a
+ * flush squashed) may have filled a line a committed load then found: the
+ * fill happened in every set at the same distance from the last committed
+ * instruction, but for a wrong path's in the sets that idealise bmisp. */
+static void aborted_load(depgraph *dg, const instance_record *r)
 {
-    depgraph *dg = ctx;
-    if (!dg->started || !r->retired) return;
-    edges e = measure(dg, r);
-    for (int k = 0; k < dg->nsets; k++) step(dg, &dg->g[k], r, &e);
-    dg->n++;
+    if (!r->load || !r->completed || r->mem_level == MEM_L1 || (r->flags & UOP_FORWARDED)) return;
+    line_fill *f;
+    if (classify_load(dg, r, true, &f) != LINE_FILLS) return;
+    f->absent_in = r->abort_key == STK_FLUSHED_MISPREDICT ? 1u << GC_BMISP : 0;
+    uint64_t *ready = fill_ready(dg, f);
+    for (int k = 0; k < dg->nsets; k++) {
+        const graph_state *g = &dg->g[k];
+        bool absent = g->set & f->absent_in;
+        ready[k] = absent ? 0 : max_u64(r->completed + g->d_prev, dg->prev_dispatched) - dg->prev_dispatched;
+    }
+}
+
+static void remember(depgraph *dg, const instance_record *r)
+{
     dg->prev_mispredict = r->flags & UOP_MISPREDICT;
-    dg->prev_serial = r->flags & (UOP_FLUSH_CSR | UOP_EXCEPTION | UOP_SERIAL);
+    dg->prev_flush = r->flags & (UOP_FLUSH_CSR | UOP_EXCEPTION);
+    dg->prev_serial = r->flags & UOP_SERIAL;
     dg->prev_bubbled = r->fe_bubbles > 0;
     dg->prev_taken = r->taken;
     dg->prev_dispatched = r->dispatched;
@@ -196,16 +535,53 @@ void depgraph_instance(void *ctx, const instance_record *r)
     dg->prev_ended = r->ended;
 }
 
+/* The store at the store queue's head has its write under way: note when
+ * it completes. */
+static void see_store_queue(depgraph *dg, const instance_record *r)
+{
+    if (r->sq_head_seq == UINT64_MAX || r->sq_head_done == UINT64_MAX) return;
+    while (dg->store_seen < dg->nstores && dg->stores[dg->store_seen & (RING - 1)].seq < r->sq_head_seq) dg->store_seen++;
+    if (dg->store_seen < dg->nstores && dg->stores[dg->store_seen & (RING - 1)].seq == r->sq_head_seq)
+        dg->stores[dg->store_seen & (RING - 1)].done = r->sq_head_done;
+}
+
+static void add_store(depgraph *dg, const instance_record *r)
+{
+    dg->stores[dg->nstores & (RING - 1)].seq = r->seq;
+    dg->stores[dg->nstores & (RING - 1)].committed = r->ended;
+    dg->stores[dg->nstores & (RING - 1)].done = UINT64_MAX;
+    dg->nstores++;
+}
+
+void depgraph_instance(void *ctx, const instance_record *r)
+{
+    depgraph *dg = ctx;
+    if (!dg->started) return;
+    bool timed = r->instance % TIME_EVERY == 0;
+    double t0 = timed ? now_seconds() : 0;
+    see_store_queue(dg, r);
+    if (!r->retired) {
+        aborted_load(dg, r);
+    } else {
+        edges e = measure(dg, r);
+        for (int k = 0; k < dg->nsets; k++) step(dg, k, r, &e);
+        dg->n++;
+        if (e.is_store) add_store(dg, r);
+        remember(dg, r);
+    }
+    if (timed) dg->seconds += TIME_EVERY * (now_seconds() - t0);
+}
+
 void depgraph_finish(depgraph *dg, depgraph_result *out)
 {
-    *out = (depgraph_result){.nsets = dg->nsets, .instructions = dg->n};
+    *out = (depgraph_result){.nsets = dg->nsets, .instructions = dg->n, .seconds = dg->seconds};
     for (int k = 0; k < dg->nsets; k++) {
         out->sets[k] = dg->g[k].set;
         out->cycles[k] = dg->n ? dg->g[k].c_prev + 1 : 0;
-        free(dg->g[k].d);
-        free(dg->g[k].c);
         free(dg->g[k].mshr_free);
     }
+    free(dg->fills);
+    free(dg->fill_ready);
     free(dg->g);
     free(dg);
 }

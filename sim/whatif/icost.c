@@ -220,12 +220,15 @@ static int study_masks(int n, bool triples, unsigned *masks)
     return count;
 }
 
-/* A study mask in the graph's class bits. */
+static bool is_loads_study(const icost_study *s) { return s->n && !s->el[0].resource; }
+
+/* A study mask in the graph's set bits: its classes, or its loads (the
+ * graph's config loads are the study's, in order). */
 static unsigned graph_set(const icost_study *s, unsigned mask)
 {
     unsigned set = 0;
     for (int i = 0; i < s->n; i++)
-        if (mask & 1u << i) set |= 1u << depgraph_class(s->el[i].name);
+        if (mask & 1u << i) set |= s->el[i].resource ? 1u << depgraph_class(s->el[i].name) : depgraph_load_bit(i);
     return set;
 }
 
@@ -235,6 +238,7 @@ void icost_graph_config(const icost_study *s, bool triples, depgraph_config *out
     int n = study_masks(s->n, triples, masks);
     *out = (depgraph_config){.nsets = 1};
     for (int i = 0; i < n && out->nsets < DEPGRAPH_MAX_SETS; i++) out->sets[out->nsets++] = graph_set(s, masks[i]);
+    for (int i = 0; i < s->n && is_loads_study(s); i++) out->loads[out->nloads++] = s->el[i].pc;
 }
 
 /* The graph's cost of each set (CPI, regions weighted like re-simulation's)
@@ -252,6 +256,7 @@ static void compare_graph(icost_study *s, const sim_result *base, size_t n)
         const depgraph_result *g = base[r].graph;
         double f = result_weight(&base[r]) / w / (double)g->instructions;
         s->graph_cpi += f * (double)g->cycles[0];
+        s->graph_seconds += g->seconds;
         for (int i = 0; i < s->nsets; i++) {
             unsigned set = graph_set(s, s->sets[i].mask);
             for (int k = 1; k < g->nsets; k++)
@@ -270,13 +275,22 @@ static void compare_graph(icost_study *s, const sim_result *base, size_t n)
     s->graph_mean_diff = s->graph_compared ? sum / s->graph_compared : 0;
 }
 
+/* Mean host seconds of one re-simulation (regions summed). */
+static double resim_seconds(const icost_study *s)
+{
+    double sum = 0;
+    for (int i = 0; i < s->nsets; i++)
+        for (size_t r = 0; r < s->sets[i].run.n; r++) sum += s->sets[i].run.res[r].seconds;
+    return s->nsets ? sum / s->nsets : 0;
+}
+
 void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_target *t, const sim_result *base,
                size_t n)
 {
     unsigned masks[1 << ICOST_MAX_ELEMENTS];
     int nmasks = study_masks(s->n, triples, masks);
     s->sets = calloc((size_t)nmasks, sizeof *s->sets);
-    what_if **runs = calloc((size_t)nmasks, sizeof *runs);
+    what_if **runs = calloc((size_t)nmasks + 1, sizeof *runs);
     if (!s->sets || !runs) die("out of memory");
     for (int i = 0; i < nmasks; i++) {
         icost_set *set = &s->sets[s->nsets];
@@ -285,8 +299,14 @@ void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_tar
         set->run.warmup = o->warmup;
         runs[s->nsets++] = &set->run;
     }
+    /* The loads are known only now: the baseline runs again beside the
+     * sets, with the graph of the loads' sets. */
+    depgraph_config loads_graph;
+    what_if graph_run = {.cfg = o->cfg, .warmup = o->warmup, .graph = &loads_graph};
+    if (is_loads_study(s)) icost_graph_config(s, triples, &loads_graph);
+    runs[s->nsets] = &graph_run;
     /* The sets point at their own loads: the array is not moved again. */
-    what_if_run(o, t, n, runs, s->nsets, "sim icost");
+    what_if_run(o, t, n, runs, s->nsets + is_loads_study(s), "sim icost");
     free(runs);
     s->base_cpi = results_cpi(base, n);
     for (int i = 0; i < s->nsets; i++) {
@@ -296,7 +316,9 @@ void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_tar
         set->cost = s->base_cpi - set->cpi;
     }
     for (int i = 0; i < s->nsets; i++) s->sets[i].icost = mobius(s, s->sets[i].mask, false);
-    compare_graph(s, base, n);
+    compare_graph(s, is_loads_study(s) ? graph_run.res : base, n);
+    s->resim_seconds = resim_seconds(s);
+    what_if_free(&graph_run);
 }
 
 void icost_free(icost_study *s)
@@ -356,10 +378,11 @@ json_t *icost_json(const icost_study *s)
     json_t *o = json_pack("{s:f, s:o, s:o, s:{s:f, s:f}}", "baseline_cpi", s->base_cpi, "classes", els, "terms", terms,
                           "other", "cpi", other(s), "percent", 100 * other(s) / s->base_cpi);
     if (s->has_graph)
-        json_object_set_new(o, "graph", json_pack("{s:f, s:f, s:i, s:f, s:f}", "critical_path_cpi", s->graph_cpi,
+        json_object_set_new(o, "graph", json_pack("{s:f, s:f, s:i, s:f, s:f, s:f, s:f}", "critical_path_cpi", s->graph_cpi,
                                                   "critical_path_difference", s->graph_cpi / s->base_cpi - 1,
                                                   "costs_compared", s->graph_compared, "mean_cost_difference",
-                                                  s->graph_mean_diff, "worst_cost_difference", s->graph_worst_diff));
+                                                  s->graph_mean_diff, "worst_cost_difference", s->graph_worst_diff,
+                                                  "seconds", s->graph_seconds, "resimulation_seconds", s->resim_seconds));
     return o;
 }
 
@@ -395,6 +418,9 @@ void icost_print(FILE *f, const icost_study *s)
                    "  re-simulation's by %.1f%% on average, %.1f%% at worst (%d costs above 5%%; paper: 8.1%%, 14.3%%)\n",
                 100 * (s->graph_cpi / s->base_cpi - 1), 100 * s->graph_mean_diff, 100 * s->graph_worst_diff,
                 s->graph_compared);
+    if (s->has_graph)
+        fprintf(f, "  the graph's %d sets took %.2f s, one re-simulation %.2f s\n", s->nsets + 1, s->graph_seconds,
+                s->resim_seconds);
 }
 
 void icost_plot(const icost_study *s, const char *dir, const char *plot)

@@ -55,6 +55,7 @@ typedef struct icost_study {
     bool has_graph;
     double graph_cpi, graph_mean_diff, graph_worst_diff;
     int graph_compared;
+    double graph_seconds, resim_seconds; /* host time: the graph's, one re-simulation's (mean) */
 } icost_study;
 
 /* The classes of a comma-separated list (dl1, dmiss, win, bw, bmisp, shalu,
@@ -63,11 +64,13 @@ int icost_parse(icost_study *s, const char *list, char *err, size_t errlen);
 /* The n static loads with the most Stalled time in the baseline (regions
  * weighted), each idealised alone (it hits the L1D): what to prefetch. */
 void icost_choose_loads(icost_study *s, int n, const sim_result *base, size_t nbase, const rv_symtab *syms);
-/* The dependence-graph model's sets for the same study (classes only),
- * to attach to the baseline run before it runs. */
+/* The dependence-graph model's sets for the same study: of classes, to
+ * attach to the baseline run before it runs; of loads, icost_run runs the
+ * baseline again with it beside the re-simulations. */
 void icost_graph_config(const icost_study *s, bool triples, depgraph_config *out);
 /* Runs every singleton and pair (and triple) over what base came from;
- * puts the graph's costs beside them when base carries its results. */
+ * puts the graph's costs beside them when base carries its results (a
+ * study of loads builds its graph in a run of its own). */
 void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_target *t, const sim_result *base,
                size_t n);
 json_t *icost_json(const icost_study *s);

@@ -38,7 +38,7 @@ static sim_options options_of(const sim_options *o, const what_if *w)
     wo.warmup = w->warmup;
     wo.ideal_loads = w->ideal_loads;
     wo.nideal_loads = w->nideal_loads;
-    wo.sampling = (sampling_options){0};
+    wo.sampling = (sampling_options){.graph = w->graph};
     wo.interval_log = NULL;
     wo.progress = false;
     wo.guest_output = "none";

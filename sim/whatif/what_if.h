@@ -21,6 +21,7 @@ typedef struct what_if {
     enum warmup_mode warmup;
     const uint64_t *ideal_loads; /* loads that hit the L1D (sorted pcs), if any */
     size_t nideal_loads;
+    const depgraph_config *graph; /* the dependence graph to build on the way (icost per load), or NULL */
     sim_result *res;           /* one per region, in sim_regions' order (one for --full) */
     size_t n;
     char *failed;              /* the first failing region's reason, NULL if none */
