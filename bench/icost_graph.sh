@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# icost_graph.sh: the dependence graph of sim --icost against re-simulation
+# (issue 39) on every bundled workload (the first --max-insts instructions at
+# SIZE 1, default 10M) and every known-answer program (tests/sim/*.S, whole):
+#   sim --full -q --max-insts N --icost dmiss,bmisp,win,bw -o W.json -- W 1
+# with OMP_NUM_THREADS=1 (the graph's time and a re-simulation's on one
+# core). Per program: the costs above 5% of the cycles compared, the mean and
+# worst |graph - re-simulation| / re-simulation over them (the paper: 8.1%
+# mean, 14.3% worst), the critical path against the simulated cycles, and
+# the graph's host time against one re-simulation's.
+#
+# Usage: bench/icost_graph.sh [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR] [--out FILE]
+#   --dir DIR     keep the JSON results there (default: a temporary directory)
+#   --before DIR  the JSON results of an earlier build (--dir of its run) for
+#                 the "before" columns
+#   --out FILE    the Markdown (default bench/results/icost_graph.md)
+# A run with --sim of the build before issue 39 and --dir gives the before
+# results: bench/results/icost_graph.md was made so.
+set -u -o pipefail
+export LC_ALL=C
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SIM=$TOP/build/bin/sim
+MAX=10M
+DIR=
+BEFORE=
+OUT=$TOP/bench/results/icost_graph.md
+while [ $# -gt 0 ]; do
+    case $1 in
+    --max-insts) MAX=$2; shift 2 ;;
+    --sim) SIM=$2; shift 2 ;;
+    --dir) DIR=$2; shift 2 ;;
+    --before) BEFORE=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    *) echo "usage: $0 [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR] [--out FILE]" >&2; exit 2 ;;
+    esac
+done
+[ -x "$SIM" ] || { echo "icost_graph: $SIM is missing (make build)" >&2; exit 2; }
+if [ -z "$DIR" ]; then
+    DIR=$(mktemp -d)
+    trap 'rm -rf "$DIR"' EXIT
+fi
+mkdir -p "$DIR"
+export OMP_NUM_THREADS=1
+CLASSES=dmiss,bmisp,win,bw
+PROGRAMS=()
+for f in "$TOP"/workloads/*.c; do
+    w=$(basename "$f" .c)
+    PROGRAMS+=("$w")
+    "$SIM" --full -q --guest-output none --max-insts "$MAX" --icost "$CLASSES" -o "$DIR/$w.json" \
+        -- "$TOP/build/rv/workloads/$w" 1 || exit 1
+done
+for f in "$TOP"/tests/sim/*.S; do
+    p=$(basename "$f" .S)
+    PROGRAMS+=("$p")
+    "$SIM" --full -q --guest-output none --icost "$CLASSES" -o "$DIR/$p.json" -- "$TOP/build/rv/sim/$p" || exit 1
+done
+python3 - "$DIR" "${BEFORE:-}" "$MAX" "$CLASSES" "${PROGRAMS[@]}" > "$OUT" <<'PY'
+import json, os, sys
+d, before, maxi, classes, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+
+def load(directory, name):
+    path = os.path.join(directory, f'{name}.json')
+    return json.load(open(path))['icost'] if directory and os.path.exists(path) else None
+
+def cells(ic):
+    if ic is None: return ['', '', '', '']
+    g = ic['graph']
+    n = g['costs_compared']
+    return [str(n), f"{100 * g['mean_cost_difference']:.1f}%" if n else '-',
+            f"{100 * g['worst_cost_difference']:.1f}%" if n else '-', f"{100 * g['critical_path_difference']:+.1f}%"]
+
+def worst_term(ic):
+    base, worst = ic['baseline_cpi'], None
+    for t in ic['terms']:
+        if t['cost_cpi'] < 0.05 * base: continue
+        diff = abs(t['graph']['cost_cpi'] - t['cost_cpi']) / t['cost_cpi']
+        if worst is None or diff > worst[0]: worst = (diff, t)
+    if worst is None: return ''
+    t = worst[1]
+    return f"{t['name']} {t['cost_percent']:.1f}% / {100 * t['graph']['cost_cpi'] / base:.1f}%"
+
+print('# The dependence graph of icost against re-simulation (issue 39)\n')
+print(f'Produced by `bench/icost_graph.sh` (`--icost {classes}`; the bundled workloads\' first {maxi} '
+      'instructions at SIZE 1, the known-answer programs of tests/sim whole; one thread). Costs compared: '
+      'those above 5% of the cycles; difference: |graph - re-simulation| / re-simulation (the paper: 8.1% '
+      'mean, 14.3% worst); critical path: the graph\'s baseline against the simulated cycles. Before: the '
+      'build before issue 39\'s graph, where given.\n')
+print('| program | compared | mean | worst | critical path | before: compared | mean | worst | critical path | '
+      'worst term now (re-sim / graph) |')
+print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|')
+for w in names:
+    ic, old = load(d, w), load(before, w)
+    print(f"| {w} | " + ' | '.join(cells(ic) + cells(old)) + f" | {worst_term(ic)} |")
+print()
+print('## Time: the graph against one re-simulation\n')
+print('| program | graph sets | graph (s) | one re-simulation (s) | ratio |')
+print('|---|---:|---:|---:|---:|')
+tg = tr = 0
+for w in names:
+    g = load(d, w)['graph']
+    sets = len(load(d, w)['terms']) + 1
+    tg += g['seconds']; tr += g['resimulation_seconds']
+    ratio = g['seconds'] / g['resimulation_seconds'] if g['resimulation_seconds'] > 0 else 0
+    print(f"| {w} | {sets} | {g['seconds']:.2f} | {g['resimulation_seconds']:.2f} | {ratio:.2f} |")
+print(f"| all | | {tg:.2f} | {tr:.2f} | {tg / tr if tr else 0:.2f} |")
+PY
+cat "$OUT"
