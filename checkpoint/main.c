@@ -39,6 +39,8 @@ static const char usage[] =
     "                          --labels F (SimPoint .labels), as regions marked extra: sim\n"
     "                          then gives a confidence interval without a full run\n"
     "      --seed S            the draw's seed (default 1)\n"
+    "      --self-contained    every checkpoint holds its own pages; by default the checkpoints\n"
+    "                          of one run keep theirs in DIR/pages.store, each distinct page once\n"
     "Running (--run CKPT):\n"
     "      --insts N           run N instructions (default: to the end of the program)\n"
     "      --bbv PREFIX        also write PREFIX.<N>.bb and PREFIX.bbmap for the run, with\n"
@@ -60,7 +62,7 @@ static const char usage[] =
 enum {
     OPT_SIMPOINTS = 0x100, OPT_WEIGHTS, OPT_WARMUP, OPT_AT, OPT_RUN, OPT_INFO, OPT_INSTS, OPT_GUEST_OUTPUT,
     OPT_SUMMARY, OPT_JSON, OPT_PROGRESS, OPT_BBV, OPT_PROGRAM, OPT_WARM, OPT_SET, OPT_LABELS, OPT_EXTRA, OPT_SEED,
-    OPT_CHUNK,
+    OPT_CHUNK, OPT_SELF_CONTAINED,
 };
 
 int main(int argc, char **argv)
@@ -78,6 +80,7 @@ int main(int argc, char **argv)
         {"warm", required_argument, NULL, OPT_WARM}, {"set", required_argument, NULL, OPT_SET},
         {"labels", required_argument, NULL, OPT_LABELS}, {"extra-per-cluster", required_argument, NULL, OPT_EXTRA},
         {"seed", required_argument, NULL, OPT_SEED}, {"chunk-insts", required_argument, NULL, OPT_CHUNK},
+        {"self-contained", no_argument, NULL, OPT_SELF_CONTAINED},
         {"help", no_argument, NULL, 'h'}, GUEST_LONG_OPTIONS, {NULL, 0, NULL, 0},
     };
     ckpt_options o = {.out_dir = "ckpt", .insts = UINT64_MAX};
@@ -135,6 +138,7 @@ int main(int argc, char **argv)
             if (!parse_count(optarg, &seed))
                 die("--seed: expected a non-negative integer, got '%s'", optarg);
             break;
+        case OPT_SELF_CONTAINED: o.self_contained = true; break;
         case OPT_CHUNK:
             if (!parse_count(optarg, &chunk) || !chunk)
                 die("--chunk-insts: expected a positive count (k/M/G suffixes), got '%s'", optarg);

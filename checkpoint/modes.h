@@ -17,6 +17,7 @@ typedef struct ckpt_options {
     uint64_t interval;         /* take: simpoint interval; run: BBV interval */
     uint64_t insts;            /* run: instructions to run (UINT64_MAX: to the end) */
     bool json, progress, verbose;
+    bool self_contained;       /* take: every checkpoint holds its pages (no page store) */
     const struct uarch_config *warm; /* take: store warm caches/TLBs/predictors of this core */
     guest_args guest;
 } ckpt_options;

@@ -15,6 +15,7 @@
 
 #include "ckpt/ckpt.h"
 #include "ckpt/ckpt_chunks.h"
+#include "ckpt/ckpt_pages.h"
 #include "ckpt/ckpt_fds.h"
 #include "uarch/uarch.h"
 #include "exec/exec.h"
@@ -232,6 +233,18 @@ static void fast_forward(uarch *warm, rv_proc *p, uint64_t stop, progress *prog)
     }
 }
 
+/* The checkpoints of a run share one page store, unless there is one
+ * checkpoint or each must stand alone. */
+#define PAGE_STORE "pages.store"
+static ckpt_page_store *open_page_store(const ckpt_options *o, const ckpt_plan *plan)
+{
+    if (o->self_contained || (!plan->chunk && plan->n < 2)) return NULL;
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", staging, PAGE_STORE) >= (int)sizeof path)
+        die("output directory name too long");
+    return ckpt_page_store_create(path);
+}
+
 /* A chunk plan's pass has run to the program's end (`end` instructions),
  * short of point i: point i is not a chunk, and neither is the one before
  * when it would begin at or after the end (its checkpoint, last_path, is
@@ -269,6 +282,7 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
     double t0 = now_seconds(), ff_seconds = 0, write_seconds = 0;
     uarch warm;
     if (o->warm) uarch_init(&warm, o->warm);
+    ckpt_page_store *store = open_page_store(o, plan);
     ckpt_point *pt;
     char last_path[4096] = "";
     for (int i = 0; (pt = plan_point(plan, i)); i++) {
@@ -290,14 +304,10 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
             snprintf(path, sizeof path, "%s/%s", staging, name) >= (int)sizeof path)
             die("output directory name too long");
         t = now_seconds();
-        if (o->warm) {
-            ustate s = {0};
-            uarch_save(&warm, &s);
-            ckpt_save_warm(&proc, path, pt->regions, pt->nregions, s.data, s.len);
-            ustate_free(&s);
-        } else {
-            ckpt_save(&proc, path, pt->regions, pt->nregions);
-        }
+        ustate s = {0};
+        if (o->warm) uarch_save(&warm, &s);
+        ckpt_save_shared(&proc, path, pt->regions, pt->nregions, s.data, s.len, store);
+        ustate_free(&s);
         write_seconds += now_seconds() - t;
         json_array_append_new(files, json_pack("{s:s, s:I, s:o}", "file", name, "start", (json_int_t)pt->start,
                                                "regions", ckpt_regions_json(pt->regions, pt->nregions)));
@@ -315,6 +325,12 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         json_object_set_new(manifest, "chunks", json_pack("{s:I, s:I, s:i, s:I}", "instructions", (json_int_t)plan->chunk,
                                                           "warmup", (json_int_t)plan->chunk_warmup, "count", plan->n,
                                                           "program_instructions", (json_int_t)proc.cpu.icount));
+    if (store) {
+        json_object_set_new(manifest, "page_store", json_pack("{s:s, s:I, s:I}", "file", PAGE_STORE, "bytes",
+                                                              (json_int_t)ckpt_page_store_bytes(store), "pages",
+                                                              (json_int_t)ckpt_page_store_pages(store)));
+        ckpt_page_store_close(store);
+    }
     if (o->warm) {
         json_object_set_new(manifest, "warming", warming_json(&warm, proc.cpu.icount));
         uarch_destroy(&warm);

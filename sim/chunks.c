@@ -10,6 +10,7 @@
 
 #include "ckpt/ckpt_chunks.h"
 #include "ckpt/ckpt_fds.h"
+#include "ckpt/ckpt_pages.h"
 #include "outfile.h"
 #include "progress.h"
 #include "uarch/uarch.h"
@@ -35,16 +36,18 @@ static void chunks_append(chunk **chunks, size_t *n, char *path, const ckpt_regi
 
 /* ------------------------------------------------------ the functional pass */
 
-/* A new file name in $TMPDIR for a chunk's checkpoint. The checkpoint is an
- * outfile: a failure or a signal removes it, success removes it here. */
-static char *temp_checkpoint(void)
+/* A new file in $TMPDIR for a chunk's checkpoint or their page store. A
+ * failure or a signal removes it (a checkpoint is an outfile, the store is
+ * tracked as one), success removes it here. */
+static char *temp_file(const char *what)
 {
     const char *dir = getenv("TMPDIR");
     char *path;
-    if (asprintf(&path, "%s/sim-chunk-XXXXXX", dir && *dir ? dir : "/tmp") < 0) die("out of memory");
+    if (asprintf(&path, "%s/sim-%s-XXXXXX", dir && *dir ? dir : "/tmp", what) < 0) die("out of memory");
     int fd = mkstemp(path);
-    if (fd < 0) die("cannot create a chunk checkpoint in %s: %s", dir && *dir ? dir : "/tmp", strerror(errno));
+    if (fd < 0) die("cannot create a chunk %s in %s: %s", what, dir && *dir ? dir : "/tmp", strerror(errno));
     close(fd);
+    outfile_track(path);
     return path;
 }
 
@@ -55,8 +58,9 @@ static void remove_checkpoints(chunk *chunks, size_t n)
 
 /* The functional pass of checkpoint --warm --chunk-insts C --warmup W, the
  * guest's output where o says, with each chunk's checkpoint in a temporary
- * file: the chunks in order, *end the program's length. */
-static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc, char **argv, chunk **out)
+ * file and their pages in the temporary *store: the chunks in order. */
+static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc, char **argv, chunk **out,
+                          char **store_path)
 {
     rv_proc p;
     rv_elf_info info;
@@ -67,6 +71,8 @@ static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc
     int out_fd = guest_cli_redirect_output(&p, o->guest_output);
     uarch ua;
     uarch_init(&ua, &o->cfg);
+    *store_path = temp_file("pages");
+    ckpt_page_store *store = ckpt_page_store_create(*store_path);
     chunk *chunks = NULL;
     size_t n = 0;
     progress prog;
@@ -78,11 +84,12 @@ static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc
         if (p.cpu.icount != rg.start) break;
         ustate s = {0};
         uarch_save(&ua, &s);
-        chunks_append(&chunks, &n, temp_checkpoint(), &rg);
-        ckpt_save_warm(&p, chunks[n - 1].path, &rg, 1, s.data, s.len);
+        chunks_append(&chunks, &n, temp_file("chunk"), &rg);
+        ckpt_save_shared(&p, chunks[n - 1].path, &rg, 1, s.data, s.len, store);
         ustate_free(&s);
     }
     progress_finish(&prog, p.cpu.icount);
+    ckpt_page_store_close(store);
     /* The last checkpoint's chunk may begin at the end (W < C: no earlier one). */
     if (n > 1 && ckpt_region_begin(&chunks[n - 1].region) >= p.cpu.icount) {
         remove_checkpoints(&chunks[n - 1], 1);
@@ -231,11 +238,14 @@ void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, c
     *s = (chunk_summary){.insts = C, .warmup = co->warmup};
     double t0 = now_seconds();
     chunk *chunks;
-    s->chunks = take_chunks(o, C, co->warmup, argc, argv, &chunks);
+    char *store;
+    s->chunks = take_chunks(o, C, co->warmup, argc, argv, &chunks, &store);
     s->pass_seconds = s->wall_seconds = now_seconds() - t0;
     simulate_chunks(o, chunks, s->chunks, r, s);
     remove_checkpoints(chunks, s->chunks);
     chunks_free(chunks, s->chunks);
+    unlink(store);
+    free(store);
 }
 
 static int by_begin(const void *a, const void *b)

@@ -13,6 +13,7 @@
 
 #include "ckpt/ckpt_fds.h"
 #include "ckpt/ckpt_file.h"
+#include "ckpt/ckpt_pages.h"
 #include "ckpt/ckpt_task.h"
 #include "code.h"
 #include "page_residency.h"
@@ -248,6 +249,12 @@ void ckpt_save(const rv_proc *p, const char *path, const ckpt_region *regions, i
 void ckpt_save_warm(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
                     size_t warm_len)
 {
+    ckpt_save_shared(p, path, regions, nregions, warm, warm_len, NULL);
+}
+
+void ckpt_save_shared(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
+                      size_t warm_len, ckpt_page_store *store)
+{
     char err[512];
     ckpt_blob fd_data = {0};
     json_t *os = os_json(p, &fd_data, err, sizeof err);
@@ -265,7 +272,14 @@ void ckpt_save_warm(const rv_proc *p, const char *path, const ckpt_region *regio
     append_json_section(o, CKPT_VMAS, vmas_json(&p->mem));
     size_t len;
     unsigned char *pages = pages_blob(&p->mem, &len);
-    ckpt_write_section(o, CKPT_PAGES, pages, len);
+    if (store) {
+        size_t nrefs;
+        unsigned char *refs = ckpt_page_store_refs(store, pages, len, &nrefs);
+        ckpt_write_section(o, CKPT_PAGE_REFS, refs, nrefs);
+        free(refs);
+    } else {
+        ckpt_write_section(o, CKPT_PAGES, pages, len);
+    }
     free(pages);
     if (warm) ckpt_write_section(o, CKPT_UARCH, warm, warm_len);
     outfile_commit(o);

@@ -53,6 +53,11 @@ void ckpt_save(const rv_proc *p, const char *path, const ckpt_region *regions, i
  * uarch_save) stored in an extra section. */
 void ckpt_save_warm(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
                     size_t warm_len);
+/* The same with the pages in a store shared by the checkpoints of one run
+ * (lib/ckpt/ckpt_pages.h; NULL: in the checkpoint). */
+struct ckpt_page_store;
+void ckpt_save_shared(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
+                      size_t warm_len, struct ckpt_page_store *store);
 /* That blob (malloc'd), or -1 with a reason when absent or damaged. */
 int ckpt_read_warm(const char *path, void **data, size_t *len, char *err, size_t errlen);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "ckpt/ckpt_pages.h"
 #include "util.h"
 
 static const char MAGIC[8] = {'R', 'V', 'C', 'K', 'P', 'T', '\r', '\n'}; /* \r\n catches text-mode mangling */
@@ -97,6 +98,23 @@ static void tag_name(uint32_t tag, char out[5])
     out[4] = '\0';
 }
 
+/* Pages kept in the run's page store (PREF) become the PAGE section every
+ * reader takes. */
+static int resolve_page_refs(const char *path, ckpt_section *secs, int n, char *err, size_t errlen)
+{
+    ckpt_section *refs = NULL;
+    for (int i = 0; i < n; i++)
+        if (secs[i].tag == CKPT_PAGE_REFS) refs = &secs[i];
+    if (!refs) return 0;
+    if (ckpt_find(secs, n, CKPT_PAGES)) return fail(err, errlen, path, "corrupted checkpoint (both PAGE and PREF)");
+    unsigned char *pages;
+    size_t len;
+    if (ckpt_page_store_resolve(path, refs, &pages, &len, err, errlen)) return -1;
+    free(refs->data);
+    *refs = (ckpt_section){CKPT_PAGES, pages, len};
+    return 0;
+}
+
 int ckpt_read(const char *path, ckpt_section **sections, int *count, char *err, size_t errlen)
 {
     *sections = NULL;
@@ -160,6 +178,7 @@ int ckpt_read(const char *path, ckpt_section **sections, int *count, char *err, 
     if (!rc && fgetc(f) != EOF)
         rc = fail(err, errlen, path, "corrupted checkpoint (data after the last section)");
     fclose(f);
+    if (!rc) rc = resolve_page_refs(path, secs, *count, err, errlen);
     if (rc) {
         ckpt_sections_free(secs, *count);
         *count = 0;

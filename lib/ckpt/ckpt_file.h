@@ -19,6 +19,7 @@ enum {
     CKPT_OS = CKPT_TAG('O', 'S', ' ', ' '),    /* JSON: brk, mmap, files, clock, ... */
     CKPT_VMAS = CKPT_TAG('V', 'M', 'A', 'S'),  /* JSON: memory map with permissions */
     CKPT_PAGES = CKPT_TAG('P', 'A', 'G', 'E'), /* binary: (address, 4 KiB) for non-zero pages */
+    CKPT_PAGE_REFS = CKPT_TAG('P', 'R', 'E', 'F'), /* instead of PAGE: the pages in a store beside (ckpt_pages.h) */
     CKPT_UARCH = CKPT_TAG('U', 'A', 'R', 'C'), /* optional, binary: warm caches, TLBs, predictors */
     CKPT_FDATA = CKPT_TAG('F', 'D', 'A', 'T'), /* binary: bytes the open files hold (pipes, unread stdin) */
 };

@@ -7,6 +7,7 @@
 # stitched is refused before anything runs.
 source "$(dirname "$0")/lib.sh"
 cd "$T"
+mkdir tmp && export TMPDIR=$T/tmp # the chunks' checkpoints and page store, removed at the end
 prog=$RV/workloads/fp_flags
 sim() { "$BIN/sim" -q -G 1M --profile-top 0 "$@"; }
 
@@ -62,6 +63,6 @@ grep -q "a chunk is missing" err.txt || fail "a missing chunk: $(cat err.txt)"
 expect_status 3 "$BIN/sim" --full -q --chunk-insts 1M -- "$RV/progs/exit_code" 3 > /dev/null
 expect_status 139 "$BIN/sim" --full -q --chunk-insts 1M -o fault.json -- "$RV/progs/segfault" 2> err.txt
 grep -q "segmentation fault" err.txt || fail "the guest's fault was not reported: $(cat err.txt)"
-ls "${TMPDIR:-/tmp}"/sim-chunk-* > /dev/null 2>&1 && fail "chunk checkpoints left in ${TMPDIR:-/tmp}"
+[ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 echo "ok   refused: sampling, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
 echo "     the guest's exit status and fault as in a serial run"
