@@ -71,6 +71,11 @@ pair = ic['terms'][2]
 assert pair['kind'] == 'parallel' and pair['icost_percent'] > 10, pair
 assert all(t['cost_percent'] < pair['cost_percent'] / 3 for t in ic['terms'][:2]), ic['terms']
 print('two chases:', [(t['name'], round(t['icost_percent'], 1)) for t in ic['terms']])
+# The graph of the loads (a baseline run of its own): the same parallel pair.
+g = ic['graph']
+assert abs(g['critical_path_difference']) < 0.15 and g['seconds'] > 0 and g['resimulation_seconds'] > 0, g
+assert pair['graph']['icost_cpi'] > 0.1 * ic['baseline_cpi'], pair
+assert all(t['graph']['cost_cpi'] < pair['graph']['cost_cpi'] / 3 for t in ic['terms'][:2]), ic['terms']
 PY
 check loads.json icost_loads > /dev/null || fail "per-load figures inconsistent"
 
