@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,24 +106,27 @@ static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc
 
 /* Every chunk from its checkpoint's warm state, after a detailed warm-up,
  * logged every G; the last to the program's end. In parallel, as regions. */
+struct chunks_ctx {
+    const sim_options *o;
+    const chunk *chunks;
+    size_t n;
+    sim_result *res;
+};
+
+static void run_chunk(size_t k, void *arg)
+{
+    const struct chunks_ctx *x = arg;
+    sim_options co = *x->o;
+    co.warmup = WARMUP_CHECKPOINT_DETAILED;
+    co.region_log = true;
+    co.region_to_end = k == x->n - 1;
+    sim_region(&co, x->chunks[k].path, 0, "none", &x->res[k]);
+}
+
 static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, sim_result *res)
 {
-    progress prog;
-    progress_init(&prog, "sim --full: chunks", o->progress, n);
-    uint64_t finished = 0;
-    int threads = omp_get_max_threads() < (int)n ? omp_get_max_threads() : (int)n;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
-    for (size_t k = 0; k < n; k++) {
-        sim_options co = *o;
-        co.warmup = WARMUP_CHECKPOINT_DETAILED;
-        co.region_log = true;
-        co.region_to_end = k == n - 1;
-        sim_region(&co, chunks[k].path, 0, "none", &res[k]);
-#pragma omp atomic
-        finished++;
-        if (omp_get_thread_num() == 0) progress_update(&prog, finished);
-    }
-    progress_finish(&prog, finished);
+    struct chunks_ctx ctx = {o, chunks, n, res};
+    sim_parallel(n, "sim --full: chunks", o->progress, run_chunk, &ctx);
 }
 
 /* ------------------------------------------------------------- stitching */

@@ -26,6 +26,8 @@ void sim_result_free(sim_result *r)
     free(r->sampled);
     free(r->pics);
     free(r->no_event_stalls);
+    call_profile_free(r->calls);
+    free(r->calls);
     if (r->profileme) profileme_result_free(r->profileme);
     free(r->profileme);
     free(r->graph);
@@ -315,6 +317,38 @@ size_t sim_region_jobs(char **paths, int npaths, region_job **out)
     return njobs;
 }
 
+void sim_parallel(size_t n, const char *what, bool show_progress, void (*run)(size_t j, void *ctx), void *ctx)
+{
+    progress prog;
+    progress_init(&prog, what, show_progress, n);
+    uint64_t finished = 0;
+    /* No more threads than runs: each thread holds a whole guest and core. */
+    int threads = omp_get_max_threads() < (int)n ? omp_get_max_threads() : (int)n;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
+    for (size_t j = 0; j < n; j++) {
+        run(j, ctx);
+#pragma omp atomic
+        finished++;
+        if (omp_get_thread_num() == 0) progress_update(&prog, finished);
+    }
+    progress_finish(&prog, finished);
+}
+
+struct regions_ctx {
+    const sim_options *o;
+    const region_job *jobs;
+    size_t njobs;
+    sim_result *res;
+};
+
+static void run_job(size_t j, void *arg)
+{
+    const struct regions_ctx *x = arg;
+    char *output = region_output(x->o, j, x->njobs);
+    sim_region(x->o, x->jobs[j].path, x->jobs[j].region, output, &x->res[j]);
+    free(output);
+}
+
 size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **out)
 {
     region_job *jobs;
@@ -323,21 +357,8 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
         die("--samples, --commit-trace and --profileme-samples need --full or a single region (%zu regions given)", njobs);
     sim_result *res = calloc(njobs, sizeof *res);
     if (!res) die("out of memory");
-    progress prog;
-    progress_init(&prog, "sim regions", o->progress, njobs);
-    uint64_t finished = 0;
-    /* No more threads than regions: each thread holds a whole guest and core. */
-    int threads = omp_get_max_threads() < (int)njobs ? omp_get_max_threads() : (int)njobs;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
-    for (size_t j = 0; j < njobs; j++) {
-        char *output = region_output(o, j, njobs);
-        sim_region(o, jobs[j].path, jobs[j].region, output, &res[j]);
-        free(output);
-#pragma omp atomic
-        finished++;
-        if (omp_get_thread_num() == 0) progress_update(&prog, finished);
-    }
-    progress_finish(&prog, finished);
+    struct regions_ctx ctx = {o, jobs, njobs, res};
+    sim_parallel(njobs, "sim regions", o->progress, run_job, &ctx);
     free(jobs);
     *out = res;
     return njobs;

@@ -74,6 +74,7 @@ typedef struct sim_result {
     cost *pics;                  /* the golden PICS (pics_key(pc, PSV)), when asked for */
     size_t npics;
     uint64_t *no_event_stalls;   /* PICS_STALL_BUCKETS + 1 counts */
+    call_profile *calls;         /* calling contexts, for inclusive time (sim/profilers/callstack.h) */
     profileme_result *profileme; /* --sample profileme */
     depgraph_result *graph;      /* --icost: the dependence graph's critical paths */
     interval_rows log;           /* with region_log: the measured part's interval log */
@@ -85,6 +86,10 @@ void sim_result_free(sim_result *r);
 
 /* --full: dies on errors (the guest's own failure is a result). */
 void sim_full(const sim_options *o, int argc, char **argv, sim_result *r);
+
+/* run(j, ctx) for j in [0, n), in parallel (OpenMP, no more threads than
+ * runs), with a progress line of `what`. */
+void sim_parallel(size_t n, const char *what, bool show_progress, void (*run)(size_t j, void *ctx), void *ctx);
 
 /* All regions of the checkpoints, in parallel; results in argument order
  * then region order. Returns the number of results (*out allocated). */
