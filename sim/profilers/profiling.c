@@ -47,6 +47,14 @@ static void add_sampler(profiling *p, sim_core *c, const sampler_config *cfg, co
     core_add_probe(c, sampler_view, s, psv, &s->want_from);
 }
 
+/* The core has one attribution probe: this hands it to each consumer. */
+static void attribute(void *ctx, uint64_t pc, uint16_t psv, const uint64_t units[ST_COUNT], uint64_t commits)
+{
+    profiling *p = ctx;
+    callstack_attribute(p->calls, pc, psv, units, commits);
+    if (p->pics) pics_attribute(p->pics, pc, psv, units, commits);
+}
+
 void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
 {
     *p = (profiling){.core = c};
@@ -68,8 +76,9 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
     if (events) {
         if (!(p->pics = malloc(sizeof *p->pics))) die("out of memory");
         pics_init(p->pics, c->units);
-        core_set_attribution_probe(c, pics_attribute, p->pics);
     }
+    p->calls = callstack_new(&c->proc->mem);
+    core_set_attribution_probe(c, attribute, p);
     if (o->profileme) {
         profileme_config cfg = o->pm;
         cfg.issue_width = (uint32_t)c->cfg.decode_width;
@@ -96,6 +105,7 @@ void profiling_begin(profiling *p, uint64_t origin)
     for (int i = 0; i < p->nsamplers; i++) sampler_begin(p->samplers[i], origin);
     if (p->trace.out) trace_begin(&p->trace, origin);
     if (p->pics) pics_begin(p->pics);
+    callstack_begin(p->calls);
     if (p->pm) profileme_begin(p->pm);
     if (p->graph) depgraph_begin(p->graph);
 }
@@ -118,6 +128,8 @@ void profiling_finish(profiling *p, sim_result *r)
         pics_free(p->pics);
         free(p->pics);
     }
+    if (!(r->calls = malloc(sizeof *r->calls))) die("out of memory");
+    callstack_finish(p->calls, r->calls);
     if (p->pm) {
         if (!(r->profileme = malloc(sizeof *r->profileme))) die("out of memory");
         profileme_finish(p->pm, r->profileme);

@@ -1,7 +1,8 @@
 /* The profiling consumers of one measured run: the main sampler (--sample),
  * the frequency sweep (--sample-sweep-hz: periodic and random at each
  * frequency), the --samples record file, the --commit-trace writer, the
- * golden PICS, ProfileMe and the dependence graph of icost.
+ * golden PICS, the shadow call stack of inclusive time (always: perf puts
+ * it at 3.5% of sim's time on sort), ProfileMe and the dependence graph of icost.
  * They attach to the core before the run, start at the first measured
  * cycle, and leave their results in the run's sim_result. */
 #ifndef SIM_PROFILING_H
@@ -9,6 +10,7 @@
 
 #include "../core/core.h"
 #include "../whatif/depgraph.h"
+#include "callstack.h"
 #include "pics.h"
 #include "profileme.h"
 #include "sampler.h"
@@ -35,6 +37,7 @@ typedef struct profiling {
     outfile *records;
     trace_writer trace;
     pics_golden *pics;         /* when asked for, or an event-based profiler runs */
+    callstack *calls;
     profileme *pm;
     outfile *pm_records;
     depgraph *graph;

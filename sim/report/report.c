@@ -6,6 +6,7 @@
 
 #include "decode.h"
 #include "outfile.h"
+#include "report_inclusive.h"
 #include "report_pics.h"
 #include "report_sampled.h"
 #include "util.h"
@@ -197,6 +198,7 @@ json_t *result_json(const sim_result *r, const report_ctx *x)
                                                 functions_list_json(r->pcs, r->npcs, r->units, x)));
     symbolizer sym;
     symbolizer_init(&sym, x->syms, r->blocks, r->nblocks);
+    if (r->calls) json_object_set_new(json_object_get(o, "profile"), "inclusive", inclusive_json(r, &sym, x->top));
     if (r->pics) json_object_set_new(o, "pics", golden_pics_json(r, x, &sym));
     if (r->nsampled) json_object_set_new(o, "sampled", sampled_json(r, x, &sym));
     if (r->nsampled > 1) json_object_set_new(o, "sample_sweep", sample_sweep_json(r, &sym));

@@ -6,6 +6,7 @@
 
 #include "decode.h"
 #include "outfile.h"
+#include "report_inclusive.h"
 #include "report_pics.h"
 #include "report_sampled.h"
 #include "report_whole.h"
@@ -367,7 +368,7 @@ static void hottest_stacks(outfile *o, const sim_result *r, const rv_symtab *sym
 /* Everything below a result's heading; `cycles` names the unit of its
  * cycle counts, `period` says how it was sampled. */
 static void md_profile(outfile *o, const sim_result *r, const report_ctx *x, const report_md_options *opt,
-                       const char *cycles, const char *period)
+                       const char *cycles, const char *period, bool from_regions)
 {
     symbolizer sym;
     symbolizer_init(&sym, x->syms, r->blocks, r->nblocks);
@@ -377,6 +378,7 @@ static void md_profile(outfile *o, const sim_result *r, const report_ctx *x, con
         categories_table(o, r);
     }
     hottest(o, r, &sym, GRAN_FUNCTION, opt->rows, by_pc, cycles);
+    inclusive_md(o, r, &sym, opt->rows, cycles, from_regions);
     hottest(o, r, &sym, GRAN_INSTRUCTION, opt->rows, by_pc, cycles);
     if (r->pics) hottest_stacks(o, r, x->syms, opt->rows, by_pc);
     srclines *lines = r->program ? srclines_open(r->program) : NULL;
@@ -402,7 +404,7 @@ static void md_result(outfile *o, const sim_result *r, const report_ctx *x, cons
     if (r->nsampled)
         snprintf(period, sizeof period, "A sample every %" PRIu64 " cycles (%s)", r->sampled[0].cfg.period,
                  r->sampled[0].cfg.random ? "one random cycle per period" : "periodic");
-    md_profile(o, r, x, opt, "cycles", period);
+    md_profile(o, r, x, opt, "cycles", period, r->has_region);
 }
 
 /* Each region's samples (TIP's, or the first profiler's), flagged when too few. */
@@ -446,7 +448,8 @@ static void md_whole(outfile *o, const sim_result *res, size_t n, const report_c
     if (w.nsampled) samples_per_region(o, res, n, x);
     char cycles[64];
     snprintf(cycles, sizeof cycles, "cycles per %d instructions", WHOLE_INSTRUCTIONS);
-    md_profile(o, &w, x, opt, cycles, "The regions' samples added up, each region's profile weighted as its golden one");
+    md_profile(o, &w, x, opt, cycles, "The regions' samples added up, each region's profile weighted as its golden one",
+               true);
     whole_free(&w);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_inclusive.h"
 #include "util.h"
 
 /* Units of 1/(U x RESOLUTION) cycle, so that the small shares of a region
@@ -98,6 +99,25 @@ static void combine_sampled(const sim_result *res, size_t n, double weight, doub
     w->nsampled = 1;
 }
 
+/* The regions' calling contexts, scaled as their golden profiles are. */
+static call_profile *combine_calls(const sim_result *res, size_t n, double weight, double total)
+{
+    region_profile *rp = calloc(n ? n : 1, sizeof *rp);
+    const call_profile **calls = calloc(n ? n : 1, sizeof *calls);
+    if (!rp || !calls) die("out of memory");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!representative(&res[i])) continue;
+        rp[k] = (region_profile){.weight = res[i].region.weight / weight,
+                                 .cpi = (double)res[i].c.cycles / (double)res[i].c.instructions};
+        calls[k++] = res[i].calls;
+    }
+    call_profile *w = call_profile_combine(rp, calls, k, total);
+    free(rp);
+    free(calls);
+    return w;
+}
+
 bool whole_from_regions(const sim_result *res, size_t n, sim_result *out)
 {
     double weight, cpi;
@@ -116,6 +136,7 @@ bool whole_from_regions(const sim_result *res, size_t n, sim_result *out)
     for (size_t i = 0; i < n; i++) pics &= !representative(&res[i]) || res[i].pics;
     if (pics) w.pics = combine(res, n, weight, total, golden_pics, 0, &w.npics);
     combine_sampled(res, n, weight, total, &w);
+    w.calls = combine_calls(res, n, weight, total);
     *out = w;
     return true;
 }
@@ -124,6 +145,8 @@ void whole_free(sim_result *w)
 {
     free(w->pcs);
     free(w->pics);
+    call_profile_free(w->calls);
+    free(w->calls);
     for (int i = 0; i < w->nsampled; i++) sampled_run_free(&w->sampled[i]);
     free(w->sampled);
     *w = (sim_result){0};
