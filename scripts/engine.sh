@@ -281,9 +281,11 @@ engine_task() {
 }
 
 # merge_regions OUT DIR: the results of a regions array's tasks (DIR/I.json)
-# as one file, in the checkpoints' order; the tasks' logs on stdout. One task:
-# its file as it is; several: their results, without the whole-program
-# estimate ("combined") that needs every region in one sim.
+# as one file, in the checkpoints' order, and their reports (DIR/I.md) as
+# OUT's .md; the tasks' logs on stdout. One task: its files as they are;
+# several: their results, without the whole-program estimate ("combined")
+# and the whole-program report, which need every region in one sim: the
+# report then is the tasks' reports one after the other, saying so.
 merge_regions() {
     local out=$1 dir=$2 f
     python3 - "$out" "$dir" << 'PY'
@@ -292,7 +294,17 @@ out, d = sys.argv[1:]
 parts = sorted((f for f in os.listdir(d) if f.endswith(".json")), key=lambda f: int(f.split(".")[0]))
 if not parts:
     sys.exit("no region results from the tasks")
-tmp = out + ".tmp"
+tmp, report = out + ".tmp", out[: -len(".json")] + ".md"
+reports = [os.path.join(d, f[: -len(".json")] + ".md") for f in parts]
+if all(os.path.exists(r) for r in reports):
+    with open(report + ".tmp", "w") as f:
+        if len(reports) > 1:
+            f.write(f"# The regions in {len(reports)} Slurm tasks\n\nEach task simulated its share of the regions "
+                    "and wrote its own report; the whole program's report needs every region in one sim "
+                    "(--regions-per-task at least the number of regions). The tasks' reports follow.\n\n")
+        for r in reports:
+            f.write(open(r).read())
+    os.replace(report + ".tmp", report)
 if len(parts) == 1:
     shutil.copyfile(os.path.join(d, parts[0]), tmp)
 else:

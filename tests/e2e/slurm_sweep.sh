@@ -130,6 +130,7 @@ cmp <(no_wall "$T/pl.local") <(no_wall "$T/pl.slurm") > /dev/null ||
 expect_eq "output files" "$(cd "$T/pl.local" && find . | sort)" "$(cd "$T/pl.slurm" && find . -path ./.slurm -prune -o -print | sort)"
 # Up to date: nothing submitted, and the summary printed as by a local run.
 pipeline "$T/pl.slurm" "$T/pl.again.txt" --engine slurm --wait --regions-per-task 2
+[ "$(grep -c ': up to date' "$T/pl.again.txt")" == 6 ] || cat "$T/pl.again.txt" >&2
 expect_eq "stages up to date on the second run" 6 "$(grep -c ': up to date' "$T/pl.again.txt")"
 ! grep -q submitted "$T/pl.again.txt" || fail "the second run submitted jobs: $(cat "$T/pl.again.txt")"
 grep -q '^## Summary' "$T/pl.again.txt" || fail "no summary on the second run: $(cat "$T/pl.again.txt")"
