@@ -76,6 +76,19 @@ void symtab_free(rv_symtab *st)
     memset(st, 0, sizeof *st);
 }
 
+/* Where the symbol at index i ends: its size, or for a symbol of size 0 the
+ * next symbol above it (perf's symbols__fixup_end), or the end of memory. */
+static uint64_t symbol_end(const rv_symtab *st, size_t i)
+{
+    const rv_symbol *s = &st->syms[i];
+    if (s->size)
+        return s->addr + s->size;
+    for (size_t j = i + 1; j < st->n; j++)
+        if (st->syms[j].addr > s->addr)
+            return st->syms[j].addr;
+    return UINT64_MAX;
+}
+
 const rv_symbol *symtab_find(const rv_symtab *st, uint64_t addr)
 {
     size_t lo = 0, hi = st->n;
@@ -86,15 +99,12 @@ const rv_symbol *symtab_find(const rv_symtab *st, uint64_t addr)
         else
             hi = mid;
     }
-    if (lo == 0)
-        return NULL;
-    /* Among symbols at or below addr prefer one whose extent covers it. */
-    for (size_t i = lo; i-- > 0 && lo - i < 16;) {
-        const rv_symbol *s = &st->syms[i];
-        if (addr < s->addr + (s->size ? s->size : 1))
-            return s;
-    }
-    return &st->syms[lo - 1];
+    /* The nearest symbol below addr whose extent holds it (a few back:
+     * aliases, and symbols nested in a larger one). */
+    for (size_t i = lo; i-- > 0 && lo - i <= 16;)
+        if (addr < symbol_end(st, i))
+            return &st->syms[i];
+    return NULL;
 }
 
 char *symtab_describe(const rv_symtab *st, uint64_t addr, char *buf, size_t size)

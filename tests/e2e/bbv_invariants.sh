@@ -41,7 +41,9 @@ awk '/^T/ { for (i = 1; i <= NF; i++) { split($i, f, ":"); id = f[2] + 0
            print max }' a.1000000.bb > ids.txt || fail "ids not dense: $(cat ids.txt)"
 blocks=$(grep -vc '^#' a.bbmap)
 expect_eq "blocks in bbmap vs max id" "$blocks" "$(cat ids.txt)"
-awk 'NR > 1 && ($1 != NR - 1 || $2 !~ /^0x[0-9a-f]+$/ || $3 < 1 || $4 !~ /\+0x/) { print "bad bbmap line " NR ": " $0; exit 1 }' a.bbmap \
+# The label is symbol+offset, or the bare start pc outside every symbol
+# (e.g. crt1's load_gp, an untyped label past _start's end: lib/symbols.c).
+awk 'NR > 1 && ($1 != NR - 1 || $2 !~ /^0x[0-9a-f]+$/ || $3 < 1 || ($4 !~ /\+0x/ && $4 != $2)) { print "bad bbmap line " NR ": " $0; exit 1 }' a.bbmap \
     || fail "malformed bbmap"
 grep -q ' main+0x' a.bbmap || fail "bbmap has no block in main"
 
