@@ -620,8 +620,9 @@ capture_stdin() {
 
 # ------------------------------------------------------------------ options
 usage() {
+    # The name it was run by (PREFIX/bin/rvsample-pipeline once installed).
+    printf 'Usage: %s [options] [-o DIR] -- PROGRAM [ARGS...]\n' "$0"
     cat << 'EOF'
-Usage: scripts/pipeline.sh [options] [-o DIR] -- PROGRAM [ARGS...]
 
 Run one program through bbv, simpoint, checkpoint, sim (the regions and the
 full run) and validate, into DIR, reusing the results of an earlier run that
@@ -674,11 +675,11 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   -h                this help
 EOF
     engine_usage
+    printf '\nTools come from %s (or $BIN), core configurations from %s.\n' "$B" "$(readlink -f -- "$ROOT/configs")"
     cat << 'EOF'
-
-Tools come from build/bin (or $BIN). Exit status: 0, 1 when a stage failed,
-2 over --max-error. INT (Ctrl-C), TERM or HUP stop the running stage (nothing
-is left running or half-written) and the script, which ends by that signal.
+Exit status: 0, 1 when a stage failed, 2 over --max-error. INT (Ctrl-C), TERM or
+HUP stop the running stage (nothing is left running or half-written) and the
+script, which ends by that signal.
 EOF
 }
 

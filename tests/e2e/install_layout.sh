@@ -23,5 +23,11 @@ env -u BIN PATH=/usr/bin:/bin "$P/bin/rvsample-pipeline" -o out -i 1M -k 5 -- ./
     { tail -20 log.txt; fail "the installed pipeline failed"; }
 grep -q "validate: done" out/pipeline.log || fail "the installed pipeline did not reach validate"
 ! grep -q "$TOP/build" out/logs/*.log out/pipeline.log || fail "the installed pipeline used the build tree"
+# Its help names it as it was run and the installed tools, not the source tree's.
+"$P/bin/rvsample-pipeline" -h > pipeline_help.txt
+grep -q "^Usage: $P/bin/rvsample-pipeline " pipeline_help.txt || fail "help: $(head -1 pipeline_help.txt)"
+grep -qF "Tools come from $(readlink -f "$P/lib/rvsample/bin") (or \$BIN), core configurations from $(readlink -f "$P/share/rvsample/configs")." \
+    pipeline_help.txt || fail "help: $(grep 'Tools come' pipeline_help.txt)"
+! grep -q "build/bin\|scripts/pipeline.sh" pipeline_help.txt || fail "the installed help names the source tree"
 "$P/bin/rvsample-sim" --list-params -c "$P/share/rvsample/configs/boom-tip.ini" > /dev/null || fail "rvsample-sim does not run"
 echo "ok   installed under PREFIX/lib/rvsample with rvsample-* links; the pipeline runs from the install alone"
