@@ -212,3 +212,14 @@ const char *gnuplot_colour(size_t i)
     };
     return i < GNUPLOT_COLOURS ? colours[i] : NULL;
 }
+
+const char *gnuplot_text(char *buf, size_t n, const char *s)
+{
+    size_t i = 0;
+    for (; s && s[i] && i + 1 < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        buf[i] = ch == '`' || ch == '"' ? '\'' : ch == '\\' ? '/' : ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+    }
+    if (n) buf[i] = 0;
+    return buf;
+}

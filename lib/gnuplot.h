@@ -35,6 +35,14 @@ typedef struct gnuplot_xtics {
 } gnuplot_xtics;
 gnuplot_xtics gnuplot_fit_xtics(size_t n, size_t longest, int col, int width);
 
+/* s as text gnuplot takes literally inside a double-quoted string of a
+ * script or a data file, into buf (n bytes, truncated): gnuplot runs a
+ * command between backquotes even inside double quotes, so a name from the
+ * user or the program (a file, a symbol) could run commands. A backquote
+ * becomes ', a double quote ', a backslash / and a control character ?
+ * (a newline would end the command). Returns buf. */
+const char *gnuplot_text(char *buf, size_t n, const char *s);
+
 /* Colours a reader tells apart, one per series: the I-th, or NULL past
  * the last (GNUPLOT_COLOURS of them). */
 #define GNUPLOT_COLOURS 12

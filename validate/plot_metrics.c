@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gnuplot.h"
 #include "sink.h"
 
 enum { SERIES = 3 };
@@ -140,8 +141,9 @@ void vd_plot_metric_errors(const vd_analysis *a, vd_gnuplot *g, const char *dir,
                          "set xzeroaxis\nset bmargin %d\nset tmargin 4\n"
                          "set style textbox opaque fillcolor rgb \"white\" noborder\n",
                   tics.set, tics.height_lines);
+    char name[256];
     vd_buf_printf(&body, "set multiplot title \"%s: error of each metric, signed, %% of the full-run value%s\"\n",
-                  a->name, a->has_regions ? "" : " (sampling only)");
+                  gnuplot_text(name, sizeof name, a->name), a->has_regions ? "" : " (sampling only)");
     vd_buf_printf(&body, "set size 0.25,0.95\nset origin 0,0\nset rmargin 2\nset ylabel \"error (%%)\"\n"
                          "set title \"CPI\"\nset key off\nset yrange [%.6g:%.6g]\n",
                   -cpi_lim, cpi_lim);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "gnuplot.h"
 #include "sink.h"
 
 /* The plot area of a full-width plot, in pixels (of 960). */
@@ -59,7 +60,9 @@ static void cpi_clusters(const vd_analysis *a, vd_gnuplot *g, const char *dir, v
         vd_buf_printf(&data, "%zu \"%s\" %.10g %.10g %.10g\n", i + 1, label, agg, r->cpi_full, r->cpi_sim);
     }
     gnuplot_xtics tics = gnuplot_fit_xtics(n, longest, 2, PLOT_WIDTH);
-    vd_buf_printf(&body, "set title \"%s: CPI by cluster, heaviest first (weight in brackets", a->name);
+    char name[256];
+    vd_buf_printf(&body, "set title \"%s: CPI by cluster, heaviest first (weight in brackets",
+                  gnuplot_text(name, sizeof name, a->name));
     thinned_note(&body, &tics);
     vd_buf_printf(&body, ")\"\n");
     vd_buf_printf(&body, "set ylabel \"CPI\"\nset grid ytics\n%s"
@@ -96,8 +99,9 @@ static void error_by_cluster(const vd_analysis *a, vd_gnuplot *g, const char *di
         vd_buf_printf(&data, "\"%s\" %.6g %.6g\n", label, 100 * sampling, a->has_regions ? 100 * r->contrib_warmup : 0.0);
     }
     gnuplot_xtics tics = gnuplot_fit_xtics(n, longest, 1, PLOT_WIDTH);
+    char name[256];
     vd_buf_printf(&body, "set title \"%s: each cluster's contribution to the CPI error (%% of the full-run CPI), "
-                         "heaviest first", a->name);
+                         "heaviest first", gnuplot_text(name, sizeof name, a->name));
     thinned_note(&body, &tics);
     vd_buf_printf(&body, "\"\n"
                          "set style data histograms\nset style histogram clustered gap 1\n"

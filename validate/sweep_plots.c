@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gnuplot.h"
 #include "sink.h"
 #include "sweep_report.h"
 
@@ -143,8 +144,9 @@ static void per_program(const vd_sweep *sw, vd_gnuplot *g, const char *dir, vd_d
     vd_buf_printf(&data, "# program sampling_pct estimate_pct warmup_pct\n");
     for (size_t j = 0; j < x->nprog; j++) {
         const vd_sweep_row *r = &sw->rows[x->rows[j]];
-        vd_buf_printf(&data, "\"%s\" %.6g %.6g %.6g\n", r->program, 100 * r->err_sampling, 100 * r->err,
-                      100 * r->err_warmup);
+        char program[256];
+        vd_buf_printf(&data, "\"%s\" %.6g %.6g %.6g\n", gnuplot_text(program, sizeof program, r->program),
+                      100 * r->err_sampling, 100 * r->err, 100 * r->err_warmup);
     }
     vd_buf_printf(&body, "set title \"CPI error per program at %s\"\nset style data histograms\n"
                          "set style histogram clustered gap 1\nset style fill solid 0.85 border -1\n"

@@ -7,6 +7,7 @@
 #include "../core/psv.h"
 #include "plot_draw.h"
 #include "report_sampled.h"
+#include "gnuplot.h"
 #include "util.h"
 
 /* The instructions a per-instruction plot shows: the hottest of the
@@ -63,7 +64,8 @@ static void hottest_pcs(const sim_result *r, const symbolizer *sym, size_t most,
 /* "FN: WHAT (the N hottest of its M instructions, P% of its time)". */
 static void title(FILE *f, const hot_pcs *h, const char *what)
 {
-    fprintf(f, "set title \"%s: %s", h->fn, what);
+    char fn[256];
+    fprintf(f, "set title \"%s: %s", gnuplot_text(fn, sizeof fn, h->fn), what);
     if (h->n < h->executed)
         fprintf(f, " (its %zu hottest instructions of %zu, %.0f%% of its time)", h->n, h->executed, 100 * h->share);
     fprintf(f, "\"\n");

@@ -39,9 +39,9 @@ name() {
 }
 ANY='*' NO_BACKSLASH='[!\\]*' NO_TAB=$'[!\t]*' NO_BOTH=$'[!\t\\\\]*'
 # The program's file name is pipeline.sh's default -n, which validate puts in
-# its gnuplot titles, where gnuplot runs what is between backquotes (a
-# validate defect, reported with issue 35): left out of it until fixed.
-PROGRAM='[!`]*'
+# its gnuplot titles, where gnuplot runs what is between backquotes even in
+# double quotes: validate writes it there without them (gnuplot_text).
+PROGRAM=$ANY
 
 # run WHAT STATUS COMMAND...: COMMAND's output in $T/log.txt, its status STATUS.
 run() {
