@@ -9,8 +9,9 @@
 # mean, 14.3% worst), the critical path against the simulated cycles, and
 # the graph's host time against one re-simulation's.
 #
-# Usage: bench/icost_graph.sh [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR] [--out FILE]
+# Usage: bench/icost_graph.sh [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR] [--out FILE] [--no-run]
 #   --dir DIR     keep the JSON results there (default: a temporary directory)
+#   --no-run      only write the tables from the results already in --dir
 #   --before DIR  the JSON results of an earlier build (--dir of its run) for
 #                 the "before" columns
 #   --out FILE    the Markdown (default bench/results/icost_graph.md)
@@ -24,6 +25,7 @@ MAX=10M
 DIR=
 BEFORE=
 OUT=$TOP/bench/results/icost_graph.md
+RUN=1
 while [ $# -gt 0 ]; do
     case $1 in
     --max-insts) MAX=$2; shift 2 ;;
@@ -31,7 +33,8 @@ while [ $# -gt 0 ]; do
     --dir) DIR=$2; shift 2 ;;
     --before) BEFORE=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    *) echo "usage: $0 [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR] [--out FILE]" >&2; exit 2 ;;
+    --no-run) RUN=0; shift ;;
+    *) echo "usage: $0 [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR] [--out FILE] [--no-run]" >&2; exit 2 ;;
     esac
 done
 [ -x "$SIM" ] || { echo "icost_graph: $SIM is missing (make build)" >&2; exit 2; }
@@ -46,20 +49,22 @@ PROGRAMS=()
 for f in "$TOP"/workloads/*.c; do
     w=$(basename "$f" .c)
     PROGRAMS+=("$w")
+    [ $RUN = 1 ] || continue
     "$SIM" --full -q --guest-output none --max-insts "$MAX" --icost "$CLASSES" -o "$DIR/$w.json" \
         -- "$TOP/build/rv/workloads/$w" 1 || exit 1
 done
 for f in "$TOP"/tests/sim/*.S; do
     p=$(basename "$f" .S)
-    PROGRAMS+=("$p")
-    "$SIM" --full -q --guest-output none --icost "$CLASSES" -o "$DIR/$p.json" -- "$TOP/build/rv/sim/$p" || exit 1
+    PROGRAMS+=("tests/sim/$p")
+    [ $RUN = 1 ] || continue
+    "$SIM" --full -q --guest-output none --icost "$CLASSES" -o "$DIR/tests_sim_$p.json" -- "$TOP/build/rv/sim/$p" || exit 1
 done
 python3 - "$DIR" "${BEFORE:-}" "$MAX" "$CLASSES" "${PROGRAMS[@]}" > "$OUT" <<'PY'
 import json, os, sys
 d, before, maxi, classes, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 
 def load(directory, name):
-    path = os.path.join(directory, f'{name}.json')
+    path = os.path.join(directory, name.replace('/', '_') + '.json')
     return json.load(open(path))['icost'] if directory and os.path.exists(path) else None
 
 def cells(ic):
