@@ -18,26 +18,15 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1" ;;
     esac
 done
-[ -n "$OUT" ] || OUT=$(mktemp -d /tmp/checkpoint_sharing.XXXXXX)
-mkdir -p "$OUT"
-[ -x "$CORPUS_BIN/lua" ] || die "$CORPUS_BIN is missing (make corpus)"
-INPUTS=$OUT/inputs
-[ -d "$INPUTS" ] || python3 "$TOP/tests/corpus/make_inputs.py" "$INPUTS" >/dev/null
+source "$(dirname "$0")/corpus_runs.sh"
 CONFIG=$TOP/configs/boom-tip.ini
-
-PROGRAMS=()
-for w in "$RVW"/*; do PROGRAMS+=("$(basename "$w")|$w"); done
-for run in "lua work.lua text.txt" "gzip -n -c -9 text.txt" "bzip2 -c -9 text.txt" "xz -c -3 text.txt" \
-    "zstd -c -q -6 text.txt" "mawk -F, -f stats.awk log.csv" "lp_solve -S4 model.lp"; do
-    PROGRAMS+=("${run%% *}|$CORPUS_BIN/$run")
-done
 
 # bytes DIR: the checkpoints' and the store's bytes, and the checkpoints
 bytes() { echo "$(cat "$1"/*.ckpt "$1"/pages.store 2>/dev/null | wc -c) $(ls "$1"/*.ckpt | wc -l)"; }
 
 ROWS=$OUT/rows.tsv
 : >"$ROWS"
-for entry in "${PROGRAMS[@]}"; do
+for entry in "${BENCH_RUNS[@]}"; do
     IFS='|' read -r name command <<<"$entry"
     read -r -a cmd <<<"$command"
     d=$OUT/$name

@@ -96,3 +96,9 @@ void vd_full_free(vd_full *f)
     free(f->values);
     memset(f, 0, sizeof *f);
 }
+
+double vd_full_chunked_uncertainty(const vd_full *f)
+{
+    uint64_t chunks = f->run->chunked.chunks;
+    return chunks > 1 && f->insts ? (double)(chunks - 1) * VD_CHUNK_BOUNDARY_INSTS / (double)f->insts : 0;
+}

@@ -8,10 +8,10 @@
 #include "metrics.h"
 #include "result.h"
 
-/* A full run in chunks (sim --full --chunk-insts) is itself an estimate: the
- * largest |CPI difference| from the serial run measured at the default
- * chunking (bench/results/chunked_full.md), as a fraction. */
-#define VD_CHUNKED_CPI_UNCERTAINTY 0.001
+/* A full run in chunks (sim --full --chunk-insts) is itself an estimate: each
+ * chunk boundary costs at most this many instructions' worth of its time,
+ * the largest measured (17,301 on stencil: bench/results/chunked_full.md). */
+#define VD_CHUNK_BOUNDARY_INSTS 20000
 
 typedef struct vd_full {
     vd_result res;
@@ -28,5 +28,8 @@ typedef struct vd_full {
  * the result's directory. */
 bool vd_full_load(vd_full *f, const char *json, const char *log_path, vd_diag *d);
 void vd_full_free(vd_full *f);
+/* How far a chunked run's CPI may be from a serial run's, as a fraction
+ * (0 for a serial run): VD_CHUNK_BOUNDARY_INSTS per boundary. */
+double vd_full_chunked_uncertainty(const vd_full *f);
 
 #endif

@@ -33,11 +33,12 @@ static json_t *inputs(const vd_analysis *a)
     json_object_set_new(j, "full", json_string(a->full->res.path));
     json_object_set_new(j, "log", json_string(a->full->log.path));
     json_object_set_new(j, "log_interval", count(a->full->log.G));
-    const vd_chunked *ch = &a->full->run->chunked;
+    const vd_full *f = a->full;
+    const vd_chunked *ch = &f->run->chunked;
     json_object_set_new(j, "full_chunked",
                         ch->chunks ? json_pack("{s:o, s:o, s:o, s:o}", "chunks", count(ch->chunks),
                                                "instructions_per_chunk", count(ch->insts), "warmup", count(ch->warmup),
-                                               "cpi_uncertainty", real(VD_CHUNKED_CPI_UNCERTAINTY))
+                                               "cpi_uncertainty", real(vd_full_chunked_uncertainty(f)))
                                    : json_null());
     json_object_set_new(j, "profile", str_or_null(a->p.profile_path));
     json_object_set_new(j, "profile_instructions", a->p.has_profile ? count(a->p.profile_insts) : json_null());

@@ -21,11 +21,11 @@ static void header(vd_sink *o, const vd_analysis *a)
     const vd_chunked *ch = &f->run->chunked;
     if (ch->chunks)
         vd_sink_printf(o, "- the full run was chunked: %s chunks of %s instructions simulated in parallel, each from "
-                          "warm caches and predictors after %s instructions of detailed warm-up; such a run's CPI "
-                          "is within %s of a serial run's (bench/results/chunked_full.md), a bound on how exactly "
-                          "the errors below are known\n",
+                          "warm caches and predictors after %s instructions of detailed warm-up; its CPI is within "
+                          "%s of a serial run's (%s instructions' worth per chunk boundary, the most measured in "
+                          "bench/results/chunked_full.md), a bound on how exactly the errors below are known\n",
                        vd_count((double)ch->chunks), vd_count((double)ch->insts), vd_count((double)ch->warmup),
-                       vd_upct(VD_CHUNKED_CPI_UNCERTAINTY));
+                       vd_upct(vd_full_chunked_uncertainty(f)), vd_count(VD_CHUNK_BOUNDARY_INSTS));
     if (a->has_regions)
         vd_sink_printf(o, "- regions: %zu simulated, %s instructions with %s of warm-up\n", a->nrows,
                        vd_count((double)a->sim_insts), vd_count((double)(a->sim_insts_warm - a->sim_insts)));

@@ -154,7 +154,7 @@ int vd_run_single(const vd_options *o)
                a.has_regions ? vd_pct(vd_err_warmup(&a, 0)) : "not measured", o->out);
     if (o->out && full.run->chunked.chunks)
         printf("%s: the full run was chunked (%llu chunks): its CPI is known to %s\n", a.name,
-               (unsigned long long)full.run->chunked.chunks, vd_upct(VD_CHUNKED_CPI_UNCERTAINTY));
+               (unsigned long long)full.run->chunked.chunks, vd_upct(vd_full_chunked_uncertainty(&full)));
     vd_outputs_free(&out);
     vd_profiles_free(&prof);
     vd_analysis_free(&a);
