@@ -7,8 +7,11 @@
 # recipe and the cross compiler is reused, so a warm machine builds nothing.
 # build/corpus/bin/<program> links to the cached binaries and
 # build/corpus/versions.txt lists the packages and versions built.
+# A recipe with SET=eval belongs to the evaluation set of the accuracy
+# bench (tests/corpus/SPLIT.md): `make corpus` and `make test` leave it out.
 #
-# Usage: tests/corpus/build.sh [RECIPE...]   (default: every recipe)
+# Usage: tests/corpus/build.sh [--eval | --all | RECIPE...]
+#   (default: every recipe but the evaluation set's; --eval: those only)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RECIPES=$ROOT/tests/corpus/recipes
@@ -19,6 +22,10 @@ export TRIPLE=riscv64-linux-gnu
 export CC=$TRIPLE-gcc CXX=$TRIPLE-g++ AR=$TRIPLE-ar RANLIB=$TRIPLE-ranlib STRIP=$TRIPLE-strip
 export CFLAGS="-O2 -march=rv64gc -mabi=lp64d" CXXFLAGS="-O2 -march=rv64gc -mabi=lp64d" LDFLAGS=-static
 export CONFIG_SITE=/dev/null
+# Debian's patches leave Makefile.am or configure.ac newer than what was
+# generated from them; make would then rerun the autotools, which are not
+# installed: what the release generated is used as it is.
+export ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true
 
 say() { echo "corpus: $*" >&2; }
 
@@ -58,7 +65,7 @@ src_version() {
 
 # build_one RECIPE: fetch, build and cache one source package (no-op when cached).
 build_one() {
-    local recipe=$1 SRCPKG= PROGRAMS=
+    local recipe=$1 SRCPKG= PROGRAMS= SET=
     # shellcheck disable=SC1090
     source "$RECIPES/$recipe.sh"
     local version dir stamp
@@ -97,19 +104,33 @@ build_one() {
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$CACHE" "$OUTDIR/bin"
-if [ $# -eq 0 ]; then
-    set -- $(cd "$RECIPES" && ls *.sh | sed 's/\.sh$//')
-fi
+# recipes_in SET: the recipes of the test set ("test") or the evaluation set.
+recipes_in() {
+    local f set
+    for f in "$RECIPES"/*.sh; do
+        set=$(SET=test; source "$f"; echo "$SET")
+        [ "$set" = "$1" ] && basename "$f" .sh
+    done
+}
+case ${1:-} in
+"") set -- $(recipes_in test) ;;
+--eval) set -- $(recipes_in eval) ;;
+--all) set -- $(recipes_in test) $(recipes_in eval) ;;
+esac
 for r in "$@"; do [ -f "$RECIPES/$r.sh" ] || { say "no recipe $r"; exit 1; }; done
 ensure_deb_src "$(. "$RECIPES/$1.sh"; echo "$SRCPKG")"
 
 export -f build_one src_version say
 export RECIPES CACHE
 # Two packages at a time: configure scripts are serial, so this keeps both cores busy.
-printf '%s\n' "$@" | xargs -P "$JOBS" -I{} bash -c 'build_one {}' > "$T/done.txt" || {
-    cat "$T/done.txt"; say "some packages failed to build"; exit 1; }
-sort "$T/done.txt" | tee "$OUTDIR/versions.txt.new"
-for r in "$@"; do
+# A package that fails leaves the others built and linked; the exit status says so.
+failed=0
+printf '%s\n' "$@" | xargs -P "$JOBS" -I{} bash -c 'build_one {}' > "$T/done.txt" || failed=1
+sort "$T/done.txt" | tee "$T/built.txt"
+# The other recipes' lines stay (a build of one set keeps the other's).
+{ [ -f "$OUTDIR/versions.txt" ] && awk 'NR == FNR { b[$1]; next } !($1 in b)' "$T/built.txt" "$OUTDIR/versions.txt"
+  cat "$T/built.txt"; } | sort > "$OUTDIR/versions.txt.new"
+for r in $(cut -d' ' -f1 "$T/built.txt"); do
     (
         source "$RECIPES/$r.sh"
         dir=$CACHE/$SRCPKG-$(src_version "$SRCPKG")
@@ -117,3 +138,4 @@ for r in "$@"; do
     )
 done
 mv "$OUTDIR/versions.txt.new" "$OUTDIR/versions.txt"
+[ "$failed" = 0 ] || { say "some packages failed to build"; exit 1; }

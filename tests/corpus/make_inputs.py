@@ -13,6 +13,21 @@ Everything comes from fixed seeds, so every machine gets the same bytes:
                 sql_inmem.sql the same in an in-memory database
   fifo        a named pipe nobody writes to (bash's read -t times out on it)
 and copies the static inputs (scripts) from tests/corpus/inputs/.
+
+With --eval (make_inputs.py --eval DIR), the inputs of the evaluation set's
+runs instead (tests/corpus/eval.txt, SPLIT.md), from a seed of their own:
+  align.fa    a DNA alignment evolved down a random tree (fasttree)
+  big.txt     English-like text, three times text.txt's length (lz4, gawk)
+  work.js     a JavaScript workload: objects, strings, closures, sorting (mujs)
+  sat.cnf     a random 3-SAT formula near the threshold (picosat)
+  doc.md      a CommonMark document: lists, emphasis, links, code (cmark)
+  points.txt  2-d points for a Delaunay triangulation (qhull)
+  shapes.pbm  a bitmap of discs, rings and bars (potrace)
+  tone.wav    16-bit mono audio: chords, sweeps and noise (lame, flac)
+  catalog.xml a catalogue with an internal DTD (xmllint: --valid, XPath)
+  words.gawk  word frequencies sorted with asort (gawk)
+  db.cmds     gdbmtool commands: stores, fetches, deletes, a listing
+  consts.bc   constants to many digits with bc's math library
 """
 import bz2
 import gzip
@@ -23,7 +38,8 @@ import shutil
 import sys
 from pathlib import Path
 
-out = Path(sys.argv[1])
+EVAL = len(sys.argv) > 2 and sys.argv[1] == "--eval"
+out = Path(sys.argv[2] if EVAL else sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)
 rng = random.Random(20261124)
 
@@ -122,6 +138,124 @@ def csv(n):
                     f"{insts},{int(insts * rng.uniform(0.4, 3.0))}")
     return "\n".join(rows) + "\n"
 
+
+def eval_inputs(out):
+    """The evaluation set's inputs (their own seed: the test set's bytes stay)."""
+    r = random.Random(20261201)
+    base = "ACGT"
+    seqs = ["".join(r.choice(base) for _ in range(400))]
+    while len(seqs) < 18:  # each new sequence a mutated copy of an earlier one
+        s = list(r.choice(seqs))
+        for _ in range(r.randint(10, 60)):
+            s[r.randrange(len(s))] = r.choice(base)
+        seqs.append("".join(s))
+    (out / "align.fa").write_text("".join(f">s{i}\n{q}\n" for i, q in enumerate(seqs)))
+    lines = []
+    for _ in range(3600):
+        lines.append(" ".join(r.choice(WORDS) for _ in range(r.randint(3, 16))))
+    (out / "big.txt").write_text("\n".join(lines) + "\n")
+    (out / "work.js").write_text(r"""
+function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+var words = "the of and to in is was simulation sample interval cluster vector block branch".split(" ");
+var counts = {}, text = [];
+for (var i = 0; i < 5000; i++) {
+    var w = words[(i * 7919 + (i >> 3)) % words.length] + (i % 13);
+    counts[w] = (counts[w] || 0) + 1;
+    if (i % 10 === 0) text.push(w);
+}
+var keys = Object.keys(counts).sort(function (a, b) { return counts[b] - counts[a] || (a < b ? -1 : 1); });
+var acc = 0;
+for (var r = 0; r < 2; r++) {
+    var arr = [];
+    for (var j = 0; j < 3000; j++) arr.push((j * 2654435761 + r) % 10007);
+    arr.sort(function (a, b) { return a - b; });
+    acc += arr[r * 37];
+}
+var s = JSON.stringify({keys: keys.slice(0, 20), total: text.length, acc: acc, fib: fib(20)});
+var o = JSON.parse(s), joined = text.join(" ").replace(/e/g, "E").split("E").length;
+print(s.length, o.total, o.fib, joined, keys[0]);
+""")
+    nv, rs = 205, random.Random(37)  # its own seed: a SAT instance's cost swings with every bit
+    clauses = []
+    for _ in range(int(nv * 4.26)):
+        vs = rs.sample(range(1, nv + 1), 3)
+        clauses.append(" ".join(str(v if rs.random() < 0.5 else -v) for v in vs) + " 0")
+    (out / "sat.cnf").write_text(f"p cnf {nv} {len(clauses)}\n" + "\n".join(clauses) + "\n")
+    md = []
+    for i in range(6000):
+        k = r.randrange(6)
+        ws = [r.choice(WORDS) for _ in range(r.randint(5, 30))]
+        if k == 0:
+            md.append("#" * r.randint(1, 4) + " " + " ".join(ws[:6]))
+        elif k == 1:
+            md.extend(f"- *{w}* item with `code` and [link](http://x/{i})" for w in ws[:5])
+        elif k == 2:
+            md.append("```\n" + "\n".join(ws) + "\n```")
+        elif k == 3:
+            md.append("> " + " ".join(f"**{w}**" if j % 4 == 0 else w for j, w in enumerate(ws)))
+        else:
+            md.append(" ".join(ws) + ".")
+        md.append("")
+    (out / "doc.md").write_text("\n".join(md))
+    pts = [f"{r.gauss(0, 1):.6f} {r.gauss(0, 1) * (1 + (i % 7) / 3):.6f}" for i in range(5000)]
+    (out / "points.txt").write_text(f"2\n{len(pts)}\n" + "\n".join(pts) + "\n")
+    w, h = 900, 900
+    bits = bytearray(w * h)
+    for _ in range(70):
+        cx, cy, rad = r.randrange(w), r.randrange(h), r.randint(8, 90)
+        ring = r.random() < 0.4
+        for y in range(max(0, cy - rad), min(h, cy + rad)):
+            for x in range(max(0, cx - rad), min(w, cx + rad)):
+                d = (x - cx) ** 2 + (y - cy) ** 2
+                if d < rad * rad and not (ring and d < (rad * 0.6) ** 2):
+                    bits[y * w + x] ^= 1
+    rows = []
+    for y in range(h):
+        row = bytearray((w + 7) // 8)
+        for x in range(w):
+            if bits[y * w + x]:
+                row[x // 8] |= 0x80 >> (x % 8)
+        rows.append(bytes(row))
+    (out / "shapes.pbm").write_bytes(f"P4\n{w} {h}\n".encode() + b"".join(rows))
+    import math, struct
+    rate, n = 22050, 22050 * 2
+    samples = []
+    for i in range(n):
+        t = i / rate
+        f = 220 * (1 + (i // (rate // 2)) % 5 / 4)
+        v = 0.4 * math.sin(2 * math.pi * f * t) + 0.2 * math.sin(2 * math.pi * (f * 1.5 + 300 * t) * t)
+        v += 0.05 * (r.random() - 0.5)
+        samples.append(int(max(-1, min(1, v)) * 32000))
+    data = struct.pack(f"<{n}h", *samples)
+    (out / "tone.wav").write_bytes(b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVEfmt " +
+                                   struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16) +
+                                   b"data" + struct.pack("<I", len(data)) + data)
+    items = "".join(f'  <item id="i{i}" price="{r.randint(1, 999)}.{r.randint(0, 99):02d}">'
+                    f"<name>{r.choice(WORDS)} {r.choice(WORDS)}</name><tag>{r.choice(WORDS)}</tag></item>\n"
+                    for i in range(6000))
+    (out / "catalog.xml").write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE catalog [\n<!ELEMENT catalog (item*)>\n'
+        "<!ELEMENT item (name, tag)>\n<!ATTLIST item id ID #REQUIRED price CDATA #REQUIRED>\n"
+        "<!ELEMENT name (#PCDATA)>\n<!ELEMENT tag (#PCDATA)>\n]>\n<catalog>\n" + items + "</catalog>\n")
+    (out / "words.gawk").write_text(
+        "{ for (i = 1; i <= NF; i++) { n[tolower($i)]++; len[length($i)]++ } }\n"
+        "END { k = asorti(n, keys); for (i = 1; i <= k; i++) printf \"%s %d\\n\", keys[i], n[keys[i]]\n"
+        "      for (l in len) s += l * len[l]; printf \"mean %.3f\\n\", s / NR }\n")
+    cmds = []
+    for i in range(4000):
+        cmds.append(f"store k{i * 7919 % 100003} {r.choice(WORDS)}-{i}")
+    for i in range(0, 4000, 3):
+        cmds.append(f"fetch k{i * 7919 % 100003}")
+    for i in range(0, 4000, 5):
+        cmds.append(f"delete k{i * 7919 % 100003}")
+    cmds += ["count", "list"]
+    (out / "db.cmds").write_text("\n".join(cmds) + "\n")
+    (out / "consts.bc").write_text("scale=160\npi=4*a(1)\npi\ne(1)\nl(2)\nsqrt(2)\ns(1)+c(1)\nquit\n")
+
+
+if EVAL:
+    eval_inputs(out)
+    sys.exit(0)
 
 (out / "text.txt").write_text(text(1200))
 (out / "short.txt").write_text("".join((out / "text.txt").read_text().splitlines(True)[:400]))
