@@ -163,10 +163,11 @@ static const opt_def table[] = {
     {"sweep-bic", ARG_SPECIAL, 0, "T,T..", NULL, "BIC thresholds of the sweep (default: -bicThreshold)", set_sweep_bic, true},
     {"sweep-table", ARG_FILE, OFF(sweep_table), "FILE", "stdout", "CSV table of the sweep", NULL, true},
     {"progress", ARG_FLAG, OFF(progress), NULL, "off", "progress on stderr even when it is not a terminal", NULL, true},
-    {"proxy", ARG_FILE, OFF(proxy), "FILE", NULL, "per-interval proxy metrics of bbv --proxy (for --select-by proxy, --stratify, --proxy-dims)", NULL, true},
+    {"proxy", ARG_FILE, OFF(proxy), "FILE", NULL, "per-interval proxy metrics of bbv --proxy (for --select-by proxy, --stratify, --proxy-dims; alone: the predicted standard error in --json)", NULL, true},
     {"select-by", ARG_SPECIAL, 0, "centre|proxy", "centre", "representative: nearest the centre, or of the nearest, the proxy CPI nearest the cluster mean", set_select_by, true},
     {"proxy-candidates", ARG_INT, OFF(proxy_candidates), "N", "5", "members nearest the centre that --select-by proxy chooses from", NULL, true},
     {"stratify", ARG_DOUBLE, OFF(stratify), "F", "0", "split clusters whose proxy CPI varies, with F x clusters extra representatives", NULL, true},
+    {"points", ARG_INT, OFF(points), "N", "none", "a budget of N points: --stratify's extra representatives are N less the clusters", NULL, true},
     {"proxy-dims", ARG_DOUBLE, OFF(proxy_dims), "S", "0", "cluster on the BBVs plus the proxy CPI (robustly scaled to S x their spread), k no less than on the BBVs alone", NULL, true},
 };
 #define NOPTS (sizeof table / sizeof table[0])
@@ -339,11 +340,11 @@ static void check(sp_options *o, const bool *seen)
             die("-loadVectorWeights needs -fixedLength off");
         o->fixed_length = false;
     }
-    bool uses_proxy = o->select_proxy || o->stratify != 0 || o->proxy_dims != 0;
+    bool uses_proxy = o->select_proxy || o->stratify != 0 || o->proxy_dims != 0 || o->points != 0;
     if (uses_proxy && !o->proxy)
-        die("--select-by proxy, --stratify and --proxy-dims need --proxy FILE");
-    if (o->proxy && !uses_proxy)
-        die("--proxy needs --select-by proxy, --stratify F or --proxy-dims S");
+        die("--select-by proxy, --stratify, --points and --proxy-dims need --proxy FILE");
+    if (o->points < 0)
+        die("option --points: must be at least 1");
     if (o->proxy_candidates < 1)
         die("option --proxy-candidates: must be at least 1");
     if (!(o->stratify >= 0 && o->stratify <= 10))

@@ -54,6 +54,7 @@ typedef struct sp_options {
     const char *proxy;
     bool select_proxy;
     int proxy_candidates;
+    int points;            /* --points: the budget --stratify spends (0: F x clusters) */
     double stratify, proxy_dims;
 } sp_options;
 

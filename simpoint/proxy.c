@@ -123,6 +123,8 @@ static size_t *allocate(const sp_proxy *px, const sp_choice *ch, member **mem, c
         var[c] = mass[c] > 0 ? s / mass[c] : 0;
     }
     size_t extra = (size_t)floor(px->stratify * (double)ch->nonempty + 1e-9);
+    if (px->points)
+        extra = px->points > ch->nonempty ? px->points - ch->nonempty : 0;
     for (size_t e = 0; e < extra; e++) {
         long best = -1;
         double gain_best = 0;
@@ -170,7 +172,7 @@ void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_
         int c = run->labels[i];
         mem[c][cnt[c]++] = (member){i, 0};
     }
-    size_t *strata = px->stratify > 0 ? allocate(px, ch, mem, cnt, w) : NULL;
+    size_t *strata = px->stratify > 0 || px->points ? allocate(px, ch, mem, cnt, w) : NULL;
     if (strata) {
         ch->label = sp_malloc(n * sizeof *ch->label);
         memcpy(ch->label, run->labels, n * sizeof *ch->label);
@@ -216,4 +218,44 @@ void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_
     free(mem);
     free(cnt);
     free(strata);
+}
+
+double proxy_predicted_se(const double *cpi, const double *w, const int *label, size_t n, const sp_choice *ch,
+                          double *mean)
+{
+    /* per cluster: sum w, sum w x, sum w x^2 (about the cluster's first member, for precision) */
+    double *sw = sp_calloc(ch->k, sizeof *sw), *sx = sp_calloc(ch->k, sizeof *sx);
+    double *sxx = sp_calloc(ch->k, sizeof *sxx), *ref = sp_malloc(ch->k * sizeof *ref);
+    bool *seen = sp_calloc(ch->k, sizeof *seen);
+    double total_w = 0, total_wx = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = (size_t)label[i];
+        if (!seen[c]) {
+            seen[c] = true;
+            ref[c] = cpi[i];
+        }
+        double d = cpi[i] - ref[c];
+        sw[c] += w[i];
+        sx[c] += w[i] * d;
+        sxx[c] += w[i] * d * d;
+        total_w += w[i];
+        total_wx += w[i] * cpi[i];
+    }
+    double weights = 0, var = 0;
+    for (size_t c = 0; c < ch->k; c++)
+        if (ch->rep[c] >= 0)
+            weights += ch->weight[c];
+    for (size_t c = 0; c < ch->k; c++) {
+        if (ch->rep[c] < 0 || !(sw[c] > 0))
+            continue;
+        double m = sx[c] / sw[c], s2 = fmax(sxx[c] / sw[c] - m * m, 0), W = ch->weight[c] / weights;
+        var += W * W * s2;
+    }
+    *mean = total_w > 0 ? total_wx / total_w : 0;
+    free(sw);
+    free(sx);
+    free(sxx);
+    free(ref);
+    free(seen);
+    return sqrt(var);
 }

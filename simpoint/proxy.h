@@ -16,6 +16,8 @@
  *                      after the k-means ones, weight = the cluster's weight x
  *                      the group's share, labels rewritten), with a
  *                      representative chosen as above within the group;
+ *  --points N          the same allocation, spending a budget of N points in
+ *                      all: N less the clusters extra representatives;
  *  --proxy-dims S      k-means runs on the projected BBVs with one more
  *                      dimension, the proxy CPI robustly scaled to S times
  *                      the BBVs' own spread (proxy_dims.h). */
@@ -36,6 +38,7 @@ typedef struct sp_proxy {
     bool select;        /* --select-by proxy */
     int candidates;     /* --proxy-candidates */
     double stratify;    /* --stratify F; 0: off */
+    size_t points;      /* --points N; 0: F x clusters */
 } sp_proxy;
 
 /* The proxy_cpi column of a .proxy file; it must have n interval lines.
@@ -44,5 +47,13 @@ double *proxy_load(const char *path, size_t n);
 
 /* Representatives (and strata) of ch, a choice_from_run of run, by px. */
 void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_choice *ch);
+
+/* The standard error of the estimate sum_c W_c x_c that the proxy CPI
+ * predicts before anything is simulated: every cluster of ch (labels: label
+ * per interval, w its weight) stands in by one member drawn at random, so
+ * sqrt(sum_c W_c^2 s_c^2), s_c the weighted spread of the proxy CPI over
+ * cluster c's members. *mean: the program's weighted mean proxy CPI. */
+double proxy_predicted_se(const double *cpi, const double *w, const int *label, size_t n, const sp_choice *ch,
+                          double *mean);
 
 #endif

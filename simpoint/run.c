@@ -213,7 +213,7 @@ static bool writes_something(const sp_options *o)
 
 const sp_proxy *session_proxy(const session *s)
 {
-    return s->proxy_cpi && (s->proxy.select || s->proxy.stratify > 0) ? &s->proxy : NULL;
+    return s->proxy_cpi && (s->proxy.select || s->proxy.stratify > 0 || s->proxy.points) ? &s->proxy : NULL;
 }
 
 /* Vectors and weights, checked against the options before anything is written. */
@@ -229,7 +229,8 @@ static void load_input(session *s)
     if (o->proxy) {
         s->proxy_cpi = proxy_load(o->proxy, s->full.n);
         s->proxy = (sp_proxy){.cpi = s->proxy_cpi, .n = s->full.n, .select = o->select_proxy,
-                              .candidates = o->proxy_candidates, .stratify = o->stratify};
+                              .candidates = o->proxy_candidates, .stratify = o->stratify,
+                              .points = (size_t)o->points};
         if (o->proxy_dims > 0) {
             s->bbv = s->full;
             proxy_extend(&s->bbv, s->proxy_cpi, o->proxy_dims, &s->full);

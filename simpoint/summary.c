@@ -73,6 +73,21 @@ static json_t *sweep_json(const session *s)
     return a;
 }
 
+/* The standard error the proxy CPI predicts for the estimate (proxy.h), in
+ * proxy CPI and relative to its mean, with the 95% interval's half-width. */
+static json_t *predicted_json(const session *s, const sp_run *best, const sp_choice *ch)
+{
+    double mean, se = proxy_predicted_se(s->proxy_cpi, s->full.w, ch->label ? ch->label : best->labels, s->full.n,
+                                         ch, &mean);
+    json_t *j = json_object();
+    json_object_set_new(j, "points", json_integer((json_int_t)ch->nonempty));
+    json_object_set_new(j, "proxy_cpi", real_or_null(mean));
+    json_object_set_new(j, "se", real_or_null(se));
+    json_object_set_new(j, "relative_se", real_or_null(mean > 0 ? se / mean : NAN));
+    json_object_set_new(j, "ci95_relative", real_or_null(mean > 0 ? 1.96 * se / mean : NAN));
+    return j;
+}
+
 void write_summary(const session *s, const char *path)
 {
     const sp_options *o = s->o;
@@ -106,6 +121,8 @@ void write_summary(const session *s, const char *path)
         json_object_set_new(root, "simpoints", json_integer((json_int_t)ch.nonempty));
         json_object_set_new(root, "bic", real_or_null(best->score.bic));
         json_object_set_new(root, "distortion", real_or_null(best->score.distortion));
+        if (s->proxy_cpi)
+            json_object_set_new(root, "predicted", predicted_json(s, best, &ch));
         choice_free(&ch);
     }
     struct rusage ru;
