@@ -137,7 +137,7 @@ engine_resources() {
     case $name in
     bbv | checkpoint*) per=5000000 ;;
     *.tasks) per=5000000 cpus=$((REGIONS_PER_TASK < 8 ? REGIONS_PER_TASK : 8)) ;;
-    full) per=2000000 ;;
+    full) cpus=${FULL_CPUS:-1} per=$((2000000 * cpus)) ;; # chunked (--full-chunks): a chunk per CPU
     simpoint*) per=50000000 cpus=2 mem=4G ;;
     esac
     [ -z "$per" ] || [ -z "${P:-}" ] || [ ! -f "$P.summary.json" ] || insts=$(total_insts)

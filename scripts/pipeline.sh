@@ -513,6 +513,22 @@ method_options() {
 # The program's instruction count, from bbv's summary ($P.summary.json).
 total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
 
+# full_in_chunks N|auto G SIM OPTIONS... -- PROGRAM ARGS...: the full run in
+# N chunks of the program's length as bbv counted it (auto: one per CPU this
+# process may use, each at least ten log intervals of G).
+full_in_chunks() {
+    local n=$1 g=$2 total opts=()
+    shift 2
+    total=$(total_insts)
+    if [ "$n" == auto ]; then
+        n=$(nproc)
+        [ "$n" -le $((total / (10 * g))) ] || n=$((total / (10 * g)))
+        [ "$n" -ge 1 ] || n=1
+    fi
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+    "${opts[@]}" --chunks "$n" --total-insts "$total" "$@"
+}
+
 # simulate_regions DIR OUT [SIM OPTIONS...]: sim on the checkpoints in DIR
 # into OUT. In a task of a Slurm job array (REGION_CHUNK=I:C), on the I-th C
 # of them only (none: nothing to do), into REGION_PART.
@@ -536,6 +552,15 @@ method_prefix() {
 # A number from a tool's JSON summary: json_number FILE KEY (the first one).
 json_number() {
     sed -n "s/.*\"$2\": \([0-9.e+-]*\).*/\1/p" "$1" | head -n 1
+}
+
+# predicted_se: the standard error of the estimate that simpoint predicts
+# from the proxy CPI before anything is simulated (methods that read it).
+predicted_se() {
+    [ -f "$P.simpoint.json" ] && grep -q '"predicted"' "$P.simpoint.json" || return 0
+    local rel points
+    rel=$(json_number "$P.simpoint.json" relative_se) points=$(json_number "$P.simpoint.json" points)
+    log "simpoint: $points points; predicted standard error of the CPI estimate (from the proxy CPI, before simulating): $(awk -v r="$rel" 'BEGIN { printf "%.2f%% (95%%: +-%.2f%%)", 100 * r, 196 * r }')"
 }
 
 # regions_summary REGIONS INTERVAL: the whole-program estimate of sim's
@@ -663,6 +688,9 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     mean when the representatives' lies outside its interval
   --no-full         stop after the regions: the whole-program estimate from them alone
                     (CPI, cycle stack, event rates, total cycles), no full run, no validation
+  --full-chunks N|auto  the full run in N chunks simulated in parallel from warm checkpoints
+                    and stitched (sim --full --chunks; auto: one per CPU, each at least ten
+                    log intervals); not with --sample [one serial run]
   --cache DIR       keep the full detailed run in DIR, and take it from there when an
                     earlier run, into any -o and at any -i, had the same key: the
                     program, its arguments, the files they name and the files under
@@ -684,6 +712,7 @@ EOF
 }
 
 O= NAME= INTERVAL=1M G= MAXK=30 METHOD=dims:1 WARM_K=1 MODE=checkpoint CONFIG= JOBS= STDIN= MAXERR= FORCE= NO_FULL=
+FULL_CHUNKS=
 SETS=() SAMPLE=() SAMPLE_HZ= GUEST=() EXTRA=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -704,6 +733,7 @@ while [ $# -gt 0 ]; do
     -e | --env) GUEST+=(--env "$2"); shift 2 ;;
     --max-error) MAXERR=$2; shift 2 ;;
     --no-full) NO_FULL=1; shift ;;
+    --full-chunks) FULL_CHUNKS=$2; shift 2 ;;
     --extra-per-cluster) EXTRA=(--labels "__LABELS__" --extra-per-cluster "$2"); shift 2 ;;
     --cache) CACHE=$2; shift 2 ;;
     -f) FORCE=1; shift ;;
@@ -735,6 +765,15 @@ W=$((N * WARM_K))
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "pipeline.sh: -m $MODE?" >&2; exit 1 ;; esac
 engine_check pipeline.sh
 engine_check_dir pipeline.sh "$O"
+if [ -n "$FULL_CHUNKS" ]; then
+    [[ $FULL_CHUNKS == auto || $FULL_CHUNKS =~ ^[1-9][0-9]*$ ]] ||
+        { echo "pipeline.sh: --full-chunks wants a number of chunks or auto, not '$FULL_CHUNKS'" >&2; exit 1; }
+    [ ${#SAMPLE[@]} -eq 0 ] ||
+        { echo "pipeline.sh: --full-chunks: sampled profiles (--sample) cannot be stitched across chunks" >&2; exit 1; }
+    # The Slurm job of the full run asks for a CPU per chunk (at most a node's).
+    FULL_CPUS=$FULL_CHUNKS
+    [ "$FULL_CHUNKS" != auto ] || FULL_CPUS=${NODE_CPUS:-4}
+fi
 [ -z "$CACHE" ] || [ "$ENGINE" == local ] || { echo "pipeline.sh: --cache is for --engine local" >&2; exit 1; }
 # The most checkpoints (a bound for the regions job array while simpoint has
 # not chosen them); the whole-program estimate of --no-full needs them in one sim.
@@ -796,6 +835,7 @@ run_stage tool simpoint "$(path_list "$P.simpoints" "$P.weights" "$P.labels")" \
     "$(path_list "$P.$N.bb.gz" "$PROXY_OUT" "$B/simpoint")" \
     "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" "${METHOD_OPTS[@]}" \
     -saveSimpoints "$P.simpoints" -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
+predicted_se
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" \
     "$(path_list "$P.simpoints" "$P.weights" "$PROG" "$B/checkpoint" "$CONFIG_DEP" "$STDIN_DEP")" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${EXTRA[@]/__LABELS__/$P.labels}" "${GUEST[@]}" -- "$PROG" "$@"
@@ -817,6 +857,7 @@ full_command() {
     shift
     FULL_CMD=("$B/sim" --full "${CORE[@]}" "${PROFILE[@]}" -G "$g" --interval-log "$O/full.csv" -o "$O/full.json"
         --guest-output none "${GUEST[@]}" -- "$PROG" "$@")
+    [ -z "$FULL_CHUNKS" ] || FULL_CMD=(full_in_chunks "$FULL_CHUNKS" "$g" "${FULL_CMD[@]}")
 }
 FULL_INS=$(path_list "$PROG" "$B/sim" "$CONFIG_DEP" "$STDIN_DEP") FULL_OUTS=$(path_list "$O/full.json" "$O/full.csv")
 full_command "$G" "$@"

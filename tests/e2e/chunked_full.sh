@@ -66,3 +66,13 @@ grep -q "segmentation fault" err.txt || fail "the guest's fault was not reported
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 echo "ok   refused: sampling, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
 echo "     the guest's exit status and fault as in a serial run"
+
+# pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
+BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl -i 1M -k 3 --full-chunks 3 --engine slurm --dry-run -- "$prog" > pl.txt 2>&1 ||
+    fail "pipeline.sh --full-chunks --dry-run: $(tail -n 3 pl.txt)"
+awk '/job dry[0-9]*: full/,/submitted as job/' pl.txt > full_job.txt
+grep -q -- '--cpus-per-task=3' full_job.txt || fail "the full run's job does not ask for 3 CPUs"
+grep -q 'full_in_chunks\\ 3' full_job.txt || fail "the full run's job does not run in chunks"
+expect_status 1 "$TOP/scripts/pipeline.sh" -o pl2 --full-chunks 3 --sample tip -- "$prog" 2> err.txt
+grep -q "cannot be stitched" err.txt || fail "--full-chunks with --sample: $(cat err.txt)"
+echo "ok   pipeline.sh --full-chunks: the full run's Slurm job runs in chunks on a CPU each; --sample refused"
