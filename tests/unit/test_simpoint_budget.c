@@ -22,20 +22,21 @@ static void choose(size_t points, sp_choice *ch)
     choice_from_run(&run, &ds, false, points ? &px : NULL, ch);
 }
 
-static double predicted(const sp_choice *ch, double *mean)
+/* The predicted standard error of ch is SE, the mean proxy CPI always
+ * (2 + 1.0025) / 2; frees ch. */
+static void assert_predicted(sp_choice *ch, double se)
 {
-    return proxy_predicted_se(cpi, w, ch->label ? ch->label : labels, 8, ch, mean);
+    double mean;
+    cr_assert_float_eq(proxy_predicted_se(cpi, w, ch->label ? ch->label : labels, 8, ch, &mean), se, 1e-12);
+    cr_assert_float_eq(mean, 1.50125, 1e-12);
+    choice_free(ch);
 }
 
 Test(simpoint_budget, predicted_se_known_answer)
 {
     sp_choice ch;
     choose(0, &ch);
-    double mean, se = predicted(&ch, &mean);
-    /* sqrt(0.25 x 1 + 0.25 x 1.875e-5); mean (2 + 1.0025) / 2 */
-    cr_assert_float_eq(se, sqrt(0.25 + 0.25 * 1.875e-5), 1e-12);
-    cr_assert_float_eq(mean, 1.50125, 1e-12);
-    choice_free(&ch);
+    assert_predicted(&ch, sqrt(0.25 + 0.25 * 1.875e-5));
 }
 
 Test(simpoint_budget, points_go_where_the_proxy_cpi_varies)
@@ -49,10 +50,7 @@ Test(simpoint_budget, points_go_where_the_proxy_cpi_varies)
         in_wide += ch.rep[c] >= 0 && labels[ch.rep[c]] == 0;
     cr_assert_eq(in_wide, 2);
     /* each stratum of cluster 0 is flat: only cluster 1's spread is left */
-    double mean, se = predicted(&ch, &mean);
-    cr_assert_float_eq(se, sqrt(0.25 * 1.875e-5), 1e-12);
-    cr_assert_float_eq(mean, 1.50125, 1e-12);
-    choice_free(&ch);
+    assert_predicted(&ch, sqrt(0.25 * 1.875e-5));
 }
 
 Test(simpoint_budget, a_budget_below_the_clusters_adds_nothing)
@@ -73,7 +71,5 @@ Test(simpoint_budget, a_budget_is_not_spent_where_nothing_varies)
      * (1, 1 | 1, 1.01) but not from a third of equal size (1 | 1 | 1, 1.01):
      * the allocation stops there, budget left */
     cr_assert_eq(ch.nonempty, 4);
-    double mean;
-    cr_assert_float_eq(predicted(&ch, &mean), sqrt(0.0625 * 2.5e-5), 1e-12);
-    choice_free(&ch);
+    assert_predicted(&ch, sqrt(0.0625 * 2.5e-5));
 }
