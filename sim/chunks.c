@@ -106,27 +106,17 @@ static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc
 
 /* Every chunk from its checkpoint's warm state, after a detailed warm-up,
  * logged every G; the last to the program's end. In parallel, as regions. */
-struct chunks_ctx {
-    const sim_options *o;
-    const chunk *chunks;
-    size_t n;
-    sim_result *res;
-};
-
-static void run_chunk(size_t k, void *arg)
-{
-    const struct chunks_ctx *x = arg;
-    sim_options co = *x->o;
-    co.warmup = WARMUP_CHECKPOINT_DETAILED;
-    co.region_log = true;
-    co.region_to_end = k == x->n - 1;
-    sim_region(&co, x->chunks[k].path, 0, "none", &x->res[k]);
-}
-
 static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, sim_result *res)
 {
-    struct chunks_ctx ctx = {o, chunks, n, res};
-    sim_parallel(n, "sim --full: chunks", o->progress, run_chunk, &ctx);
+    region_job *jobs = malloc(n * sizeof *jobs);
+    if (!jobs) die("out of memory");
+    for (size_t k = 0; k < n; k++) jobs[k] = (region_job){chunks[k].path, 0, k == n - 1};
+    sim_options co = *o;
+    co.warmup = WARMUP_CHECKPOINT_DETAILED;
+    co.region_log = true;
+    co.guest_output = "none"; /* the functional pass's is the program's output */
+    sim_run_jobs(&co, jobs, n, "sim --full: chunks", res);
+    free(jobs);
 }
 
 /* ------------------------------------------------------------- stitching */

@@ -309,7 +309,7 @@ size_t sim_region_jobs(char **paths, int npaths, region_job **out)
         int n = meta.nregions ? meta.nregions : 1;
         for (int k = 0; k < n; k++) {
             if (njobs == cap && !(jobs = realloc(jobs, (cap *= 2) * sizeof *jobs))) die("out of memory");
-            jobs[njobs++] = (region_job){paths[i], k};
+            jobs[njobs++] = (region_job){paths[i], k, false};
         }
         ckpt_meta_free(&meta);
     }
@@ -317,36 +317,25 @@ size_t sim_region_jobs(char **paths, int npaths, region_job **out)
     return njobs;
 }
 
-void sim_parallel(size_t n, const char *what, bool show_progress, void (*run)(size_t j, void *ctx), void *ctx)
+void sim_run_jobs(const sim_options *o, const region_job *jobs, size_t n, const char *what, sim_result *res)
 {
     progress prog;
-    progress_init(&prog, what, show_progress, n);
+    progress_init(&prog, what, o->progress, n);
     uint64_t finished = 0;
-    /* No more threads than runs: each thread holds a whole guest and core. */
+    /* No more threads than jobs: each thread holds a whole guest and core. */
     int threads = omp_get_max_threads() < (int)n ? omp_get_max_threads() : (int)n;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
     for (size_t j = 0; j < n; j++) {
-        run(j, ctx);
+        sim_options jo = *o;
+        jo.region_to_end = jobs[j].to_end;
+        char *output = region_output(o, j, n);
+        sim_region(&jo, jobs[j].path, jobs[j].region, output, &res[j]);
+        free(output);
 #pragma omp atomic
         finished++;
         if (omp_get_thread_num() == 0) progress_update(&prog, finished);
     }
     progress_finish(&prog, finished);
-}
-
-struct regions_ctx {
-    const sim_options *o;
-    const region_job *jobs;
-    size_t njobs;
-    sim_result *res;
-};
-
-static void run_job(size_t j, void *arg)
-{
-    const struct regions_ctx *x = arg;
-    char *output = region_output(x->o, j, x->njobs);
-    sim_region(x->o, x->jobs[j].path, x->jobs[j].region, output, &x->res[j]);
-    free(output);
 }
 
 size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **out)
@@ -357,8 +346,7 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
         die("--samples, --commit-trace and --profileme-samples need --full or a single region (%zu regions given)", njobs);
     sim_result *res = calloc(njobs, sizeof *res);
     if (!res) die("out of memory");
-    struct regions_ctx ctx = {o, jobs, njobs, res};
-    sim_parallel(njobs, "sim regions", o->progress, run_job, &ctx);
+    sim_run_jobs(o, jobs, njobs, "sim regions", res);
     free(jobs);
     *out = res;
     return njobs;

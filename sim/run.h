@@ -87,10 +87,6 @@ void sim_result_free(sim_result *r);
 /* --full: dies on errors (the guest's own failure is a result). */
 void sim_full(const sim_options *o, int argc, char **argv, sim_result *r);
 
-/* run(j, ctx) for j in [0, n), in parallel (OpenMP, no more threads than
- * runs), with a progress line of `what`. */
-void sim_parallel(size_t n, const char *what, bool show_progress, void (*run)(size_t j, void *ctx), void *ctx);
-
 /* All regions of the checkpoints, in parallel; results in argument order
  * then region order. Returns the number of results (*out allocated). */
 size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **out);
@@ -99,8 +95,13 @@ size_t sim_regions(const sim_options *o, char **paths, int npaths, sim_result **
 typedef struct region_job {
     const char *path;
     int region;
+    bool to_end;                 /* it runs to the program's end (a chunked run's last chunk) */
 } region_job;
 size_t sim_region_jobs(char **paths, int npaths, region_job **out);
+/* The jobs in parallel (OpenMP, no more threads than jobs; the results do
+ * not depend on their number), results in job order; what: the progress
+ * line's name. */
+void sim_run_jobs(const sim_options *o, const region_job *jobs, size_t n, const char *what, sim_result *res);
 
 /* One region of one checkpoint; output: where the guest's output goes
  * ("none" to discard). Failures become r->message (the other regions still
