@@ -1,0 +1,460 @@
+#!/usr/bin/env python3
+"""accuracy_eval.py: issue 37's measurement, driven by bench/accuracy_eval.sh.
+
+Accuracy as a distribution. Every run of the tuning and the evaluation set
+(tests/corpus/SPLIT.md) is perturbed in ways that do not change what it
+computes, and every way of choosing simulation points is scored on every
+perturbation, from the same full detailed runs:
+
+  variants (each its own bbv --proxy pass and full detailed run):
+    base     the run as its table gives it;
+    deepdir  every input named through a directory 60 characters long;
+    env      the guest environment 3 KiB larger (one more variable);
+  offsets (on the 100k-granularity profile and log of each variant, free):
+    the 1M intervals start at 0, 250k, 500k or 750k (the instructions before
+    the first boundary are a short interval of their own).
+
+So 3 x 4 = 12 perturbations per run. For each, simpoint chooses the points
+from the 1M-interval vectors (and proxy metrics) summed from the 100k ones,
+and the estimate sum_c w_c CPI(rep_c) takes each representative's CPI from
+the full run's log: the sampling error, as bench/proxy_methods.sh measures it.
+
+Usage: accuracy_eval.py run  OUT LIST:SET... (profile and simulate, cached)
+       accuracy_eval.py score OUT REPORT LIST:SET...
+"""
+import concurrent.futures as cf
+import csv
+import gzip
+import json
+import math
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+BIN = Path(os.environ.get("BIN", TOP / "build/bin"))
+CBIN = TOP / "build/corpus/bin"
+CONFIG = TOP / "configs/boom-tip.ini"
+FINE = 100_000          # profile and log granularity
+INTERVAL = 1_000_000    # the intervals the points are chosen from
+OFFSETS = (0, 250_000, 500_000, 750_000)
+VARIANTS = ("base", "deepdir", "env")
+DEEPDIR = "inputs-read-through-a-directory-whose-name-is-sixty-chars"
+PAD = "RVSAMPLE_EVAL_PAD=" + "x" * 3072
+GUEST_ENV = ["PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/nonexistent", "PWD=/guest/work"]
+MAXK = 30
+BUDGET = 1.5            # points, as a multiple of SimPoint's on the same run
+JOBS = int(os.environ.get("JOBS", "2"))
+
+
+def load_list(path):
+    """Rows of a corpus table (programs.txt format): label, prog, stdin, args."""
+    rows = []
+    for line in Path(path).read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        label, prog, stdin, args = (f.strip() for f in line.split("|")[:4])
+        rows.append((label, prog, stdin, args))
+    return rows
+
+
+def runs_of(specs):
+    """(set, label, prog, stdin, args, inputs-option) for LIST:SET[:LABEL,...] specs."""
+    out = []
+    for spec in specs:
+        parts = spec.split(":")
+        lst, st = parts[0], parts[1]
+        only = set(parts[2].split(",")) if len(parts) > 2 else None
+        opt = ["--eval"] if Path(lst).name == "eval.txt" else []
+        for label, prog, stdin, args in load_list(lst):
+            if only is None or label in only:
+                out.append((st, label, prog, stdin, args, opt))
+    return out
+
+
+def inputs_dir(out, opt):
+    d = Path(out) / ("inputs-eval" if opt else "inputs")
+    if not d.is_dir():
+        subprocess.run([sys.executable, str(TOP / "tests/corpus/make_inputs.py"), *opt, str(d)], check=True)
+    return d
+
+
+def fresh(work, inputs, variant):
+    if work.exists():
+        shutil.rmtree(work)
+    subprocess.run(["cp", "-a", str(inputs), str(work)], check=True)  # FIFOs too
+    if variant == "deepdir":
+        subprocess.run(["cp", "-a", str(inputs), str(work / DEEPDIR)], check=True)
+
+
+def variant_argv(args, inputs, variant):
+    argv = shlex.split(args)
+    if variant == "deepdir":
+        argv = [f"{DEEPDIR}/{a}" if (inputs / a).is_file() else a for a in argv]
+    return argv
+
+
+def variant_env(variant):
+    env = GUEST_ENV + ([PAD] if variant == "env" else [])
+    return [x for e in env for x in ("--env", e)]
+
+
+def profile_and_simulate(out, run, variant):
+    """bbv --proxy at 100k and sim --full logging every 100k, in fresh copies of the inputs."""
+    st, label, prog, stdin, args, opt = run
+    inputs = inputs_dir(out, opt)
+    d = Path(out) / "runs" / label / variant
+    if (d / "full.json").is_file() and (d / f"prof.{FINE}.proxy").is_file():
+        return f"{label}/{variant} cached"
+    d.mkdir(parents=True, exist_ok=True)
+    argv = variant_argv(args, inputs, variant)
+    env = variant_env(variant)
+    src = "/dev/null" if stdin == "-" else str(inputs / stdin.removeprefix("pipe:"))
+    work = d / "work"
+    fresh(work, inputs, variant)
+    with open(src, "rb") as i, open(d / "bbv.out", "wb") as o, open(d / "bbv.err", "wb") as e:
+        b = subprocess.run([str(BIN / "bbv"), "-o", str(d / "prof"), "--interval", str(FINE), "--proxy", str(CONFIG),
+                        *env, "--", str(CBIN / prog), *argv], cwd=work, stdin=i, stdout=o, stderr=e)
+    fresh(work, inputs, variant)
+    with open(src, "rb") as i, open(d / "sim.err", "wb") as e:
+        r = subprocess.run([str(BIN / "sim"), "--full", "-q", "-G", str(FINE), "--interval-log", str(d / "full.csv"),
+                            "-o", str(d / "full.json.tmp"), "--guest-output", str(d / "sim.out"), *env,
+                            "--", str(CBIN / prog), *argv], cwd=work, stdin=i, stderr=e)
+    shutil.rmtree(work)
+    # Both exit with the guest's status (lua's run ends with 3); 125 and up: the tool failed.
+    if r.returncode != b.returncode or r.returncode >= 125 or not (d / "full.json.tmp").is_file():
+        return f"{label}/{variant} FAILED (bbv {b.returncode}, sim {r.returncode}: {(d / 'sim.err').read_text()[-300:]})"
+    os.replace(d / "full.json.tmp", d / "full.json")
+    return f"{label}/{variant} done"
+
+
+# ------------------------------------------------------------- scoring
+
+def read_fine(d):
+    """The 100k rows: block-count dicts, proxy penalties and lengths, cycles per row."""
+    bb = []
+    with gzip.open(d / f"prof.{FINE}.bb.gz", "rt") as f:
+        for line in f:
+            if line.startswith("T"):
+                row = {}
+                for tok in line[1:].split():
+                    _, b, c = tok.split(":")
+                    row[int(b)] = int(c)
+                bb.append(row)
+    px = []
+    with open(d / f"prof.{FINE}.proxy") as f:
+        header = None
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.rstrip("\n").split("\t")
+            if header is None:
+                header = cols
+                continue
+            rec = dict(zip(header, cols))
+            n = int(rec["instructions"])
+            px.append((n, (float(rec["proxy_cpi"]) - 1) * n))
+    cyc = []
+    with open(d / "full.csv") as f:
+        for rec in csv.DictReader(f):
+            cyc.append((int(rec["instructions"]), int(rec["cycles"])))
+    if not (len(bb) == len(px) == len(cyc)):
+        raise SystemExit(f"{d}: {len(bb)} vectors, {len(px)} proxy rows, {len(cyc)} log rows")
+    for (n, _), (m, _) in zip(px, cyc):
+        if n != m:
+            raise SystemExit(f"{d}: the profile and the full run's log disagree on interval lengths")
+    return bb, px, cyc
+
+
+def coarse(bb, px, cyc, offset):
+    """Intervals of INTERVAL from OFFSET (a head [0, OFFSET) of its own): lines of
+    the .bb file, proxy rows, (instructions, cycles)."""
+    per = INTERVAL // FINE
+    head = offset // FINE
+    groups = ([range(0, head)] if head else []) + [range(s, min(s + per, len(bb))) for s in range(head, len(bb), per)]
+    lines, prox, ic = [], [], []
+    for g in groups:
+        row = {}
+        for i in g:
+            for b, c in bb[i].items():
+                row[b] = row.get(b, 0) + c
+        lines.append("T" + " ".join(f":{b}:{c}" for b, c in sorted(row.items())))
+        n = sum(px[i][0] for i in g)
+        prox.append((n, 1 + sum(px[i][1] for i in g) / n))
+        ic.append((sum(cyc[i][0] for i in g), sum(cyc[i][1] for i in g)))
+    return lines, prox, ic
+
+
+def write_inputs(tmp, lines, prox):
+    bbf, pxf = tmp / "v.bb", tmp / "v.proxy"
+    bbf.write_text("\n".join(lines) + "\n")
+    with open(pxf, "w") as f:
+        f.write("# rvsample proxy 1\ninterval\tinstructions\tproxy_cpi\n")
+        for i, (n, p) in enumerate(prox):
+            f.write(f"{i}\t{n}\t{p:.9g}\n")
+    return bbf, pxf
+
+
+def simpoint(tmp, bbf, pxf, opts, tag):
+    p = tmp / tag
+    maxk = opts[opts.index("-maxK") + 1] if "-maxK" in opts else str(MAXK)
+    opts = [o for i, o in enumerate(opts) if o != "-maxK" and (i == 0 or opts[i - 1] != "-maxK")]
+    cmd = [str(BIN / "simpoint"), "-loadFVFile", str(bbf), "-fixedLength", "off", "-maxK", maxk,
+           *opts, "-saveSimpoints", f"{p}.simpoints", "-saveSimpointWeights", f"{p}.weights",
+           "-saveLabels", f"{p}.labels", "--json", f"{p}.json"]
+    cmd[3:3] = ["--proxy", str(pxf)]  # alone (SimPoint's choice): only the predicted standard error
+    r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    if r.returncode:
+        raise SystemExit(f"simpoint {' '.join(opts)}: {r.stderr}")
+    reps = {int(c): int(i) for i, c in (l.split() for l in Path(f"{p}.simpoints").read_text().split("\n") if l)}
+    wts = {int(c): float(w) for w, c in (l.split() for l in Path(f"{p}.weights").read_text().split("\n") if l)}
+    labels = [int(l.split()[0]) for l in Path(f"{p}.labels").read_text().split("\n") if l]
+    summary = json.loads(Path(f"{p}.json").read_text())
+    return reps, wts, labels, summary
+
+
+def score(reps, wts, labels, ic):
+    """Estimate, error against the full run, and the oracle standard error (one
+    member drawn at random per cluster, its CPI in the full run: validate's)."""
+    cpi = [c / n for n, c in ic]
+    true = sum(c for _, c in ic) / sum(n for n, _ in ic)
+    est = sum(wts[c] * cpi[i] for c, i in reps.items())
+    members = {}
+    for i, c in enumerate(labels):
+        members.setdefault(c, []).append(i)
+    var = 0.0
+    for c, w in wts.items():
+        ms = members.get(c, [])
+        tot = sum(ic[i][0] for i in ms)
+        if tot <= 0:
+            continue
+        mean = sum(ic[i][0] * cpi[i] for i in ms) / tot
+        var += w * w * sum(ic[i][0] * (cpi[i] - mean) ** 2 for i in ms) / tot
+    return est, true, math.sqrt(var)
+
+
+def score_one(out, run, variant, offset, methods):
+    st, label = run[0], run[1]
+    d = Path(out) / "runs" / label / variant
+    tmp = Path(out) / "tmp" / f"{label}.{variant}.{offset}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    lines, prox, ic = coarse(*read_fine(d), offset)
+    bbf, pxf = write_inputs(tmp, lines, prox)
+    rows = []
+    prev = {}  # points of the methods scored so far
+    for name, opts in methods:
+        if callable(opts):
+            opts = opts(prev)
+        reps, wts, labels, summ = simpoint(tmp, bbf, pxf, opts, name.replace(":", "_").replace("+", "_"))
+        prev[name] = len(reps)
+        base_k = prev["simpoint"]
+        est, true, se = score(reps, wts, labels, ic)
+        hhi = sum(v * v for v in wts.values())  # sum W^2: what a per-interval residual adds
+        pred = summ.get("predicted", {})
+        rows.append({"set": st, "program": label, "variant": variant, "offset": offset, "method": name,
+                     "points": len(reps), "simpoint_points": base_k, "instructions": sum(n for n, _ in ic),
+                     "cpi": true, "estimate": est, "error_pct": 100 * (est / true - 1),
+                     "oracle_se_pct": 100 * se / true,
+                     "predicted_se_pct": pred.get("relative_se", float("nan")) * 100,
+                     "sum_w2": hhi})
+    shutil.rmtree(tmp)
+    return rows
+
+
+def budget(prev):
+    """The default budget: BUDGET x SimPoint's points on the same perturbation."""
+    return max(1, math.floor(BUDGET * prev["simpoint"] + 1e-9))
+
+
+def points_opts(*base):
+    """--points at the budget, on top of BASE's clustering (--points' allocation)."""
+    return lambda prev: ["--points", str(budget(prev)), *base]
+
+
+def stratify_opts(clustering, *base):
+    """The same number of extra points by --stratify's rule: F x the points of
+    CLUSTERING (a method scored before, the same clustering without extras)."""
+    def opts(prev):
+        k = prev[clustering]
+        return (["--stratify", f"{(budget(prev) - k) / k + 1e-6:.6f}"] if budget(prev) > k else []) + list(base)
+    return opts
+
+
+def capped_opts(*base):
+    """--points at the budget, and MaxK no more than it: never more points than the budget."""
+    return lambda prev: ["-maxK", str(min(MAXK, budget(prev))), "--points", str(budget(prev)), *base]
+
+
+METHODS = [
+    ("simpoint", []),
+    ("dims:1", ["--proxy-dims", "1"]),
+    ("simpoint+points:1.5x", points_opts()),
+    ("dims:1+stratify:1.5x", stratify_opts("dims:1", "--proxy-dims", "1")),
+    ("dims:1+points:1.5x", points_opts("--proxy-dims", "1")),
+    ("dims:1+points:1.5x,capped", capped_opts("--proxy-dims", "1")),
+]
+
+
+def main():
+    cmd, out = sys.argv[1], Path(sys.argv[2]).resolve()
+    if cmd == "run":
+        runs = runs_of(sys.argv[3:])
+        for r in runs:
+            inputs_dir(out, r[5])
+        with cf.ThreadPoolExecutor(JOBS) as ex:
+            # variant by variant: an interrupted run leaves every program's first variants
+            futs = [ex.submit(profile_and_simulate, out, r, v) for v in VARIANTS for r in runs]
+            for f in cf.as_completed(futs):
+                print(f.result(), flush=True)
+        return
+    report = Path(sys.argv[3])
+    runs = runs_of(sys.argv[4:])
+    names = os.environ.get("METHODS")
+    methods = [m for m in METHODS if not names or m[0] in names.split(",") or m[0] in ("simpoint", "dims:1")]
+    jobs = [(r, v, o) for r in runs for v in VARIANTS for o in OFFSETS
+            if (out / "runs" / r[1] / v / "full.json").is_file()]
+    rows = []
+    with cf.ThreadPoolExecutor(JOBS) as ex:
+        for res in ex.map(lambda j: score_one(out, *j, methods), jobs):
+            rows.extend(res)
+    with open(out / "rows.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"accuracy_eval: {len(rows)} rows in {out / 'rows.csv'}")
+    report.write_text(render(rows, [m for m, _ in methods], runs))
+
+
+# ------------------------------------------------------------- report
+
+def quantile(xs, q):
+    """Hyndman-Fan type 7, as validate's vd_quantile."""
+    xs = sorted(xs)
+    h = (len(xs) - 1) * q
+    lo = math.floor(h)
+    return xs[lo] + (h - lo) * (xs[min(lo + 1, len(xs) - 1)] - xs[lo])
+
+
+def calibration(rows, method):
+    """kappa: the factor on the predicted standard error that makes its 95%
+    interval hold 95% of the tuning set's perturbations (tuning decides)."""
+    z = [abs(r["error_pct"]) / r["predicted_se_pct"] for r in rows
+         if r["set"] == "tuning" and r["method"] == method and r["predicted_se_pct"] > 0]
+    return quantile(z, 0.95) / 1.96 if z else float("nan")
+
+
+def residual_floor(rows, method):
+    """rho: the relative CPI spread per interval that the proxy does not see,
+    fitted on the tuning set as the least that makes +- 1.96 sqrt(se^2 + rho^2
+    sum W^2) hold 95% of its perturbations (the predicted SE with a floor)."""
+    rs = [r for r in rows if r["set"] == "tuning" and r["method"] == method]
+    if not rs:
+        return float("nan")
+    def cover(rho):
+        return sum(abs(r["error_pct"]) <= 1.96 * math.hypot(r["predicted_se_pct"], rho * math.sqrt(r["sum_w2"]))
+                   for r in rs) / len(rs)
+    lo, hi = 0.0, 100.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if cover(mid) >= 0.95 else (mid, hi)
+    return hi
+
+
+def per_program(rows, method, st):
+    """{program: (mean |err|, p95 |err|, max |err|, mean points / simpoint's, n)}"""
+    out = {}
+    progs = dict.fromkeys(r["program"] for r in rows if r["set"] == st)
+    for p in progs:
+        rs = [r for r in rows if r["program"] == p and r["method"] == method]
+        if not rs:
+            continue
+        e = [abs(r["error_pct"]) for r in rs]
+        out[p] = (sum(e) / len(e), quantile(e, 0.95), max(e),
+                  sum(r["points"] / r["simpoint_points"] for r in rs) / len(rs), len(rs))
+    return out
+
+
+def half_width(r, key, kappa=1.0, rho=None):
+    """The 95% interval's half-width (% of CPI) of row r."""
+    if rho is not None:
+        return 1.96 * math.hypot(r["predicted_se_pct"], rho * math.sqrt(r["sum_w2"]))
+    return 1.96 * kappa * r[key]
+
+
+def coverage(rows, method, st, key, kappa=1.0, rho=None):
+    """(perturbations whose interval holds the full run's CPI, of how many, mean half-width)"""
+    rs = [r for r in rows if r["set"] == st and r["method"] == method]
+    hw = [half_width(r, key, kappa, rho) for r in rs]
+    hit = sum(abs(r["error_pct"]) <= h for r, h in zip(rs, hw))
+    return hit, len(rs), sum(hw) / len(hw)
+
+
+def render(rows, methods, runs):
+    sets = [s for s in ("tuning", "evaluation") if any(r["set"] == s for r in rows)]
+    kappa = {m: calibration(rows, m) for m in methods}
+    rho = {m: residual_floor(rows, m) for m in methods}
+    L = []
+    L.append("## Per method")
+    L.append("")
+    L.append("Per program: the mean and the 95th percentile (Hyndman-Fan 7) of |CPI error| over its "
+             f"{len(VARIANTS) * len(OFFSETS)} perturbations; the columns average those over the programs "
+             "(and give the largest p95). Points: the simulation points against SimPoint's on the same "
+             "perturbation, averaged.")
+    L.append("")
+    L.append("| set | method | programs | points vs SimPoint | mean of mean \\|err\\| | largest mean | mean of p95 | "
+             "largest p95 | programs with mean <= 1% | with p95 <= 2% |")
+    L.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for st in sets:
+        for m in methods:
+            pp = per_program(rows, m, st)
+            if not pp:
+                continue
+            means = [v[0] for v in pp.values()]
+            p95 = [v[1] for v in pp.values()]
+            pts = sum(v[3] for v in pp.values()) / len(pp)
+            L.append(f"| {st} | {m} | {len(pp)} | {pts:.2f}x | {sum(means) / len(means):.2f}% | {max(means):.2f}% | "
+                     f"{sum(p95) / len(p95):.2f}% | {max(p95):.2f}% | {sum(x <= 1 for x in means)}/{len(means)} | "
+                     f"{sum(x <= 2 for x in p95)}/{len(p95)} |")
+    L.append("")
+    L.append("## The 95% interval: how often it holds the full run's CPI")
+    L.append("")
+    L.append("Share of perturbations whose interval holds the full run's CPI, and the interval's mean half-width. "
+             "*oracle*: +- 1.96 x the standard error of one random member per cluster (or stratum), each "
+             "member's CPI from the full run (validate's; it needs the full run). *predicted*: +- 1.96 x "
+             "kappa x the standard error simpoint predicts from the proxy CPI before anything is simulated "
+             "(`--json` `predicted.relative_se`), kappa fitted on the tuning set (the 95th percentile there of "
+             "|error| / (1.96 x predicted SE)). *predicted + floor*: +- 1.96 x sqrt(SE^2 + rho^2 sum W^2), "
+             "rho (the relative CPI spread per interval the proxy does not see) the least that covers 95% "
+             "of the tuning set. kappa and rho come from the tuning set only.")
+    L.append("")
+    L.append("| set | method | oracle | predicted: kappa | coverage | half-width | predicted + floor: rho | "
+             "coverage | half-width |")
+    L.append("|---|---|--:|--:|--:|--:|--:|--:|--:|")
+    for st in sets:
+        for m in methods:
+            if not any(r["set"] == st and r["method"] == m for r in rows):
+                continue
+            oh, on, ow = coverage(rows, m, st, "oracle_se_pct")
+            ph, pn, pw = coverage(rows, m, st, "predicted_se_pct", kappa[m])
+            fh, fn, fw = coverage(rows, m, st, "predicted_se_pct", rho=rho[m])
+            L.append(f"| {st} | {m} | {100 * oh / on:.0f}% ({ow:.2f}%) | {kappa[m]:.2f} | {100 * ph / pn:.0f}% "
+                     f"({ph}/{pn}) | {pw:.2f}% | {rho[m]:.2f}% | {100 * fh / fn:.0f}% ({fh}/{fn}) | {fw:.2f}% |")
+    for st in sets:
+        L.append("")
+        L.append(f"## Per program, {st} set: mean / 95th percentile of |CPI error| (points vs SimPoint's)")
+        L.append("")
+        L.append("| program | instructions | " + " | ".join(methods) + " |")
+        L.append("|---|--:|" + "--:|" * len(methods))
+        tabs = {m: per_program(rows, m, st) for m in methods}
+        for p in tabs[methods[0]]:
+            insts = [r["instructions"] for r in rows if r["program"] == p and r["variant"] == "base"]
+            L.append(f"| {p} | {insts[0] / 1e6:.0f}M | " + " | ".join(
+                f"{tabs[m][p][0]:.2f}% / {tabs[m][p][1]:.2f}% ({tabs[m][p][3]:.2f}x)" for m in methods) + " |")
+    return "\n".join(L) + "\n"
+
+
+if __name__ == "__main__":
+    main()
