@@ -146,7 +146,7 @@ e2e-test:
 # report fails them (exit status 223, and UBSan aborts).
 SAN_E2E := hostile_input checkpoint_errors checkpoint_descriptors checkpoint_signals checkpoint_hostile bbv_bad_input \
            simpoint_errors simpoint_formats validate_errors validate_known output_targets out_of_scope pipeline bbv_proxy \
-           tip_case_study sim_regions fuzz_parsers
+           tip_case_study sim_regions fuzz_parsers sim_bad_options
 san-e2e:
 	BIN=$(CURDIR)/$(B)/san/bin ASAN_OPTIONS=detect_leaks=0:exitcode=223 UBSAN_OPTIONS=print_stacktrace=1 \
 	    tests/run_e2e.sh $(SAN_E2E)
