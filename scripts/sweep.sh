@@ -12,8 +12,9 @@ set -euo pipefail
 supervise "${BASH_SOURCE[0]}" "$@"
 
 usage() {
+    # The name it was run by (PREFIX/bin/rvsample-sweep once installed).
+    printf 'Usage: %s [options] [-- PROGRAM [ARGS...] [-- PROGRAM [ARGS...]]...]\n' "$0"
     cat << 'EOF'
-Usage: scripts/sweep.sh [options] [-- PROGRAM [ARGS...] [-- PROGRAM [ARGS...]]...]
 
 Sweep SimPoint's interval size and MaxK over programs and report, for every
 configuration, the chosen k, the instructions simulated, the speedup and the
@@ -51,6 +52,9 @@ EOF
     engine_usage
     cat << 'EOF'
 
+EOF
+    printf 'Tools come from %s (or $BIN), core configurations from %s.\n' "$B" "$(readlink -f -- "$ROOT/configs")"
+    cat << 'EOF'
 Outputs: DIR/report/sweep.md (and .json, .rows.csv, .configs.csv, plots/),
 DIR/manifest.tsv, and per program DIR/programs/NAME/ with its profiles,
 SimPoint sweeps, full run and regions. Exit status: 0, 1 when a stage failed.

@@ -29,5 +29,10 @@ grep -q "^Usage: $P/bin/rvsample-pipeline " pipeline_help.txt || fail "help: $(h
 grep -qF "Tools come from $(readlink -f "$P/lib/rvsample/bin") (or \$BIN), core configurations from $(readlink -f "$P/share/rvsample/configs")." \
     pipeline_help.txt || fail "help: $(grep 'Tools come' pipeline_help.txt)"
 ! grep -q "build/bin\|scripts/pipeline.sh" pipeline_help.txt || fail "the installed help names the source tree"
+"$P/bin/rvsample-sweep" -h > sweep_help.txt
+grep -q "^Usage: $P/bin/rvsample-sweep " sweep_help.txt || fail "sweep help: $(head -1 sweep_help.txt)"
+grep -qF "Tools come from $(readlink -f "$P/lib/rvsample/bin") (or \$BIN)" sweep_help.txt ||
+    fail "sweep help: $(grep 'Tools come' sweep_help.txt)"
+! grep -q "build/bin\|scripts/sweep.sh" sweep_help.txt || fail "the installed sweep help names the source tree"
 "$P/bin/rvsample-sim" --list-params -c "$P/share/rvsample/configs/boom-tip.ini" > /dev/null || fail "rvsample-sim does not run"
 echo "ok   installed under PREFIX/lib/rvsample with rvsample-* links; the pipeline runs from the install alone"
