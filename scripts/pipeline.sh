@@ -563,6 +563,25 @@ predicted_se() {
     log "simpoint: $points points; predicted standard error of the CPI estimate (from the proxy CPI, before simulating): $(awk -v r="$rel" 'BEGIN { printf "%.2f%% (95%%: +-%.2f%%)", 100 * r, 196 * r }')"
 }
 
+# sampling_cost: when the regions (every point, and every extra member of
+# each cluster, each with its warm-up) come to half the program or more,
+# sampling saves little over the full run: say so, and which interval size
+# would simulate about a tenth of the program with as many points.
+sampling_cost() {
+    local points total
+    points=$(grep -c . "$P.simpoints") total=$(total_insts)
+    [ -n "$total" ] && [ "$points" -gt 0 ] || return 0
+    awk -v k="$((points * (1 + ${EXTRA[3]:-0})))" -v n="$N" -v w="$W" -v total="$total" 'BEGIN {
+        sim = k * (n + w)
+        if (sim * 2 < total) exit
+        best = n; while (best > 1000 && k * best * (1 + w / n) > total / 10) best /= 10
+        unit = best >= 1e6 ? "M" : best >= 1e3 ? "k" : ""; div = unit == "M" ? 1e6 : unit == "k" ? 1e3 : 1
+        printf "sampling saves little: the %d regions simulate %.0f instructions, warm-ups included, ", k, sim
+        printf "%.0f%% of the %.0f the full run simulates; ", 100 * sim / total, total
+        printf "-i %g%s would simulate about %.0f%%\n", best / div, unit, 100 * k * best * (1 + w / n) / total }' |
+        while IFS= read -r line; do log "$line"; done
+}
+
 # regions_summary REGIONS INTERVAL: the whole-program estimate of sim's
 # "combined" in REGIONS (--no-full), which CPI to use and what the
 # confidence interval says; fails, saying why, when there is no estimate.
@@ -836,6 +855,7 @@ run_stage tool simpoint "$(path_list "$P.simpoints" "$P.weights" "$P.labels")" \
     "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" "${METHOD_OPTS[@]}" \
     -saveSimpoints "$P.simpoints" -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 predicted_se
+sampling_cost
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" \
     "$(path_list "$P.simpoints" "$P.weights" "$PROG" "$B/checkpoint" "$CONFIG_DEP" "$STDIN_DEP")" \
     take_checkpoints "$O/ckpt" "$N" "$W" "$P.simpoints" "$P.weights" -v "${WARM[@]}" "${EXTRA[@]/__LABELS__/$P.labels}" "${GUEST[@]}" -- "$PROG" "$@"
