@@ -569,6 +569,7 @@ predicted_se() {
 # would simulate about a tenth of the program with as many points.
 sampling_cost() {
     local points total
+    [ -f "$P.simpoints" ] && [ -f "$P.summary.json" ] || return 0 # not made yet (a Slurm job, a dry run)
     points=$(grep -c . "$P.simpoints") total=$(total_insts)
     [ -n "$total" ] && [ "$points" -gt 0 ] || return 0
     awk -v k="$((points * (1 + ${EXTRA[3]:-0})))" -v n="$N" -v w="$W" -v total="$total" 'BEGIN {
