@@ -105,40 +105,7 @@ static size_t pick(const sp_proxy *px, member *m, size_t n, const sp_run *run, c
     return m[best].i;
 }
 
-/* The variance that m strata of a cluster of weight W leave in the estimate,
- * one member drawn at random per stratum: sum_g W_g^2 s_g^2 over the m groups
- * of equal size that cut m[0..n) (sorted by proxy CPI) as proxy_apply does. */
-static double strata_variance(const member *m, size_t n, size_t strata, double W, const double *cpi,
-                              const double *w)
-{
-    double total = 0, v = 0;
-    for (size_t j = 0; j < n; j++)
-        total += w[m[j].i];
-    if (!(total > 0))
-        return 0;
-    for (size_t g = 0; g < strata; g++) {
-        size_t lo = g * n / strata, hi = (g + 1) * n / strata;
-        double sw = 0, sx = 0, sxx = 0;
-        for (size_t j = lo; j < hi; j++) {
-            double d = cpi[m[j].i] - cpi[m[lo].i];
-            sw += w[m[j].i];
-            sx += w[m[j].i] * d;
-            sxx += w[m[j].i] * d * d;
-        }
-        if (sw > 0) {
-            double mean = sx / sw, Wg = W * sw / total;
-            v += Wg * Wg * fmax(sxx / sw - mean * mean, 0);
-        }
-    }
-    return v;
-}
-
-/* Strata per cluster: Neyman allocation of the extra representatives. With
- * --stratify F, one at a time where W^2 s^2 (1/m - 1/(m+1)) is largest (the
- * cut of m random draws); with --points, where one more stratum cuts the
- * variance the strata leave (strata_variance) most, a cluster whose proxy CPI
- * falls in two bands gaining more from its second stratum than that rule
- * says. */
+/* Strata per cluster: Neyman allocation of the extra representatives. */
 static size_t *allocate(const sp_proxy *px, const sp_choice *ch, member **mem, const size_t *cnt, const double *w)
 {
     size_t *strata = sp_malloc(ch->k * sizeof *strata);
@@ -156,37 +123,17 @@ static size_t *allocate(const sp_proxy *px, const sp_choice *ch, member **mem, c
         var[c] = mass[c] > 0 ? s / mass[c] : 0;
     }
     size_t extra = (size_t)floor(px->stratify * (double)ch->nonempty + 1e-9);
-    member **sorted = NULL;
-    double *left = NULL; /* --points: the variance cluster c's strata leave */
-    if (px->points) {
+    if (px->points)
         extra = px->points > ch->nonempty ? px->points - ch->nonempty : 0;
-        sorted = sp_calloc(ch->k, sizeof *sorted);
-        left = sp_calloc(ch->k, sizeof *left);
-        for (size_t c = 0; c < ch->k; c++) {
-            if (!strata[c])
-                continue;
-            sorted[c] = sp_malloc(cnt[c] * sizeof **sorted);
-            for (size_t j = 0; j < cnt[c]; j++)
-                sorted[c][j] = (member){mem[c][j].i, px->cpi[mem[c][j].i]};
-            qsort(sorted[c], cnt[c], sizeof **sorted, by_key);
-            left[c] = strata_variance(sorted[c], cnt[c], 1, ch->weight[c], px->cpi, w);
-        }
-    }
     for (size_t e = 0; e < extra; e++) {
         long best = -1;
-        double gain_best = 0, left_best = 0;
+        double gain_best = 0;
         for (size_t c = 0; c < ch->k; c++) {
             if (!strata[c] || strata[c] >= cnt[c])
                 continue;
-            double m = (double)strata[c], gain, after = 0;
-            if (sorted) {
-                after = strata_variance(sorted[c], cnt[c], strata[c] + 1, ch->weight[c], px->cpi, w);
-                gain = left[c] - after;
-            } else {
-                gain = ch->weight[c] * ch->weight[c] * var[c] * (1 / m - 1 / (m + 1));
-            }
+            double m = (double)strata[c];
+            double gain = ch->weight[c] * ch->weight[c] * var[c] * (1 / m - 1 / (m + 1));
             if (gain > gain_best) {
-                left_best = after;
                 gain_best = gain;
                 best = (long)c;
             }
@@ -194,13 +141,7 @@ static size_t *allocate(const sp_proxy *px, const sp_choice *ch, member **mem, c
         if (best < 0)
             break;
         strata[best]++;
-        if (left)
-            left[best] = left_best;
     }
-    for (size_t c = 0; sorted && c < ch->k; c++)
-        free(sorted[c]);
-    free(sorted);
-    free(left);
     free(var);
     free(mass);
     return strata;
