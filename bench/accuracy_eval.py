@@ -274,15 +274,6 @@ def points_opts(*base):
     return lambda prev: ["--points", str(budget(prev)), *base]
 
 
-def stratify_opts(clustering, *base):
-    """The same number of extra points by --stratify's rule: F x the points of
-    CLUSTERING (a method scored before, the same clustering without extras)."""
-    def opts(prev):
-        k = prev[clustering]
-        return (["--stratify", f"{(budget(prev) - k) / k + 1e-6:.6f}"] if budget(prev) > k else []) + list(base)
-    return opts
-
-
 def capped_opts(*base):
     """--points at the budget, and MaxK no more than it: never more points than the budget."""
     return lambda prev: ["-maxK", str(min(MAXK, budget(prev))), "--points", str(budget(prev)), *base]
@@ -292,7 +283,6 @@ METHODS = [
     ("simpoint", []),
     ("dims:1", ["--proxy-dims", "1"]),
     ("simpoint+points:1.5x", points_opts()),
-    ("dims:1+stratify:1.5x", stratify_opts("dims:1", "--proxy-dims", "1")),
     ("dims:1+points:1.5x", points_opts("--proxy-dims", "1")),
     ("dims:1+points:1.5x,capped", capped_opts("--proxy-dims", "1")),
 ]
