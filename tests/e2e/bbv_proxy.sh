@@ -132,6 +132,14 @@ ls bad.* > /dev/null 2>&1 && fail "bbv left output after bad input"
 head -n 20 "$PX" > short.proxy
 expect_status 1 sp --proxy short.proxy --select-by proxy -saveSimpoints bad.sp
 expect_status 1 sp --select-by proxy -saveSimpoints bad.sp
-expect_status 1 sp --proxy "$PX" -saveSimpoints bad.sp
 [ ! -e bad.sp ] || fail "simpoint wrote output after bad input"
+# --proxy alone keeps SimPoint's choice and predicts its standard error.
+sp -saveSimpoints plain.sp > /dev/null
+sp --proxy "$PX" -saveSimpoints alone.sp --json alone.json > /dev/null
+cmp -s plain.sp alone.sp || fail "--proxy alone changed SimPoint's choice"
+python3 -c "
+import json, sys
+p = json.load(open('alone.json'))['predicted']
+assert p['points'] == sum(1 for l in open('alone.sp') if l.strip()) and 0 < p['relative_se'] < 1, p" ||
+    fail "--proxy alone: no predicted standard error"
 echo "bbv_proxy: ok"
