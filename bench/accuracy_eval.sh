@@ -50,6 +50,7 @@ OUT=$(cd "$OUT" && pwd)
 if [ "$SCORE_ONLY" = 0 ] || [ ! -d "$OUT/bin" ]; then
     rm -rf "$OUT/bin"
     cp -a "$B" "$OUT/bin"
+    echo "the tools built from $(git -C "$TOP" describe --always --dirty) on $(date '+%F %T')" > "$OUT/bin.from"
 fi
 export BIN=$OUT/bin
 start=$EPOCHREALTIME
@@ -59,7 +60,7 @@ seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a 
 
 R=$TOP/bench/results/accuracy_eval.md
 {
-    echo "<!-- produced by: bench/accuracy_eval.sh, $seconds s on this 2-core machine (profiles and full runs reused from earlier runs not counted), $(date +%F), tools at $(git -C "$TOP" rev-parse --short HEAD) -->"
+    echo "<!-- produced by: bench/accuracy_eval.sh, $seconds s on this 2-core machine (profiles and full runs reused from earlier runs not counted), $(date +%F), at $(git -C "$TOP" rev-parse --short HEAD); $(cat "$OUT/bin.from" 2>/dev/null || echo "the tools' origin not recorded") -->"
     echo
     echo "# Accuracy as a distribution: tuning and evaluation sets (issue 37)"
     echo
@@ -78,8 +79,8 @@ R=$TOP/bench/results/accuracy_eval.md
     echo
     echo "Measured and rejected on the tuning set (at b1b152b, the same runs): placing each extra point where"
     echo "one more stratum cuts the variance the strata leave most (sum W_g^2 s_g^2) instead of by that rule:"
-    echo "dims:1+points:1.5x 0.58% mean, 1.24% mean p95 against 0.57% and 1.18% (evaluation: 0.57%, 1.17%"
-    echo "against 0.52%, 1.13%), so --points keeps --stratify's rule."
+    echo "dims:1+points:1.5x 0.58% mean, 1.24% mean p95 against 0.57% and 1.18% (evaluation, its first 13"
+    echo "programs: 0.57%, 1.17% against 0.52%, 1.13%), so --points keeps --stratify's rule."
     echo
     cat "$OUT/tables.md"
 } > "$R"

@@ -28,6 +28,8 @@ runs instead (tests/corpus/eval.txt, SPLIT.md), from a seed of their own:
   words.gawk  word frequencies sorted with asort (gawk)
   db.cmds     gdbmtool commands: stores, fetches, deletes, a listing
   consts.bc   constants to many digits with bc's math library
+  graph.dimacs  a random graph G(190, 0.55) (cliquer)
+  macros.m4   recursive macros, loops and string built-ins (m4)
 """
 import bz2
 import gzip
@@ -251,6 +253,16 @@ print(s.length, o.total, o.fib, joined, keys[0]);
     cmds += ["count", "list"]
     (out / "db.cmds").write_text("\n".join(cmds) + "\n")
     (out / "consts.bc").write_text("scale=160\npi=4*a(1)\npi\ne(1)\nl(2)\nsqrt(2)\ns(1)+c(1)\nquit\n")
+    # Added later, each from a seed of its own (the files above keep their bytes).
+    rg, n = random.Random(41), 190
+    edges = [(i, j) for i in range(1, n + 1) for j in range(i + 1, n + 1) if rg.random() < 0.55]
+    (out / "graph.dimacs").write_text(f"p edge {n} {len(edges)}\n" + "".join(f"e {i} {j}\n" for i, j in edges))
+    (out / "macros.m4").write_text(
+        "define(`fib', `ifelse(eval($1 < 2), 1, $1, `eval(fib(decr($1)) + fib(eval($1 - 2)))')')dnl\n"
+        "define(`forloop', `pushdef(`$1', `$2')_forloop($@)popdef(`$1')')dnl\n"
+        "define(`_forloop', `$4`'ifelse($1, `$3', `', `define(`$1', incr($1))$0($@)')')dnl\n"
+        "forloop(`i', 1, 250, `fib(eval(i % 10)) translit(`interval cluster vector', `a-z', `A-Z') "
+        "substr(`abcdefghij', eval(i % 5), 3) len(format(`%d-%s', i, `x'))\n')dnl\n")
 
 
 if EVAL:
