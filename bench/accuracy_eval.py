@@ -315,7 +315,7 @@ def main():
         w.writeheader()
         w.writerows(rows)
     print(f"accuracy_eval: {len(rows)} rows in {out / 'rows.csv'}")
-    report.write_text(render(rows, [m for m, _ in methods], runs))
+    report.write_text(render(rows, [m for m, _ in methods]))
 
 
 # ------------------------------------------------------------- report
@@ -382,58 +382,59 @@ def coverage(rows, method, st, key, kappa=1.0, rho=None):
     return hit, len(rs), sum(hw) / len(hw)
 
 
-def render(rows, methods, runs):
+def table(L, title, text, columns, cells):
+    """A section: TITLE, TEXT, and a table with a row of CELLS for each set and method."""
+    L += [f"## {title}", "", text, "", "| set | method | " + " | ".join(columns) + " |",
+          "|---|---|" + "--:|" * len(columns)]
+    L += [f"| {st} | {m} | " + " | ".join(c) + " |" for st, m, c in cells if c]
+    L.append("")
+
+
+def render(rows, methods):
     sets = [s for s in ("tuning", "evaluation") if any(r["set"] == s for r in rows)]
     kappa = {m: calibration(rows, m) for m in methods}
     rho = {m: residual_floor(rows, m) for m in methods}
+
+    def distribution(st, m):
+        pp = per_program(rows, m, st)
+        if not pp:
+            return None
+        means = [v[0] for v in pp.values()]
+        p95 = [v[1] for v in pp.values()]
+        return [str(len(pp)), f"{sum(v[3] for v in pp.values()) / len(pp):.2f}x", f"{sum(means) / len(means):.2f}%",
+                f"{max(means):.2f}%", f"{sum(p95) / len(p95):.2f}%", f"{max(p95):.2f}%",
+                f"{sum(x <= 1 for x in means)}/{len(means)}", f"{sum(x <= 2 for x in p95)}/{len(p95)}"]
+
+    def intervals(st, m):
+        if not any(r["set"] == st and r["method"] == m for r in rows):
+            return None
+        oh, on, ow = coverage(rows, m, st, "oracle_se_pct")
+        ph, pn, pw = coverage(rows, m, st, "predicted_se_pct", kappa[m])
+        fh, fn, fw = coverage(rows, m, st, "predicted_se_pct", rho=rho[m])
+        return [f"{100 * oh / on:.0f}% ({ow:.2f}%)", f"{kappa[m]:.2f}", f"{100 * ph / pn:.0f}% ({ph}/{pn})",
+                f"{pw:.2f}%", f"{rho[m]:.2f}%", f"{100 * fh / fn:.0f}% ({fh}/{fn})", f"{fw:.2f}%"]
+
     L = []
-    L.append("## Per method")
-    L.append("")
-    L.append("Per program: the mean and the 95th percentile (Hyndman-Fan 7) of |CPI error| over its "
-             f"{len(VARIANTS) * len(OFFSETS)} perturbations; the columns average those over the programs "
-             "(and give the largest p95). Points: the simulation points against SimPoint's on the same "
-             "perturbation, averaged.")
-    L.append("")
-    L.append("| set | method | programs | points vs SimPoint | mean of mean \\|err\\| | largest mean | mean of p95 | "
-             "largest p95 | programs with mean <= 1% | with p95 <= 2% |")
-    L.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    table(L, "Per method",
+          "Per program: the mean and the 95th percentile (Hyndman-Fan 7) of |CPI error| over its "
+          f"{len(VARIANTS) * len(OFFSETS)} perturbations; the columns average those over the programs "
+          "(and give the largest). Points: the simulation points against SimPoint's on the same "
+          "perturbation, averaged.",
+          ["programs", "points vs SimPoint", "mean of mean \\|err\\|", "largest mean", "mean of p95", "largest p95",
+           "programs with mean <= 1%", "with p95 <= 2%"],
+          [(st, m, distribution(st, m)) for st in sets for m in methods])
+    table(L, "The 95% interval: how often it holds the full run's CPI",
+          "Share of perturbations whose interval holds the full run's CPI, and the interval's mean half-width. "
+          "*oracle*: +- 1.96 x the standard error of one random member per cluster (or stratum), each "
+          "member's CPI from the full run (validate's; it needs the full run). *predicted*: +- 1.96 x "
+          "kappa x the standard error simpoint predicts from the proxy CPI before anything is simulated "
+          "(`--json` `predicted.relative_se`), kappa fitted on the tuning set (the 95th percentile there of "
+          "|error| / (1.96 x predicted SE)). *predicted + floor*: +- 1.96 x sqrt(SE^2 + rho^2 sum W^2), "
+          "rho (the relative CPI spread per interval the proxy does not see) the least that covers 95% "
+          "of the tuning set. kappa and rho come from the tuning set only.",
+          ["oracle", "predicted: kappa", "coverage", "half-width", "predicted + floor: rho", "coverage", "half-width"],
+          [(st, m, intervals(st, m)) for st in sets for m in methods])
     for st in sets:
-        for m in methods:
-            pp = per_program(rows, m, st)
-            if not pp:
-                continue
-            means = [v[0] for v in pp.values()]
-            p95 = [v[1] for v in pp.values()]
-            pts = sum(v[3] for v in pp.values()) / len(pp)
-            L.append(f"| {st} | {m} | {len(pp)} | {pts:.2f}x | {sum(means) / len(means):.2f}% | {max(means):.2f}% | "
-                     f"{sum(p95) / len(p95):.2f}% | {max(p95):.2f}% | {sum(x <= 1 for x in means)}/{len(means)} | "
-                     f"{sum(x <= 2 for x in p95)}/{len(p95)} |")
-    L.append("")
-    L.append("## The 95% interval: how often it holds the full run's CPI")
-    L.append("")
-    L.append("Share of perturbations whose interval holds the full run's CPI, and the interval's mean half-width. "
-             "*oracle*: +- 1.96 x the standard error of one random member per cluster (or stratum), each "
-             "member's CPI from the full run (validate's; it needs the full run). *predicted*: +- 1.96 x "
-             "kappa x the standard error simpoint predicts from the proxy CPI before anything is simulated "
-             "(`--json` `predicted.relative_se`), kappa fitted on the tuning set (the 95th percentile there of "
-             "|error| / (1.96 x predicted SE)). *predicted + floor*: +- 1.96 x sqrt(SE^2 + rho^2 sum W^2), "
-             "rho (the relative CPI spread per interval the proxy does not see) the least that covers 95% "
-             "of the tuning set. kappa and rho come from the tuning set only.")
-    L.append("")
-    L.append("| set | method | oracle | predicted: kappa | coverage | half-width | predicted + floor: rho | "
-             "coverage | half-width |")
-    L.append("|---|---|--:|--:|--:|--:|--:|--:|--:|")
-    for st in sets:
-        for m in methods:
-            if not any(r["set"] == st and r["method"] == m for r in rows):
-                continue
-            oh, on, ow = coverage(rows, m, st, "oracle_se_pct")
-            ph, pn, pw = coverage(rows, m, st, "predicted_se_pct", kappa[m])
-            fh, fn, fw = coverage(rows, m, st, "predicted_se_pct", rho=rho[m])
-            L.append(f"| {st} | {m} | {100 * oh / on:.0f}% ({ow:.2f}%) | {kappa[m]:.2f} | {100 * ph / pn:.0f}% "
-                     f"({ph}/{pn}) | {pw:.2f}% | {rho[m]:.2f}% | {100 * fh / fn:.0f}% ({fh}/{fn}) | {fw:.2f}% |")
-    for st in sets:
-        L.append("")
         L.append(f"## Per program, {st} set: mean / 95th percentile of |CPI error| (points vs SimPoint's)")
         L.append("")
         L.append("| program | instructions | " + " | ".join(methods) + " |")
@@ -443,7 +444,8 @@ def render(rows, methods, runs):
             insts = [r["instructions"] for r in rows if r["program"] == p and r["variant"] == "base"]
             L.append(f"| {p} | {insts[0] / 1e6:.0f}M | " + " | ".join(
                 f"{tabs[m][p][0]:.2f}% / {tabs[m][p][1]:.2f}% ({tabs[m][p][3]:.2f}x)" for m in methods) + " |")
-    return "\n".join(L) + "\n"
+        L.append("")
+    return "\n".join(L)
 
 
 if __name__ == "__main__":
