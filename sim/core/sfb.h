@@ -3,7 +3,9 @@
  * predictor does not predict it taken, becomes a predicated micro-op. It
  * never redirects fetch, so it is never mispredicted; the instructions it
  * jumps over are fetched either way and execute predicated on its outcome,
- * so their results depend on its operands. */
+ * so their results depend on its operands. Reporting no outcome, it trains
+ * the predictor as not taken, as BOOM's fetch target queue does
+ * (core_bp_event), so it stays recoded. */
 #ifndef SIM_SFB_H
 #define SIM_SFB_H
 
