@@ -135,18 +135,20 @@ static uint64_t reserve_issue(sim_core *c, issue_queue_state *q, uop *u, uint64_
     }
 }
 
-/* Entries still waiting to issue at cycle t (t <= now); frees those that
- * issued before now. */
-static int queue_occupancy(sim_core *c, issue_queue_state *q, uint64_t *earliest, uint64_t t)
+/* Entries of q the last cycle ended with: those issuing now are still
+ * there, as BOOM's queue counts them (a slot frees the cycle after its
+ * grant). The earliest of their issue cycles in *earliest; entries that
+ * issued before now leave the list. */
+static int queue_occupancy(sim_core *c, issue_queue_state *q, uint64_t *earliest)
 {
     int k = 0, waiting = 0;
     *earliest = UINT64_MAX;
     for (int i = 0; i < q->npending; i++) {
-        if (q->pending[i] < t) continue;
+        uint64_t issue = q->pending[i];
+        if (issue < c->now) continue;
         waiting++;
-        if (q->pending[i] < *earliest) *earliest = q->pending[i];
-        if (q->pending[i] <= c->now) continue;
-        q->pending[k++] = q->pending[i];
+        if (issue < *earliest) *earliest = issue;
+        if (issue > c->now) q->pending[k++] = issue;
     }
     q->npending = k;
     return waiting + q->parked;
@@ -424,7 +426,7 @@ static int slots_the_queues_allow(sim_core *c)
         uint64_t earliest;
         /* (Entries only leave: below the size minus a packet, the count cannot bind.) */
         if (q->npending + q->parked + slots <= q->entries) continue;
-        int used = queue_occupancy(c, q, &earliest, c->now);
+        int used = queue_occupancy(c, q, &earliest);
         if (q->entries - used < slots) {
             slots = q->entries - used;
             core_wake_at(c, earliest + 1);
