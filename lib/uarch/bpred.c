@@ -158,14 +158,12 @@ static int bank_leave(bp_bank *h, const bp_event *e)
     return out;
 }
 
-/* The log2 size of a fetch bank: SonicBOOM's I-cache reads a fetch packet
- * as two banks when it is more than 8 bytes (fetch width counts 16-bit
- * parcels), as one otherwise. */
+/* The log2 size of a fetch bank (uarch_fetch_bank_bytes). */
 static int bank_shift_of(const uarch_config *c)
 {
-    int packet_bytes = 2 * c->fetch_width, bank_bytes = packet_bytes > 8 ? packet_bytes / 2 : packet_bytes;
+    unsigned bank_bytes = uarch_fetch_bank_bytes(c);
     int shift = 0;
-    while ((2 << shift) <= bank_bytes) shift++;
+    while ((2u << shift) <= bank_bytes) shift++;
     return shift;
 }
 

@@ -136,6 +136,16 @@ void uarch_param_put(uarch_config *c, int i, int v);
 void uarch_param_range(int i, int *lo, int *hi);
 bool uarch_param_shapes_state(int i);
 
+/* A fetch packet's bytes (fetch width counts 16-bit parcels), and those of
+ * one bank of it: SonicBOOM's I-cache reads a packet of more than 8 bytes
+ * as two banks, a smaller one as one (frontend.scala, nBanks). */
+static inline unsigned uarch_fetch_packet_bytes(const uarch_config *c) { return 2u * (unsigned)c->fetch_width; }
+static inline unsigned uarch_fetch_bank_bytes(const uarch_config *c)
+{
+    unsigned packet = uarch_fetch_packet_bytes(c);
+    return packet > 8 ? packet / 2 : packet;
+}
+
 /* All parameters as a JSON object {"section.key": value, ...}. */
 struct json_t;
 struct json_t *uarch_config_json(const uarch_config *c);

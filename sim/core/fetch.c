@@ -98,7 +98,7 @@ static void predict(sim_core *c, uop *u)
     }
     sfb_shadow shadow;
     if (c->cfg.sfb && e.kind == BP_COND && p->next_pc == u->d.insn.pc + u->d.insn.len &&
-        sfb_recodable(&c->proc->mem, &u->d.insn, 2u * (unsigned)c->cfg.fetch_width, (unsigned)c->cfg.line_bytes,
+        sfb_recodable(&c->proc->mem, &u->d.insn, uarch_fetch_packet_bytes(&c->cfg), (unsigned)c->cfg.line_bytes,
                       &shadow) && shadow.count) {
         /* Predicted not taken, so fetch goes on through the shadow either
          * way. The recoded branch is no longer a control transfer: it never
@@ -137,16 +137,15 @@ void core_resolve_stage(sim_core *c)
  * executed by the functional model. */
 static bool next_insn(sim_core *c) { return c->wp.on ? wrong_path_next(c) : ensure_executed(c, c->fetch); }
 
-/* Where the fetch packet starting at pc ends. SonicBOOM's I-cache reads
- * two banks of half a packet each, starting with the bank pc is in, so a
- * packet runs a whole packet's bytes from the start of that bank, except
- * that it never crosses a cache line (frontend.scala: nextFetch, fetchMask).
- * A packet of 8 bytes or less is one bank. */
+/* Where the fetch packet starting at pc ends. SonicBOOM's I-cache reads a
+ * packet as banks (uarch_fetch_bank_bytes), starting with the bank pc is
+ * in, so a packet runs a whole packet's bytes from the start of that bank,
+ * except that it never crosses a cache line (frontend.scala: nextFetch,
+ * fetchMask). */
 static uint64_t fetch_packet_end(const uarch_config *k, uint64_t pc)
 {
-    uint64_t packet_bytes = 2u * (uint64_t)k->fetch_width; /* fetch width counts 16-bit parcels */
-    uint64_t bank_bytes = packet_bytes > 8 ? packet_bytes / 2 : packet_bytes;
-    uint64_t end = (pc & ~(bank_bytes - 1)) + packet_bytes;
+    uint64_t bank_bytes = uarch_fetch_bank_bytes(k);
+    uint64_t end = (pc & ~(bank_bytes - 1)) + uarch_fetch_packet_bytes(k);
     uint64_t line_end = (pc | ((uint64_t)k->line_bytes - 1)) + 1;
     return end < line_end ? end : line_end;
 }
