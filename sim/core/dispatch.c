@@ -429,7 +429,9 @@ static int slots_the_queues_allow(sim_core *c)
         int used = queue_occupancy(c, q, &earliest);
         if (q->entries - used < slots) {
             slots = q->entries - used;
-            core_wake_at(c, earliest + 1);
+            /* An entry frees the cycle after it issues; parked wrong-path
+             * entries free only at the squash, which wakes the core itself. */
+            if (earliest != UINT64_MAX) core_wake_at(c, earliest + 1);
         }
     }
     return slots;
