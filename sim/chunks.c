@@ -115,6 +115,10 @@ static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, sim_
     co.warmup = WARMUP_CHECKPOINT_DETAILED;
     co.region_log = true;
     co.guest_output = "none"; /* the functional pass's is the program's output */
+    /* The samplers' periods go on across chunks, at the serial run's period:
+     * no chunk samples faster for being short. */
+    co.sampling.cfg.continued = true;
+    co.sampling.cfg.min_samples = 0;
     sim_run_jobs(&co, jobs, n, "sim --full: chunks", res);
     free(jobs);
 }
@@ -156,6 +160,22 @@ static void check_chunk(const chunk *ch, const sim_result *res, size_t k, size_t
         die("chunk %zu of %zu: its interval log does not add up to its totals", k + 1, n);
 }
 
+/* Each sampler's runs over the chunks, stitched (sampled_runs_stitch). */
+static void stitch_sampled(const sim_result *res, size_t n, sim_result *r)
+{
+    const sampled_run **runs = malloc(n * sizeof *runs);
+    uint64_t *cycles = malloc(n * sizeof *cycles);
+    if (!runs || !cycles || !(r->sampled = calloc((size_t)res[0].nsampled, sizeof *r->sampled))) die("out of memory");
+    for (size_t k = 0; k < n; k++) cycles[k] = res[k].c.cycles;
+    for (int i = 0; i < res[0].nsampled; i++) {
+        for (size_t k = 0; k < n; k++) runs[k] = &res[k].sampled[i];
+        sampled_runs_stitch(runs, cycles, n, &r->sampled[i]);
+    }
+    r->nsampled = res[0].nsampled;
+    free(runs);
+    free(cycles);
+}
+
 static void write_interval_log(const char *path, const sim_result *res, size_t n)
 {
     outfile *log = outfile_open(path);
@@ -187,6 +207,7 @@ static void stitch(const sim_options *o, const chunk *chunks, sim_result *res, s
         for (size_t k = 0; k < n; k++)
             for (int b = 0; b <= PICS_STALL_BUCKETS; b++) r->no_event_stalls[b] += res[k].no_event_stalls[b];
     }
+    if (res[0].nsampled) stitch_sampled(res, n, r);
     if (o->interval_log) write_interval_log(o->interval_log, res, n);
 }
 

@@ -4,7 +4,9 @@
  * checkpoint's warm state, and are stitched into the result a serial
  * --full run writes: exact instruction counts and intervals; cycles, cycle
  * stack, events, interval log, golden profile and PICS summed over chunks,
- * off the serial run's only by what the warm-ups miss (bench/chunked_full.sh). */
+ * off the serial run's only by what the warm-ups miss (bench/chunked_full.sh);
+ * sampled profiles with the samplers' periods going on across chunks
+ * (sampled_runs_stitch, bench/chunked_sampled.sh). */
 #ifndef SIM_CHUNKS_H
 #define SIM_CHUNKS_H
 

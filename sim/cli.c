@@ -36,6 +36,7 @@ const char sim_usage[] =
     "                          parallel: a functional pass warms caches, TLBs and predictors\n"
     "                          and checkpoints every chunk, each chunk runs in detail after a\n"
     "                          detailed warm-up, and the chunks are stitched into one result\n"
+    "                          (sampled profiles too: their periods go on across chunks)\n"
     "      --chunks N          ... in N chunks of the program's --total-insts\n"
     "      --chunk-warmup W    the detailed warm-up before each chunk (default 100k)\n"
     "      --stitch CKPT...    the same from the chunks of checkpoint --chunk-insts\n"
@@ -453,8 +454,8 @@ static void setup_chunks(sim_cli *cli)
     if (!cli->target.full) die("--chunk-insts and --chunks need --full");
     if (co->count && !o->total_insts) die("--chunks N needs the program's length: --total-insts (bbv's count)");
     if (o->max_insts) die("--max-insts: not with a chunked run");
-    if (s->nprofilers || s->profileme || s->records || s->commit_trace)
-        die("sampled profiles (--sample, --samples, --commit-trace) cannot be stitched across chunks yet: run --full without chunks");
+    if (s->profileme || s->records || s->commit_trace)
+        die("--sample profileme, --samples and --commit-trace cannot be stitched across chunks yet: run --full without chunks");
     if (cli->sens.nvariants || cli->icost || cli->icost_loads)
         die("--sensitivity and --icost run the program again: not with a chunked run");
     if (co->warmup == UINT64_MAX) co->warmup = CHUNK_WARMUP_DEFAULT;

@@ -67,7 +67,8 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
         for (int i = 0; i < o->nsweep; i++)
             for (int random = 0; random < 2; random++) {
                 sampler_config cfg = {.period = sampling_period(o->sweep_hz[i], c->cfg.freq_mhz), .random = random,
-                                      .seed = o->cfg.seed, .hz = o->sweep_hz[i]};
+                                      .seed = o->cfg.seed, .hz = o->sweep_hz[i],
+                                      .continued = o->cfg.continued};
                 add_sampler(p, c, &cfg, o, NULL);
             }
     }
@@ -102,7 +103,7 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
 void profiling_begin(profiling *p, uint64_t origin)
 {
     fit_period(p);
-    for (int i = 0; i < p->nsamplers; i++) sampler_begin(p->samplers[i], origin);
+    for (int i = 0; i < p->nsamplers; i++) sampler_begin_at(p->samplers[i], origin, core_committed(p->core));
     if (p->trace.out) trace_begin(&p->trace, origin);
     if (p->pics) pics_begin(p->pics);
     callstack_begin(p->calls);

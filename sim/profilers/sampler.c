@@ -40,17 +40,12 @@ void sample_records_header(outfile *o, unsigned width)
 }
 
 /* Post-processing as TIP's (notes/tip.md §3.1): a stalled sample goes to
- * the oldest entry, any other to its valid entries in equal shares. */
-void profiler_emit(profiler *p, sample_record *r)
+ * the oldest entry, any other to its valid entries in equal shares (units
+ * is the record's weight in 1/U cycle; U is a multiple of every width). */
+static void post_process(cost_table *t, const sample_record *r, uint64_t units, uint16_t events)
 {
-    sampler *s = p->sampler;
-    r->weight += p->carry;
-    p->carry = 0;
-    p->samples++;
-    if (s->records) write_record(s->records, p->policy->name, r, s->record_width);
-    uint64_t units = r->weight * s->units;
     if (r->flags & REC_STALLED) {
-        cost *c = cost_at(&p->profile, pics_key(r->pc[r->oldest], r->psv[r->oldest] & p->events));
+        cost *c = cost_at(t, pics_key(r->pc[r->oldest], r->psv[r->oldest] & events));
         c->units[r->state] += units, c->commits++;
         return;
     }
@@ -58,9 +53,24 @@ void profiler_emit(profiler *p, sample_record *r)
     for (unsigned i = 0; i < r->n; i++) n += r->valid[i];
     for (unsigned i = 0; i < r->n; i++)
         if (r->valid[i]) {
-            cost *c = cost_at(&p->profile, pics_key(r->pc[i], r->psv[i] & p->events));
+            cost *c = cost_at(t, pics_key(r->pc[i], r->psv[i] & events));
             c->units[r->state] += units / n, c->commits++;
         }
+}
+
+void profiler_emit(profiler *p, sample_record *r)
+{
+    sampler *s = p->sampler;
+    r->weight += p->carry;
+    p->carry = 0;
+    p->samples++;
+    if (s->records) write_record(s->records, p->policy->name, r, s->record_width);
+    if (s->cfg.continued && !p->has_first) {
+        /* its weight grows by the cycles the chunk before left (sampled_runs_stitch) */
+        p->first = *r, p->has_first = true;
+        return;
+    }
+    post_process(&p->profile, r, r->weight * s->units, p->events);
 }
 
 void profiler_drop(profiler *p, uint64_t weight)
@@ -149,22 +159,37 @@ void sampler_free(sampler *s)
     free(s);
 }
 
-/* The sample cycle of period `index` (0-based): period k covers cycles
- * [origin + kP, origin + (k+1)P); its sample is its last cycle, or a
- * uniformly random one. */
-static uint64_t sample_cycle(sampler *s, uint64_t index)
+/* The next sample cycle, of period `index` (0-based) or a later one: period
+ * k covers cycles [origin - phase + kP, origin - phase + (k+1)P); its sample
+ * is its last cycle, or a uniformly random one. A continued run's first
+ * period began before origin: a random sample that falls before it is not
+ * taken (the last cycle, P - 1 >= phase, always is). */
+static uint64_t sample_cycle(sampler *s)
 {
-    uint64_t offset = s->cfg.random ? splitmix64_next(&s->rng) % s->cfg.period : s->cfg.period - 1;
-    return s->origin + index * s->cfg.period + offset;
+    for (;;) {
+        uint64_t offset = s->cfg.random ? splitmix64_next(&s->rng) % s->cfg.period : s->cfg.period - 1;
+        if (s->index || offset >= s->phase) return s->origin + s->index * s->cfg.period + offset - s->phase;
+        s->index++;
+    }
 }
 
 void sampler_begin(sampler *s, uint64_t origin)
+{
+    sampler_begin_at(s, origin, 0);
+}
+
+void sampler_begin_at(sampler *s, uint64_t origin, uint64_t first_inst)
 {
     s->started = true;
     s->origin = s->unsampled = origin;
     s->index = 0;
     s->rng = s->cfg.seed;
-    s->next = s->want_from = sample_cycle(s, 0);
+    s->phase = 0;
+    if (s->cfg.continued && first_inst) {
+        s->rng ^= first_inst * 0x9e3779b97f4a7c15ull;
+        s->phase = splitmix64_next(&s->rng) % s->cfg.period;
+    }
+    s->next = s->want_from = sample_cycle(s);
 }
 
 void sampler_view(void *ctx, const commit_view *v)
@@ -183,7 +208,8 @@ void sampler_view(void *ctx, const commit_view *v)
         /* The sample stands for every cycle since the previous one. */
         for (int i = 0; i < s->nprofs; i++) s->profs[i].policy->on_sample(&s->profs[i], v, t, t + 1 - s->unsampled);
         s->unsampled = t + 1;
-        s->next = sample_cycle(s, ++s->index);
+        s->index++;
+        s->next = sample_cycle(s);
     }
     s->waiting = 0;
     for (int i = 0; i < s->nprofs; i++) s->waiting += s->profs[i].npending;
@@ -205,15 +231,21 @@ void sampler_collect(sampler *s, sampled_run *out)
 {
     out->cfg = s->cfg;
     out->nprofs = s->nprofs;
+    out->units = s->units;
+    out->spanned = s->unsampled - s->origin;
     out->profs = calloc((size_t)(s->nprofs ? s->nprofs : 1), sizeof *out->profs);
     if (!out->profs) die("out of memory");
     for (int i = 0; i < s->nprofs; i++) {
         sampled_profile *d = &out->profs[i];
-        d->name = s->profs[i].policy->name;
-        d->events = s->profs[i].events;
-        d->samples = s->profs[i].samples;
-        d->dropped = s->profs[i].dropped;
-        d->pcs = cost_sorted(&s->profs[i].profile, &d->npcs);
+        const profiler *p = &s->profs[i];
+        d->name = p->policy->name;
+        d->events = p->events;
+        d->samples = p->samples;
+        d->dropped = p->dropped;
+        d->pcs = cost_sorted(&p->profile, &d->npcs);
+        d->first = p->first;
+        d->has_first = p->has_first;
+        d->carry = p->carry;
     }
 }
 
@@ -222,6 +254,45 @@ void sampled_run_free(sampled_run *r)
     for (int i = 0; i < r->nprofs; i++) free(r->profs[i].pcs);
     free(r->profs);
     *r = (sampled_run){0};
+}
+
+/* Profiler i of every chunk, stitched: each chunk's first record carries
+ * the cycles left since the chunk before's last one. */
+static void stitch_profile(const sampled_run *const *runs, const uint64_t *cycles, size_t n, int i, sampled_profile *out)
+{
+    cost_table t = {0};
+    uint64_t left = 0;
+    *out = (sampled_profile){.name = runs[0]->profs[i].name, .events = runs[0]->profs[i].events};
+    for (size_t k = 0; k < n; k++) {
+        const sampled_profile *p = &runs[k]->profs[i];
+        if (runs[k]->cfg.period != runs[0]->cfg.period)
+            die("chunk %zu of %zu was sampled every %" PRIu64 " cycles, chunk 1 every %" PRIu64, k + 1, n,
+                runs[k]->cfg.period, runs[0]->cfg.period);
+        if (runs[k]->spanned > cycles[k])
+            die("chunk %zu of %zu: its samples span %" PRIu64 " cycles, more than its %" PRIu64 " (a simulator bug)",
+                k + 1, n, runs[k]->spanned, cycles[k]);
+        cost_accumulate(&t, p->pcs, p->npcs, 1.0);
+        if (p->has_first) {
+            post_process(&t, &p->first, (p->first.weight + left) * runs[k]->units, p->events);
+            left = 0;
+        }
+        left += cycles[k] - runs[k]->spanned + p->carry;
+        out->samples += p->samples;
+        out->dropped += p->dropped;
+    }
+    out->carry = left;
+    out->pcs = cost_sorted(&t, &out->npcs);
+    cost_table_free(&t);
+}
+
+void sampled_runs_stitch(const sampled_run *const *runs, const uint64_t *cycles, size_t n, sampled_run *out)
+{
+    *out = (sampled_run){.cfg = runs[0]->cfg, .nprofs = runs[0]->nprofs, .units = runs[0]->units};
+    out->cfg.continued = false;
+    out->profs = calloc((size_t)(out->nprofs ? out->nprofs : 1), sizeof *out->profs);
+    if (!out->profs) die("out of memory");
+    for (int i = 0; i < out->nprofs; i++) stitch_profile(runs, cycles, n, i, &out->profs[i]);
+    for (size_t k = 0; k < n; k++) out->spanned += k + 1 < n ? cycles[k] : runs[k]->spanned;
 }
 
 extern const profiler_policy prof_tip, prof_tip_ilp, prof_nci, prof_nci_ilp, prof_lci, prof_dispatch, prof_fetch,

@@ -66,6 +66,8 @@ struct profiler {
     size_t npending, cap;
     cost_table profile;        /* pc -> units by the state of the sample cycle */
     uint64_t samples, dropped, carry;
+    sample_record first;       /* continued runs: the first record, kept out of the profile */
+    bool has_first;
 };
 
 extern const profiler_policy *const profiler_policies[];
@@ -101,6 +103,8 @@ typedef struct sampler_config {
     double hz;                 /* the frequency the period came from, 0 if given in cycles */
     uint64_t min_samples;      /* > 0: a run of known length samples faster so it gets at least this many */
     uint16_t psv_extra;        /* extra PSV bits (beyond the paper's nine) for TEA's event sets */
+    bool continued;            /* a chunk of a chunked full run: its periods go on from the chunk before's
+                                  (sampler_begin_at, sampled_runs_stitch) */
 } sampler_config;
 
 typedef struct sampler {
@@ -108,6 +112,7 @@ typedef struct sampler {
     uint32_t units;            /* 1/U cycle of the profiles */
     bool started;
     uint64_t origin, next, index, rng;
+    uint64_t phase;            /* cycles of the first period before origin (continued runs) */
     uint64_t unsampled;        /* the first cycle no sample stands for yet */
     size_t waiting;            /* samples pending in all profilers */
     uint64_t want_from;        /* the commit probe's views it reads: the next sample's on, or all while samples wait */
@@ -124,6 +129,15 @@ sampler *sampler_new(const sampler_config *cfg, uint32_t units, const char *cons
 void sampler_free(sampler *s);
 /* Sampling starts at cycle origin (views before it only update state). */
 void sampler_begin(sampler *s, uint64_t origin);
+/* ... at instruction first_inst. A continued sampler (a chunk of a chunked
+ * run) that begins past instruction 0 starts part-way through a period:
+ * the serial run's phase there is a residue of every cycle before, which a
+ * chunk simulated beside the chunks before it cannot know, so it is drawn
+ * uniformly from the seed and first_inst (phase cycles of the first period
+ * lie before origin: its sample, when random and there, is not taken); the
+ * random stream is seeded from both too. At instruction 0 it is
+ * sampler_begin's, the serial run's. */
+void sampler_begin_at(sampler *s, uint64_t origin, uint64_t first_inst);
 /* The probe consumer. */
 void sampler_view(void *sampler, const commit_view *v);
 /* The run is over: samples still pending are dropped. */
@@ -136,16 +150,33 @@ typedef struct sampled_profile {
     uint64_t samples, dropped;
     cost *pcs;                 /* sorted by units */
     size_t npcs;
+    /* Continued runs: the first record (not in pcs), and the cycles of the
+     * samples dropped since the last record, which go with the next record. */
+    sample_record first;
+    bool has_first;
+    uint64_t carry;
 } sampled_profile;
 
 typedef struct sampled_run {
     sampler_config cfg;
     sampled_profile *profs;
     int nprofs;
+    uint32_t units;            /* 1/U cycle of the profiles */
+    uint64_t spanned;          /* cycles from origin to the last sample cycle, inclusive */
 } sampled_run;
 
 void sampler_collect(sampler *s, sampled_run *out);
 void sampled_run_free(sampled_run *r);
+
+/* The continued runs of one sampler over the n chunks of a chunked run, in
+ * order (chunk k measured cycles[k] cycles), stitched into the run one
+ * sampler would have made over them all: the cycles a chunk leaves after its
+ * last record (the rest of its last period, samples dropped or still
+ * pending at its end) go with the next chunk's first record, as a sample
+ * stands for every cycle since the one before it; the last chunk's are in no
+ * record, as a serial run's last period. Dies if a chunk's samples span
+ * more cycles than it measured (a simulator bug). */
+void sampled_runs_stitch(const sampled_run *const *runs, const uint64_t *cycles, size_t n, sampled_run *out);
 
 /* The CSV header of --samples files. */
 void sample_records_header(outfile *o, unsigned width);

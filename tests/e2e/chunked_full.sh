@@ -2,17 +2,21 @@
 # A chunked full run (sim --full --chunk-insts) against the serial one on a
 # bundled workload: instructions and the interval log's rows exactly equal,
 # CPI within 0.1% and the golden profile within 0.5% (bench/chunked_compare.py);
-# sim --stitch over checkpoint --chunk-insts's checkpoints gives the very same
-# result; validate reads the result and says it was chunked; what cannot be
-# stitched is refused before anything runs.
+# sampled profiles stitched across chunks: one chunk gives the serial run's,
+# a sample every cycle gives TIP = golden, five chunks sample as often as the
+# serial run with TIP's error within a point of its; sim --stitch over
+# checkpoint --chunk-insts's checkpoints gives the very same result; validate
+# reads the result and says it was chunked; what cannot be stitched is
+# refused before anything runs.
 source "$(dirname "$0")/lib.sh"
 cd "$T"
 mkdir tmp && export TMPDIR=$T/tmp # the chunks' checkpoints and page store, removed at the end
 prog=$RV/workloads/fp_flags
 sim() { "$BIN/sim" -q -G 1M --profile-top 0 "$@"; }
+SAMPLE=(--sample tip,nci --sample-hz 4000000 --sample-sweep-hz 400000)
 
-sim --full --interval-log serial.csv -o serial.json -- "$prog" > /dev/null
-OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --interval-log chunked.csv -o chunked.json -- "$prog" > out.txt
+sim --full "${SAMPLE[@]}" --interval-log serial.csv -o serial.json -- "$prog" > /dev/null
+OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 2M --interval-log chunked.csv -o chunked.json -- "$prog" > out.txt
 [ -s out.txt ] || fail "the guest's output did not pass through once"
 read -r insts rows cpi _ _ _ _ profile < <(python3 "$TOP/bench/chunked_compare.py" serial.json serial.csv chunked.json chunked.csv) ||
     fail "an exact quantity differs: instructions $insts, interval rows $rows"
@@ -25,10 +29,45 @@ assert (c["chunks"], c["instructions_per_chunk"], c["warmup"]) == (5, 2000000, 1
 PY
 echo "ok   chunked full run (5 chunks of 2M, 100k warm-up): exact instructions and rows, CPI $cpi%, profile $profile%"
 
+# Sampled profiles across chunks (sim/RESULTS.md): every sampler (4 MHz
+# periodic, the sweep's 400 kHz periodic and random) takes about as many
+# samples as the serial run's, no two more than the chunk boundaries and the
+# cycles' difference allow, and TIP's error against the golden profile is
+# within a point of the serial run's; one chunk is the serial run itself.
+OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 10M -o one.json -- "$prog" > /dev/null
+python3 - serial.json chunked.json one.json <<'PY' || fail "sampled profiles across chunks (above)"
+import json, sys
+serial, chunked, one = (json.load(open(p))["results"][0] for p in sys.argv[1:])
+samplers = lambda r: [r["sampled"]] + r["sample_sweep"]
+assert json.dumps(samplers(one)) == json.dumps(samplers(serial)), "one chunk: not the serial run's samples"
+assert len(samplers(chunked)) == 3
+for s, c in zip(samplers(serial), samplers(chunked)):
+    assert (s["period"], s["random"]) == (c["period"], c["random"])
+    # a sample more or fewer per boundary (4), and the cycles' difference
+    slack = 4 + 1 + abs(chunked["cycles"] - serial["cycles"]) // s["period"]
+    for p in "tip", "nci":
+        n, m = s[p]["samples"], c[p]["samples"]
+        assert abs(n - m) <= slack, f"period {s['period']} {p}: {m} samples, serial {n}"
+    e, f = s["tip"]["error"]["instruction"], c["tip"]["error"]["instruction"]
+    assert abs(e - f) <= 0.01, f"period {s['period']} random {s['random']}: TIP's error {f:.4f}, serial {e:.4f}"
+    print(f"     period {s['period']}{' random' if s['random'] else ''}: TIP error {100 * f:.2f}% (serial {100 * e:.2f}%), "
+          f"{c['tip']['samples']} samples (serial {s['tip']['samples']})")
+PY
+OMP_NUM_THREADS=2 sim --full --sample tip --sample-period 1 --chunk-insts 2M -o every.json -- "$prog" > /dev/null
+python3 - every.json <<'PY' || fail "a sample every cycle across chunks: TIP is not the golden profile"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+tip = r["sampled"]["tip"]
+assert tip["error"]["instruction"] == 0, tip["error"]
+assert tip["sampled_cycles"] == r["cycles"] == tip["samples"], (tip["sampled_cycles"], r["cycles"], tip["samples"])
+PY
+echo "ok   sampled profiles across 5 chunks: as many samples as serial, TIP's error within a point; one chunk is"
+echo "     the serial run; a sample every cycle gives TIP = golden over every cycle"
+
 # The same chunks from checkpoint --chunk-insts, stitched: the same result.
 "$BIN/checkpoint" -o ck --warm "$TOP/configs/boom-tip.ini" --chunk-insts 2M --warmup 100k -- "$prog" > /dev/null
 expect_eq "chunk checkpoints" 5 "$(ls ck/*.ckpt | wc -l)"
-sim --stitch --interval-log stitched.csv -o stitched.json ck/*.ckpt
+sim --stitch "${SAMPLE[@]}" --interval-log stitched.csv -o stitched.json ck/*.ckpt
 cmp -s stitched.csv chunked.csv || fail "sim --stitch's interval log differs from sim --full --chunk-insts's"
 python3 - stitched.json chunked.json <<'PY' || fail "sim --stitch's result differs from sim --full --chunk-insts's"
 import json, sys
@@ -50,8 +89,8 @@ grep -q "the full run was chunked: 5 chunks of 2,000,000 instructions" v/report.
 echo "ok   validate states the chunking"
 
 # Refused before anything runs; the guest's exit status still mirrored.
-expect_status 1 "$BIN/sim" --full --chunk-insts 2M --sample tip -- "$prog" 2> err.txt
-grep -q "cannot be stitched across chunks" err.txt || fail "--sample: $(cat err.txt)"
+expect_status 1 "$BIN/sim" --full --chunk-insts 2M --sample tip --samples s.csv -- "$prog" 2> err.txt
+grep -q "cannot be stitched across chunks" err.txt || fail "--samples: $(cat err.txt)"
 expect_status 1 "$BIN/sim" --full --chunks 4 -- "$prog" 2> err.txt
 grep -q -- "--chunks N needs the program's length" err.txt || fail "--chunks: $(cat err.txt)"
 expect_status 1 "$BIN/sim" --full --chunk-insts 1500k -- "$prog" 2> err.txt
@@ -64,7 +103,7 @@ expect_status 3 "$BIN/sim" --full -q --chunk-insts 1M -- "$RV/progs/exit_code" 3
 expect_status 139 "$BIN/sim" --full -q --chunk-insts 1M -o fault.json -- "$RV/progs/segfault" 2> err.txt
 grep -q "segmentation fault" err.txt || fail "the guest's fault was not reported: $(cat err.txt)"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
-echo "ok   refused: sampling, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
+echo "ok   refused: --samples, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
 echo "     the guest's exit status and fault as in a serial run"
 
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
@@ -73,6 +112,14 @@ BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl -i 1M -k 3 --full-chunks 3 --engine sl
 awk '/job dry[0-9]*: full/,/submitted as job/' pl.txt > full_job.txt
 grep -q -- '--cpus-per-task=3' full_job.txt || fail "the full run's job does not ask for 3 CPUs"
 grep -q 'full_in_chunks\\ 3' full_job.txt || fail "the full run's job does not run in chunks"
-expect_status 1 "$TOP/scripts/pipeline.sh" -o pl2 --full-chunks 3 --sample tip -- "$prog" 2> err.txt
-grep -q "cannot be stitched" err.txt || fail "--full-chunks with --sample: $(cat err.txt)"
-echo "ok   pipeline.sh --full-chunks: the full run's Slurm job runs in chunks on a CPU each; --sample refused"
+OMP_NUM_THREADS=2 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl2 -i 1M -k 3 --full-chunks 3 --sample tip,nci -- "$prog" \
+    > pl2.txt 2>&1 || fail "pipeline.sh --full-chunks --sample: $(tail -n 5 pl2.txt)"
+python3 - pl2/full.json <<'PY' || fail "pipeline.sh --full-chunks --sample: the full run is not chunked and sampled"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["chunked"]["chunks"] == 3 and r["sampled"]["tip"]["samples"] > 0, (r["chunked"], r["sampled"]["tip"]["samples"])
+PY
+grep -q "the full run was chunked: 3 chunks" pl2/validate/report.md && grep -q "^## Profiles" pl2/validate/report.md ||
+    fail "pipeline.sh --full-chunks --sample: validate's report"
+echo "ok   pipeline.sh --full-chunks: the full run's Slurm job runs in chunks on a CPU each; with --sample, the"
+echo "     chunked full run's sampled profiles and validate's report"

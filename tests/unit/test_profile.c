@@ -94,6 +94,92 @@ Test(profile, periodic_and_random_schedules)
     cr_assert(a <= 9, "the first sample falls in the first period");
 }
 
+/* A stalled stretch of `cycles` cycles on pc, sampled by a continued
+ * sampler that begins at instruction first_inst; its run collected. */
+static void chunk_run(sampler_config cfg, uint64_t first_inst, uint64_t cycles, uint64_t pc, sampled_run *out)
+{
+    const char *names[] = {"tip"};
+    cfg.continued = true;
+    sampler *s = sampler_new(&cfg, 1, names, 1, NULL, 1);
+    sampler_begin_at(s, 100, first_inst); /* a chunk's origin: after its detailed warm-up */
+    commit_view v = {.cycle = 100, .run = cycles, .state = ST_STALLED, .nhead = 1, .squash_from = UINT64_MAX};
+    v.head[0] = (probe_insn){.seq = 1, .pc = pc};
+    sampler_view(s, &v);
+    sampler_end(s);
+    sampler_collect(s, out);
+    sampler_free(s);
+}
+
+static uint64_t units_of(const sampled_profile *p, uint64_t pc)
+{
+    for (size_t i = 0; i < p->npcs; i++)
+        if (p->pcs[i].key == pc) return cost_total(&p->pcs[i]);
+    return 0;
+}
+
+Test(profile, a_continued_sampler_at_instruction_0_is_the_serial_one)
+{
+    sampler_config cfg = {.period = 10, .random = true, .seed = 7};
+    uint64_t first;
+    uint64_t n = samples_in(cfg, 1000, &first);
+    sampled_run r, whole;
+    chunk_run(cfg, 0, 1000, 0x100, &r);
+    const sampled_run *runs[] = {&r};
+    uint64_t cycles[] = {1000};
+    sampled_runs_stitch(runs, cycles, 1, &whole);
+    cr_assert_eq(whole.profs[0].samples, n);
+    cr_assert_eq(units_of(&whole.profs[0], 0x100), r.spanned, "its first record is back in the profile");
+    cr_assert(r.spanned > 990 && r.spanned <= 1000);
+    sampled_run_free(&r);
+    sampled_run_free(&whole);
+}
+
+Test(profile, chunks_sample_every_cycle_once_across_their_boundaries)
+{
+    for (int random = 0; random < 2; random++) {
+        sampler_config cfg = {.period = 10, .random = random, .seed = 3};
+        /* three chunks of 995, 1003 and 1000 cycles on three pcs */
+        uint64_t cycles[] = {995, 1003, 1000}, pcs[] = {0x100, 0x200, 0x300}, insts[] = {0, 5000, 10000};
+        sampled_run r[3], whole;
+        const sampled_run *runs[3];
+        for (int k = 0; k < 3; k++) chunk_run(cfg, insts[k], cycles[k], pcs[k], &r[k]), runs[k] = &r[k];
+        sampled_runs_stitch(runs, cycles, 3, &whole);
+        const sampled_profile *p = &whole.profs[0];
+        /* Chunk k's cycles after its last sample went to chunk k+1's first record. */
+        cr_assert_eq(units_of(p, 0x100), r[0].spanned);
+        cr_assert_eq(units_of(p, 0x200), cycles[0] - r[0].spanned + r[1].spanned);
+        cr_assert_eq(units_of(p, 0x300), cycles[1] - r[1].spanned + r[2].spanned);
+        cr_assert_eq(p->carry, cycles[2] - r[2].spanned, "the last chunk's tail is in no record, as a serial run's");
+        cr_assert_eq(p->samples, r[0].profs[0].samples + r[1].profs[0].samples + r[2].profs[0].samples);
+        /* 2998 cycles at a period of 10: about 300 samples, and one per period within each chunk */
+        cr_assert(p->samples >= 297 && p->samples <= 302, "%d: %llu samples", random, (unsigned long long)p->samples);
+        for (int k = 0; k < 3; k++) sampled_run_free(&r[k]);
+        sampled_run_free(&whole);
+    }
+}
+
+Test(profile, a_later_chunk_starts_part_way_through_a_period)
+{
+    /* Periodic: the first sample of a chunk that begins past instruction 0
+     * is at most a period in, at a phase drawn from the seed and the
+     * instruction; the same chunk gets the same phase. */
+    const char *names[] = {"tip"};
+    sampler_config cfg = {.period = 1000, .seed = 1, .continued = true};
+    uint64_t seen[2][3];
+    bool differ = false;
+    for (int again = 0; again < 2; again++)
+        for (int k = 0; k < 3; k++) {
+            sampler *s = sampler_new(&cfg, 1, names, 1, NULL, 1);
+            sampler_begin_at(s, 50, (uint64_t)(k + 1) * 4000000);
+            seen[again][k] = s->next - 50;
+            cr_assert(seen[again][k] < 1000);
+            differ |= k && seen[again][k] != seen[again][0];
+            sampler_free(s);
+        }
+    cr_assert(differ, "the phases differ from chunk to chunk");
+    cr_assert_arr_eq(seen[0], seen[1], sizeof seen[0]);
+}
+
 Test(profile, regions_stand_for_their_share_of_time)
 {
     /* Two regions of equal weight; the second runs at twice the CPI, so it
