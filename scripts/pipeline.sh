@@ -712,7 +712,8 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     (CPI, cycle stack, event rates, total cycles), no full run, no validation
   --full-chunks N|auto  the full run in N chunks simulated in parallel from warm checkpoints
                     and stitched (sim --full --chunks; auto: one per CPU, each at least ten
-                    log intervals); not with --sample [one serial run]
+                    log intervals; sampled profiles too, their periods going on across
+                    chunks) [one serial run]
   --cache DIR       keep the full detailed run in DIR, and take it from there when an
                     earlier run, into any -o and at any -i, had the same key: the
                     program, its arguments, the files they name and the files under
@@ -790,8 +791,6 @@ engine_check_dir pipeline.sh "$O"
 if [ -n "$FULL_CHUNKS" ]; then
     [[ $FULL_CHUNKS == auto || $FULL_CHUNKS =~ ^[1-9][0-9]*$ ]] ||
         { echo "pipeline.sh: --full-chunks wants a number of chunks or auto, not '$FULL_CHUNKS'" >&2; exit 1; }
-    [ ${#SAMPLE[@]} -eq 0 ] ||
-        { echo "pipeline.sh: --full-chunks: sampled profiles (--sample) cannot be stitched across chunks" >&2; exit 1; }
     # The Slurm job of the full run asks for a CPU per chunk (at most a node's).
     FULL_CPUS=$FULL_CHUNKS
     [ "$FULL_CHUNKS" != auto ] || FULL_CPUS=${NODE_CPUS:-4}
