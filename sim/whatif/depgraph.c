@@ -115,6 +115,13 @@ typedef struct graph_state {
     uint64_t store_free[RING]; /* when its store-queue entry is free: its write done, and the older ones' */
     uint64_t stores_freed;     /* store_free is known for the stores before this one */
     queue iq[RES_COUNT - RES_RINGS]; /* the issue queues, freed at issue */
+    /* The front end's queues: the FTQ holds a fetch packet until its last
+     * instruction commits; a branch holds one of the outstanding-branch
+     * entries until it completes. */
+    uint64_t packet_c[RING];   /* C of each packet's last instruction, by packet count mod RING */
+    uint64_t packets;          /* packets so far (the current one is packets - 1) */
+    uint64_t branch_p[RING];   /* P of each branch, by branch count mod RING */
+    uint64_t branches;
 } graph_state;
 
 /* A cache line's fill by a missing load, as the graph's sets see it: later
@@ -132,6 +139,7 @@ struct depgraph {
     uint64_t n;                /* instructions so far */
     uint64_t fbw, cbw, fbw_ideal, cbw_ideal; /* bw idealised: the widths at their maxima, as re-simulation's */
     uint64_t buffer, buffer_ideal, mshrs, l1d_latency, fe_hit;
+    uint64_t ftq, max_branches;
     int dividers[2];           /* integer and FP dividers */
     sizes rob;
     sizes res[RES_COUNT];
@@ -192,8 +200,10 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->buffer_ideal = (uint64_t)(core->fetch_buffer + param_max("frontend.fetch_width") * core->icache_to_decode) +
                        dg->fbw_ideal * (uint64_t)core->decode_stages;
     dg->fe_hit = (uint64_t)(core->l1i_latency + core->icache_to_decode + core->decode_stages);
-    if (dg->buffer_ideal >= RING || dg->rob.win >= RING || dg->fbw_ideal > IQ_SLOT_MAX ||
-        dg->res[RES_IQ_INT].win > IQ_MAX || dg->res[RES_IQ_MEM].win > IQ_MAX || dg->res[RES_IQ_FP].win > IQ_MAX)
+    dg->ftq = (uint64_t)core->ftq_entries;
+    dg->max_branches = (uint64_t)core->max_branches;
+    if (dg->buffer_ideal >= RING || dg->rob.win >= RING || dg->ftq + 1 >= RING || dg->max_branches >= RING ||
+        dg->fbw_ideal > IQ_SLOT_MAX || dg->res[RES_IQ_INT].win > IQ_MAX || dg->res[RES_IQ_MEM].win > IQ_MAX || dg->res[RES_IQ_FP].win > IQ_MAX)
         die("depgraph: a structure larger than its ring (a bug)");
     dg->nloads = cfg->nloads;
     memcpy(dg->loads, cfg->loads, sizeof dg->loads);
@@ -241,6 +251,7 @@ typedef struct edges {
     enum op_speed speed;
     int divider;               /* divide, square root: 0 integer, 1 FP, on an unpipelined unit; else -1 */
     bool is_store;
+    bool branch;               /* holds an outstanding-branch entry from fetch until it completes */
     int iq;                    /* enum resource of its issue queue */
     int regs;                  /* RES_INT_REGS, RES_FP_REGS, or -1 */
 } edges;
@@ -299,7 +310,8 @@ static edges measure(depgraph *dg, const instance_record *r)
                .mshr_wait = r->mshr_wait, .divider = cls == CLS_DIV ? 0 : cls == CLS_FDIV || cls == CLS_FSQRT ? 1 : -1,
                .new_packet = r->packet != dg->prev_packet, .after_taken = dg->prev_taken,
                .arrive = cycles_after(r->fetch_ready, r->fetched), .imiss = r->flags & UOP_L1I_MISS,
-               .is_store = cls == CLS_STORE || cls == CLS_FSTORE, .iq = queue_of(cls),
+               .is_store = cls == CLS_STORE || cls == CLS_FSTORE, .branch = cls == CLS_BRANCH || cls == CLS_JALR,
+               .iq = queue_of(cls),
                .regs = r->dst == RV_REG_NONE ? -1 : r->dst < RV_REG_F0 ? RES_INT_REGS : RES_FP_REGS};
     if (e.divider >= 0) e.re = 0; /* the graph's own dividers decide the wait */
     if (e.load && !(r->flags & UOP_FORWARDED)) {
@@ -351,14 +363,20 @@ static uint64_t execution(const edges *e, unsigned set)
     return e->ep;
 }
 
-/* F: one packet per cycle, after bubbles, refetches and flushes, and no
- * further ahead of dispatch than the fetch buffer holds. */
-static uint64_t fetch_node(const depgraph *dg, const graph_state *g, const edges *e)
+/* F: one packet per cycle, after bubbles, refetches and flushes, no
+ * further ahead of dispatch than the fetch buffer holds, and only while the
+ * FTQ has room for the packet (its packet `ftq` + 1 back has committed) and
+ * fewer than the outstanding-branch limit of the branches before it are
+ * unresolved. */
+static uint64_t fetch_node(const depgraph *dg, graph_state *g, const edges *e)
 {
     unsigned set = g->set;
     bool bw = idealises(set, GC_BW);
     uint64_t i = dg->n, buffer = bw ? dg->buffer_ideal : dg->buffer;
-    uint64_t f = g->f_prev + (e->new_packet && (!bw || e->after_taken) ? 1 : 0);
+    bool packet = !i || (e->new_packet && (!bw || e->after_taken));
+    uint64_t f = g->f_prev + (packet && i ? 1 : 0);
+    if (packet && g->packets++ > dg->ftq) f = max_u64(f, g->packet_c[(g->packets - dg->ftq - 2) & (RING - 1)]);
+    if (g->branches >= dg->max_branches) f = max_u64(f, g->branch_p[(g->branches - dg->max_branches) & (RING - 1)]);
     if (e->bubble && !idealises(set, GC_BMISP)) f += e->bubble;
     if (e->pd && !idealises(set, GC_BMISP)) f = max_u64(f, g->p_prev + e->pd); /* PD */
     if (e->refetch) f = max_u64(f, g->c_prev + e->refetch);
@@ -498,6 +516,8 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     if (e->load) take(&g->res[RES_LDQ], c);
     queue_take(&g->iq[e->iq - RES_RINGS], (unsigned)size_of(dg, set, e->iq), exec + 1);
     g->row_c[(g->rows - 1) & (RING - 1)] = c;
+    g->packet_c[(g->packets - 1) & (RING - 1)] = c;
+    if (e->branch) g->branch_p[g->branches++ & (RING - 1)] = p;
     if (e->is_store) g->store_c[dg->nstores & (RING - 1)] = c;
     g->d[i & (RING - 1)] = d, g->c[i & (RING - 1)] = c;
     g->f_prev = f, g->d_prev = d, g->p_prev = p, g->c_prev = c;

@@ -3,7 +3,9 @@
  * and two loads of one cache line share its fill (the paper's PP edge): the
  * second, which found the line in flight, misses in the sets that idealise
  * the first (and hits in those that idealise both), so each alone saves
- * nothing and the pair saves the miss (a parallel interaction). */
+ * nothing and the pair saves the miss (a parallel interaction). The front
+ * end's queues bound how far fetch runs ahead of a full window (the FTQ's
+ * packets, the outstanding branches). */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -70,4 +72,46 @@ Test(depgraph, loads_of_one_line_share_its_fill)
               (unsigned long)base);
     cr_assert(base - g.cycles[3] > MISS - 10, "both: the miss is gone (%lu of %lu)", (unsigned long)g.cycles[3],
               (unsigned long)base);
+}
+
+/* n independent operations of `latency` cycles, one per fetch packet, pcs 4
+ * bytes apart. */
+static void long_ops(instance_record *r, int n, uint64_t latency)
+{
+    for (int i = 0; i < n; i++) {
+        r[i] = op((uint64_t)i, 10 + (uint64_t)i, 11 + (uint64_t)i, 11 + (uint64_t)i + latency, 12 + (uint64_t)i + latency);
+        r[i].packet = (uint32_t)i + 1;
+    }
+}
+
+Test(depgraph, the_ftq_holds_a_packet_until_it_commits)
+{
+    /* With the window idealised (ROB rows for 256 one-instruction packets),
+     * the FTQ's 40 packets are what bounds the operations in flight: 400
+     * of them take some 10 x 100 cycles, not 400 + 100 (one fetch a cycle). */
+    enum { N = 400, LATENCY = 100 };
+    static instance_record r[N];
+    long_ops(r, N, LATENCY);
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[1] > 900, "%lu cycles with the window idealised", (unsigned long)g.cycles[1]);
+    cr_assert(g.cycles[0] > g.cycles[1], "%lu cycles in the baseline", (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, unresolved_branches_hold_fetch)
+{
+    /* Pairs of a 100-cycle operation and a branch on its result, four pairs
+     * a packet: at most 20 branches unresolved (frontend.max_branches), so
+     * 20 pairs every 100-odd cycles, where the ROB would hold 64. */
+    enum { N = 400, LATENCY = 100 };
+    static instance_record r[N];
+    long_ops(r, N, LATENCY);
+    for (int i = 0; i < N; i++) {
+        r[i].packet = (uint32_t)i / 8 + 1;
+        if (i % 2) r[i].cls = CLS_BRANCH, r[i].src[0] = 5, r[i].completed = r[i].issued + 1, r[i].ended = r[i].completed + 1;
+        else r[i].dst = 5;
+    }
+    depgraph_config cfg = {.nsets = 1};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[0] > (N / 2 / 20) * LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
 }
