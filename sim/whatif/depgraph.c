@@ -120,6 +120,8 @@ typedef struct graph_state {
      * entries until it completes. */
     uint64_t packet_c[RING];   /* C of each packet's last instruction, by packet count mod RING */
     uint64_t packets;          /* packets so far (the current one is packets - 1) */
+    uint64_t packet_pc, packet_end; /* the current packet's first pc, and where its bytes end */
+    uint64_t packet_n;         /* its instructions */
     uint64_t branch_p[RING];   /* P of each branch, by branch count mod RING */
     uint64_t branches;
 } graph_state;
@@ -140,6 +142,7 @@ struct depgraph {
     uint64_t fbw, cbw, fbw_ideal, cbw_ideal; /* bw idealised: the widths at their maxima, as re-simulation's */
     uint64_t buffer, buffer_ideal, mshrs, l1d_latency, fe_hit;
     uint64_t ftq, max_branches;
+    uarch_config fetch_cfg[2]; /* the fetch packet's geometry: the core's, and with bw idealised */
     int dividers[2];           /* integer and FP dividers */
     sizes rob;
     sizes res[RES_COUNT];
@@ -200,6 +203,8 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->buffer_ideal = (uint64_t)(core->fetch_buffer + param_max("frontend.fetch_width") * core->icache_to_decode) +
                        dg->fbw_ideal * (uint64_t)core->decode_stages;
     dg->fe_hit = (uint64_t)(core->l1i_latency + core->icache_to_decode + core->decode_stages);
+    dg->fetch_cfg[0] = dg->fetch_cfg[1] = *core;
+    dg->fetch_cfg[1].fetch_width = param_max("frontend.fetch_width");
     dg->ftq = (uint64_t)core->ftq_entries;
     dg->max_branches = (uint64_t)core->max_branches;
     if (dg->buffer_ideal >= RING || dg->rob.win >= RING || dg->ftq + 1 >= RING || dg->max_branches >= RING ||
@@ -235,6 +240,9 @@ enum line_use {
 typedef struct edges {
     bool new_packet;           /* fetched in a later packet than its predecessor */
     bool after_taken;          /* that predecessor was a taken branch or jump (a packet ends there at any width) */
+    bool after_flush;          /* a flush or replay refetches it: a packet starts there in every set */
+    bool after_bmisp;          /* that predecessor mispredicted, or a late fetch stage redirected after it */
+    uint64_t pc;
     uint64_t bubble;           /* extra fetch cycles after a branch a late fetch stage redirected on (bmisp) */
     uint64_t arrive;           /* fetch to decode: the I-cache hit path, plus its miss (imiss) */
     bool imiss;
@@ -309,6 +317,8 @@ static edges measure(depgraph *dg, const instance_record *r)
                .load = r->load, .dmiss = r->load && !(r->flags & UOP_FORWARDED) && r->mem_level > MEM_L1,
                .mshr_wait = r->mshr_wait, .divider = cls == CLS_DIV ? 0 : cls == CLS_FDIV || cls == CLS_FSQRT ? 1 : -1,
                .new_packet = r->packet != dg->prev_packet, .after_taken = dg->prev_taken,
+               .after_flush = dg->prev_flush || (r->flags & UOP_REPLAYED),
+               .after_bmisp = dg->prev_mispredict || dg->prev_bubbled, .pc = r->pc,
                .arrive = cycles_after(r->fetch_ready, r->fetched), .imiss = r->flags & UOP_L1I_MISS,
                .is_store = cls == CLS_STORE || cls == CLS_FSTORE, .branch = cls == CLS_BRANCH || cls == CLS_JALR,
                .iq = queue_of(cls),
@@ -363,6 +373,37 @@ static uint64_t execution(const edges *e, unsigned set)
     return e->ep;
 }
 
+/* Where the fetch packet that starts at pc ends, at the core's width or
+ * the ideal one: a packet's bytes from the start of the I-cache bank pc is
+ * in, never across a cache line (sim/core/fetch.c). */
+static uint64_t packet_end(const uarch_config *k, uint64_t pc)
+{
+    uint64_t bank = uarch_fetch_bank_bytes(k), line = (uint64_t)k->line_bytes;
+    uint64_t end = (pc & ~(bank - 1)) + uarch_fetch_packet_bytes(k), line_end = (pc | (line - 1)) + 1;
+    return end < line_end ? end : line_end;
+}
+
+/* Whether the instruction starts a fetch packet in the set's graph. The
+ * core's packets in the baseline; where the set removes what ended one (a
+ * misprediction's or a late fetch stage's redirect, with bmisp; the width,
+ * with bw), the packet goes on as far as its bytes, its width and taken
+ * branches let it. */
+static bool starts_packet(const depgraph *dg, graph_state *g, const edges *e)
+{
+    unsigned set = g->set;
+    bool bw = idealises(set, GC_BW), bmisp = idealises(set, GC_BMISP);
+    bool start;
+    if (!dg->n || e->after_taken || e->after_flush) start = true;
+    else if (!bw && !bmisp) start = e->new_packet;
+    else if (e->pc < g->packet_pc || e->pc >= g->packet_end || g->packet_n >= (uint64_t)dg->fetch_cfg[bw].fetch_width)
+        start = true;
+    else if (e->after_bmisp) start = !bmisp;
+    else start = bw ? false : e->new_packet; /* the core's other breaks, at its width (a full fetch buffer) */
+    if (start) g->packet_pc = e->pc, g->packet_end = packet_end(&dg->fetch_cfg[bw], e->pc), g->packet_n = 0;
+    g->packet_n++;
+    return start;
+}
+
 /* F: one packet per cycle, after bubbles, refetches and flushes, no
  * further ahead of dispatch than the fetch buffer holds, and only while the
  * FTQ has room for the packet (its packet `ftq` + 1 back has committed) and
@@ -373,7 +414,7 @@ static uint64_t fetch_node(const depgraph *dg, graph_state *g, const edges *e)
     unsigned set = g->set;
     bool bw = idealises(set, GC_BW);
     uint64_t i = dg->n, buffer = bw ? dg->buffer_ideal : dg->buffer;
-    bool packet = !i || (e->new_packet && (!bw || e->after_taken));
+    bool packet = starts_packet(dg, g, e);
     uint64_t f = g->f_prev + (packet && i ? 1 : 0);
     if (packet && g->packets++ > dg->ftq) f = max_u64(f, g->packet_c[(g->packets - dg->ftq - 2) & (RING - 1)]);
     if (g->branches >= dg->max_branches) f = max_u64(f, g->branch_p[(g->branches - dg->max_branches) & (RING - 1)]);

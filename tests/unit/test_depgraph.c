@@ -5,7 +5,8 @@
  * the first (and hits in those that idealise both), so each alone saves
  * nothing and the pair saves the miss (a parallel interaction). The front
  * end's queues bound how far fetch runs ahead of a full window (the FTQ's
- * packets, the outstanding branches). */
+ * packets, the outstanding branches), and with bw idealised a fetch packet
+ * still ends where its bytes do. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -114,4 +115,23 @@ Test(depgraph, unresolved_branches_hold_fetch)
     depgraph_config cfg = {.nsets = 1};
     depgraph_result g = run(&cfg, r, N);
     cr_assert(g.cycles[0] > (N / 2 / 20) * LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, an_ideal_fetch_packet_ends_with_its_bytes)
+{
+    /* A loop of 12 four-byte instructions from a line's start, the last a
+     * taken branch: at the ideal fetch width (32-byte packets) two packets an
+     * iteration, 6 instructions a cycle, under the ideal commit width's 8. */
+    enum { BODY = 12, ITERATIONS = 100, N = BODY * ITERATIONS };
+    static instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        r[i] = op((uint64_t)i, 10 + (uint64_t)i / 4, 11 + (uint64_t)i / 4, 12 + (uint64_t)i / 4, 13 + (uint64_t)i / 4);
+        r[i].pc = 0x1000 + 4 * (uint64_t)(i % BODY);
+        r[i].packet = (uint32_t)i / 4 + 1; /* the core's 16-byte packets */
+        if (i % BODY == BODY - 1) r[i].cls = CLS_BRANCH, r[i].taken = true;
+    }
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bw")}};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[1] >= 2 * ITERATIONS, "%lu cycles with bw idealised", (unsigned long)g.cycles[1]);
+    cr_assert(g.cycles[1] < g.cycles[0], "%lu cycles in the baseline", (unsigned long)g.cycles[0]);
 }
