@@ -122,6 +122,7 @@ typedef struct graph_state {
     uint64_t packets;          /* packets so far (the current one is packets - 1) */
     uint64_t packet_pc, packet_end; /* the current packet's first pc, and where its bytes end */
     uint64_t packet_n;         /* its instructions */
+    uint64_t icache_free;      /* the I-cache takes the next packet's request (it blocks on a miss) */
     uint64_t branch_p[RING];   /* P of each branch, by branch count mod RING */
     uint64_t branches;
 } graph_state;
@@ -140,7 +141,7 @@ struct depgraph {
     bool started;
     uint64_t n;                /* instructions so far */
     uint64_t fbw, cbw, fbw_ideal, cbw_ideal; /* bw idealised: the widths at their maxima, as re-simulation's */
-    uint64_t buffer, buffer_ideal, mshrs, l1d_latency, fe_hit;
+    uint64_t buffer, buffer_ideal, mshrs, l1d_latency, fe_hit, fe_pipe;
     uint64_t ftq, max_branches;
     uarch_config fetch_cfg[2]; /* the fetch packet's geometry: the core's, and with bw idealised */
     int dividers[2];           /* integer and FP dividers */
@@ -150,6 +151,7 @@ struct depgraph {
     uint64_t loads[DEPGRAPH_MAX_LOADS];
     /* The previous instruction, for DD, PD and the serialising edges. */
     bool prev_mispredict, prev_flush, prev_serial, prev_bubbled, prev_taken;
+    bool packet_imiss, packet_itlb; /* the core's fetch packet missed the I-cache, the I-TLB */
     uint32_t prev_packet;
     uint64_t prev_fetched, prev_dispatched, prev_completed, prev_ended;
     /* The committed stores (by count mod RING): when each committed in
@@ -202,7 +204,8 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
                             core->decode_width * core->decode_stages);
     dg->buffer_ideal = (uint64_t)(core->fetch_buffer + param_max("frontend.fetch_width") * core->icache_to_decode) +
                        dg->fbw_ideal * (uint64_t)core->decode_stages;
-    dg->fe_hit = (uint64_t)(core->l1i_latency + core->icache_to_decode + core->decode_stages);
+    dg->fe_pipe = (uint64_t)(core->icache_to_decode + core->decode_stages);
+    dg->fe_hit = (uint64_t)core->l1i_latency + dg->fe_pipe;
     dg->fetch_cfg[0] = dg->fetch_cfg[1] = *core;
     dg->fetch_cfg[1].fetch_width = param_max("frontend.fetch_width");
     dg->ftq = (uint64_t)core->ftq_entries;
@@ -245,7 +248,8 @@ typedef struct edges {
     uint64_t pc;
     uint64_t bubble;           /* extra fetch cycles after a branch a late fetch stage redirected on (bmisp) */
     uint64_t arrive;           /* fetch to decode: the I-cache hit path, plus its miss (imiss) */
-    bool imiss;
+    bool imiss;                /* its packet missed the I-cache (and not the I-TLB): imiss makes it hit */
+    bool fe_blocks;            /* it starts a packet that missed the I-cache or I-TLB, which blocks until it arrives */
     uint64_t pd;               /* PD: after a mispredicted branch, from its completion to the refetch */
     uint64_t refetch;          /* after a flush, from the commit before to the refetch */
     bool after_serial;         /* a serialising instruction before it: it dispatches once that commits */
@@ -319,11 +323,16 @@ static edges measure(depgraph *dg, const instance_record *r)
                .new_packet = r->packet != dg->prev_packet, .after_taken = dg->prev_taken,
                .after_flush = dg->prev_flush || (r->flags & UOP_REPLAYED),
                .after_bmisp = dg->prev_mispredict || dg->prev_bubbled, .pc = r->pc,
-               .arrive = cycles_after(r->fetch_ready, r->fetched), .imiss = r->flags & UOP_L1I_MISS,
+               .arrive = cycles_after(r->fetch_ready, r->fetched),
                .is_store = cls == CLS_STORE || cls == CLS_FSTORE, .branch = cls == CLS_BRANCH || cls == CLS_JALR,
                .iq = queue_of(cls),
                .regs = r->dst == RV_REG_NONE ? -1 : r->dst < RV_REG_F0 ? RES_INT_REGS : RES_FP_REGS};
     if (e.divider >= 0) e.re = 0; /* the graph's own dividers decide the wait */
+    if (e.new_packet) { /* the core marks a packet's misses on its first instruction */
+        dg->packet_imiss = r->flags & UOP_L1I_MISS, dg->packet_itlb = r->flags & UOP_ITLB_MISS;
+        e.fe_blocks = dg->packet_imiss || dg->packet_itlb;
+    }
+    e.imiss = dg->packet_imiss && !dg->packet_itlb;
     if (e.load && !(r->flags & UOP_FORWARDED)) {
         e.load_bits = load_bits(dg, r->pc);
         e.line = classify_load(dg, r, e.dmiss, &e.fill);
@@ -404,11 +413,17 @@ static bool starts_packet(const depgraph *dg, graph_state *g, const edges *e)
     return start;
 }
 
-/* F: one packet per cycle, after bubbles, refetches and flushes, no
- * further ahead of dispatch than the fetch buffer holds, and only while the
- * FTQ has room for the packet (its packet `ftq` + 1 back has committed) and
- * fewer than the outstanding-branch limit of the branches before it are
- * unresolved. */
+/* Fetch to decode under the set: its packet's I-cache miss gone with imiss. */
+static uint64_t arrival(const depgraph *dg, unsigned set, const edges *e)
+{
+    return e->imiss && idealises(set, GC_IMISS) ? dg->fe_hit : e->arrive;
+}
+
+/* F: one packet per cycle, after bubbles, refetches and flushes, once the
+ * I-cache has the last packet that missed, no further ahead of dispatch
+ * than the fetch buffer holds, and only while the FTQ has room for the
+ * packet (its packet `ftq` + 1 back has committed) and fewer than the
+ * outstanding-branch limit of the branches before it are unresolved. */
 static uint64_t fetch_node(const depgraph *dg, graph_state *g, const edges *e)
 {
     unsigned set = g->set;
@@ -422,6 +437,8 @@ static uint64_t fetch_node(const depgraph *dg, graph_state *g, const edges *e)
     if (e->pd && !idealises(set, GC_BMISP)) f = max_u64(f, g->p_prev + e->pd); /* PD */
     if (e->refetch) f = max_u64(f, g->c_prev + e->refetch);
     if (i >= buffer) f = max_u64(f, g->d[(i - buffer) & (RING - 1)]);
+    if (packet) f = max_u64(f, g->icache_free);
+    if (e->fe_blocks) g->icache_free = f + arrival(dg, set, e) - dg->fe_pipe;
     return f;
 }
 
@@ -479,7 +496,7 @@ static uint64_t store_queue_room(const depgraph *dg, graph_state *g, uint64_t si
 static uint64_t dispatch_node(const depgraph *dg, graph_state *g, const edges *e, uint64_t f)
 {
     unsigned set = g->set;
-    uint64_t arrive = f + (e->imiss && idealises(set, GC_IMISS) ? dg->fe_hit : e->arrive); /* DD */
+    uint64_t arrive = f + arrival(dg, set, e); /* DD */
     uint64_t d;
     uint64_t slot = decode_packet(dg, g, arrive, &d);
     if (e->is_store) d = max_u64(d, store_queue_room(dg, g, idealises(set, GC_WIN) ? dg->sq.win : dg->sq.base));

@@ -5,8 +5,9 @@
  * the first (and hits in those that idealise both), so each alone saves
  * nothing and the pair saves the miss (a parallel interaction). The front
  * end's queues bound how far fetch runs ahead of a full window (the FTQ's
- * packets, the outstanding branches), and with bw idealised a fetch packet
- * still ends where its bytes do. */
+ * packets, the outstanding branches), with bw idealised a fetch packet
+ * still ends where its bytes do, and an I-cache miss blocks the I-cache
+ * until its packet arrives. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -134,4 +135,23 @@ Test(depgraph, an_ideal_fetch_packet_ends_with_its_bytes)
     depgraph_result g = run(&cfg, r, N);
     cr_assert(g.cycles[1] >= 2 * ITERATIONS, "%lu cycles with bw idealised", (unsigned long)g.cycles[1]);
     cr_assert(g.cycles[1] < g.cycles[0], "%lu cycles in the baseline", (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, an_icache_miss_blocks_the_next_packet)
+{
+    /* Three packets of four instructions, each missing the I-cache for
+     * 100 cycles: the core fetches one after the other (some 300 cycles);
+     * with imiss idealised none waits, the whole packet hits. */
+    enum { N = 12, MISS_LATENCY = 100 };
+    instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        uint64_t p = (uint64_t)i / 4, fetched = 10 + p * (MISS_LATENCY + 1), arrived = fetched + MISS_LATENCY + 5;
+        r[i] = op((uint64_t)i, arrived + 1, arrived + 2, arrived + 3, arrived + 4);
+        r[i].fetched = fetched, r[i].fetch_ready = arrived, r[i].packet = (uint32_t)p + 1;
+        if (i % 4 == 0) r[i].flags = UOP_L1I_MISS;
+    }
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("imiss")}};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[0] > 3 * MISS_LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
+    cr_assert(g.cycles[1] < 30, "%lu cycles with imiss idealised", (unsigned long)g.cycles[1]);
 }
