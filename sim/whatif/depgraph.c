@@ -163,6 +163,13 @@ struct depgraph {
     uint64_t nstores, store_seen; /* stores so far; the oldest not yet seen at the head */
     sizes sq;
     line_fill *fills;
+    /* I-cache lines the wrong path's fetches filled (by line mod LINES):
+     * line address + 1 (0: none) and the fetch-to-decode latency of the
+     * wrong-path packet that missed. */
+    struct {
+        uint64_t line, latency;
+    } *wrong_path_ifills;
+    uint64_t packet_wp_ifill;  /* the current core packet hit a line only the wrong path had filled: its latency */
     uint64_t *fill_ready;      /* [line][set]: when the fill arrives in the set's graph (0: absent there) */
     double seconds;
     int nsets;
@@ -217,8 +224,9 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     memcpy(dg->loads, cfg->loads, sizeof dg->loads);
     dg->nsets = cfg->nsets;
     dg->fills = calloc(LINES, sizeof *dg->fills);
+    dg->wrong_path_ifills = calloc(LINES, sizeof *dg->wrong_path_ifills);
     dg->fill_ready = calloc((size_t)LINES * (size_t)cfg->nsets, sizeof *dg->fill_ready);
-    if (!dg->fills || !dg->fill_ready) die("out of memory");
+    if (!dg->fills || !dg->fill_ready || !dg->wrong_path_ifills) die("out of memory");
     for (int k = 0; k < cfg->nsets; k++) {
         graph_state *g = &dg->g[k];
         g->set = cfg->sets[k];
@@ -250,6 +258,7 @@ typedef struct edges {
     uint64_t arrive;           /* fetch to decode: the I-cache hit path, plus its miss (imiss) */
     bool imiss;                /* its packet missed the I-cache (and not the I-TLB): imiss makes it hit */
     bool fe_blocks;            /* it starts a packet that missed the I-cache or I-TLB, which blocks until it arrives */
+    uint64_t wp_ifill;         /* its packet hit a line the wrong path filled: fetch to decode without it (bmisp) */
     uint64_t pd;               /* PD: after a mispredicted branch, from its completion to the refetch */
     uint64_t refetch;          /* after a flush, from the commit before to the refetch */
     bool after_serial;         /* a serialising instruction before it: it dispatches once that commits */
@@ -311,6 +320,19 @@ static enum line_use classify_load(depgraph *dg, const instance_record *r, bool 
     return known ? LINE_SHARES : LINE_HIT;
 }
 
+/* The wrong path's I-cache fill of the line of a correct-path packet's
+ * first instruction: the latency the packet would have had without the
+ * wrong path (it would have missed, and the packet after it on the line
+ * would have hit), or 0. The line is the correct path's from now on. */
+static uint64_t wrong_path_ifill(depgraph *dg, const instance_record *r)
+{
+    uint64_t line = (r->pc >> LINE_SHIFT) + 1;
+    __typeof__(*dg->wrong_path_ifills) *w = &dg->wrong_path_ifills[(line ^ line >> 12) & (LINES - 1)];
+    if (w->line != line) return 0;
+    w->line = 0;
+    return r->flags & (UOP_L1I_MISS | UOP_ITLB_MISS) ? 0 : w->latency;
+}
+
 static edges measure(depgraph *dg, const instance_record *r)
 {
     /* A store's address may issue before its data is ready: execution runs
@@ -331,7 +353,9 @@ static edges measure(depgraph *dg, const instance_record *r)
     if (e.new_packet) { /* the core marks a packet's misses on its first instruction */
         dg->packet_imiss = r->flags & UOP_L1I_MISS, dg->packet_itlb = r->flags & UOP_ITLB_MISS;
         e.fe_blocks = dg->packet_imiss || dg->packet_itlb;
+        dg->packet_wp_ifill = wrong_path_ifill(dg, r);
     }
+    e.wp_ifill = dg->packet_wp_ifill;
     e.imiss = dg->packet_imiss && !dg->packet_itlb;
     if (e.load && !(r->flags & UOP_FORWARDED)) {
         e.load_bits = load_bits(dg, r->pc);
@@ -413,10 +437,19 @@ static bool starts_packet(const depgraph *dg, graph_state *g, const edges *e)
     return start;
 }
 
-/* Fetch to decode under the set: its packet's I-cache miss gone with imiss. */
+/* Fetch to decode under the set: its packet's I-cache miss gone with
+ * imiss; with bmisp, the miss of a packet that hit only because the wrong
+ * path had filled its line. */
 static uint64_t arrival(const depgraph *dg, unsigned set, const edges *e)
 {
-    return e->imiss && idealises(set, GC_IMISS) ? dg->fe_hit : e->arrive;
+    if (idealises(set, GC_IMISS)) return e->imiss ? dg->fe_hit : e->arrive;
+    return e->wp_ifill && idealises(set, GC_BMISP) ? max_u64(e->arrive, e->wp_ifill) : e->arrive;
+}
+
+/* Whether its packet blocks the I-cache until it arrives (a miss). */
+static bool fetch_blocks(unsigned set, const edges *e)
+{
+    return e->fe_blocks || (e->wp_ifill && idealises(set, GC_BMISP) && !idealises(set, GC_IMISS));
 }
 
 /* F: one packet per cycle, after bubbles, refetches and flushes, once the
@@ -438,7 +471,7 @@ static uint64_t fetch_node(const depgraph *dg, graph_state *g, const edges *e)
     if (e->refetch) f = max_u64(f, g->c_prev + e->refetch);
     if (i >= buffer) f = max_u64(f, g->d[(i - buffer) & (RING - 1)]);
     if (packet) f = max_u64(f, g->icache_free);
-    if (e->fe_blocks) g->icache_free = f + arrival(dg, set, e) - dg->fe_pipe;
+    if (e->new_packet && fetch_blocks(set, e)) g->icache_free = f + arrival(dg, set, e) - dg->fe_pipe;
     return f;
 }
 
@@ -599,6 +632,17 @@ static void aborted_load(depgraph *dg, const instance_record *r)
     }
 }
 
+/* A wrong-path packet that missed the I-cache filled its line: a
+ * correct-path packet that then hits it would have missed without the
+ * wrong path. */
+static void aborted_fetch(depgraph *dg, const instance_record *r)
+{
+    if (r->abort_key != STK_FLUSHED_MISPREDICT || !(r->flags & UOP_L1I_MISS) || (r->flags & UOP_ITLB_MISS)) return;
+    uint64_t line = (r->pc >> LINE_SHIFT) + 1;
+    __typeof__(*dg->wrong_path_ifills) *w = &dg->wrong_path_ifills[(line ^ line >> 12) & (LINES - 1)];
+    w->line = line, w->latency = cycles_after(r->fetch_ready, r->fetched);
+}
+
 static void remember(depgraph *dg, const instance_record *r)
 {
     dg->prev_mispredict = r->flags & UOP_MISPREDICT;
@@ -640,6 +684,7 @@ void depgraph_instance(void *ctx, const instance_record *r)
     see_store_queue(dg, r);
     if (!r->retired) {
         aborted_load(dg, r);
+        aborted_fetch(dg, r);
     } else {
         edges e = measure(dg, r);
         for (int k = 0; k < dg->nsets; k++) step(dg, k, r, &e);
@@ -659,6 +704,7 @@ void depgraph_finish(depgraph *dg, depgraph_result *out)
         free(dg->g[k].mshr_free);
     }
     free(dg->fills);
+    free(dg->wrong_path_ifills);
     free(dg->fill_ready);
     free(dg->g);
     free(dg);

@@ -6,8 +6,9 @@
  * nothing and the pair saves the miss (a parallel interaction). The front
  * end's queues bound how far fetch runs ahead of a full window (the FTQ's
  * packets, the outstanding branches), with bw idealised a fetch packet
- * still ends where its bytes do, and an I-cache miss blocks the I-cache
- * until its packet arrives. */
+ * still ends where its bytes do, an I-cache miss blocks the I-cache
+ * until its packet arrives, and a line only the wrong path had brought
+ * misses without it. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -154,4 +155,37 @@ Test(depgraph, an_icache_miss_blocks_the_next_packet)
     depgraph_result g = run(&cfg, r, N);
     cr_assert(g.cycles[0] > 3 * MISS_LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
     cr_assert(g.cycles[1] < 30, "%lu cycles with imiss idealised", (unsigned long)g.cycles[1]);
+}
+
+Test(depgraph, a_line_the_wrong_path_fetched_misses_without_it)
+{
+    /* A mispredicted branch; its wrong path misses the I-cache on line X
+     * (100 cycles), then the correct path runs 400 instructions elsewhere
+     * and reaches X, which hits. With bmisp there is no wrong path: X
+     * misses, some 100 cycles more than the baseline. */
+    enum { N = 1 + 400 + 4, MISS_LATENCY = 100 };
+    static instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        uint64_t t = 24 + (uint64_t)i / 4;
+        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
+        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)i / 4 + 2;
+        r[i].pc = i < N - 4 ? 0x10000 + 4 * (uint64_t)i : 0x2000 + 4 * (uint64_t)(i - (N - 4));
+    }
+    r[0] = op(0, 10, 11, 20, 21);
+    r[0].cls = CLS_BRANCH, r[0].flags = UOP_MISPREDICT, r[0].packet = 1;
+    instance_record wrong = op(1, 16, 0, 0, 21);
+    wrong.pc = 0x2000, wrong.fetched = 15, wrong.fetch_ready = 15 + MISS_LATENCY, wrong.flags = UOP_L1I_MISS;
+    wrong.retired = false, wrong.abort_key = STK_FLUSHED_MISPREDICT, wrong.packet = 2;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bmisp")}};
+    depgraph *dg = depgraph_new(&cfg, &core);
+    depgraph_begin(dg);
+    depgraph_instance(dg, &r[0]);
+    depgraph_instance(dg, &wrong);
+    for (int i = 1; i < N; i++) depgraph_instance(dg, &r[i]);
+    depgraph_result g;
+    depgraph_finish(dg, &g);
+    cr_assert(g.cycles[1] > g.cycles[0] + MISS_LATENCY / 2, "%lu cycles with bmisp, %lu in the baseline",
+              (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
