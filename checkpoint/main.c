@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckpt/ckpt_chunks.h"
 #include "modes.h"
 #include "uarch/config.h"
 #include "util.h"
@@ -32,7 +33,8 @@ static const char usage[] =
     "      --set SEC.KEY=V     override a CONFIG parameter (after --warm); repeatable\n"
     "      --at I[,I...]       checkpoints at these instruction counts\n"
     "      --chunk-insts C     the chunks of a chunked full run (sim --stitch): a warm\n"
-    "                          checkpoint W (--warmup, < C) before every multiple of C, to\n"
+    "                          checkpoint W (--warmup, < C; default 100k, as sim's\n"
+    "                          --chunk-warmup) before every multiple of C, to\n"
     "                          the program's end; chunk k measures [kC, (k+1)C), the last\n"
     "                          runs to the end (needs --warm)\n"
     "      --extra-per-cluster N  also N more members of each cluster, drawn at random from\n"
@@ -92,6 +94,7 @@ int main(int argc, char **argv)
     uint64_t extra = 0, seed = 1, chunk = 0;
     uint64_t warmups[64] = {0}, at[4096];
     int nwarmups = 1, nat = 0;
+    bool warmup_given = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+o:i:vh", longopts, NULL)) != -1) {
@@ -106,6 +109,7 @@ int main(int argc, char **argv)
         case OPT_WARMUP:
             if (!(nwarmups = parse_count_list(optarg, warmups, 64)))
                 die("--warmup: expected W[,W...] (k/M/G suffixes), got '%s'", optarg);
+            warmup_given = true;
             break;
         case OPT_AT:
             if (!(nat = parse_count_list(optarg, at, 4096)))
@@ -194,6 +198,7 @@ int main(int argc, char **argv)
             die("--chunk-insts needs --warm CONFIG: each chunk starts from the warm state of the whole prefix");
         if (nwarmups != 1)
             die("--chunk-insts takes one --warmup");
+        if (!warmup_given) warmups[0] = CKPT_CHUNK_WARMUP_DEFAULT;
         if (plan_chunks(&plan, chunk, warmups[0], err, sizeof err))
             die("--chunk-insts: %s", err);
     } else if (simpoints || weights) {

@@ -11,7 +11,9 @@
 # job are cancelled, not left pending) and leave DIR/.slurm/NAME.status, "ok"
 # or why they failed with the log's path. The regions are a job array (one
 # task per --regions-per-task checkpoints) and a join job that puts the tasks'
-# results into the stage's output file.
+# results into the stage's output file. A chunked full run (full_in_chunks)
+# is a functional pass job, a job array of one task per chunk and a job that
+# stitches the chunks into the stage's outputs.
 # Names in job scripts (README, Security): every string that comes from a name
 # (paths, the program's arguments, stage names) is written with printf %q or
 # declare -p, never bare, so that none can end a line or a word of the
@@ -24,6 +26,7 @@ SLURM_OPTS=()
 declare -A PRODUCER=() # output path -> the job of this run that writes it
 SUBMITTED=()           # records "id dir name tasks tag deps" (printf %q, read back by eval), tasks 0 but for an array
 DRY_ID=0 JOB_ID='' NODE_CPUS=''  # the most CPUs of a node (sinfo), the most a job asks for
+CLUSTER_CPUS=''                  # every node's CPUs (sinfo): the tasks of --full-chunks auto
 
 engine_usage() {
     cat << 'EOF'
@@ -39,20 +42,26 @@ engine_usage() {
 With --engine slurm every stage that is not up to date (the same test as a local
 run) becomes a job, after the jobs that write its inputs (afterok): per program bbv,
 simpoint, checkpoint, the regions as a job array over the checkpoints (one task per
---regions-per-task, then a join into the usual file), the full run on its own, and
-validate or the report after all of its inputs. The outputs are where a local run
+--regions-per-task, then a join into the usual file), the full run on its own or,
+with --full-chunks, as a functional pass that checkpoints every chunk (full.pass),
+a job array of one task per chunk (full.chunks: N tasks, or auto's one per CPU of
+the cluster, at most 1000; the nodes need not be the same) and a job that stitches
+them (full), and validate or the report after all of its inputs. The outputs are where a local run
 puts them; job scripts, Slurm's output and a status file per job are in .slurm/ of
 each output directory. Rerunning the command submits only what is missing and not
 already queued, and says how the last job of each stage it submits again ended
 (failed: its log's path); with --wait, the jobs that failed or did not run are
 reported once all have ended.
 Defaults for each job: 1 CPU and 2 GB; simpoint 2 CPUs and 4 GB; a region task 1
-CPU a checkpoint (at most 8, and at most a node's CPUs). --time, once bbv has
-counted the program's I instructions (before that, the partition's default):
-10 min + I / 5M s for bbv, checkpoint and a region task, 10 min + I / 2M s for the
-full detailed run, 10 min + I / 50M s for simpoint, 30 min for validate and the
-sweep report (measured here: about 8M instructions/s for the detailed core,
-80M-200M for bbv and warm checkpoints).
+CPU a checkpoint (at most 8, and at most a node's CPUs); 2 CPUs for a stage that
+warms caches and predictors (bbv --proxy, checkpoint --warm, a chunked run's pass:
+the warming model runs on a second thread). --time, once bbv has counted the
+program's I instructions (before that, the partition's default): 10 min + I / 5M s
+for bbv, checkpoint, a region task and a chunked run's pass, 10 min + I / 2M s for
+the full detailed run (a chunk task: its share of I), 10 min + I / 50M s for
+simpoint, 30 min for validate, the sweep report and a chunked run's stitch
+(measured here: 2M-8M instructions/s for the detailed core, 80M-200M for bbv and
+warm checkpoints).
 EOF
 }
 
@@ -82,6 +91,7 @@ engine_check() {
             exit 1
         fi
         NODE_CPUS=$(sinfo -h -o %c 2> /dev/null | tr -dc '0-9\n' | sort -n | tail -n 1 || true)
+        CLUSTER_CPUS=$(sinfo -h -o '%n %c' 2> /dev/null | sort -u | awk '{ n += $2 } END { print n + 0 }' || true)
     fi
 }
 
@@ -130,16 +140,23 @@ engine_produces() {
     for f in "${outs[@]}"; do PRODUCER[$f]=$1; done
 }
 
-# #SBATCH lines for stage NAME: CPUs, memory and the time limit from the
-# program's instruction count when bbv has counted it (see engine_usage).
+# engine_resources NAME COMMAND...: #SBATCH lines for stage NAME: CPUs,
+# memory and the time limit from the program's instruction count when bbv
+# has counted it (see engine_usage). A stage that warms the core's caches and
+# predictors (bbv --proxy, checkpoint --warm, a chunked run's pass) asks for
+# the second CPU the warming model runs on.
 engine_resources() {
     local name=$1 cpus=1 mem=2G per='' insts=''
+    shift
     case $name in
-    bbv | checkpoint*) per=5000000 ;;
+    bbv* | checkpoint*) per=5000000 ;;
     *.tasks) per=5000000 cpus=$((REGIONS_PER_TASK < 8 ? REGIONS_PER_TASK : 8)) ;;
-    full) cpus=${FULL_CPUS:-1} per=$((2000000 * cpus)) ;; # chunked (--full-chunks): a chunk per CPU
+    full.pass) per=5000000 cpus=2 ;;
+    full.chunks) per=$((2000000 * CHUNK_TASKS)) ;; # a task simulates a chunk
+    full) [ -n "${CHUNK_TASKS:-}" ] || per=2000000 ;; # chunked: the stitch (30 min)
     simpoint*) per=50000000 cpus=2 mem=4G ;;
     esac
+    [[ $name != bbv* && $name != checkpoint* ]] || [[ " $* " != *" --proxy "* && " $* " != *" --warm "* ]] || cpus=2
     [ -z "$per" ] || [ -z "${P:-}" ] || [ ! -f "$P.summary.json" ] || insts=$(total_insts)
     [ -z "$NODE_CPUS" ] || [ "$cpus" -le "$NODE_CPUS" ] || cpus=$NODE_CPUS
     printf '#SBATCH --cpus-per-task=%s\n#SBATCH --mem=%s\n' "$cpus" "$mem"
@@ -158,7 +175,7 @@ engine_script() {
     local name=$1
     shift
     printf '#!/bin/bash\n'
-    engine_resources "$name"
+    engine_resources "$name" "$@"
     printf '# rvsample: stage %q of %q, made by %q\n' "$name" "$O" "${0##*/}"
     # shellcheck disable=SC2016 # expanded in the job
     printf 'set -euo pipefail\nexport OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}\n'
@@ -168,6 +185,7 @@ engine_script() {
     [ -z "${P:-}" ] || declare -p P
     [ -z "${TAG:-}" ] || declare -p TAG
     [ -z "${STDIN:-}" ] || declare -p STDIN
+    [ -z "${CHUNK_TASKS:-}" ] || declare -p CHUNK_TASKS
     # the command's own functions, those the helpers do not have (sweep.sh's)
     local a
     for a in "$@"; do
@@ -234,7 +252,11 @@ array_of() { [ "$1" -eq 0 ] || echo " (array of $1 tasks)"; }
 # job(s), unless an earlier run's job for it is still queued or running.
 # KIND regions: COMMAND is simulate_regions DIR OUT OPTIONS..., run as an
 # array (REGIONS_MAX checkpoints at most, while DIR is still to be made) and a
-# join job that writes OUT.
+# join job that writes OUT. A COMMAND full_in_chunks N|auto G SIM... (a
+# chunked full run): the pass (NAME.pass), an array of a task per chunk
+# (NAME.chunks: N, or auto's one per CPU of the cluster, at most 1000, Slurm's
+# default MaxArraySize; a run with fewer chunks leaves the rest idle) and the
+# stitch (NAME), which writes OUTPUTS.
 engine_submit() {
     local kind=$1 name=$2 outs=$3 deps=$4 why=$5
     shift 5
@@ -248,7 +270,16 @@ engine_submit() {
         return 0
     fi
     engine_last "$name"
-    if [ "$kind" != regions ]; then
+    if [ "$1" == full_in_chunks ]; then
+        local CHUNK_TASKS=$2
+        [ "$CHUNK_TASKS" != auto ] || CHUNK_TASKS=$((${CLUSTER_CPUS:-4} < 1000 ? ${CLUSTER_CPUS:-4} : 1000))
+        [ "$CHUNK_TASKS" -ge 1 ] || CHUNK_TASKS=1
+        engine_sbatch "$name.pass" 0 "$deps" "$why" engine_job tool "$name.pass" "$O/logs/$name.pass.log" \
+            "$O/full.chunks/checkpoints.json" "" chunks_pass "${@:2}"
+        engine_sbatch "$name.chunks" "$CHUNK_TASKS" "$JOB_ID" "a task per chunk" engine_chunk_task "$name" "${@:2}"
+        engine_sbatch "$name" 0 "$JOB_ID" "the stitch of its chunks" \
+            engine_job "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" chunks_stitch "${@:2}"
+    elif [ "$kind" != regions ]; then
         engine_sbatch "$name" 0 "$deps" "$why" engine_job "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" "$@"
     else
         local dir=$2 out=$3 n
@@ -278,6 +309,70 @@ engine_task() {
     shift
     REGION_CHUNK=$i:$REGIONS_PER_TASK REGION_PART=$parts/$i.json \
         engine_job tool "$name.tasks.$i" "$parts/$i.log" "" "" "$@"
+}
+
+# chunk_split N|auto G SIM --full OPTIONS... -- PROGRAM ARGS...: full_in_chunks's
+# command as the three steps on Slurm use it: CHUNK_SIM (sim), CHUNK_OPTS (its
+# options but --full, the outputs and the guest's: the core, sampling, -G),
+# CHUNK_OUTS (-o, --interval-log), CHUNK_WARM (checkpoint's --warm CONFIG
+# --set ...: the core's, configs/boom-tip.ini being sim's built-in one),
+# CHUNK_GUEST (--guest-output, --env), CHUNK_PROG (the program and its arguments).
+chunk_split() {
+    local config=$ROOT/configs/boom-tip.ini sets=()
+    CHUNK_SIM=$3 CHUNK_OPTS=() CHUNK_OUTS=() CHUNK_GUEST=() CHUNK_PROG=()
+    shift 3
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        case $1 in
+        --full) shift ;;
+        -o | --interval-log) CHUNK_OUTS+=("$1" "$2"); shift 2 ;;
+        --guest-output | --env) CHUNK_GUEST+=("$1" "$2"); shift 2 ;;
+        --config) config=$2 CHUNK_OPTS+=("$1" "$2"); shift 2 ;;
+        --set) sets+=("$1" "$2") CHUNK_OPTS+=("$1" "$2"); shift 2 ;;
+        *) CHUNK_OPTS+=("$1"); shift ;;
+        esac
+    done
+    CHUNK_WARM=(--warm "$config" "${sets[@]}")
+    CHUNK_PROG=("${@:2}")
+}
+
+# chunks_pass N|auto G SIM...: the functional pass, the chunks' warm
+# checkpoints in O/full.chunks (checkpoint --chunk-insts), none of an earlier run's parts.
+chunks_pass() {
+    local c
+    c=$(chunk_size "$1" "$2")
+    chunk_split "$@"
+    rm -rf -- "$O/full.chunks" "$O/full.parts"
+    mkdir -p -- "$O/full.parts"
+    "$B/checkpoint" -o "$O/full.chunks" "${CHUNK_WARM[@]}" --chunk-insts "$c" "${CHUNK_GUEST[@]}" -- "${CHUNK_PROG[@]}"
+}
+
+# chunks_task N|auto G SIM...: chunk CHUNK_TASK (a job array's task) into
+# O/full.parts; none when the run has fewer chunks than the array has tasks.
+chunks_task() {
+    chunk_split "$@"
+    local ckpts=("$O/full.chunks"/*.ckpt)
+    if [ "$CHUNK_TASK" -ge ${#ckpts[@]} ]; then
+        echo "no chunk $CHUNK_TASK: the run has ${#ckpts[@]}"
+        return 0
+    fi
+    "$CHUNK_SIM" --stitch --part "$CHUNK_TASK" --part-out "$O/full.parts/$CHUNK_TASK.part" "${CHUNK_OPTS[@]}" "${ckpts[@]}"
+}
+
+# chunks_stitch N|auto G SIM...: the parts into the full run's outputs; the
+# checkpoints and parts removed once it is made.
+chunks_stitch() {
+    chunk_split "$@"
+    local status=0
+    "$CHUNK_SIM" --stitch "${CHUNK_OPTS[@]}" "${CHUNK_OUTS[@]}" "$O/full.parts"/*.part || status=$?
+    [ "$status" -ge 125 ] || rm -rf -- "$O/full.chunks" "$O/full.parts"
+    return "$status"
+}
+
+# In a task of a chunked full run's array: chunks_task on its chunk.
+engine_chunk_task() {
+    local name=$1 i=$SLURM_ARRAY_TASK_ID
+    shift
+    CHUNK_TASK=$i engine_job tool "$name.chunks.$i" "$O/logs/$name.chunks.$i.log" "" "" chunks_task "$@"
 }
 
 # merge_regions OUT DIR: the results of a regions array's tasks (DIR/I.json)

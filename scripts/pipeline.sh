@@ -513,20 +513,32 @@ method_options() {
 # The program's instruction count, from bbv's summary ($P.summary.json).
 total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
 
-# full_in_chunks N|auto G SIM OPTIONS... -- PROGRAM ARGS...: the full run in
-# N chunks of the program's length as bbv counted it (auto: one per CPU this
-# process may use, each at least ten log intervals of G).
-full_in_chunks() {
-    local n=$1 g=$2 total opts=()
-    shift 2
+# chunk_size N|auto G: the instructions of a chunk when the program (bbv's
+# count) runs in N chunks, rounded up to a multiple of G, as sim --chunks N
+# rounds them (so the run may have fewer than N). auto: one chunk per CPU
+# this process may use, or CHUNK_TASKS (a Slurm job array's tasks), each at
+# least ten log intervals of G.
+chunk_size() {
+    local n=$1 g=$2 total
     total=$(total_insts)
     if [ "$n" == auto ]; then
-        n=$(nproc)
+        n=${CHUNK_TASKS:-$(nproc)}
         [ "$n" -le $((total / (10 * g))) ] || n=$((total / (10 * g)))
         [ "$n" -ge 1 ] || n=1
     fi
+    echo $((((total + n - 1) / n + g - 1) / g * g))
+}
+
+# full_in_chunks N|auto G SIM OPTIONS... -- PROGRAM ARGS...: the full run in
+# chunks of chunk_size (sim --full --chunk-insts), here. On Slurm the same
+# command is a pass job, a job array and a stitch job (engine.sh: chunks_pass,
+# chunks_task and chunks_stitch).
+full_in_chunks() {
+    local c opts=()
+    c=$(chunk_size "$1" "$2")
+    shift 2
     while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
-    "${opts[@]}" --chunks "$n" --total-insts "$total" "$@"
+    "${opts[@]}" --chunk-insts "$c" --total-insts "$(total_insts)" "$@"
 }
 
 # simulate_regions DIR OUT [SIM OPTIONS...]: sim on the checkpoints in DIR
@@ -711,9 +723,10 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   --no-full         stop after the regions: the whole-program estimate from them alone
                     (CPI, cycle stack, event rates, total cycles), no full run, no validation
   --full-chunks N|auto  the full run in N chunks simulated in parallel from warm checkpoints
-                    and stitched (sim --full --chunks; auto: one per CPU, each at least ten
-                    log intervals; sampled profiles too, their periods going on across
-                    chunks) [one serial run]
+                    and stitched (sim --full --chunk-insts; auto: one per CPU, each at least
+                    ten log intervals; sampled profiles too, their periods going on across
+                    chunks); with --engine slurm, a job array of a task per chunk (auto: one
+                    per CPU of the cluster) [one serial run]
   --cache DIR       keep the full detailed run in DIR, and take it from there when an
                     earlier run, into any -o and at any -i, had the same key: the
                     program, its arguments, the files they name and the files under
@@ -791,9 +804,6 @@ engine_check_dir pipeline.sh "$O"
 if [ -n "$FULL_CHUNKS" ]; then
     [[ $FULL_CHUNKS == auto || $FULL_CHUNKS =~ ^[1-9][0-9]*$ ]] ||
         { echo "pipeline.sh: --full-chunks wants a number of chunks or auto, not '$FULL_CHUNKS'" >&2; exit 1; }
-    # The Slurm job of the full run asks for a CPU per chunk (at most a node's).
-    FULL_CPUS=$FULL_CHUNKS
-    [ "$FULL_CHUNKS" != auto ] || FULL_CPUS=${NODE_CPUS:-4}
 fi
 [ -z "$CACHE" ] || [ "$ENGINE" == local ] || { echo "pipeline.sh: --cache is for --engine local" >&2; exit 1; }
 # The most checkpoints (a bound for the regions job array while simpoint has
@@ -882,6 +892,8 @@ full_command() {
     [ -z "$FULL_CHUNKS" ] || FULL_CMD=(full_in_chunks "$FULL_CHUNKS" "$g" "${FULL_CMD[@]}")
 }
 FULL_INS=$(path_list "$PROG" "$B/sim" "$CONFIG_DEP" "$STDIN_DEP") FULL_OUTS=$(path_list "$O/full.json" "$O/full.csv")
+# In chunks, the chunks' size comes from bbv's count: on Slurm, a job after bbv's.
+[ -z "$FULL_CHUNKS" ] || [ "$ENGINE" != slurm ] || FULL_INS+=$'\n'$P.summary.json
 full_command "$G" "$@"
 # Another log interval from the cache only when the full run is to be made.
 if [ -z "$G_GIVEN" ] && [ -n "$CACHE" ] && [ -n "$(stale full "$FULL_OUTS" "$FULL_INS" "$(stamp_of "$FULL_INS" "${FULL_CMD[@]}")")" ]; then

@@ -5,20 +5,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ckpt/ckpt_chunks.h"
 #include "ckpt/ckpt_fds.h"
 #include "ckpt/ckpt_pages.h"
+#include "chunk_part.h"
 #include "outfile.h"
 #include "progress.h"
 #include "uarch/uarch.h"
 #include "util.h"
 
-/* A chunk to simulate: its checkpoint and its region. */
+/* A chunk to simulate: its checkpoint (or part) and its region. */
 typedef struct chunk {
     char *path;
     ckpt_region region;
+    uint32_t elf_crc;            /* the program's (--stitch) */
 } chunk;
 
 static void chunks_free(chunk *chunks, size_t n)
@@ -27,10 +30,10 @@ static void chunks_free(chunk *chunks, size_t n)
     free(chunks);
 }
 
-static void chunks_append(chunk **chunks, size_t *n, char *path, const ckpt_region *rg)
+static void chunks_append(chunk **chunks, size_t *n, char *path, const ckpt_region *rg, uint32_t elf_crc)
 {
     if (!(*chunks = realloc(*chunks, (*n + 1) * sizeof **chunks))) die("out of memory");
-    (*chunks)[(*n)++] = (chunk){path, *rg};
+    (*chunks)[(*n)++] = (chunk){path, *rg, elf_crc};
 }
 
 /* ------------------------------------------------------ the functional pass */
@@ -83,7 +86,7 @@ static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc
         if (p.cpu.icount != rg.start) break;
         ustate s = {0};
         uarch_save(&ua, &s);
-        chunks_append(&chunks, &n, temp_file("chunk"), &rg);
+        chunks_append(&chunks, &n, temp_file("chunk"), &rg, 0);
         ckpt_save_shared(&p, chunks[n - 1].path, &rg, 1, s.data, s.len, store);
         ustate_free(&s);
     }
@@ -105,12 +108,13 @@ static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc
 /* ------------------------------------------------------ running the chunks */
 
 /* Every chunk from its checkpoint's warm state, after a detailed warm-up,
- * logged every G; the last to the program's end. In parallel, as regions. */
-static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, sim_result *res)
+ * logged every G; the last to the program's end when it is the run's last
+ * (`last`). In parallel, as regions. */
+static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool last, sim_result *res)
 {
     region_job *jobs = malloc(n * sizeof *jobs);
     if (!jobs) die("out of memory");
-    for (size_t k = 0; k < n; k++) jobs[k] = (region_job){chunks[k].path, 0, k == n - 1};
+    for (size_t k = 0; k < n; k++) jobs[k] = (region_job){chunks[k].path, 0, last && k == n - 1};
     sim_options co = *o;
     co.warmup = WARMUP_CHECKPOINT_DETAILED;
     co.region_log = true;
@@ -211,19 +215,26 @@ static void stitch(const sim_options *o, const chunk *chunks, sim_result *res, s
     if (o->interval_log) write_interval_log(o->interval_log, res, n);
 }
 
-/* Simulate the chunks and stitch them into r. */
-static void simulate_chunks(const sim_options *o, const chunk *chunks, size_t n, sim_result *r, chunk_summary *s)
+/* The chunks' results stitched into r, and freed; the summary's times. */
+static void finish(const sim_options *o, const chunk *chunks, sim_result *res, size_t n, sim_result *r,
+                   chunk_summary *s, double t0)
 {
-    sim_result *res = calloc(n, sizeof *res);
-    if (!res) die("out of memory");
-    double t0 = now_seconds();
-    run_chunks(o, chunks, n, res);
     stitch(o, chunks, res, n, r);
     s->wall_seconds += now_seconds() - t0;
     for (size_t k = 0; k < n; k++) s->chunk_seconds += res[k].seconds;
     r->seconds = s->wall_seconds;
     for (size_t k = 0; k < n; k++) sim_result_free(&res[k]);
     free(res);
+}
+
+/* Simulate the chunks and stitch them into r. */
+static void simulate_chunks(const sim_options *o, const chunk *chunks, size_t n, sim_result *r, chunk_summary *s)
+{
+    sim_result *res = calloc(n, sizeof *res);
+    if (!res) die("out of memory");
+    double t0 = now_seconds();
+    run_chunks(o, chunks, n, true, res);
+    finish(o, chunks, res, n, r, s, t0);
 }
 
 uint64_t chunk_size(const chunk_options *co, uint64_t total_insts, uint64_t G, char *err, size_t errlen)
@@ -281,7 +292,7 @@ static size_t read_chunks(char **paths, int npaths, chunk **out)
             die("%s: not a chunk of checkpoint --chunk-insts (one region of known length)", paths[i]);
         char *path = strdup(paths[i]);
         if (!path) die("out of memory");
-        chunks_append(&chunks, &n, path, &meta.regions[0]);
+        chunks_append(&chunks, &n, path, &meta.regions[0], meta.elf_crc);
         ckpt_meta_free(&meta);
     }
     qsort(chunks, n, sizeof *chunks, by_begin);
@@ -295,8 +306,121 @@ static size_t read_chunks(char **paths, int npaths, chunk **out)
     return n;
 }
 
+/* ------------------------------------------------- chunks as separate parts */
+
+/* The sampling a part's result carries is the one o asks for. */
+static void check_part_sampling(const sim_options *o, const sim_result *res, const char *path)
+{
+    const sampling_options *so = &o->sampling;
+    int want = so->nprofilers ? 1 + 2 * so->nsweep : 0;
+    bool same = res->nsampled == want;
+    for (int i = 0; same && i < want; i++) {
+        const sampled_run *sr = &res->sampled[i];
+        same = sr->nprofs == so->nprofilers && (i ? 1 : sr->cfg.period == so->cfg.period || so->cfg.min_samples);
+        for (int j = 0; same && j < sr->nprofs; j++) same = !strcmp(sr->profs[j].name, so->profilers[j]);
+    }
+    if (!same) die("%s: its chunk was sampled otherwise than this command asks (give sim --stitch the parts' --sample options)", path);
+    bool pics = so->pics;
+    for (int i = 0; i < so->nprofilers; i++) pics |= profiler_policy_find(so->profilers[i])->events != 0;
+    if (pics != (res->pics != NULL)) die("%s: its chunk has %s golden PICS, unlike this command", path, res->pics ? "a" : "no");
+}
+
+/* A part read, with its file. */
+typedef struct part {
+    chunk_part m;
+    sim_result r;
+    char *path;
+} part;
+
+static int by_part_index(const void *a, const void *b)
+{
+    uint64_t x = ((const part *)a)->m.index, y = ((const part *)b)->m.index;
+    return (x > y) - (x < y);
+}
+
+/* The parts are chunks 0 to n-1 of one run, on o's core, sampled as o says. */
+static void check_parts(const sim_options *o, const part *p, size_t n)
+{
+    uint64_t digest = uarch_config_digest(&o->cfg);
+    for (size_t k = 0; k < n; k++) {
+        const chunk_part *m = &p[k].m;
+        if (m->count != p[0].m.count || m->region.interval != p[0].m.region.interval || m->elf_crc != p[0].m.elf_crc)
+            die("%s and %s: parts of two runs (chunks, their size or the program differ)", p[0].path, p[k].path);
+        if (m->index != k)
+            die("%s: chunk %llu of %llu %s", p[k].path, (unsigned long long)m->index + 1, (unsigned long long)m->count,
+                m->index < k ? "is given twice" : "follows a missing one");
+        if (m->config_digest != digest)
+            die("%s: its chunk ran on another core configuration than this command's (--config, --set)", p[k].path);
+        check_part_sampling(o, &p[k].r, p[k].path);
+    }
+    if (n != p[0].m.count) die("%zu parts of %llu chunks: chunk %zu is missing", n, (unsigned long long)p[0].m.count, n + 1);
+}
+
+/* sim --stitch PART...: the parts of one run, every chunk once, stitched. */
+static void stitch_parts(const sim_options *o, char **paths, int npaths, sim_result *r, chunk_summary *s)
+{
+    double t0 = now_seconds();
+    size_t n = (size_t)npaths;
+    part *p = calloc(n, sizeof *p);
+    sim_result *res = calloc(n, sizeof *res);
+    chunk *chunks = calloc(n, sizeof *chunks);
+    if (!p || !res || !chunks) die("out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char err[512];
+        if (chunk_part_read(paths[i], &p[i].m, &p[i].r, err, sizeof err)) die("%s", err);
+        p[i].path = paths[i];
+    }
+    qsort(p, n, sizeof *p, by_part_index);
+    check_parts(o, p, n);
+    *s = (chunk_summary){.chunks = n, .insts = p[0].m.region.interval, .warmup = n > 1 ? p[1].m.region.warmup : 0};
+    /* The chunks ran in processes of their own, perhaps on several nodes:
+     * the wall time is from the first one's start to the last one's end. */
+    double first = p[0].m.started, last = p[0].m.ended;
+    for (size_t k = 0; k < n; k++) {
+        res[k] = p[k].r;
+        chunks[k] = (chunk){p[k].path, p[k].m.region, p[k].m.elf_crc};
+        if (p[k].m.started < first) first = p[k].m.started;
+        if (p[k].m.ended > last) last = p[k].m.ended;
+    }
+    s->wall_seconds = last - first;
+    free(p);
+    finish(o, chunks, res, n, r, s, t0);
+    free(chunks);
+}
+
+/* Wall-clock time in epoch seconds (comparable between nodes). */
+static double epoch_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void sim_chunk_part(const sim_options *o, char **paths, int npaths, uint64_t index, const char *out)
+{
+    chunk *chunks;
+    size_t n = read_chunks(paths, npaths, &chunks);
+    if (index >= n) die("--part %llu: the run has %zu chunks (0 to %zu)", (unsigned long long)index, n, n - 1);
+    if (chunks[0].region.interval % o->log_interval)
+        die("the chunks' %llu instructions are not a multiple of the log interval (-G %llu)",
+            (unsigned long long)chunks[0].region.interval, (unsigned long long)o->log_interval);
+    sim_result res = {0};
+    chunk_part m = {.index = index, .count = n, .region = chunks[index].region, .elf_crc = chunks[index].elf_crc,
+                    .config_digest = uarch_config_digest(&o->cfg), .started = epoch_seconds()};
+    run_chunks(o, &chunks[index], 1, index == n - 1, &res);
+    m.ended = epoch_seconds();
+    check_chunk(&chunks[index], &res, index, n);
+    chunk_part_write(out, &m, &res);
+    sim_result_free(&res);
+    chunks_free(chunks, n);
+}
+
 void sim_stitch(const sim_options *o, char **paths, int npaths, sim_result *r, chunk_summary *s)
 {
+    if (chunk_part_is(paths[0])) {
+        stitch_parts(o, paths, npaths, r, s);
+        return;
+    }
     chunk *chunks;
     size_t n = read_chunks(paths, npaths, &chunks);
     uint64_t C = chunks[0].region.interval;

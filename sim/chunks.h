@@ -13,17 +13,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ckpt/ckpt_chunks.h"
 #include "run.h"
 
-/* The detailed warm-up before every chunk but the first, by default:
- * bench/results/chunked_full.md. */
-#define CHUNK_WARMUP_DEFAULT 100000
 
 typedef struct chunk_options {
     uint64_t insts;              /* --chunk-insts C; 0: from count */
     uint64_t count;              /* --chunks N: C = total / N, rounded up to the log interval */
     uint64_t warmup;             /* --chunk-warmup W */
-    bool stitch;                 /* --stitch: the chunks are checkpoint --chunk-insts's checkpoints */
+    bool stitch;                 /* --stitch: the chunks are checkpoint --chunk-insts's checkpoints, or parts */
+    uint64_t part;               /* --part K: chunk K alone, into part_out */
+    const char *part_out;        /* --part-out FILE; NULL: no --part */
 } chunk_options;
 
 /* How a run was chunked, for the result ("chunked" in sim/RESULTS.md). */
@@ -42,8 +42,12 @@ uint64_t chunk_size(const chunk_options *co, uint64_t total_insts, uint64_t G, c
 /* sim --full in chunks: dies on errors (the guest's own failure is a result). */
 void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, char **argv, sim_result *r,
                       chunk_summary *s);
-/* sim --stitch: the chunk checkpoints of checkpoint --chunk-insts, any order. */
+/* sim --stitch: the chunk checkpoints of checkpoint --chunk-insts, or the
+ * parts sim_chunk_part wrote (sim/chunk_part.h), any order. */
 void sim_stitch(const sim_options *o, char **paths, int npaths, sim_result *r, chunk_summary *s);
+/* sim --stitch --part K --part-out FILE: chunk K of the checkpoints alone,
+ * its result into the part FILE (a task of a job array). */
+void sim_chunk_part(const sim_options *o, char **paths, int npaths, uint64_t index, const char *out);
 
 struct json_t;
 struct json_t *chunk_summary_json(const chunk_summary *s);

@@ -40,6 +40,9 @@ const char sim_usage[] =
     "      --chunks N          ... in N chunks of the program's --total-insts\n"
     "      --chunk-warmup W    the detailed warm-up before each chunk (default 100k)\n"
     "      --stitch CKPT...    the same from the chunks of checkpoint --chunk-insts\n"
+    "      --part K --part-out F  with --stitch: chunk K alone (from 0), its result into the\n"
+    "                          part F, for a task of a job array (sim/RESULTS.md)\n"
+    "      --stitch PART...    the parts of every chunk stitched into one result\n"
     "Checkpoint regions (default mode):\n"
     "      --warmup MODE       none | detailed | functional | checkpoint |\n"
     "                          checkpoint+detailed (default detailed):\n"
@@ -125,7 +128,7 @@ enum {
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
     OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
     OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS, OPT_PM_INTERVAL, OPT_PAIR_WINDOW, OPT_PM_SAMPLES,
-    OPT_CHUNK_INSTS, OPT_CHUNKS, OPT_CHUNK_WARMUP, OPT_STITCH,
+    OPT_CHUNK_INSTS, OPT_CHUNKS, OPT_CHUNK_WARMUP, OPT_STITCH, OPT_PART, OPT_PART_OUT,
 };
 
 static const struct option longopts[] = {
@@ -160,6 +163,7 @@ static const struct option longopts[] = {
     {"profileme-samples", required_argument, NULL, OPT_PM_SAMPLES},
     {"chunk-insts", required_argument, NULL, OPT_CHUNK_INSTS}, {"chunks", required_argument, NULL, OPT_CHUNKS},
     {"chunk-warmup", required_argument, NULL, OPT_CHUNK_WARMUP}, {"stitch", no_argument, NULL, OPT_STITCH},
+    {"part", required_argument, NULL, OPT_PART}, {"part-out", required_argument, NULL, OPT_PART_OUT},
     GUEST_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
@@ -293,6 +297,8 @@ static bool run_option(sim_cli *cli, pending *p, int c, char *arg)
     case OPT_CHUNKS: cli->chunks.count = count_arg("--chunks", arg, true); break;
     case OPT_CHUNK_WARMUP: cli->chunks.warmup = count_arg("--chunk-warmup", arg, false); break;
     case OPT_STITCH: cli->chunks.stitch = cli->target.full = true; break;
+    case OPT_PART: cli->chunks.part = count_arg("--part", arg, false); break;
+    case OPT_PART_OUT: cli->chunks.part_out = arg; break;
     case OPT_BBMAP: o->bbmap = arg; break;
     case 'q': cli->quiet = true; break;
     case OPT_PROGRESS: o->progress = true; break;
@@ -392,7 +398,7 @@ static void defaults(sim_cli *cli, pending *p)
         .top = 50,
         .md = {.annotate = "tip", .functions = 3, .rows = 20},
         .sens = {.threshold = 0.01, .top = 10},
-        .chunks = {.warmup = UINT64_MAX},
+        .chunks = {.warmup = UINT64_MAX, .part = UINT64_MAX},
     };
     uarch_config_defaults(&cli->o.cfg);
     cli->o.sampling.cfg.seed = 1;
@@ -447,10 +453,16 @@ static void setup_chunks(sim_cli *cli)
     if (co->insts && co->count) die("--chunk-insts and --chunks: give one of them");
     if (!chunked) {
         if (co->warmup != UINT64_MAX) die("--chunk-warmup needs --chunk-insts or --chunks");
+        if (co->part_out || co->part != UINT64_MAX) die("--part and --part-out need --stitch");
         return;
     }
     if (co->stitch && (co->insts || co->count || co->warmup != UINT64_MAX))
         die("--stitch takes the chunks' size and warm-up from their checkpoints (checkpoint --chunk-insts --warmup)");
+    if ((co->part != UINT64_MAX) != (co->part_out != NULL)) die("--part K and --part-out FILE go together");
+    if (co->part_out && !co->stitch) die("--part needs --stitch: one chunk of checkpoint --chunk-insts's checkpoints");
+    if (co->part_out && (cli->output || o->interval_log || cli->report || cli->plots || cli->profile || cli->sampled_csv))
+        die("--part writes its chunk's part only (--part-out): -o, --interval-log and the reports belong to the "
+            "stitch of the parts (sim --stitch PART...)");
     if (!cli->target.full) die("--chunk-insts and --chunks need --full");
     if (co->count && !o->total_insts) die("--chunks N needs the program's length: --total-insts (bbv's count)");
     if (o->max_insts) die("--max-insts: not with a chunked run");
@@ -458,7 +470,7 @@ static void setup_chunks(sim_cli *cli)
         die("--sample profileme, --samples and --commit-trace cannot be stitched across chunks yet: run --full without chunks");
     if (cli->sens.nvariants || cli->icost || cli->icost_loads)
         die("--sensitivity and --icost run the program again: not with a chunked run");
-    if (co->warmup == UINT64_MAX) co->warmup = CHUNK_WARMUP_DEFAULT;
+    if (co->warmup == UINT64_MAX) co->warmup = CKPT_CHUNK_WARMUP_DEFAULT;
     char err[256];
     if (!co->stitch && !chunk_size(co, o->total_insts, o->log_interval, err, sizeof err)) die("%s", err);
 }
@@ -534,6 +546,7 @@ static void probe_outputs(const sim_cli *cli)
         {"-o", cli->output},           {"--profile", cli->profile},         {"--sampled-csv", cli->sampled_csv},
         {"--report", cli->report},     {"--interval-log", cli->o.interval_log}, {"--samples", s->records},
         {"--commit-trace", s->commit_trace}, {"--profileme-samples", s->pm_records},
+        {"--part-out", cli->chunks.part_out},
     };
     size_t n = sizeof outputs / sizeof outputs[0];
     outputs_distinct(outputs, n);
@@ -556,6 +569,7 @@ enum sim_mode sim_cli_parse(int argc, char **argv, sim_cli *cli)
     setup_sampling(&cli->o, &p);
     setup_chunks(cli);
     probe_outputs(cli);
+    if (cli->chunks.part_out) return SIM_PART;
     return cli->target.full ? SIM_FULL : SIM_REGIONS;
 }
 

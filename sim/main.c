@@ -230,6 +230,16 @@ static int simulate(sim_cli *cli, void (*run)(const sim_cli *, sim_outcome *))
 }
 
 static int simulate_full(sim_cli *cli) { return simulate(cli, run_full); }
+
+/* One chunk of the checkpoints into its part: no results, no reports. */
+static int simulate_part(sim_cli *cli)
+{
+    util_die_status = 125;
+    if (cli->jobs) omp_set_num_threads(cli->jobs);
+    sim_chunk_part(&cli->o, cli->target.argv, cli->target.argc, cli->chunks.part, cli->chunks.part_out);
+    sim_cli_free(cli);
+    return 0;
+}
 static int simulate_regions(sim_cli *cli) { return simulate(cli, run_regions); }
 
 static int print_help(sim_cli *cli)
@@ -252,6 +262,7 @@ int main(int argc, char **argv)
         [SIM_LIST_PARAMS] = list_params,
         [SIM_FULL] = simulate_full,
         [SIM_REGIONS] = simulate_regions,
+        [SIM_PART] = simulate_part,
     };
     util_progname = "sim";
     sim_cli cli;

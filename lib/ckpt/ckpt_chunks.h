@@ -12,6 +12,10 @@
 
 #include "ckpt.h"
 
+/* The detailed warm-up before every chunk but the first, by default (sim
+ * --chunk-warmup, checkpoint --chunk-insts): bench/results/chunked_full.md. */
+#define CKPT_CHUNK_WARMUP_DEFAULT 100000
+
 /* 0, or -1 with the reason the chunk size C and warm-up W cannot be used. */
 int ckpt_chunks_check(uint64_t C, uint64_t W, char *err, size_t errlen);
 /* Chunk k's region: simpoint k, no cluster or weight, interval C. */

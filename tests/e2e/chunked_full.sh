@@ -79,6 +79,45 @@ assert a == b
 PY
 echo "ok   sim --stitch over checkpoint --chunk-insts: the same result"
 
+# The same chunks one process each (a Slurm array's tasks: sim --stitch --part),
+# their parts stitched: the same result again; bad parts refused, leaving nothing.
+mkdir parts
+for k in 0 1 2 3 4; do sim --stitch "${SAMPLE[@]}" --part $k --part-out parts/$k.part ck/*.ckpt; done
+sim --stitch "${SAMPLE[@]}" --interval-log parts.csv -o parts.json parts/*.part
+cmp -s parts.csv chunked.csv || fail "the parts' interval log differs from sim --full --chunk-insts's"
+python3 - parts.json stitched.json <<'PY' || fail "the parts' result differs from sim --stitch's"
+import json, sys
+a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:])
+assert a["chunked"]["chunks"] == 5
+for r in a, b:
+    for k in "seconds", "mips", "chunked", "interval_log", "program":
+        r.pop(k, None)
+assert a == b
+PY
+refused() { # refused STATUS MESSAGE SIM-ARGS...: sim refuses, saying MESSAGE, writing no x.json
+    local want=$1 msg=$2
+    shift 2
+    expect_status "$want" "$BIN/sim" -q "$@" 2> err.txt
+    grep -q -- "$msg" err.txt || fail "sim $*: $(cat err.txt)"
+    [ ! -e x.json ] || fail "sim $* left x.json"
+}
+refused 125 "chunk 4 of 5 follows a missing one" --stitch "${SAMPLE[@]}" -o x.json parts/[0134].part
+refused 125 "chunk 2 of 5 is given twice" --stitch "${SAMPLE[@]}" -o x.json parts/[01].part parts/[1-4].part
+refused 125 "chunk 5 is missing" --stitch "${SAMPLE[@]}" -o x.json parts/[0-3].part
+head -c 3000 parts/1.part > cut.part
+refused 125 "cut.part: not a chunk part of this sim (sim --stitch --part): .* (truncated?)" --stitch "${SAMPLE[@]}" \
+    -o x.json parts/0.part cut.part parts/[2-4].part
+cp parts/2.part bad.part
+printf 'X' | dd of=bad.part bs=1 seek=2000 conv=notrunc 2> /dev/null
+refused 125 "its CRC32 does not match" --stitch "${SAMPLE[@]}" -o x.json parts/[01].part bad.part parts/[34].part
+refused 125 "ran on another core configuration" --stitch "${SAMPLE[@]}" --set rob.entries=64 -o x.json parts/*.part
+refused 125 "sampled otherwise than this command asks" --stitch -o x.json parts/*.part
+refused 125 "the run has 5 chunks" --stitch --part 5 --part-out x.json ck/*.ckpt
+refused 1 "belong to the stitch of the parts" --stitch --part 0 --part-out p.part -o x.json ck/*.ckpt
+refused 1 "go together" --stitch --part 0 ck/*.ckpt
+echo "ok   chunks simulated one process each (--part) and their parts stitched: the same result; missing,"
+echo "     repeated, truncated, damaged parts, another core or sampling, a chunk out of range refused"
+
 # validate reads it unchanged and says the full run was chunked.
 "$BIN/bbv" -o p --interval 1M --no-gzip -- "$prog" > /dev/null
 "$BIN/simpoint" -loadFVFile p.1000000.bb -maxK 3 -fixedLength off -saveSimpoints p.sp -saveSimpointWeights p.w \
@@ -109,9 +148,11 @@ echo "     the guest's exit status and fault as in a serial run"
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl -i 1M -k 3 --full-chunks 3 --engine slurm --dry-run -- "$prog" > pl.txt 2>&1 ||
     fail "pipeline.sh --full-chunks --dry-run: $(tail -n 3 pl.txt)"
-awk '/job dry[0-9]*: full/,/submitted as job/' pl.txt > full_job.txt
-grep -q -- '--cpus-per-task=3' full_job.txt || fail "the full run's job does not ask for 3 CPUs"
-grep -q 'full_in_chunks\\ 3' full_job.txt || fail "the full run's job does not run in chunks"
+grep -q 'full.pass  <- dry1$' pl.txt && grep -q 'full.chunks (array of 3 tasks)  <- dry6$' pl.txt &&
+    grep -q '   dry8  full  <- dry7$' pl.txt || fail "the chunked full run's jobs: $(grep '   dry' pl.txt)"
+awk '/job dry6: full.pass/,/job dry7/' pl.txt | grep -q -- '--cpus-per-task=2' ||
+    fail "the functional pass does not ask for the warming thread's CPU"
+awk '/job dry7: full.chunks/,/job dry8/' pl.txt | grep -q -- '--cpus-per-task=1' || fail "a chunk task asks for more than a CPU"
 OMP_NUM_THREADS=2 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl2 -i 1M -k 3 --full-chunks 3 --sample tip,nci -- "$prog" \
     > pl2.txt 2>&1 || fail "pipeline.sh --full-chunks --sample: $(tail -n 5 pl2.txt)"
 python3 - pl2/full.json <<'PY' || fail "pipeline.sh --full-chunks --sample: the full run is not chunked and sampled"
@@ -121,5 +162,5 @@ assert r["chunked"]["chunks"] == 3 and r["sampled"]["tip"]["samples"] > 0, (r["c
 PY
 grep -q "the full run was chunked: 3 chunks" pl2/validate/report.md && grep -q "^## Profiles" pl2/validate/report.md ||
     fail "pipeline.sh --full-chunks --sample: validate's report"
-echo "ok   pipeline.sh --full-chunks: the full run's Slurm job runs in chunks on a CPU each; with --sample, the"
-echo "     chunked full run's sampled profiles and validate's report"
+echo "ok   pipeline.sh --full-chunks: on Slurm a pass (2 CPUs), an array of a task per chunk and a stitch; with"
+echo "     --sample, the chunked full run's sampled profiles and validate's report"

@@ -58,7 +58,7 @@ ReturnToService=2
 EnforcePartLimits=ALL
 SchedulerParameters=sched_interval=1,batch_sched_delay=0,sched_min_interval=0
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
-PartitionName=rvtest Nodes=$host Default=YES MaxTime=60 State=UP
+PartitionName=rvtest Nodes=$host Default=YES MaxTime=${SLURM_CLUSTER_MAXTIME:-60} State=UP
 EOF
     mungekey -c -k "$d/munge.key"
     munged -F -f --key-file="$d/munge.key" --socket="$d/munge.socket" --pid-file="$d/munged.pid" \
