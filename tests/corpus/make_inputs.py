@@ -30,6 +30,10 @@ runs instead (tests/corpus/eval.txt, SPLIT.md), from a seed of their own:
   consts.bc   constants to many digits with bc's math library
   graph.dimacs  a random graph G(190, 0.55) (cliquer)
   macros.m4   recursive macros, loops and string built-ins (m4)
+
+With --text (make_inputs.py --text LINES FILE), only text.txt's English-like
+text, LINES lines of it (text.txt's 1200 first) into FILE: the larger input
+of bench/long_program.sh.
 """
 import bz2
 import gzip
@@ -41,8 +45,10 @@ import sys
 from pathlib import Path
 
 EVAL = len(sys.argv) > 2 and sys.argv[1] == "--eval"
-out = Path(sys.argv[2] if EVAL else sys.argv[1])
-out.mkdir(parents=True, exist_ok=True)
+TEXT = len(sys.argv) == 4 and sys.argv[1] == "--text"
+out = Path(sys.argv[3] if TEXT else sys.argv[2] if EVAL else sys.argv[1])
+if not TEXT:
+    out.mkdir(parents=True, exist_ok=True)
 rng = random.Random(20261124)
 
 WORDS = ("the of and to in is was for on that with as by at from it an be this which or are "
@@ -267,6 +273,9 @@ print(s.length, o.total, o.fib, joined, keys[0]);
 
 if EVAL:
     eval_inputs(out)
+    sys.exit(0)
+if TEXT:
+    out.write_text(text(int(sys.argv[2])))
     sys.exit(0)
 
 (out / "text.txt").write_text(text(1200))
