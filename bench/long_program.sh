@@ -48,8 +48,10 @@ done
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 RESULT=$(realpath -m -- "$RESULT")
-# A copy of the tools: another build in the tree while this runs changes nothing.
-rm -rf "$OUT/bin" && cp -a "$BIN" "$OUT/bin"
+# A copy of the tools, the scripts (the jobs source them as they start) and
+# the core configurations: another build or edit in the tree while this runs
+# changes nothing.
+rm -rf "$OUT/bin" "$OUT/tree" && cp -a "$BIN" "$OUT/bin" && mkdir "$OUT/tree" && cp -a "$TOP/scripts" "$TOP/configs" "$OUT/tree/"
 export BIN=$OUT/bin
 
 if [ -n "$CLUSTER" ]; then
@@ -69,7 +71,7 @@ cd "$W" || die "no $W"
 PROG=("$CORPUS_BIN/bzip2" -c -9 big.txt)
 echo "$SCRIPT: ${PROG[*]} ($(wc -c < big.txt) bytes of input) through pipeline.sh on Slurm, the full run in $CHUNKS chunks" >&2
 t0=$EPOCHREALTIME
-"$TOP/scripts/pipeline.sh" -o "$W/run" -n bzip2 -i "$INTERVAL" -k "$MAXK" --full-chunks "$CHUNKS" --engine slurm --wait \
+"$OUT/tree/scripts/pipeline.sh" -o "$W/run" -n bzip2 -i "$INTERVAL" -k "$MAXK" --full-chunks "$CHUNKS" --engine slurm --wait \
     -- "${PROG[@]}" > "$W/pipeline.txt" 2>&1 || { tail -n 30 "$W/pipeline.txt" >&2; die "the pipeline failed"; }
 t1=$EPOCHREALTIME
 WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')

@@ -30,7 +30,7 @@ for i in 0 1 2; do expect_eq "chunk task $i" ok "$(cat "$W/run/.slurm/full.chunk
 echo "ok   on Slurm: a pass (2 CPUs), an array of 3 chunk tasks (1 CPU each) and a stitch; nothing left behind"
 
 # The same pipeline here, the chunks in one sim: the same full run and validation.
-(cd "$W" && BIN=$L/bin "$TOP/scripts/pipeline.sh" -o "$T/local" -n bzip2 -i 1M -k 5 --full-chunks 3 \
+(cd "$W" && BIN=$L/bin "$L/tree/scripts/pipeline.sh" -o "$T/local" -n bzip2 -i 1M -k 5 --full-chunks 3 \
     -- "$TOP/build/corpus/bin/bzip2" -c -9 big.txt > "$T/local.txt" 2>&1) || { tail "$T/local.txt"; fail "the local pipeline"; }
 cmp -s "$T/local/full.csv" "$W/run/full.csv" || fail "the interval logs differ between the engines"
 python3 - "$T/local" "$W/run" << 'PY' || fail "the engines' full runs or validations differ (above)"
@@ -47,7 +47,7 @@ for k in "actual", "predicted", "error_pct", "cpi_full", "cpi_estimate":
 PY
 echo "ok   the Slurm run's stitched full run and validation are a local --full-chunks run's"
 
-(cd "$W" && BIN=$L/bin "$TOP/scripts/pipeline.sh" -o "$W/run" -n bzip2 -i 1M -k 5 --full-chunks 3 --engine slurm --wait \
+(cd "$W" && BIN=$L/bin "$L/tree/scripts/pipeline.sh" -o "$W/run" -n bzip2 -i 1M -k 5 --full-chunks 3 --engine slurm --wait \
     -- "$TOP/build/corpus/bin/bzip2" -c -9 big.txt > "$T/again.txt" 2>&1) || { tail "$T/again.txt"; fail "the second run"; }
 ! grep -q "submitted as job" "$T/again.txt" || fail "a second run submitted jobs: $(grep submitted "$T/again.txt")"
 echo "ok   a second run submits nothing"
