@@ -118,6 +118,67 @@ static bool set_select_by(sp_options *o, const char *a)
     return true;
 }
 
+/* N points, or Fx: F times SimPoint's own choice of points (its k on the BBVs alone). */
+static bool set_points_spec(const char *a, int *points, double *ratio)
+{
+    size_t len = strlen(a);
+    double x;
+    long long v;
+    if (len > 1 && (a[len - 1] == 'x' || a[len - 1] == 'X')) {
+        char num[64];
+        if (len >= sizeof num)
+            return false;
+        memcpy(num, a, len - 1);
+        num[len - 1] = '\0';
+        if (!parse_double(num, &x) || !(x >= 1) || x > 1000)
+            return false;
+        *ratio = x;
+        *points = 0;
+        return true;
+    }
+    if (!parse_int(a, &v) || v < 1 || v > 1000000)
+        return false;
+    *points = (int)v;
+    *ratio = 0;
+    return true;
+}
+
+static bool set_points(sp_options *o, const char *a)
+{
+    return set_points_spec(a, &o->points, &o->points_ratio);
+}
+
+static bool set_pilot(sp_options *o, const char *a)
+{
+    return set_points_spec(a, &o->pilot, &o->pilot_ratio);
+}
+
+static bool add_measured(sp_options *o, const char *a)
+{
+    if (!*a)
+        die("option --measured: empty file name");
+    if (o->n_measured == SP_MAX_MEASURED)
+        die("option --measured: more than %d files", SP_MAX_MEASURED);
+    o->measured[o->n_measured++] = a;
+    return true;
+}
+
+static bool set_target_ci(sp_options *o, const char *a)
+{
+    char num[64];
+    size_t len = strlen(a);
+    if (!len || len >= sizeof num)
+        return false;
+    memcpy(num, a, len + 1);
+    if (num[len - 1] == '%')
+        num[len - 1] = '\0';
+    double x;
+    if (!parse_double(num, &x) || !(x > 0) || x > 100)
+        return false;
+    o->target_ci = x / 100;
+    return true;
+}
+
 static const opt_def table[] = {
     {"loadFVFile", ARG_FILE, OFF(fv_file), "FILE", NULL, "basic-block vectors (.bb, plain or gzip)", NULL, false},
     {"inputVectorsGzipped", ARG_FLAG, OFF(fv_gzipped), NULL, "off", "accepted; gzip is detected automatically", NULL, false},
@@ -167,7 +228,10 @@ static const opt_def table[] = {
     {"select-by", ARG_SPECIAL, 0, "centre|proxy", "centre", "representative: nearest the centre, or of the nearest, the proxy CPI nearest the cluster mean", set_select_by, true},
     {"proxy-candidates", ARG_INT, OFF(proxy_candidates), "N", "5", "members nearest the centre that --select-by proxy chooses from", NULL, true},
     {"stratify", ARG_DOUBLE, OFF(stratify), "F", "0", "split clusters whose proxy CPI varies, with F x clusters extra representatives", NULL, true},
-    {"points", ARG_INT, OFF(points), "N", "none", "a budget of N points: --stratify's extra representatives are N less the clusters", NULL, true},
+    {"points", ARG_SPECIAL, 0, "N|Fx", "none", "a budget of N points, or F x SimPoint's own (its k on the BBVs alone): clusters above it are clustered again at k = N; --stratify's extra representatives are N less the clusters", set_points, true},
+    {"pilot", ARG_SPECIAL, 0, "N|Fx", "none", "two-stage sampling, the first stage: only N points of the --points budget now (the clusters, and strata up to N, at least two where the budget leaves room)", set_pilot, true},
+    {"measured", ARG_SPECIAL, 0, "FILE", NULL, "results of sim on the points (JSON; repeatable): the estimated CPI and its 95% interval in --json", add_measured, true},
+    {"target-ci", ARG_SPECIAL, 0, "PCT", "none", "with --measured, the second stage: add points where the measured spread is until the 95% interval is within +-PCT, or the --points budget is spent", set_target_ci, true},
     {"proxy-dims", ARG_DOUBLE, OFF(proxy_dims), "S", "0", "cluster on the BBVs plus the proxy CPI (robustly scaled to S x their spread), k no less than on the BBVs alone", NULL, true},
 };
 #define NOPTS (sizeof table / sizeof table[0])
@@ -340,11 +404,23 @@ static void check(sp_options *o, const bool *seen)
             die("-loadVectorWeights needs -fixedLength off");
         o->fixed_length = false;
     }
-    bool uses_proxy = o->select_proxy || o->stratify != 0 || o->proxy_dims != 0 || o->points != 0;
+    bool uses_proxy = o->select_proxy || o->stratify != 0 || o->proxy_dims != 0 || o->points != 0 || o->points_ratio != 0;
     if (uses_proxy && !o->proxy)
         die("--select-by proxy, --stratify, --points and --proxy-dims need --proxy FILE");
-    if (o->points < 0)
-        die("option --points: must be at least 1");
+    if ((o->pilot || o->pilot_ratio) && !(o->points || o->points_ratio))
+        die("--pilot needs --points (the budget it is the first stage of)");
+    if (o->pilot && o->points && o->pilot > o->points)
+        die("--pilot %d is more than the --points budget %d", o->pilot, o->points);
+    if (o->pilot_ratio && o->points_ratio && o->pilot_ratio > o->points_ratio)
+        die("--pilot %gx is more than the --points budget %gx", o->pilot_ratio, o->points_ratio);
+    if ((o->points_ratio || o->pilot_ratio) && !o->k_search)
+        die("--points Fx and --pilot Fx need -k search (F x SimPoint's own choice of k)");
+    if (o->target_ci && !o->n_measured)
+        die("--target-ci needs --measured FILE (the first stage's results)");
+    if (o->n_measured && !o->proxy)
+        die("--measured needs --proxy FILE (the proxy CPI the interval is modelled with)");
+    if ((o->n_measured || o->points || o->points_ratio) && o->n_sweep_maxk)
+        die("--measured and --points are for one choice of points, not --sweep-max-k");
     if (o->proxy_candidates < 1)
         die("option --proxy-candidates: must be at least 1");
     if (!(o->stratify >= 0 && o->stratify <= 10))

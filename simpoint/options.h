@@ -12,6 +12,7 @@
 #include "kmeans.h"
 
 #define SP_MAX_LIST 4096
+#define SP_MAX_MEASURED 64
 
 typedef struct sp_options {
     /* input */
@@ -55,7 +56,14 @@ typedef struct sp_options {
     bool select_proxy;
     int proxy_candidates;
     int points;            /* --points: the budget --stratify spends (0: F x clusters) */
+    double points_ratio;   /* --points Fx: F x SimPoint's own points (0: points as given) */
+    int pilot;             /* --pilot: the first stage's points of the budget (0: all of it) */
+    double pilot_ratio;    /* --pilot Fx */
     double stratify, proxy_dims;
+    /* two-stage sampling (twostage.h): CPIs of simulated points, and when to stop adding */
+    const char *measured[SP_MAX_MEASURED];
+    size_t n_measured;
+    double target_ci;      /* --target-ci PCT as a fraction; 0: add nothing */
 } sp_options;
 
 void sp_options_defaults(sp_options *o);

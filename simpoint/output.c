@@ -141,37 +141,43 @@ static char *coverage_name(const char *base, double p)
     return join(base, tail);
 }
 
-void write_run_outputs(const output_names *names, const char *suffix, const sp_run *run,
-                       const dataset *full, bool sampled)
+void write_choice_outputs(const output_names *names, const char *suffix, const sp_run *run, const sp_choice *ch,
+                          size_t n)
 {
-    sp_choice ch;
-    choice_from_run(run, full, sampled, names->proxy, &ch);
-    bool *keep = names->coverage < 1 ? coverage_mask(&ch, names->coverage) : NULL;
+    bool *keep = names->coverage < 1 ? coverage_mask(ch, names->coverage) : NULL;
     if (names->simpoints) {
         char *path = join(names->simpoints, suffix);
-        write_simpoints(path, &ch, NULL);
+        write_simpoints(path, ch, NULL);
         if (keep) {
             char *lpt = coverage_name(path, names->coverage);
-            write_simpoints(lpt, &ch, keep);
+            write_simpoints(lpt, ch, keep);
             free(lpt);
         }
         free(path);
     }
     if (names->weights) {
         char *path = join(names->weights, suffix);
-        write_weights(path, &ch, NULL);
+        write_weights(path, ch, NULL);
         if (keep) {
             char *lpt = coverage_name(path, names->coverage);
-            write_weights(lpt, &ch, keep);
+            write_weights(lpt, ch, keep);
             free(lpt);
         }
         free(path);
     }
     if (names->labels) {
         char *path = join(names->labels, suffix);
-        write_labels(path, run, &ch, full->n);
+        write_labels(path, run, ch, n);
         free(path);
     }
     free(keep);
+}
+
+void write_run_outputs(const output_names *names, const char *suffix, const sp_run *run,
+                       const dataset *full, bool sampled)
+{
+    sp_choice ch;
+    choice_from_run(run, full, sampled, names->proxy, &ch);
+    write_choice_outputs(names, suffix, run, &ch, full->n);
     choice_free(&ch);
 }

@@ -47,5 +47,8 @@ typedef struct output_names {
 } output_names;
 void write_run_outputs(const output_names *names, const char *suffix, const sp_run *run,
                        const dataset *full, bool sampled);
+/* The same for a choice made already (ch of run, n intervals). */
+void write_choice_outputs(const output_names *names, const char *suffix, const sp_run *run, const sp_choice *ch,
+                          size_t n);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "member.h"
 #include "sp_alloc.h"
 #include "util.h"
 
@@ -65,19 +66,6 @@ double *proxy_load(const char *path, size_t n)
 
 /* ------------------------------------------------------------ choosing */
 
-typedef struct member {
-    size_t i;      /* interval */
-    double key;    /* sort key */
-} member;
-
-static int by_key(const void *a, const void *b)
-{
-    const member *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
 static double weighted_mean(const member *m, size_t n, const double *cpi, const double *w)
 {
     double sw = 0, s = 0;
@@ -95,7 +83,7 @@ static size_t pick(const sp_proxy *px, member *m, size_t n, const sp_run *run, c
     double mean = weighted_mean(m, n, px->cpi, w);
     for (size_t j = 0; j < n; j++)
         m[j].key = run->dist2[m[j].i];
-    qsort(m, n, sizeof *m, by_key);
+    members_sort(m, n);
     if (!px->select)
         return m[0].i;
     size_t best = 0, top = (size_t)px->candidates < n ? (size_t)px->candidates : n;
@@ -189,7 +177,7 @@ void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_
         /* m groups of equal size by proxy CPI; group 0 keeps the id c */
         for (size_t j = 0; j < cnt[c]; j++)
             mem[c][j].key = px->cpi[mem[c][j].i];
-        qsort(mem[c], cnt[c], sizeof **mem, by_key);
+        members_sort(mem[c], cnt[c]);
         double total = 0;
         for (size_t j = 0; j < cnt[c]; j++)
             total += w[mem[c][j].i];

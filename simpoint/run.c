@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measured.h"
 #include "output.h"
 #include "project.h"
 #include "proxy_dims.h"
@@ -172,7 +173,8 @@ static void cluster(session *s, double *centres, int given_k)
     if (centres) {
         s->nruns = search_list(&s->cl, &given_k, 1, s->runs);
     } else if (o->k_search) {
-        s->chosen = search_choose(&s->cl, s->floor, clamp_max_k(s, o->max_k), o->bic_threshold, s->runs, &s->nruns);
+        s->max_k = clamp_max_k(s, o->max_k);
+        s->chosen = search_choose(&s->cl, s->floor, s->max_k, o->bic_threshold, s->runs, &s->nruns);
         return;
     } else {
         s->nruns = search_list(&s->cl, o->k_list, o->n_k, s->runs);
@@ -180,12 +182,101 @@ static void cluster(session *s, double *centres, int given_k)
     s->chosen = select_run(s->runs, s->nruns, o->bic_threshold);
 }
 
+/* Non-empty clusters of run: the points SimPoint writes for it. */
+static size_t points_of_run(const sp_run *run, const dataset *full, bool sampled)
+{
+    sp_choice ch;
+    choice_from_run(run, full, sampled, NULL, &ch);
+    size_t n = ch.nonempty;
+    choice_free(&ch);
+    return n;
+}
+
+/* The points SimPoint 3.2 chooses: the search on the BBVs alone (the
+ * floor of --proxy-dims, whose runs are cached), or this search itself. */
+static size_t simpoint_points(session *s)
+{
+    const sp_options *o = s->o;
+    if (!s->floor)
+        return points_of_run(s->runs[s->chosen], &s->full, s->sampled);
+    sp_run *plain[64];
+    size_t n = search_k(s->floor, s->max_k, o->bic_threshold, plain);
+    return points_of_run(plain[select_run(plain, n, o->bic_threshold)], &s->bbv, s->sampled);
+}
+
+static size_t budget_of(int points, double ratio, size_t simpoint)
+{
+    if (points)
+        return (size_t)points;
+    size_t b = (size_t)floor(ratio * (double)simpoint + 1e-9);
+    return b ? b : 1;
+}
+
+/* --points N|Fx: when the chosen clusters alone are more than the budget,
+ * k-means again at k = budget; the first stage (--pilot) or the whole
+ * budget is what --stratify's allocation spends. */
+static void apply_budget(session *s, bool given_centres)
+{
+    const sp_options *o = s->o;
+    if (!o->points && !o->points_ratio)
+        return;
+    if (o->points_ratio || o->pilot_ratio)
+        s->simpoint_points = simpoint_points(s);
+    s->budget = budget_of(o->points, o->points_ratio, s->simpoint_points);
+    size_t k = points_of_run(s->runs[s->chosen], &s->full, s->sampled);
+    if (k > s->budget) {
+        if (given_centres)
+            die("the %zu clusters of -loadInitCtrs/-loadInitLabels are more than the --points budget of %zu", k,
+                s->budget);
+        if (s->nruns == SP_MAX_LIST)
+            die("too many runs");
+        int kb = (int)s->budget, r = (int)s->nruns;
+        cluster_runs(&s->cl, &kb, &r, 1, &s->runs[s->nruns]);
+        s->chosen = s->nruns++;
+        s->reclustered = true;
+        k = points_of_run(s->runs[s->chosen], &s->full, s->sampled);
+    }
+    s->stage1 = s->budget;
+    if (o->pilot || o->pilot_ratio) {
+        /* the pilot's points, and two strata more where the budget allows: their disagreement is measured */
+        size_t pilot = budget_of(o->pilot, o->pilot_ratio, s->simpoint_points);
+        s->stage1 = pilot > k + 2 ? pilot : k + 2;
+        if (s->stage1 > s->budget)
+            s->stage1 = s->budget;
+    }
+    s->proxy.points = s->stage1;
+}
+
+/* --measured: the estimate and its interval; with --target-ci, the second
+ * stage first (points where the variance is, the design rewritten). */
+static void two_stage(session *s)
+{
+    const sp_options *o = s->o;
+    const sp_run *best = s->runs[s->chosen];
+    s->cpi = measured_load(o->measured, o->n_measured, s->full.n);
+    ts_input in = {.n = s->full.n, .w = s->full.w, .proxy = s->proxy_cpi, .dist2 = best->dist2,
+                   .cluster = best->labels, .cpi = s->cpi};
+    s->first = ts_estimate(&in, &s->choice, &ts_model_default);
+    if (o->target_ci) {
+        for (size_t c = 0; c < s->choice.k; c++)
+            if (s->choice.rep[c] >= 0 && isnan(s->cpi[s->choice.rep[c]]))
+                die("--target-ci: simulation point %ld (cluster %zu) has no result in the --measured files: the "
+                    "second stage adds to a first stage whose every point was simulated",
+                    s->choice.rep[c], c);
+        s->added = ts_refine(&in, &s->choice, &ts_model_default, s->budget, o->target_ci, &s->predicted_half);
+    }
+    s->interval = ts_estimate(&in, &s->choice, &ts_model_default);
+    if (!s->interval.complete && !s->added)
+        warn("%zu of the %zu points have no result in the --measured files: no estimate",
+             s->interval.points - s->interval.measured, s->interval.points);
+}
+
 static void write_outputs(session *s)
 {
     const sp_options *o = s->o;
     output_names names = {o->save_simpoints, o->save_weights, o->save_labels, o->coverage_pct, session_proxy(s)};
     sp_run *best = s->runs[s->chosen];
-    write_run_outputs(&names, "", best, &s->full, s->sampled);
+    write_choice_outputs(&names, "", best, &s->choice, s->full.n);
     if (o->save_all)
         for (size_t r = 0; r < s->nruns; r++) {
             char suffix[64];
@@ -286,6 +377,10 @@ int simpoint_run(const sp_options *o)
         run_sweep(&s);
     } else {
         cluster(&s, centres, given_k);
+        apply_budget(&s, centres != NULL);
+        choice_from_run(s.runs[s.chosen], &s.full, s.sampled, session_proxy(&s), &s.choice);
+        if (o->n_measured)
+            two_stage(&s);
         s.t_clustered = now_seconds();
         write_outputs(&s);
         if (o->verbose >= 1)
@@ -306,5 +401,7 @@ int simpoint_run(const sp_options *o)
     dataset_free(&s.train);
     bb_input_free(&s.bb);
     free(s.proxy_cpi);
+    free(s.cpi);
+    choice_free(&s.choice);
     return 0;
 }

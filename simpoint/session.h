@@ -9,8 +9,10 @@
 #include "bb_load.h"
 #include "dataset.h"
 #include "options.h"
+#include "output.h"
 #include "proxy.h"
 #include "search.h"
+#include "twostage.h"
 
 typedef struct sweep_row {
     int max_k;
@@ -37,10 +39,21 @@ typedef struct session {
     sp_run *runs[SP_MAX_LIST];
     size_t nruns;
     size_t chosen;
+    int max_k;               /* -maxK, no more than the intervals */
     sp_proxy proxy;          /* --proxy */
     double *proxy_cpi;
     sweep_row *sweep;
     size_t nsweep;
+    /* --points (a budget) and --pilot */
+    size_t simpoint_points;  /* SimPoint's own choice on the BBVs alone (0: not needed) */
+    size_t budget, stage1;   /* points in all, and in the first stage (0: no budget) */
+    bool reclustered;        /* the clusters exceeded the budget: k-means again at k = budget */
+    sp_choice choice;        /* the points written (one choice: not a sweep) */
+    /* --measured, --target-ci (twostage.h) */
+    double *cpi;             /* measured CPI per interval, NAN where none */
+    ts_interval first, interval; /* the first stage's design; the design written */
+    size_t added;            /* points the second stage added (choice's last strata) */
+    double predicted_half;   /* the half-width the second stage predicts for them */
     double t_start, t_loaded, t_clustered, t_end;
 } session;
 

@@ -88,6 +88,57 @@ static json_t *predicted_json(const session *s, const sp_run *best, const sp_cho
     return j;
 }
 
+/* --points: the budget, and what it was measured against. */
+static json_t *budget_json(const session *s)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "points", json_integer((json_int_t)s->budget));
+    json_object_set_new(j, "stage1_points", json_integer((json_int_t)s->stage1));
+    json_object_set_new(j, "simpoint_points", s->simpoint_points ? json_integer((json_int_t)s->simpoint_points)
+                                                                 : json_null());
+    json_object_set_new(j, "reclustered", json_boolean(s->reclustered));
+    return j;
+}
+
+/* The estimate and 95% interval of a design from its measured points. */
+static json_t *interval_json(const ts_interval *t)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "points", json_integer((json_int_t)t->points));
+    json_object_set_new(j, "measured", json_integer((json_int_t)t->measured));
+    json_object_set_new(j, "complete", json_boolean(t->complete));
+    json_object_set_new(j, "cpi", real_or_null(t->estimate));
+    json_object_set_new(j, "se_relative", real_or_null(t->se));
+    json_object_set_new(j, "ci95_relative", real_or_null(t->half));
+    json_object_set_new(j, "low", real_or_null(t->estimate * (1 - t->half)));
+    json_object_set_new(j, "high", real_or_null(t->estimate * (1 + t->half)));
+    json_object_set_new(j, "kappa", real_or_null(t->kappa));
+    json_object_set_new(j, "pairs", real_or_null(t->pairs));
+    return j;
+}
+
+/* --measured: the design written, and with --target-ci the first stage and what was added. */
+static json_t *measured_json(const session *s)
+{
+    const ts_model *m = &ts_model_default;
+    json_t *j = interval_json(&s->interval);
+    json_object_set_new(j, "model", json_pack("{s:f, s:f, s:f, s:f, s:f}", "kappa", m->kappa, "kappa_weight",
+                                              m->kappa_weight, "rho", m->rho, "nu_cluster", m->nu_cluster, "z",
+                                              m->z));
+    if (!s->o->target_ci)
+        return j;
+    json_object_set_new(j, "target_ci", json_real(s->o->target_ci));
+    json_object_set_new(j, "first_stage", interval_json(&s->first));
+    json_object_set_new(j, "predicted_ci95_relative", real_or_null(s->predicted_half));
+    json_object_set_new(j, "target_met", json_boolean(s->predicted_half <= s->o->target_ci));
+    json_t *added = json_array();
+    for (size_t c = s->choice.k - s->added; c < s->choice.k; c++)
+        json_array_append_new(added, json_pack("{s:I, s:I}", "interval", (json_int_t)s->choice.rep[c], "cluster",
+                                               (json_int_t)c));
+    json_object_set_new(j, "added", added);
+    return j;
+}
+
 void write_summary(const session *s, const char *path)
 {
     const sp_options *o = s->o;
@@ -115,15 +166,17 @@ void write_summary(const session *s, const char *path)
             json_array_append_new(runs, run_json(s->runs[i]));
         json_object_set_new(root, "runs", runs);
         const sp_run *best = s->runs[s->chosen];
-        sp_choice ch;
-        choice_from_run(best, &s->full, s->sampled, session_proxy(s), &ch);
+        const sp_choice *ch = &s->choice;
         json_object_set_new(root, "chosen_k", json_integer(best->k));
-        json_object_set_new(root, "simpoints", json_integer((json_int_t)ch.nonempty));
+        json_object_set_new(root, "simpoints", json_integer((json_int_t)ch->nonempty));
         json_object_set_new(root, "bic", real_or_null(best->score.bic));
         json_object_set_new(root, "distortion", real_or_null(best->score.distortion));
         if (s->proxy_cpi)
-            json_object_set_new(root, "predicted", predicted_json(s, best, &ch));
-        choice_free(&ch);
+            json_object_set_new(root, "predicted", predicted_json(s, best, ch));
+        if (s->budget)
+            json_object_set_new(root, "budget", budget_json(s));
+        if (s->o->n_measured)
+            json_object_set_new(root, "measured", measured_json(s));
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
