@@ -28,6 +28,7 @@ typedef struct vd_params {
     double cov_limit;        /* ... with a CPI CoV this high is flagged */
     double flag_error;       /* a cluster or region contributing this much error is flagged */
     bool allow_mismatch;     /* instruction totals / configurations may differ: warn only */
+    bool reweighted;         /* regions of a first stage whose weights a second stage changed */
     bool has_profile;
     uint64_t profile_insts;
     const char *profile_path;

@@ -68,7 +68,7 @@ static bool mismatch(const vd_params *p, vd_diag *d, const char *what)
 }
 
 static bool check_run(const vd_full *f, const vd_sampling *s, const vd_ivals *iv, const vd_result *file,
-                      const vd_run *run, const vd_point *pt, vd_diag *d)
+                      const vd_run *run, const vd_point *pt, bool reweighted, vd_diag *d)
 {
     const char *path = file->path;
     size_t i = run->index;
@@ -79,7 +79,7 @@ static bool check_run(const vd_full *f, const vd_sampling *s, const vd_ivals *iv
     if (m->cluster != pt->cluster)
         return vd_fail(d, "%s: results[%zu]: simulation point %llu is of cluster %ld, but %s says %ld", path, i,
                        (unsigned long long)pt->index, m->cluster, s->simpoints, pt->cluster);
-    if (fabs(m->weight - pt->raw_weight) > WEIGHT_EQUAL)
+    if (!reweighted && fabs(m->weight - pt->raw_weight) > WEIGHT_EQUAL)
         return vd_fail(d, "%s: results[%zu]: cluster %ld has weight %g, but %s says %g", path, i, m->cluster,
                        m->weight, s->weights, pt->raw_weight);
     if (m->interval != s->interval)
@@ -148,7 +148,7 @@ bool vd_match_regions(const vd_full *f, const vd_sampling *s, const vd_ivals *iv
             if (match[pt])
                 return vd_fail(d, "%s: results[%zu]: a second result for simulation point %lld", file->path, i,
                                run->region.simpoint);
-            if (!check_run(f, s, iv, file, run, &s->pts[pt], d))
+            if (!check_run(f, s, iv, file, run, &s->pts[pt], p->reweighted, d))
                 return false;
             match[pt] = run;
         }

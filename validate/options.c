@@ -37,6 +37,10 @@ const char vd_usage[] =
     "                           wall time of the sampled flow for the wall-time speedup\n"
     "      --name NAME          application name in the reports (default: the program's file name)\n"
     "      --allow-mismatch     differing instruction totals or core configurations: warn, go on\n"
+    "      --reweighted         the regions include a first stage's, simulated before a second stage\n"
+    "                           (simpoint --measured --target-ci) changed their weights: a region's\n"
+    "                           weight may differ from --weights, whose is used; interval and cluster\n"
+    "                           must still match\n"
     "\n"
     "Estimates:\n"
     "      --warmup N           warm-up instructions per region, for the cost without --regions [0]\n"
@@ -88,7 +92,7 @@ const char vd_usage[] =
 
 enum {
     OPT_SIMPOINTS = 0x100, OPT_WEIGHTS, OPT_LABELS, OPT_FULL, OPT_LOG, OPT_REGIONS, OPT_PROFILE_SUMMARY, OPT_CHECKPOINTS,
-    OPT_PROFILE_INSTS, OPT_NAME, OPT_ALLOW_MISMATCH, OPT_WARMUP, OPT_WARMUP_INTERVALS, OPT_BOOTSTRAP, OPT_SEED,
+    OPT_PROFILE_INSTS, OPT_NAME, OPT_ALLOW_MISMATCH, OPT_REWEIGHTED, OPT_WARMUP, OPT_WARMUP_INTERVALS, OPT_BOOTSTRAP, OPT_SEED,
     OPT_HEAVY, OPT_MAX_COV, OPT_FLAG_ERROR, OPT_MARKDOWN, OPT_JSON, OPT_CSV, OPT_PLOTS, OPT_MAX_ERROR, OPT_SWEEP,
     OPT_TARGET, OPT_BASELINE,
 };
@@ -106,6 +110,7 @@ static const struct option longopts[] = {
     {"profile-insts", required_argument, NULL, OPT_PROFILE_INSTS},
     {"name", required_argument, NULL, OPT_NAME},
     {"allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH},
+    {"reweighted", no_argument, NULL, OPT_REWEIGHTED},
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"warmup-intervals", required_argument, NULL, OPT_WARMUP_INTERVALS},
     {"bootstrap", required_argument, NULL, OPT_BOOTSTRAP},
@@ -222,6 +227,7 @@ bool vd_options_parse(vd_options *o, int argc, char **argv)
             break;
         case OPT_NAME: o->p.name = optarg; break;
         case OPT_ALLOW_MISMATCH: o->p.allow_mismatch = true; break;
+        case OPT_REWEIGHTED: o->p.reweighted = true; break;
         case OPT_WARMUP: o->p.warmup = count_arg(c, optarg); break;
         case OPT_WARMUP_INTERVALS: o->p.warmup_intervals = count_arg(c, optarg); break;
         case OPT_BOOTSTRAP:

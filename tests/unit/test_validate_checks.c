@@ -184,3 +184,20 @@ Test(validate_checks, regions_need_the_same_core)
     p.allow_mismatch = true;
     passes_warning("core configuration ffffffffffffffff", NULL, 1000, "regions.json", &p);
 }
+
+Test(validate_checks, reweighted_regions_keep_their_point_and_cluster)
+{
+    /* a second stage changed cluster 1's weight after its region ran: accepted with --reweighted, the
+     * weights file's weight used; a region of another cluster is still refused */
+    program();
+    regions("regions", wrong_weight);
+    vd_params p;
+    vd_params_defaults(&p);
+    p.reweighted = true;
+    vt_run r;
+    vt_analyze(&r, NULL, 1000, "regions.json", &p);
+    cr_assert(r.ok, "%s", r.d.error);
+    vt_free(&r);
+    regions("regions", wrong_cluster);
+    fails("results[1]: simulation point 1 is of cluster 0, but", NULL, 1000, "regions.json", &p);
+}
