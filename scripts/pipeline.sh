@@ -513,6 +513,13 @@ method_options() {
 # The program's instruction count, from bbv's summary ($P.summary.json).
 total_insts() { sed -n 's/^  "instructions": \([0-9]*\),$/\1/p' "$P.summary.json"; }
 
+# check_full_chunks SCRIPT N|auto: exit 1 with a one-line reason unless
+# --full-chunks's value is a number of chunks or auto.
+check_full_chunks() {
+    [[ $2 == auto || $2 =~ ^[1-9][0-9]*$ ]] ||
+        { echo "$1: --full-chunks wants a number of chunks or auto, not '$2'" >&2; exit 1; }
+}
+
 # chunk_size N|auto G: the instructions of a chunk when the program (bbv's
 # count) runs in N chunks, rounded up to a multiple of G, as sim --chunks N
 # rounds them (so the run may have fewer than N). auto: one chunk per CPU
@@ -801,10 +808,7 @@ W=$((N * WARM_K))
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "pipeline.sh: -m $MODE?" >&2; exit 1 ;; esac
 engine_check pipeline.sh
 engine_check_dir pipeline.sh "$O"
-if [ -n "$FULL_CHUNKS" ]; then
-    [[ $FULL_CHUNKS == auto || $FULL_CHUNKS =~ ^[1-9][0-9]*$ ]] ||
-        { echo "pipeline.sh: --full-chunks wants a number of chunks or auto, not '$FULL_CHUNKS'" >&2; exit 1; }
-fi
+[ -z "$FULL_CHUNKS" ] || check_full_chunks pipeline.sh "$FULL_CHUNKS"
 [ -z "$CACHE" ] || [ "$ENGINE" == local ] || { echo "pipeline.sh: --cache is for --engine local" >&2; exit 1; }
 # The most checkpoints (a bound for the regions job array while simpoint has
 # not chosen them); the whole-program estimate of --no-full needs them in one sim.

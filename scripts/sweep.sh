@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Interval size x MaxK (x BIC threshold) over several programs, as Paper C §6
-# sweeps SPEC CPU2017: per program one multi-interval bbv run, one SimPoint
-# MaxK sweep per interval size and one detailed full run logged at the
-# smallest interval; every configuration is then validated by arithmetic on
+# Interval size x MaxK (x BIC threshold) over several programs (or a suite
+# from a list file), as Paper C §6 sweeps SPEC CPU2017: per program one
+# multi-interval bbv run, one SimPoint MaxK sweep per interval size and one
+# detailed full run (in chunks with --full-chunks) logged at the smallest
+# interval; every configuration is then validated by arithmetic on
 # that log. A chosen subset of configurations also has its regions simulated
 # from checkpoints, which measures the warm-up error too. One combined report
 # (validate --sweep) with plots. Stages are reused when up to date, as in
@@ -14,6 +15,7 @@ supervise "${BASH_SOURCE[0]}" "$@"
 usage() {
     # The name it was run by (PREFIX/bin/rvsample-sweep once installed).
     printf 'Usage: %s [options] [-- PROGRAM [ARGS...] [-- PROGRAM [ARGS...]]...]\n' "$0"
+    printf '       %s [options] --suite FILE\n' "$0"
     cat << 'EOF'
 
 Sweep SimPoint's interval size and MaxK over programs and report, for every
@@ -21,6 +23,14 @@ configuration, the chosen k, the instructions simulated, the speedup and the
 CPI error against a full detailed run; the Pareto front, heat maps and the
 cheapest configuration within a target error. Without programs: every bundled
 workload (build/rv/workloads/*) with argument SIZE.
+
+  --suite FILE    the programs of a suite, one a line: NAME, COMMAND and (optional)
+                  STDIN separated by tabs; NAME (A-Z a-z 0-9 _ . = -) names it in the
+                  report and its directory, COMMAND is the program and its arguments
+                  (split as the shell splits words, quotes kept, nothing expanded),
+                  STDIN the file it reads as its standard input [/dev/null]; paths
+                  are relative to the working directory, where the programs run; '#'
+                  lines and empty ones are skipped
 
   -o DIR          output directory [out/sweep]
   -i LIST         interval sizes, comma-separated (k/M/G suffixes) [10k,100k,1M]
@@ -46,6 +56,9 @@ workload (build/rv/workloads/*) with argument SIZE.
                   mean of |CPI error| + the half-width of its 95% confidence interval [1%]
   --no-full       no full detailed runs and no validation: each simulated configuration's
                   whole-program estimate from its regions alone (DIR/estimates.md)
+  --full-chunks N|auto  each full run in N chunks simulated in parallel from warm
+                  checkpoints and stitched, as pipeline.sh's (with --engine slurm, a
+                  job array of a task per chunk) [one serial run]
   -f              redo every stage
   -h              this help
 EOF
@@ -58,14 +71,15 @@ EOF
 Outputs: DIR/report/sweep.md (and .json, .rows.csv, .configs.csv, plots/),
 DIR/manifest.tsv, and per program DIR/programs/NAME/ with its profiles,
 SimPoint sweeps, full run and regions. Exit status: 0, 1 when a stage failed.
-The programs run on /dev/null as their standard input. INT (Ctrl-C), TERM or
+The programs run on /dev/null as their standard input (--suite: on their
+STDIN). INT (Ctrl-C), TERM or
 HUP stop every running stage (nothing is left running or half-written) and the
 script, which ends by that signal.
 EOF
 }
 
 O_TOP=out/sweep INTERVALS=10k,100k,1M KRANGE=1..30 BICS=0.9 REAL= MODE=checkpoint WARM_INTERVALS=1
-CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL= METHODS=dims:1
+CONFIG=$ROOT/configs/boom-tip.ini SIZE=12 PAR=$(nproc) TARGET=1% FORCE= NO_FULL= METHODS=dims:1 SUITE= FULL_CHUNKS=
 SETS=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -83,6 +97,8 @@ while [ $# -gt 0 ]; do
     -P) PAR=$2; shift 2 ;;
     --target) TARGET=$2; shift 2 ;;
     --no-full) NO_FULL=1; shift ;;
+    --suite) SUITE=$2; shift 2 ;;
+    --full-chunks) FULL_CHUNKS=$2; shift 2 ;;
     -f) FORCE=1; shift ;;
     --engine | --slurm-opts | --regions-per-task) engine_set "$1" "$2"; shift 2 ;;
     --wait | --dry-run) engine_set "$1"; shift ;;
@@ -92,6 +108,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 case $MODE in none | detailed | functional | checkpoint) ;; *) echo "sweep.sh: -m $MODE?" >&2; exit 1 ;; esac
+[ -z "$FULL_CHUNKS" ] || check_full_chunks sweep.sh "$FULL_CHUNKS"
+[ -z "$FULL_CHUNKS" ] || [ -z "$NO_FULL" ] || { echo "sweep.sh: --full-chunks and --no-full: no full runs to chunk" >&2; exit 1; }
 engine_check sweep.sh
 # The whole-program estimates of --no-full need every region of a configuration in one sim.
 [ -z "$NO_FULL" ] || REGIONS_PER_TASK=${KRANGE#*..}
@@ -141,9 +159,61 @@ program_name() {
     printf '%s' "$name" | tr -c 'A-Za-z0-9_.=-' '_'
 }
 
-# Programs: "PROGRAM ARGS..." groups after each "--", or the bundled workloads.
-PROGRAMS=()
-if [ $# -gt 0 ]; then
+# suite_programs FILE: --suite's programs, checked, one a line: NAME, STDIN
+# (absolute, or /dev/null) and the command %q-quoted, tab-separated; exit 1
+# with the file, line and reason on the first that is wrong.
+suite_programs() {
+    python3 - "$1" << 'PY' || exit 1
+import os, re, shlex, sys
+path, names = sys.argv[1], set()
+def bad(n, why):
+    sys.exit(f"sweep.sh: --suite {path}:{n}: {why}")
+try:
+    lines = open(path).read().split("\n")
+except (OSError, UnicodeDecodeError) as e:
+    sys.exit(f"sweep.sh: --suite {path}: {getattr(e, 'strerror', None) or e}")
+out = []
+for n, line in enumerate(lines, 1):
+    if not line.strip() or line.startswith("#"):
+        continue
+    f = line.split("\t")
+    if len(f) not in (2, 3):
+        bad(n, f"{len(f)} tab-separated fields, expected NAME, COMMAND and an optional STDIN")
+    name, command, stdin = f[0], f[1], f[2] if len(f) == 3 else ""
+    if not re.fullmatch(r"[A-Za-z0-9_.=-]+", name) or name in (".", ".."):
+        bad(n, f"the name {name!r} is not made of A-Z a-z 0-9 _ . = - alone")
+    if name in names:
+        bad(n, f"a second program named {name}")
+    names.add(name)
+    try:
+        words = shlex.split(command)
+    except ValueError as e:
+        bad(n, f"the command: {e}")
+    if not words:
+        bad(n, "no command")
+    if not os.path.isfile(words[0]):
+        bad(n, f"no program {words[0]}")
+    if stdin in ("", "/dev/null"):
+        stdin = "/dev/null"
+    elif not os.path.isfile(stdin):
+        bad(n, f"no standard input file {stdin}")
+    else:
+        stdin = os.path.abspath(stdin)
+    out.append(f"{name}\t{stdin}\t{' '.join(shlex.quote(w) for w in words)}")
+if not out:
+    sys.exit(f"sweep.sh: --suite {path}: no programs")
+print("\n".join(out))
+PY
+}
+
+# Programs: "PROGRAM ARGS..." groups after each "--", a suite's, or the
+# bundled workloads; NAMES and STDINS go with them.
+PROGRAMS=() NAMES=() STDINS=()
+if [ -n "$SUITE" ]; then
+    [ $# -eq 0 ] || { echo "sweep.sh: --suite and programs after --: give one of them" >&2; exit 1; }
+    suite=$(suite_programs "$SUITE") || exit 1
+    while IFS=$'\t' read -r n i c; do NAMES+=("$n") STDINS+=("$i") PROGRAMS+=("$c"); done <<< "$suite"
+elif [ $# -gt 0 ]; then
     group=()
     shift
     for a in "$@" --; do
@@ -159,12 +229,14 @@ else
     for w in "$ROOT"/build/rv/workloads/*; do PROGRAMS+=("$(printf '%q %q' "$w" "$SIZE")"); done
 fi
 [ ${#PROGRAMS[@]} -ge 1 ] || { echo "sweep.sh: no programs (make rv-programs?)" >&2; exit 1; }
-declare -A NAMED=()
-for p in "${PROGRAMS[@]}"; do
-    n=$(program_name "$p")
-    [ -z "${NAMED[$n]:-}" ] || { echo "sweep.sh: two programs named $n (program_name): give them apart" >&2; exit 1; }
-    NAMED[$n]=1
-done
+if [ -z "$SUITE" ]; then
+    declare -A NAMED=()
+    for p in "${PROGRAMS[@]}"; do
+        n=$(program_name "$p")
+        [ -z "${NAMED[$n]:-}" ] || { echo "sweep.sh: two programs named $n (program_name): give them apart" >&2; exit 1; }
+        NAMED[$n]=1 NAMES+=("$n") STDINS+=(/dev/null)
+    done
+fi
 
 mkdir -p -- "$O_TOP"
 O_TOP=$(cd -- "$O_TOP" && pwd)
@@ -194,13 +266,13 @@ done
 
 
 # ------------------------------------------------------------- one program
-# The stages of one program, in DIR/programs/NAME; prints its manifest rows.
+# The stages of program I (of PROGRAMS), in DIR/programs/NAME.
 
 sweep_program() {
     local -a cmd
-    eval "cmd=($1)"
-    local prog=${cmd[0]} name
-    name=$(program_name "$1")
+    eval "cmd=(${PROGRAMS[$1]})"
+    local prog=${cmd[0]} name=${NAMES[$1]} STDIN=${STDINS[$1]} STDIN_DEP=
+    [ "$STDIN" == /dev/null ] || STDIN_DEP=$STDIN
     O=$O_TOP/programs/$name TAG=$name
     mkdir -p -- "$O"
     : > "$O/pipeline.log"
@@ -209,14 +281,14 @@ sweep_program() {
     local bbs=() n
     for n in "${SIZES[@]}"; do bbs+=("$P.$n.bb.gz"); done
     log "== $name: ${cmd[*]}"
-    run_stage guest bbv "$(path_list "${bbs[@]}" "$P.summary.json")" "$(path_list "$prog" "$B/bbv")" \
+    run_stage guest bbv "$(path_list "${bbs[@]}" "$P.summary.json")" "$(path_list "$prog" "$B/bbv" "$STDIN_DEP")" \
         "$B/bbv" --interval "$sizes_csv" -o "$P" -- "${cmd[@]}"
     # The proxy metrics come from a second pass (its .bb files are the same),
     # so that each method is charged its own profiling time.
     local pxs=() m r rn rk rb outs
     for n in "${SIZES[@]}"; do pxs+=("$P.px.$n.bb.gz" "$P.px.$n.proxy"); done
     [ -z "$NEED_PROXY" ] || run_stage guest bbv-proxy "$(path_list "${pxs[@]}" "$P.px.summary.json")" \
-        "$(path_list "$prog" "$B/bbv" "$CONFIG")" \
+        "$(path_list "$prog" "$B/bbv" "$CONFIG" "$STDIN_DEP")" \
         "$B/bbv" --interval "$sizes_csv" --proxy "$CONFIG" "${SETS[@]}" -o "$P.px" -- "${cmd[@]}"
     for m in "${METHOD_LIST[@]}"; do
         local sp opts=() px=() in
@@ -240,9 +312,15 @@ sweep_program() {
                 -saveLabels "$O/$sp.$n.labels" --sweep-table "$O/$sp.$n.csv" --json "$O/$sp.$n.json"
         done
     done
-    [ -n "$NO_FULL" ] || run_stage guest full "$(path_list "$O/full.json" "$O/full.csv")" "$(path_list "$prog" "$B/sim" "$CONFIG")" \
-        "$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" \
-        --guest-output none -- "${cmd[@]}"
+    local full=("$B/sim" --full "${CORE[@]}" -G "$G" --interval-log "$O/full.csv" -o "$O/full.json" --guest-output none
+        -- "${cmd[@]}") full_ins
+    full_ins=$(path_list "$prog" "$B/sim" "$CONFIG" "$STDIN_DEP")
+    if [ -n "$FULL_CHUNKS" ]; then
+        full=(full_in_chunks "$FULL_CHUNKS" "$G" "${full[@]}")
+        # the chunks' size comes from bbv's count: on Slurm, a job after bbv's
+        [ "$ENGINE" != slurm ] || full_ins+=$'\n'$P.summary.json
+    fi
+    [ -n "$NO_FULL" ] || run_stage guest full "$(path_list "$O/full.json" "$O/full.csv")" "$full_ins" "${full[@]}"
     local tag sp
     for r in "${REAL_CONFIGS[@]}"; do
         IFS=: read -r rn rk rb <<< "${r%@*}"
@@ -252,7 +330,7 @@ sweep_program() {
         local warm=()
         [ "$MODE" != checkpoint ] || warm=(--warm "$CONFIG" "${SETS[@]}")
         run_stage guest "checkpoint-$tag" "$O/ckpt.$tag/checkpoints.json" \
-            "$(path_list "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb" "$prog" "$B/checkpoint" "$CONFIG")" \
+            "$(path_list "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb" "$prog" "$B/checkpoint" "$CONFIG" "$STDIN_DEP")" \
             take_checkpoints "$O/ckpt.$tag" "$rn" "$((rn * WARM_INTERVALS))" \
             "$O/$sp.$rn.simpoints.maxk_$rk.bic_$rb" "$O/$sp.$rn.weights.maxk_$rk.bic_$rb" "${warm[@]}" -- "${cmd[@]}"
         REGIONS_MAX=$rk run_stage regions "regions-$tag" "$O/regions.$tag.json" \
@@ -333,19 +411,19 @@ start=$EPOCHREALTIME
 if [ "$ENGINE" == slurm ]; then
     # Submitting is quick: one program after the other, in this shell, which
     # keeps the ids of the jobs that the report waits for.
-    for p in "${PROGRAMS[@]}"; do sweep_program "$p"; done
+    for i in "${!PROGRAMS[@]}"; do sweep_program "$i"; done
     TAG=
 else
-    # program_job PROGRAM: sweep_program in the background, stopped with its
+    # program_job I: sweep_program I in the background, stopped with its
     # stages by the signals that stop this script (spawn, on_signal).
     program_job() {
         trap_signals
         sweep_program "$1"
     }
     pids=()
-    for p in "${PROGRAMS[@]}"; do
+    for i in "${!PROGRAMS[@]}"; do
         while [ "$(jobs -rp | wc -l)" -ge "$PAR" ]; do wait -n || true; done
-        spawn program_job "$p" < /dev/null
+        spawn program_job "$i" < /dev/null
         pids+=("$SPAWNED")
     done
     failed=0
@@ -366,8 +444,8 @@ real_regions() {
     echo "$1/regions.$tag.json"
 }
 dirs=() ins=() regions=()
-for p in "${PROGRAMS[@]}"; do
-    d=$O_TOP/programs/$(program_name "$p")
+for n in "${NAMES[@]}"; do
+    d=$O_TOP/programs/$n
     dirs+=("$d")
     [ -n "$NO_FULL" ] || ins+=("$d/full.json")
     for m in "${METHOD_LIST[@]}"; do

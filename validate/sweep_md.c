@@ -190,6 +190,63 @@ static void programs(vd_sink *o, const vd_sweep *sw)
     vd_sink_printf(o, "\n");
 }
 
+/* Program p's row of configuration c, or NULL. */
+static const vd_sweep_row *row_of(const vd_sweep *sw, const vd_sweep_cfg *c, size_t p)
+{
+    for (size_t j = 0; j < c->nprog; j++)
+        if (strcmp(sw->rows[c->rows[j]].program, sw->programs[p]) == 0) return &sw->rows[c->rows[j]];
+    return NULL;
+}
+
+/* Paper C's and ROIperf's table: every program's error under each interval
+ * size's baseline and the cheapest configuration within the target (the most
+ * accurate when none is), with the mean and largest |error| over the programs. */
+static void matrix(vd_sink *o, const vd_sweep *sw)
+{
+    long *cols = vd_malloc((sw->nintervals + 1) * sizeof *cols);
+    long last = sw->best >= 0 ? sw->best : sw->most_accurate;
+    size_t n = 0;
+    for (size_t i = 0; i <= sw->nintervals; i++) {
+        long c = i < sw->nintervals ? sw->baseline_by_interval[i] : last;
+        bool seen = c < 0;
+        for (size_t j = 0; j < n && !seen; j++) seen = cols[j] == c;
+        if (!seen) cols[n++] = c;
+    }
+    if (n) {
+        vd_sink_printf(o, "## Per program and configuration\n\nThe sampling error of CPI (signed) of each program under "
+                          "each interval size's baseline and %s.\n\n| program |",
+                       sw->best >= 0 ? "the cheapest configuration within the target" : "the most accurate configuration");
+        for (size_t j = 0; j < n; j++)
+            vd_sink_printf(o, " %s%s |", cols[j] != last ? "" : sw->best >= 0 ? "cheapest: " : "most accurate: ",
+                           name(&sw->cfgs[cols[j]]));
+        vd_sink_printf(o, "\n|---|");
+        for (size_t j = 0; j < n; j++) vd_sink_printf(o, "--:|");
+        vd_sink_printf(o, "\n");
+        for (size_t p = 0; p < sw->nprog; p++) {
+            vd_sink_printf(o, "| %s |", sw->programs[p]);
+            for (size_t j = 0; j < n; j++) {
+                const vd_sweep_row *r = row_of(sw, &sw->cfgs[cols[j]], p);
+                vd_sink_printf(o, " %s |", r ? vd_pct(r->err_sampling) : "-");
+            }
+            vd_sink_printf(o, "\n");
+        }
+        const char *what[] = {"**mean abs. error**", "**max abs. error**", "k per program (mean)", "speedup"};
+        for (int w = 0; w < 4; w++) {
+            vd_sink_printf(o, "| %s |", what[w]);
+            for (size_t j = 0; j < n; j++) {
+                const vd_sweep_cfg *c = &sw->cfgs[cols[j]];
+                if (w == 0) vd_sink_printf(o, " %s |", vd_upct(c->mean_abs));
+                else if (w == 1) vd_sink_printf(o, " %s |", vd_upct(c->max_abs));
+                else if (w == 2) vd_sink_printf(o, " %s |", vd_num((double)c->k_total / (double)c->nprog, 3));
+                else vd_sink_printf(o, " %sx |", vd_num(c->speedup, 4));
+            }
+            vd_sink_printf(o, "\n");
+        }
+        vd_sink_printf(o, "\n");
+    }
+    free(cols);
+}
+
 static void simulated(vd_sink *o, const vd_sweep *sw)
 {
     bool any = false;
@@ -219,6 +276,7 @@ void vd_sweep_md(const vd_sweep *sw, const char *path)
     by_interval(&o, sw);
     methods(&o, sw);
     front(&o, sw);
+    matrix(&o, sw);
     programs(&o, sw);
     simulated(&o, sw);
     vd_sweep_md_warnings(&o, sw);
