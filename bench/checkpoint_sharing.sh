@@ -10,15 +10,7 @@
 # Writes bench/results/checkpoint_sharing.md.
 source "$(dirname "$0")/paths.sh"
 
-OUT=
-while [ $# -gt 0 ]; do
-    case $1 in
-    -o) OUT=$2; shift 2 ;;
-    -h | --help) print_help; exit 0 ;;
-    *) die "unknown option $1" ;;
-    esac
-done
-source "$(dirname "$0")/corpus_runs.sh"
+source "$(dirname "$0")/corpus_runs.sh" "$@"
 CONFIG=$TOP/configs/boom-tip.ini
 
 # bytes DIR: the checkpoints' and the store's bytes, and the checkpoints

@@ -12,19 +12,9 @@
 # Writes bench/results/chunked_full.md (DIR/chunked_full.md with --quick).
 source "$(dirname "$0")/paths.sh"
 
-OUT= QUICK=
-while [ $# -gt 0 ]; do
-    case $1 in
-    -o) OUT=$2; shift 2 ;;
-    --quick) QUICK=1; shift ;;
-    -h | --help) print_help; exit 0 ;;
-    *) die "unknown option $1" ;;
-    esac
-done
-source "$(dirname "$0")/corpus_runs.sh"
-# A copy of the tools: another build in the tree while this runs changes nothing.
-rm -rf "$OUT/bin" && cp -a "$BIN" "$OUT/bin"
-SIM=$OUT/bin/sim
+QUICK=
+source "$(dirname "$0")/corpus_runs.sh" "$@"
+SIM=$BIN/sim
 JOBS=${JOBS:-2}
 WORKLOAD_CONFIGS="1M:0,1M:100k,4M:0,4M:10k,4M:100k,4M:500k" CORPUS_CONFIGS="4M:0,4M:100k"
 [ -z "$QUICK" ] || WORKLOAD_CONFIGS="4M:100k" CORPUS_CONFIGS="4M:100k"

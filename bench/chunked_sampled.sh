@@ -14,19 +14,9 @@
 # Writes bench/results/chunked_sampled.md (DIR/chunked_sampled.md with --quick).
 source "$(dirname "$0")/paths.sh"
 
-OUT= QUICK=
-while [ $# -gt 0 ]; do
-    case $1 in
-    -o) OUT=$2; shift 2 ;;
-    --quick) QUICK=1; shift ;;
-    -h | --help) print_help; exit 0 ;;
-    *) die "unknown option $1" ;;
-    esac
-done
-source "$(dirname "$0")/corpus_runs.sh"
-# A copy of the tools: another build in the tree while this runs changes nothing.
-rm -rf "$OUT/bin" && cp -a "$BIN" "$OUT/bin"
-SIM=$OUT/bin/sim
+QUICK=
+source "$(dirname "$0")/corpus_runs.sh" "$@"
+SIM=$BIN/sim
 JOBS=${JOBS:-2}
 SAMPLE=(--sample tip,nci,lci,dispatch --sample-hz 400000 --sample-sweep-hz 40000,4000000)
 
