@@ -98,6 +98,21 @@ typedef struct sizes {
 enum resource { RES_INT_REGS, RES_FP_REGS, RES_LDQ, RES_IQ_INT, RES_IQ_MEM, RES_IQ_FP, RES_COUNT };
 enum { RES_RINGS = RES_LDQ + 1 };
 
+/* How a store's write reached the L1D: a hit on a line no fill the graph
+ * knows brought, a merge with or a hit after such a fill, or a miss that
+ * filled the line (holding an MSHR). */
+enum store_kind { STORE_HIT, STORE_SHARES, STORE_FILLS };
+
+typedef struct line_fill line_fill;
+
+/* A committed store's write to the L1D. */
+typedef struct store_write {
+    uint64_t seq, addr, committed, done; /* done: UINT64_MAX until seen */
+    enum store_kind kind;
+    uint64_t latency;          /* a fill's, without waiting for an MSHR */
+    line_fill *fill;           /* the fill it made or merged with */
+} store_write;
+
 /* One idealisation set's graph, as far as the next instruction needs it. */
 typedef struct graph_state {
     unsigned set;
@@ -113,7 +128,7 @@ typedef struct graph_state {
     ring res[RES_RINGS];       /* registers and the load queue, freed at commit in order */
     uint64_t store_c[RING];    /* C of each committed store, by store count mod RING */
     uint64_t store_free[RING]; /* when its store-queue entry is free: its write done, and the older ones' */
-    uint64_t stores_freed;     /* store_free is known for the stores before this one */
+    uint64_t write_prev;       /* when the last store written began its write (one a cycle, in order) */
     queue iq[RES_COUNT - RES_RINGS]; /* the issue queues, freed at issue */
     /* The front end's queues: the FTQ holds a fetch packet until its last
      * instruction commits; a branch holds one of the outstanding-branch
@@ -130,12 +145,12 @@ typedef struct graph_state {
 /* A cache line's fill by a missing load, as the graph's sets see it: later
  * loads of the line wait for it (the paper's PP edge); where the set
  * idealises the load that filled it, the first of them misses instead. */
-typedef struct line_fill {
+struct line_fill {
     uint64_t line;             /* line address + 1; 0: empty */
     uint64_t real_ready;       /* when the fill completed in the core */
     uint64_t latency;          /* the miss's latency, without its wait for an MSHR */
     unsigned absent_in;        /* set bits that remove the fill (bmisp for a wrong-path load, its pc's bit) */
-} line_fill;
+};
 
 struct depgraph {
     bool started;
@@ -143,6 +158,7 @@ struct depgraph {
     uint64_t fbw, cbw, fbw_ideal, cbw_ideal; /* bw idealised: the widths at their maxima, as re-simulation's */
     uint64_t buffer, buffer_ideal, mshrs, l1d_latency, fe_hit, fe_pipe;
     uint64_t ftq, max_branches;
+    bool prefetch;             /* the next-line prefetcher (prefetch.next_line) */
     uarch_config fetch_cfg[2]; /* the fetch packet's geometry: the core's, and with bw idealised */
     int dividers[2];           /* integer and FP dividers */
     sizes rob;
@@ -156,11 +172,12 @@ struct depgraph {
     uint64_t prev_fetched, prev_dispatched, prev_completed, prev_ended;
     /* The committed stores (by count mod RING): when each committed in
      * the core and, once seen at the store queue's head, when its write
-     * completed. */
-    struct {
-        uint64_t seq, committed, done;
-    } stores[RING];
+     * completed; once resolved, how its write reached the L1D. */
+    store_write stores[RING];
     uint64_t nstores, store_seen; /* stores so far; the oldest not yet seen at the head */
+    uint64_t stores_resolved;  /* the stores before this one are resolved in every set */
+    uint64_t write_core;       /* when the last store resolved began its write in the core */
+    uint64_t fill_max;         /* the longest an L1D fill takes without waiting (DRAM, unloaded) */
     sizes sq;
     line_fill *fills;
     /* I-cache lines the wrong path's fetches filled (by line mod LINES):
@@ -201,6 +218,10 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->res[RES_FP_REGS].win -= 32;
     dg->res[RES_LDQ] = sized(core->ldq_entries, "lsq.load_entries");
     dg->sq = sized(core->stq_entries, "lsq.store_entries");
+    /* L1D, L2, LLC and DRAM latencies, and a line's transfer at the DRAM's bandwidth. */
+    dg->fill_max = (uint64_t)(core->l1d_latency + core->l2_latency + core->llc_latency) +
+                   ((uint64_t)core->dram_latency_ns * (uint64_t)core->freq_mhz + 999) / 1000 +
+                   (uint64_t)core->line_bytes * (uint64_t)core->freq_mhz / (uint64_t)core->dram_mb_per_s + 1;
     dg->res[RES_IQ_INT] = sized(core->iq_int_entries, "iq.int_entries");
     dg->res[RES_IQ_MEM] = sized(core->iq_mem_entries, "iq.mem_entries");
     dg->res[RES_IQ_FP] = sized(core->iq_fp_entries, "iq.fp_entries");
@@ -215,6 +236,7 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->fe_hit = (uint64_t)core->l1i_latency + dg->fe_pipe;
     dg->fetch_cfg[0] = dg->fetch_cfg[1] = *core;
     dg->fetch_cfg[1].fetch_width = param_max("frontend.fetch_width");
+    dg->prefetch = core->prefetch_next_line;
     dg->ftq = (uint64_t)core->ftq_entries;
     dg->max_branches = (uint64_t)core->max_branches;
     if (dg->buffer_ideal >= RING || dg->rob.win >= RING || dg->ftq + 1 >= RING || dg->max_branches >= RING ||
@@ -304,7 +326,16 @@ static uint64_t *fill_ready(const depgraph *dg, const line_fill *f)
     return &dg->fill_ready[(size_t)(f - dg->fills) * (size_t)dg->nsets];
 }
 
-/* A load that missed and found no fill of its line in flight filled it:
+/* Whether an access from `start` that completed at `done` merged with the
+ * fill f of its line (known to the graph) in the core: the fill was in
+ * flight, and the access's data came with it (not a fill of its own: the
+ * graph's prefetches are its guesses of the core's). */
+static bool merged(const depgraph *dg, const line_fill *f, uint64_t start, uint64_t done)
+{
+    return f->real_ready > start && done <= f->real_ready + dg->l1d_latency;
+}
+
+/* A load that missed and did not merge with a fill of its line filled it:
  * the line's fill is now its own. */
 static enum line_use classify_load(depgraph *dg, const instance_record *r, bool missed, line_fill **out)
 {
@@ -312,7 +343,7 @@ static enum line_use classify_load(depgraph *dg, const instance_record *r, bool 
     uint64_t line = (r->mem_addr >> LINE_SHIFT) + 1;
     bool known = f->line == line;
     *out = f;
-    if (missed && (!known || f->real_ready <= r->issued)) {
+    if (missed && (!known || !merged(dg, f, r->issued, r->completed))) {
         *f = (line_fill){.line = line, .real_ready = r->completed,
                          .latency = cycles_after(r->completed, r->issued + r->mshr_wait)};
         return LINE_FILLS;
@@ -390,9 +421,11 @@ static bool load_misses(const depgraph *dg, const edges *e, unsigned set, uint64
         *latency = own > saved ? own - saved : 0;
         return true;
     }
-    /* The load that filled its line is not there: the first to find the
-     * line missing fills it, the rest wait for that. */
-    if (e->line == LINE_SHARES && (set & e->fill->absent_in) && !filled) {
+    /* The fill it found is not in this set's graph (the load that made it
+     * is idealised, or on the wrong path with bmisp; a prefetch the set did
+     * not make): the first to find the line missing fills it, the rest wait
+     * for that. */
+    if (e->line == LINE_SHARES && !filled) {
         *latency = e->fill->latency;
         return true;
     }
@@ -502,27 +535,11 @@ static uint64_t size_of(const depgraph *dg, unsigned set, int res)
     return idealises(set, GC_WIN) ? dg->res[res].win : dg->res[res].base;
 }
 
-/* A store's entry in the store queue is free once its write to the L1D
- * is done, and every older store's: in the set's graph, as long after its
- * commit as in the core (a hit's latency when the core's was not seen, or
- * when dmiss is idealised). */
-static uint64_t store_freed(const depgraph *dg, graph_state *g, uint64_t m)
+/* When the next store finds room in a store queue of `size` entries (the
+ * store `size` back is resolved: depgraph_instance). */
+static uint64_t store_queue_room(const depgraph *dg, const graph_state *g, uint64_t size)
 {
-    while (g->stores_freed <= m) {
-        uint64_t j = g->stores_freed++ & (RING - 1);
-        uint64_t latency = dg->l1d_latency;
-        if (dg->stores[j].done != UINT64_MAX && !idealises(g->set, GC_DMISS))
-            latency = cycles_after(dg->stores[j].done, dg->stores[j].committed);
-        uint64_t older = g->stores_freed > 1 ? g->store_free[(j - 1) & (RING - 1)] : 0;
-        g->store_free[j] = max_u64(older, g->store_c[j] + latency);
-    }
-    return g->store_free[m & (RING - 1)];
-}
-
-/* When the next store finds room in a store queue of `size` entries. */
-static uint64_t store_queue_room(const depgraph *dg, graph_state *g, uint64_t size)
-{
-    return dg->nstores >= size ? store_freed(dg, g, dg->nstores - size) : 0;
+    return dg->nstores >= size ? g->store_free[(dg->nstores - size) & (RING - 1)] : 0;
 }
 
 /* D: in order, in its decode packet, once the structures it takes have room. */
@@ -558,18 +575,47 @@ static uint64_t *earliest(uint64_t *units, uint64_t n, uint64_t *exec)
     return unit;
 }
 
+/* The next-line prefetcher: a miss of line L, requested at t in set k's
+ * graph, prefetches line L + 1 there if the set has no fill of it and an
+ * MSHR is idle at t, as the core's does; the prefetch takes as long as
+ * the miss (real_ready: when it arrives in the core, about). Loads and
+ * stores of L + 1 then share its fill (PP), and miss in a set that did not
+ * make it. */
+static void prefetch_next(depgraph *dg, int k, uint64_t addr, uint64_t t, uint64_t latency, uint64_t real_ready)
+{
+    if (!dg->prefetch) return;
+    graph_state *g = &dg->g[k];
+    uint64_t next = (addr >> LINE_SHIFT) + 1;
+    line_fill *f = fill_of(dg, next << LINE_SHIFT);
+    uint64_t *ready = fill_ready(dg, f);
+    if (f->line != next + 1) {
+        *f = (line_fill){.line = next + 1, .real_ready = real_ready, .latency = latency};
+        memset(ready, 0, (size_t)dg->nsets * sizeof *ready);
+    } else if (ready[k]) {
+        return;
+    }
+    for (uint64_t m = 0; m < dg->mshrs; m++)
+        if (g->mshr_free[m] <= t) {
+            ready[k] = g->mshr_free[m] = t + latency;
+            return;
+        }
+}
+
 /* P of a load: its own miss, a hit, or the wait for the line an earlier
  * load is filling (PP). Updates the line's fill in this set. */
-static uint64_t load_complete(const depgraph *dg, graph_state *g, const edges *e, uint64_t exec, int k)
+static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, const instance_record *r, uint64_t exec,
+                              int k)
 {
     unsigned set = g->set;
     uint64_t latency;
     uint64_t *ready = e->fill ? &fill_ready(dg, e->fill)[k] : NULL;
     if (load_misses(dg, e, set, ready ? *ready : 0, &latency)) {
+        uint64_t request = exec;
         uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &exec);
         uint64_t p = exec + latency;
         *mshr = p;
         if (ready) *ready = p;
+        prefetch_next(dg, k, r->mem_addr, request, latency, r->completed);
         return p;
     }
     uint64_t p = exec + hit_latency(dg, set);
@@ -577,6 +623,65 @@ static uint64_t load_complete(const depgraph *dg, graph_state *g, const edges *e
     if (e->line == LINE_SHARES && !idealises(set, GC_DMISS)) p = max_u64(p, *ready); /* PP */
     if (e->line == LINE_NONE && e->load) p = exec + e->ep;                      /* forwarded from a store */
     return p;
+}
+
+/* How the store's write reached the L1D in the core, from when it began:
+ * one write a cycle, in order, from its commit. A write that took longer
+ * than a hit, to a line with no fill in flight, filled the line itself
+ * (loads and stores after it share the fill); its latency beyond an
+ * unloaded fill's is taken as its wait for an MSHR. A store never seen at
+ * the store queue's head drained as soon as the one before it: a hit, or
+ * a merge with its line's fill. Any other write to a line the graph knows
+ * a fill of shares that fill (a merge, or a hit after it). */
+static void classify_store(depgraph *dg, store_write *w)
+{
+    uint64_t start = dg->write_core = max_u64(w->committed, dg->write_core + 1);
+    uint64_t line = (w->addr >> LINE_SHIFT) + 1;
+    line_fill *f = fill_of(dg, w->addr);
+    uint64_t latency = w->done != UINT64_MAX ? cycles_after(w->done, start) : 0;
+    *w = (store_write){.seq = w->seq, .addr = w->addr, .committed = w->committed, .done = w->done, .fill = f};
+    bool known = f->line == line;
+    if (latency <= dg->l1d_latency + 1 || (known && merged(dg, f, start, w->done))) {
+        w->kind = known ? STORE_SHARES : STORE_HIT;
+    } else {
+        w->kind = STORE_FILLS, w->latency = latency < dg->fill_max ? latency : dg->fill_max;
+        *f = (line_fill){.line = line, .real_ready = w->done, .latency = w->latency};
+    }
+}
+
+/* The store's write in set k's graph: it begins once the store has
+ * committed and the write before it has begun, merges with its line's fill
+ * there or fills the line itself (an MSHR held until it is done), and its
+ * store-queue entry is free once it is done and every older one is. */
+static void write_store(depgraph *dg, int k, uint64_t j)
+{
+    graph_state *g = &dg->g[k];
+    const store_write *w = &dg->stores[j & (RING - 1)];
+    uint64_t start = g->write_prev = max_u64(g->store_c[j & (RING - 1)], j ? g->write_prev + 1 : 0);
+    uint64_t done = start + hit_latency(dg, g->set);
+    if (w->kind != STORE_HIT && !idealises(g->set, GC_DMISS)) {
+        uint64_t *ready = &fill_ready(dg, w->fill)[k];
+        if (w->kind == STORE_SHARES && *ready) {
+            done = max_u64(done, *ready);
+        } else { /* its own fill, or one the set does not have (made by an idealised load, a prefetch not made) */
+            uint64_t request = start;
+            uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &start);
+            done = *mshr = *ready = start + w->latency;
+            prefetch_next(dg, k, w->addr, request, w->latency, w->done != UINT64_MAX ? w->done : done);
+        }
+    }
+    g->store_free[j & (RING - 1)] = max_u64(j ? g->store_free[(j - 1) & (RING - 1)] : 0, done);
+}
+
+/* Resolve the stores before store `upto` in every set. */
+static void resolve_stores(depgraph *dg, uint64_t upto)
+{
+    for (; dg->stores_resolved < upto; dg->stores_resolved++) {
+        store_write *w = &dg->stores[dg->stores_resolved & (RING - 1)];
+        classify_store(dg, w);
+        if (w->kind == STORE_SHARES) w->latency = w->fill->latency;
+        for (int k = 0; k < dg->nsets; k++) write_store(dg, k, dg->stores_resolved);
+    }
 }
 
 static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
@@ -596,7 +701,7 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
                      (e->speed == OP_SHORT && idealises(set, GC_SHALU));
     uint64_t exec = ready + (free_unit ? 0 : e->re);
     uint64_t *divider = e->divider >= 0 ? earliest(g->divider_free[e->divider], dg->dividers[e->divider], &exec) : NULL;
-    uint64_t p = e->load ? load_complete(dg, g, e, exec, k) : exec + execution(e, set); /* EP */
+    uint64_t p = e->load ? load_complete(dg, g, e, r, exec, k) : exec + execution(e, set); /* EP */
     if (divider) *divider = p;
     uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;
     uint64_t c = max_u64(p, g->c_prev);                                           /* PC, CC */
@@ -657,22 +762,21 @@ static void remember(depgraph *dg, const instance_record *r)
     dg->prev_ended = r->ended;
 }
 
-/* The store at the store queue's head has its write under way: note when
- * it completes. */
+/* The store at the store queue's head: the older ones have drained; note
+ * when its write completes once it is under way. Resolves what is known. */
 static void see_store_queue(depgraph *dg, const instance_record *r)
 {
-    if (r->sq_head_seq == UINT64_MAX || r->sq_head_done == UINT64_MAX) return;
+    if (r->sq_head_seq == UINT64_MAX) return;
     while (dg->store_seen < dg->nstores && dg->stores[dg->store_seen & (RING - 1)].seq < r->sq_head_seq) dg->store_seen++;
-    if (dg->store_seen < dg->nstores && dg->stores[dg->store_seen & (RING - 1)].seq == r->sq_head_seq)
-        dg->stores[dg->store_seen & (RING - 1)].done = r->sq_head_done;
+    bool head = dg->store_seen < dg->nstores && dg->stores[dg->store_seen & (RING - 1)].seq == r->sq_head_seq;
+    if (head && r->sq_head_done != UINT64_MAX) dg->stores[dg->store_seen & (RING - 1)].done = r->sq_head_done;
+    resolve_stores(dg, dg->store_seen + (head && r->sq_head_done != UINT64_MAX));
 }
 
 static void add_store(depgraph *dg, const instance_record *r)
 {
-    dg->stores[dg->nstores & (RING - 1)].seq = r->seq;
-    dg->stores[dg->nstores & (RING - 1)].committed = r->ended;
-    dg->stores[dg->nstores & (RING - 1)].done = UINT64_MAX;
-    dg->nstores++;
+    dg->stores[dg->nstores++ & (RING - 1)] =
+        (store_write){.seq = r->seq, .addr = r->mem_addr, .committed = r->ended, .done = UINT64_MAX};
 }
 
 void depgraph_instance(void *ctx, const instance_record *r)
@@ -687,6 +791,7 @@ void depgraph_instance(void *ctx, const instance_record *r)
         aborted_fetch(dg, r);
     } else {
         edges e = measure(dg, r);
+        if (e.is_store && dg->nstores >= dg->sq.base) resolve_stores(dg, dg->nstores - dg->sq.base + 1);
         for (int k = 0; k < dg->nsets; k++) step(dg, k, r, &e);
         dg->n++;
         if (e.is_store) add_store(dg, r);
