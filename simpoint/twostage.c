@@ -259,7 +259,8 @@ static size_t nearest(const ts_input *in, size_t i, const long *pts, size_t np)
 
 /* The new point that splits stratum g: cut at its weighted median of proxy
  * CPI, the interval nearest the k-means centre on the side without g's
- * point; -1 when the stratum has one interval. */
+ * point, never the last, partial interval (shorter than the first); -1 when
+ * there is none. */
 static long split_point(const design *d, size_t g)
 {
     const ts_input *in = d->in;
@@ -295,10 +296,14 @@ static long split_point(const design *d, size_t g)
         rep_low |= (long)m[j].i == d->s[g].rep;
     size_t lo = rep_low ? cut : 0, hi = rep_low ? cnt : cut;
     long best = -1;
-    for (size_t j = lo; j < hi; j++)
+    bool partial = in->n > 1 && in->w[in->n - 1] < in->w[0];
+    for (size_t j = lo; j < hi; j++) {
+        if (partial && m[j].i == in->n - 1)
+            continue;
         if (best < 0 || in->dist2[m[j].i] < in->dist2[best] ||
             (in->dist2[m[j].i] == in->dist2[best] && (long)m[j].i < best))
             best = (long)m[j].i;
+    }
     free(m);
     return best;
 }

@@ -160,3 +160,19 @@ Test(simpoint_twostage, clusters_apart_in_cpi_more_than_in_proxy_widen_the_prior
     double e2 = 2.25 * 2.25, v = 0.25 * (3.0625 / e2 + 0.0004) + 0.25 * (3.0625 * 1.875e-5 / e2 + 0.0004);
     cr_assert_float_eq(t.se, sqrt(v), 1e-12);
 }
+
+Test(simpoint_twostage, never_the_last_partial_interval)
+{
+    /* interval 7 is short (the program's last, partial interval): every other can become a point */
+    static const double short_last[8] = {.13, .13, .13, .13, .13, .13, .13, .09};
+    double cpi[8] = {NAN, NAN, NAN, 2.0, 0.5, NAN, NAN, NAN}, half;
+    ts_input in = input(cpi);
+    in.w = short_last;
+    sp_choice ch;
+    first_stage(&ch);
+    size_t added = ts_refine(&in, &ch, &model, 100, 0, &half);
+    cr_assert_eq(added, 5, "%zu added", added);
+    for (size_t g = 0; g < ch.k; g++)
+        cr_assert_neq(ch.rep[g], 7);
+    choice_free(&ch);
+}
