@@ -649,6 +649,60 @@ print(f"   per 1000 instructions: {events}")
 PY
 }
 
+# take_new_checkpoints DIR N W FIRST.simpoints SIMPOINTS WEIGHTS [CHECKPOINT
+# OPTIONS...] -- PROGRAM ARGS: the checkpoints of the points of SIMPOINTS
+# (the second stage's design) that FIRST.simpoints (the first stage's) does
+# not have, in DIR.new.simpoints and .weights; none: an empty DIR.
+take_new_checkpoints() {
+    local dir=$1 n=$2 w=$3 first=$4 sp=$5 wt=$6
+    shift 6
+    awk 'FNR == NR { old[$1] = 1; next } !($1 in old)' "$first" "$sp" > "$dir.new.simpoints"
+    awk 'FNR == NR { keep[$2] = 1; next } $2 in keep' "$dir.new.simpoints" "$wt" > "$dir.new.weights"
+    if [ ! -s "$dir.new.simpoints" ]; then
+        rm -rf -- "$dir"
+        mkdir -p -- "$dir"
+        echo '{"checkpoints": []}' > "$dir/checkpoints.json"
+        echo "no points to add"
+        return 0
+    fi
+    take_checkpoints "$dir" "$n" "$w" "$dir.new.simpoints" "$dir.new.weights" "$@"
+}
+
+# simulate_new_regions DIR OUT [SIM OPTIONS...]: simulate_regions, or
+# region results with none when DIR has no checkpoints.
+simulate_new_regions() {
+    if compgen -G "$1/*.ckpt" > /dev/null; then
+        simulate_regions "$@"
+    else
+        echo '{"tool": "sim", "version": 1, "mode": "regions", "results": []}' > "$2"
+    fi
+}
+
+# estimate_summary JSON: the estimate and its 95% interval from the points'
+# CPIs (simpoint --measured), with the budget and, in two stages, what the
+# second added.
+estimate_summary() {
+    python3 - "$1" << 'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+m, b = doc.get("measured") or {}, doc.get("budget") or {}
+if not m.get("complete"):
+    sys.exit(0)
+line = (f"estimate from the {m['points']} regions (simpoint --measured): CPI {m['cpi']:.4f} "
+        f"± {100 * m['ci95_relative']:.2f}% (95%: {m['low']:.4f} .. {m['high']:.4f}; kappa {m['kappa']:.2f} from "
+        f"{m['pairs']:.0f} degrees of freedom)")
+if b.get("simpoint_points"):
+    line += f"; the budget: {b['points']} points, {b['points'] / b['simpoint_points']:.2f} x SimPoint's {b['simpoint_points']}"
+print(line)
+if "first_stage" in m:
+    f = m["first_stage"]
+    met = "within" if m["ci95_relative"] <= m["target_ci"] else "not within"
+    print(f"two stages: the first's {f['points']} points gave ± {100 * f['ci95_relative']:.2f}%, the second added "
+          f"{len(m['added'])} where the points disagree most: ± {100 * m['ci95_relative']:.2f}%, {met} the target "
+          f"± {100 * m['target_ci']:g}%")
+PY
+}
+
 # The functions above, which a Slurm job script gets by sourcing this file.
 ENGINE_HELPERS=" $(compgen -A function | tr '\n' ' ')"
 
@@ -727,6 +781,15 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     a 95% confidence interval for the estimate without a full run, and
                     which CPI to use: the representatives', or the members' stratified
                     mean when the representatives' lies outside its interval
+  --budget N|Fx|none  the most simulation points, or F x SimPoint 3.2's on the same
+                    profile (simpoint --points; clusters above it are clustered again at
+                    k = budget); for the methods over the proxy metrics but stratify[:F],
+                    whose F sets them [1.5x]
+  --target-ci PCT   two-stage sampling: simulate part of the budget (the clusters and a
+                    few strata), then add points where the simulated points disagree most
+                    until the 95% interval of the estimate is within +-PCT or the budget
+                    is spent, simulating only the new ones (simpoint --pilot 1x, then
+                    --measured --target-ci) [one stage: the whole budget at once]
   --no-full         stop after the regions: the whole-program estimate from them alone
                     (CPI, cycle stack, event rates, total cycles), no full run, no validation
   --full-chunks N|auto  the full run in N chunks simulated in parallel from warm checkpoints
@@ -756,6 +819,7 @@ EOF
 
 O= NAME= INTERVAL=1M G= MAXK=30 METHOD=dims:1 WARM_K=1 MODE=checkpoint CONFIG= JOBS= STDIN= MAXERR= FORCE= NO_FULL=
 FULL_CHUNKS=
+BUDGET=1.5x TARGET_CI=
 SETS=() SAMPLE=() SAMPLE_HZ= GUEST=() EXTRA=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -777,6 +841,8 @@ while [ $# -gt 0 ]; do
     --max-error) MAXERR=$2; shift 2 ;;
     --no-full) NO_FULL=1; shift ;;
     --full-chunks) FULL_CHUNKS=$2; shift 2 ;;
+    --budget) BUDGET=$2; shift 2 ;;
+    --target-ci) TARGET_CI=${2%\%}; shift 2 ;;
     --extra-per-cluster) EXTRA=(--labels "__LABELS__" --extra-per-cluster "$2"); shift 2 ;;
     --cache) CACHE=$2; shift 2 ;;
     -f) FORCE=1; shift ;;
@@ -813,9 +879,29 @@ engine_check_dir pipeline.sh "$O"
 # The most checkpoints (a bound for the regions job array while simpoint has
 # not chosen them); the whole-program estimate of --no-full needs them in one sim.
 REGIONS_MAX=$((MAXK * (1 + ${EXTRA[3]:-0})))
-[ -z "$NO_FULL" ] || REGIONS_PER_TASK=$REGIONS_MAX
 method_options "$METHOD" > /dev/null || { echo "pipeline.sh: -M $METHOD?" >&2; exit 1; }
 mapfile -t METHOD_OPTS < <(method_options "$METHOD")
+# The budget of points (simpoint --points) and two-stage sampling (--target-ci).
+if [ "$METHOD" == simpoint ] || [[ $METHOD == *stratify* ]]; then
+    [ "$BUDGET" == 1.5x ] || [ "$BUDGET" == none ] ||
+        { echo "pipeline.sh: --budget is for the methods over the proxy metrics, not -M $METHOD" >&2; exit 1; }
+    BUDGET=none
+fi
+if [ "$BUDGET" != none ]; then
+    [[ $BUDGET =~ ^[1-9][0-9]*$ ]] || { [[ $BUDGET =~ ^[0-9]+(\.[0-9]+)?x$ ]] && awk -v f="${BUDGET%x}" 'BEGIN { exit !(f >= 1) }'; } ||
+        { echo "pipeline.sh: --budget wants a number of points, Fx (F >= 1: F x SimPoint's) or none, not '$BUDGET'" >&2; exit 1; }
+    # the most points: SimPoint's are at most MaxK
+    REGIONS_MAX=$(awk -v b="$BUDGET" -v k="$MAXK" -v e="${EXTRA[3]:-0}" 'BEGIN {
+        n = b ~ /x$/ ? int(substr(b, 1, length(b) - 1) * k + 1e-9) : b; if (n < k) n = k; print n * (1 + e) }')
+fi
+if [ -n "$TARGET_CI" ]; then
+    awk -v t="$TARGET_CI" 'BEGIN { exit !(t + 0 == t && t > 0 && t <= 100) }' ||
+        { echo "pipeline.sh: --target-ci wants a percentage, not '$TARGET_CI'" >&2; exit 1; }
+    [ "$BUDGET" != none ] || { echo "pipeline.sh: --target-ci adds points within a budget: not with -M $METHOD or --budget none" >&2; exit 1; }
+    [ ${#EXTRA[@]} -eq 0 ] || { echo "pipeline.sh: --target-ci and --extra-per-cluster: one way of measuring the spread at a time" >&2; exit 1; }
+    [ "$ENGINE" == local ] || { echo "pipeline.sh: --target-ci is for --engine local (the second stage depends on the first's results)" >&2; exit 1; }
+fi
+[ -z "$NO_FULL" ] || REGIONS_PER_TASK=$REGIONS_MAX
 for t in bbv simpoint checkpoint sim validate; do
     [ -x "$B/$t" ] || { echo "pipeline.sh: $B/$t is missing (make build)" >&2; exit 1; }
 done
@@ -861,6 +947,9 @@ if [ "$METHOD" != simpoint ]; then
     PROXY_OUT=$P.$N.proxy
     METHOD_OPTS+=(--proxy "$PROXY_OUT")
 fi
+[ "$BUDGET" == none ] || METHOD_OPTS+=(--points "$BUDGET")
+[ -z "$TARGET_CI" ] || METHOD_OPTS+=(--pilot 1x)
+SP_CMD=("$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" "${METHOD_OPTS[@]}")
 
 log "== $NAME: $PROG $*; interval $N, log every $G, MaxK $MAXK, method $METHOD, warm-up $W ($MODE), into $O"
 run_stage guest bbv "$(path_list "$P.$N.bb.gz" "$P.summary.json" "$PROXY_OUT")" \
@@ -868,8 +957,7 @@ run_stage guest bbv "$(path_list "$P.$N.bb.gz" "$P.summary.json" "$PROXY_OUT")" 
     "$B/bbv" --interval "$N" -o "$P" "${PROXY[@]}" "${GUEST[@]}" -- "$PROG" "$@"
 run_stage tool simpoint "$(path_list "$P.simpoints" "$P.weights" "$P.labels")" \
     "$(path_list "$P.$N.bb.gz" "$PROXY_OUT" "$B/simpoint")" \
-    "$B/simpoint" -loadFVFile "$P.$N.bb.gz" -fixedLength off -maxK "$MAXK" "${METHOD_OPTS[@]}" \
-    -saveSimpoints "$P.simpoints" -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
+    "${SP_CMD[@]}" -saveSimpoints "$P.simpoints" -saveSimpointWeights "$P.weights" -saveLabels "$P.labels" --json "$P.simpoint.json"
 predicted_se
 sampling_cost
 run_stage tool checkpoint "$O/ckpt/checkpoints.json" \
@@ -879,8 +967,45 @@ SIM_JOBS=()
 [ -z "$JOBS" ] || SIM_JOBS=(-j "$JOBS")
 run_stage regions regions "$O/regions.json" "$(path_list "$O/ckpt/checkpoints.json" "$B/sim" "$CONFIG_DEP")" \
     simulate_regions "$O/ckpt" "$O/regions.json" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${SIM_JOBS[@]}"
+# The points, the regions and what validate makes of them: with --target-ci,
+# the second stage's design (P.2) and both stages' regions.
+FINAL=$P REGION_FILES=("$O/regions.json") MEASURED=(--measured "$O/regions.json")
+VALIDATE_MORE=(--checkpoints "$O/ckpt/checkpoints.json")
+if [ -n "$TARGET_CI" ]; then
+    run_stage tool simpoint2 "$(path_list "$P.2.simpoints" "$P.2.weights" "$P.2.labels")" \
+        "$(path_list "$P.$N.bb.gz" "$PROXY_OUT" "$B/simpoint" "$O/regions.json")" \
+        "${SP_CMD[@]}" "${MEASURED[@]}" --target-ci "$TARGET_CI" \
+        -saveSimpoints "$P.2.simpoints" -saveSimpointWeights "$P.2.weights" -saveLabels "$P.2.labels" --json "$P.2.simpoint.json"
+    run_stage tool checkpoint2 "$O/ckpt2/checkpoints.json" \
+        "$(path_list "$P.simpoints" "$P.2.simpoints" "$P.2.weights" "$PROG" "$B/checkpoint" "$CONFIG_DEP" "$STDIN_DEP")" \
+        take_new_checkpoints "$O/ckpt2" "$N" "$W" "$P.simpoints" "$P.2.simpoints" "$P.2.weights" -v "${WARM[@]}" "${GUEST[@]}" -- "$PROG" "$@"
+    run_stage tool regions2 "$O/regions2.json" "$(path_list "$O/ckpt2/checkpoints.json" "$B/sim" "$CONFIG_DEP")" \
+        simulate_new_regions "$O/ckpt2" "$O/regions2.json" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${SIM_JOBS[@]}"
+    FINAL=$P.2 VALIDATE_MORE=(--reweighted) MEASURED+=(--measured "$O/regions2.json" --target-ci "$TARGET_CI")
+    # validate takes results of one region or more: none when the first stage met the target
+    ! grep -q '"region"' "$O/regions2.json" || REGION_FILES+=("$O/regions2.json")
+fi
+# The estimate and its 95% interval from the regions alone (simpoint
+# --measured), for the methods over the proxy metrics; said once made.
+estimate_stage() {
+    [ -n "$PROXY_OUT" ] || return 0
+    run_stage tool estimate "$P.estimate.json" \
+        "$(path_list "$P.$N.bb.gz" "$PROXY_OUT" "$B/simpoint" "$O/regions.json" ${TARGET_CI:+"$O/regions2.json"})" \
+        "${SP_CMD[@]}" "${MEASURED[@]}" --json "$P.estimate.json"
+}
+say_estimate() {
+    [ -z "$PROXY_OUT" ] || [ ! -f "$P.estimate.json" ] ||
+        estimate_summary "$P.estimate.json" | while IFS= read -r line; do log "$line"; done
+}
+# Before the full run when it decides what comes next; else after validate (a Slurm job after the others).
+[ -z "$TARGET_CI" ] && [ -z "$NO_FULL" ] || { estimate_stage; [ "$ENGINE" != local ] || say_estimate; }
 if [ -n "$NO_FULL" ]; then
     engine_finish
+    [ "$ENGINE" == local ] || say_estimate
+    if [ -n "$TARGET_CI" ]; then
+        log "== the estimate from both stages' regions is the one above ($P.estimate.json); $O/regions.json and $O/regions2.json hold each stage's (no full run: --no-full)"
+        exit 0
+    fi
     regions_summary "$O/regions.json" "$N" 2>&1 | tee -a "$O/pipeline.log" ||
         { log "== no estimate (--no-full): see $O/regions.json and $O/logs/regions.log"; exit 1; }
     log "== the estimate from the regions alone is combined in $O/regions.json (no full run: --no-full)"
@@ -909,16 +1034,18 @@ fi
 full_command "$G" "$@"
 CACHED=1 run_stage guest full "$FULL_OUTS" "$FULL_INS" "${FULL_CMD[@]}"
 run_stage tool validate "$O/validate/report.json" \
-    "$(path_list "$P.simpoints" "$P.weights" "$P.labels" "$P.summary.json" "$O/full.json" "$O/full.csv" "$O/regions.json" \
-        "$B/validate")" \
-    "$B/validate" --simpoints "$P.simpoints" --weights "$P.weights" --labels "$P.labels" --interval "$N" \
-    --full "$O/full.json" --regions "$O/regions.json" --profile-summary "$P.summary.json" \
-    --checkpoints "$O/ckpt/checkpoints.json" --name "$NAME" \
+    "$(path_list "$FINAL.simpoints" "$FINAL.weights" "$FINAL.labels" "$P.summary.json" "$O/full.json" "$O/full.csv" \
+        "${REGION_FILES[@]}" "$B/validate")" \
+    "$B/validate" --simpoints "$FINAL.simpoints" --weights "$FINAL.weights" --labels "$FINAL.labels" --interval "$N" \
+    --full "$O/full.json" "${REGION_FILES[@]/#/--regions=}" --profile-summary "$P.summary.json" \
+    "${VALIDATE_MORE[@]}" --name "$NAME" \
     -o "$O/validate"
+[ -n "$TARGET_CI" ] || estimate_stage
 engine_finish
 
 sed -n '/^## Summary/,/^## Metrics/p' "$O/validate/report.md" | grep -v '^## Metrics' | tee -a "$O/pipeline.log"
 sed -n '/^## Warnings/,$p' "$O/validate/report.md" | tee -a "$O/pipeline.log"
+[ -n "$TARGET_CI" ] || say_estimate
 log "== reports in $O/validate (report.md, report.json, *.csv, plots/); where the time goes: $O/regions.md"
 if [ -n "$MAXERR" ] && over_error "$MAXERR"; then
     log "the CPI error is over $MAXERR"

@@ -81,7 +81,7 @@ PY
 
 # Everything is reused; a newer simpoints file reruns checkpoint and after.
 run
-[ "$(grep -c 'up to date' "$T/log.txt")" -eq 6 ] || fail "second run redid work: $(cat "$T/log.txt")"
+[ "$(grep -c 'up to date' "$T/log.txt")" -eq 7 ] || fail "second run redid work: $(cat "$T/log.txt")"
 touch "$T/out/phases.simpoints"
 run
 for s in bbv simpoint full; do grep -q "$s: up to date" "$T/log.txt" || fail "$s rerun needlessly"; done

@@ -71,7 +71,7 @@ printf 'program %q, output %q\n' "$prog" "$out"
 run "pipeline.sh on a hostile program and output directory" 0 "$PIPELINE" -i 1M -k 3 -o "$out" -- "$prog" 1
 [ -s "$out/validate/report.md" ] && [ -s "$out/$prog.summary.json" ] || fail "pipeline.sh: reports missing in $out"
 run "pipeline.sh again" 0 "$PIPELINE" -i 1M -k 3 -o "$out" -- "$prog" 1
-expect_eq "stages up to date on the second run" 6 "$(grep -c ': up to date' "$T/log.txt")"
+expect_eq "stages up to date on the second run" 7 "$(grep -c ': up to date' "$T/log.txt")"
 no_pwned "pipeline.sh, local"
 
 name prog2 "$ANY"
@@ -89,7 +89,7 @@ name out "$NO_BACKSLASH"
 printf 'dry run: output %q\n' "$out"
 run "pipeline.sh --engine slurm --dry-run" 0 "$PIPELINE" --engine slurm --dry-run -i 1M -k 3 -o "$out" -- "$prog" 1
 cp "$T/log.txt" "$T/dry.txt"
-expect_eq "pipeline's dry-run job scripts" 7 "$(grep -c '^#!/bin/bash$' "$T/dry.txt")"
+expect_eq "pipeline's dry-run job scripts" 8 "$(grep -c '^#!/bin/bash$' "$T/dry.txt")"
 dry_job "$T/dry.txt" 1 "$out"
 [ -s "$out/$prog.summary.json" ] && [ "$(cat -- "$out/.slurm/bbv.status")" == ok ] || fail "the bbv job did not write its outputs"
 no_pwned "pipeline.sh's job scripts"

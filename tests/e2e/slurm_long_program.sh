@@ -22,7 +22,7 @@ timeout 600 "$TOP/bench/long_program.sh" -o "$L" --lines 600 -i 1M -k 5 --chunks
 P=$W/pipeline.txt
 grep -q '  full.pass  <- 1$' "$P" && grep -q '  full.chunks (array of 3 tasks)  <- 6$' "$P" &&
     grep -q '  full  <- 7$' "$P" || fail "the chunked full run's jobs: $(grep -E '^[0-9:]+ +[0-9]+  ' "$P")"
-grep -q "all 9 jobs completed" "$P" || fail "not all jobs completed: $(tail -n 20 "$P")"
+grep -q "all 10 jobs completed" "$P" || fail "not all jobs completed: $(tail -n 20 "$P")"
 grep -q -- '--cpus-per-task=2' "$W/run/.slurm/full.pass.sh" || fail "the pass does not ask for the warming thread's CPU"
 grep -q -- '--cpus-per-task=1' "$W/run/.slurm/full.chunks.sh" || fail "a chunk task asks for more than one CPU"
 for i in 0 1 2; do expect_eq "chunk task $i" ok "$(cat "$W/run/.slurm/full.chunks.$i.status")"; done

@@ -123,15 +123,15 @@ pipeline() { # pipeline OUT-DIR LOG [OPTIONS...]
 }
 pipeline "$T/pl.local" "$T/pl.local.txt"
 pipeline "$T/pl.slurm" "$T/pl.slurm.txt" --engine slurm --wait --regions-per-task 2
-grep -q "regions.tasks (array of 2 tasks)" "$T/pl.slurm.txt" || fail "no array of 2 tasks: $(cat "$T/pl.slurm.txt")"
+grep -q "regions.tasks (array of 3 tasks)" "$T/pl.slurm.txt" || fail "no array of 3 tasks (the budget of 1.5 x MaxK 4 points, 2 a task): $(cat "$T/pl.slurm.txt")"
 no_wall() { sed "s#$1#OUT#g" "$1/validate/report.md" | grep -v '^| sort |\|^- wall time'; }
 cmp <(no_wall "$T/pl.local") <(no_wall "$T/pl.slurm") > /dev/null ||
     fail "the pipeline's reports differ: $(diff <(no_wall "$T/pl.local") <(no_wall "$T/pl.slurm") | head)"
 expect_eq "output files" "$(cd "$T/pl.local" && find . | sort)" "$(cd "$T/pl.slurm" && find . -path ./.slurm -prune -o -print | sort)"
 # Up to date: nothing submitted, and the summary printed as by a local run.
 pipeline "$T/pl.slurm" "$T/pl.again.txt" --engine slurm --wait --regions-per-task 2
-[ "$(grep -c ': up to date' "$T/pl.again.txt")" == 6 ] || cat "$T/pl.again.txt" >&2
-expect_eq "stages up to date on the second run" 6 "$(grep -c ': up to date' "$T/pl.again.txt")"
+[ "$(grep -c ': up to date' "$T/pl.again.txt")" == 7 ] || cat "$T/pl.again.txt" >&2
+expect_eq "stages up to date on the second run" 7 "$(grep -c ': up to date' "$T/pl.again.txt")"
 ! grep -q submitted "$T/pl.again.txt" || fail "the second run submitted jobs: $(cat "$T/pl.again.txt")"
 grep -q '^## Summary' "$T/pl.again.txt" || fail "no summary on the second run: $(cat "$T/pl.again.txt")"
 # A job the partition can never run is refused, and said so.
