@@ -28,6 +28,7 @@ import gzip
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -46,7 +47,6 @@ DEEPDIR = "inputs-read-through-a-directory-whose-name-is-sixty-chars"
 PAD = "RVSAMPLE_EVAL_PAD=" + "x" * 3072
 GUEST_ENV = ["PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/nonexistent", "PWD=/guest/work"]
 MAXK = 30
-BUDGET = 1.5            # points, as a multiple of SimPoint's on the same run
 JOBS = int(os.environ.get("JOBS", "2"))
 
 
@@ -236,6 +236,41 @@ def score(reps, wts, labels, ic):
     return est, true, math.sqrt(var)
 
 
+def regions(path, reps, ic):
+    """sim's results on the points REPS ({cluster: interval}), each with the
+    CPI the full run measured for it: what simpoint --measured reads."""
+    res = [{"region": {"simpoint": i, "cluster": c}, "instructions": ic[i][0], "cycles": ic[i][1]}
+           for c, i in sorted(reps.items())]
+    Path(path).write_text(json.dumps({"tool": "sim", "mode": "regions", "results": res}))
+
+
+def design(tmp, bbf, pxf, tag, opts, flow, ic):
+    """The points of a method, and its simpoint --json. FLOW None: simpoint
+    once; "measured": then simpoint --measured on their CPIs (the estimate's
+    interval); a target (percent): two-stage sampling, the first stage's
+    points measured, simpoint --target-ci adding points, those measured, and
+    simpoint again on both (the same design, now with its interval)."""
+    if flow is None:
+        return (*simpoint(tmp, bbf, pxf, opts, tag), None)
+    reps1, wts1, _, _ = simpoint(tmp, bbf, pxf, opts, tag + ".1")
+    r1 = tmp / f"{tag}.r1.json"
+    regions(r1, reps1, ic)
+    if flow == "measured":
+        reps, wts, labels, summ = simpoint(tmp, bbf, pxf, [*opts, "--measured", str(r1)], tag)
+        if (reps, wts) != (reps1, wts1):
+            raise SystemExit(f"{tmp}: simpoint --measured changed the points of {tag}")
+        return reps, wts, labels, summ, len(reps1)
+    stage2 = [*opts, "--measured", str(r1), "--target-ci", flow]
+    reps2, wts2, _, _ = simpoint(tmp, bbf, pxf, stage2, tag + ".2")
+    first = set(reps1.values())
+    r2 = tmp / f"{tag}.r2.json"
+    regions(r2, {c: i for c, i in reps2.items() if i not in first}, ic)
+    reps, wts, labels, summ = simpoint(tmp, bbf, pxf, [*stage2, "--measured", str(r2)], tag)
+    if (reps, wts) != (reps2, wts2):
+        raise SystemExit(f"{tmp}: the second stage's points of {tag} differ once they are measured")
+    return reps, wts, labels, summ, len(reps1)
+
+
 def score_one(out, run, variant, offset, methods):
     st, label = run[0], run[1]
     d = Path(out) / "runs" / label / variant
@@ -244,47 +279,39 @@ def score_one(out, run, variant, offset, methods):
     lines, prox, ic = coarse(*read_fine(d), offset)
     bbf, pxf = write_inputs(tmp, lines, prox)
     rows = []
-    prev = {}  # points of the methods scored so far
-    for name, opts in methods:
-        if callable(opts):
-            opts = opts(prev)
-        reps, wts, labels, summ = simpoint(tmp, bbf, pxf, opts, name.replace(":", "_").replace("+", "_"))
-        prev[name] = len(reps)
-        base_k = prev["simpoint"]
+    base_k = None
+    for name, spec in methods:
+        tag = re.sub(r"[^A-Za-z0-9.-]", "_", name)
+        reps, wts, labels, summ, stage1 = design(tmp, bbf, pxf, tag, spec.get("opts", []), spec.get("flow"), ic)
+        base_k = base_k or len(reps)  # the first method is SimPoint's
         est, true, se = score(reps, wts, labels, ic)
         hhi = sum(v * v for v in wts.values())  # sum W^2: what a per-interval residual adds
         pred = summ.get("predicted", {})
+        meas = summ.get("measured", {})
+        if meas and abs(meas["cpi"] / est - 1) > 1e-5:
+            raise SystemExit(f"{tmp}: {name}: simpoint --measured estimates {meas['cpi']}, the points {est}")
         rows.append({"set": st, "program": label, "variant": variant, "offset": offset, "method": name,
-                     "points": len(reps), "simpoint_points": base_k, "instructions": sum(n for n, _ in ic),
+                     "points": len(reps), "simpoint_points": base_k, "stage1_points": stage1 or len(reps),
+                     "instructions": sum(n for n, _ in ic),
                      "cpi": true, "estimate": est, "error_pct": 100 * (est / true - 1),
                      "oracle_se_pct": 100 * se / true,
                      "predicted_se_pct": pred.get("relative_se", float("nan")) * 100,
+                     "measured_se_pct": meas.get("se_relative", float("nan")) * 100,
+                     "measured_half_pct": meas.get("ci95_relative", float("nan")) * 100,
                      "sum_w2": hhi})
     shutil.rmtree(tmp)
     return rows
 
 
-def budget(prev):
-    """The default budget: BUDGET x SimPoint's points on the same perturbation."""
-    return max(1, math.floor(BUDGET * prev["simpoint"] + 1e-9))
-
-
-def points_opts(*base):
-    """--points at the budget, on top of BASE's clustering (--points' allocation)."""
-    return lambda prev: ["--points", str(budget(prev)), *base]
-
-
-def capped_opts(*base):
-    """--points at the budget, and MaxK no more than it: never more points than the budget."""
-    return lambda prev: ["-maxK", str(min(MAXK, budget(prev))), "--points", str(budget(prev)), *base]
-
-
+# The budget: 1.5 x SimPoint's points (simpoint --points 1.5x counts them on the BBVs alone).
+BUDGETED = ["--proxy-dims", "1", "--points", "1.5x"]
 METHODS = [
-    ("simpoint", []),
-    ("dims:1", ["--proxy-dims", "1"]),
-    ("simpoint+points:1.5x", points_opts()),
-    ("dims:1+points:1.5x", points_opts("--proxy-dims", "1")),
-    ("dims:1+points:1.5x,capped", capped_opts("--proxy-dims", "1")),
+    ("simpoint", {}),
+    ("dims:1", {"opts": ["--proxy-dims", "1"]}),
+    ("budget:1.5x", {"opts": BUDGETED, "flow": "measured"}),
+    ("two-stage:2%", {"opts": [*BUDGETED, "--pilot", "1x"], "flow": "2"}),
+    ("two-stage:1%", {"opts": [*BUDGETED, "--pilot", "1x"], "flow": "1"}),
+    ("two-stage:1%/3x", {"opts": ["--proxy-dims", "1", "--points", "3x", "--pilot", "1x"], "flow": "1"}),
 ]
 
 
@@ -367,6 +394,27 @@ def per_program(rows, method, st):
     return out
 
 
+def measured_z(rows, method):
+    """z for the interval simpoint --measured gives (+- z x its standard
+    error), fitted on the tuning set: the q-th quantile there of |error| / SE,
+    q the least of 0.95, 0.96, ... 1 at which, each tuning program left out in
+    turn (z fitted on the others), the intervals hold the full run's CPI on
+    95% or more of its perturbations. Returns (z, q)."""
+    rs = [r for r in rows if r["set"] == "tuning" and r["method"] == method and r["measured_se_pct"] > 0]
+    if not rs:
+        return float("nan"), float("nan")
+    ratio = lambda xs: [abs(r["error_pct"]) / r["measured_se_pct"] for r in xs]
+    progs = sorted({r["program"] for r in rs})
+    for q in (0.95, 0.96, 0.97, 0.98, 0.99, 1.0):
+        hit = 0
+        for p in progs:
+            z = quantile(ratio([r for r in rs if r["program"] != p]), q)
+            hit += sum(x <= z for x in ratio([r for r in rs if r["program"] == p]))
+        if hit >= 0.95 * len(rs):
+            break
+    return quantile(ratio(rs), q), q
+
+
 def half_width(r, key, kappa=1.0, rho=None):
     """The 95% interval's half-width (% of CPI) of row r."""
     if rho is not None:
@@ -414,6 +462,21 @@ def render(rows, methods):
         return [f"{100 * oh / on:.0f}% ({ow:.2f}%)", f"{kappa[m]:.2f}", f"{100 * ph / pn:.0f}% ({ph}/{pn})",
                 f"{pw:.2f}%", f"{rho[m]:.2f}%", f"{100 * fh / fn:.0f}% ({fh}/{fn})", f"{fw:.2f}%"]
 
+    zs = {m: measured_z(rows, m) for m in methods}
+
+    def measured(st, m):
+        rs = [r for r in rows if r["set"] == st and r["method"] == m and r["measured_se_pct"] > 0]
+        if not rs:
+            return None
+        z, q = zs[m]
+        fit = [z * r["measured_se_pct"] for r in rs]
+        own = [r["measured_half_pct"] for r in rs]
+        cover = lambda hw: sum(abs(r["error_pct"]) <= h for r, h in zip(rs, hw))
+        first = sum(r["stage1_points"] / r["simpoint_points"] for r in rs) / len(rs)
+        return [f"{first:.2f}x", f"{z:.2f} ({q:.2f})", f"{100 * cover(fit) / len(rs):.0f}% ({cover(fit)}/{len(rs)})",
+                f"{sum(fit) / len(fit):.2f}%", f"{100 * cover(own) / len(rs):.0f}% ({cover(own)}/{len(rs)})",
+                f"{sum(own) / len(own):.2f}%"]
+
     L = []
     table(L, "Per method",
           "Per program: the mean and the 95th percentile (Hyndman-Fan 7) of |CPI error| over its "
@@ -434,16 +497,31 @@ def render(rows, methods):
           "of the tuning set. kappa and rho come from the tuning set only.",
           ["oracle", "predicted: kappa", "coverage", "half-width", "predicted + floor: rho", "coverage", "half-width"],
           [(st, m, intervals(st, m)) for st in sets for m in methods])
+    table(L, "The 95% interval from the simulated points (simpoint --measured)",
+          "The interval `simpoint --measured` gives from the points' CPIs (here the full run's for those "
+          "intervals), without a full run: the proxy's prediction of each stratum's spread scaled by how much "
+          "the points of a cluster disagree (simpoint/twostage.h). *first stage*: the points simulated before "
+          "the second stage adds any, against SimPoint's. *fitted z*: the q-th quantile on the tuning set of "
+          "|error| / standard error, q the least from 0.95 up at which leaving each tuning program out in turn "
+          "still covers 95% of the tuning set; its coverage and mean half-width. *the tool's*: the interval "
+          "simpoint prints, with its built-in z.",
+          ["first stage", "fitted z (q)", "coverage", "half-width", "the tool's coverage", "half-width"],
+          [(st, m, measured(st, m)) for st in sets for m in methods])
     for st in sets:
-        L.append(f"## Per program, {st} set: mean / 95th percentile of |CPI error| (points vs SimPoint's)")
+        L.append(f"## Per program, {st} set: mean / 95th percentile of |CPI error| (points vs SimPoint's) "
+                 "[perturbations whose interval from simpoint --measured holds the full run's CPI]")
         L.append("")
         L.append("| program | instructions | " + " | ".join(methods) + " |")
         L.append("|---|--:|" + "--:|" * len(methods))
         tabs = {m: per_program(rows, m, st) for m in methods}
+
+        def held(p, m):
+            rs = [r for r in rows if r["program"] == p and r["method"] == m and r["measured_half_pct"] > 0]
+            return f" [{sum(abs(r['error_pct']) <= r['measured_half_pct'] for r in rs)}/{len(rs)}]" if rs else ""
         for p in tabs[methods[0]]:
             insts = [r["instructions"] for r in rows if r["program"] == p and r["variant"] == "base"]
             L.append(f"| {p} | {insts[0] / 1e6:.0f}M | " + " | ".join(
-                f"{tabs[m][p][0]:.2f}% / {tabs[m][p][1]:.2f}% ({tabs[m][p][3]:.2f}x)" for m in methods) + " |")
+                f"{tabs[m][p][0]:.2f}% / {tabs[m][p][1]:.2f}% ({tabs[m][p][3]:.2f}x){held(p, m)}" for m in methods) + " |")
         L.append("")
     return "\n".join(L)
 
