@@ -449,7 +449,9 @@ def render(rows, methods):
             return None
         means = [v[0] for v in pp.values()]
         p95 = [v[1] for v in pp.values()]
-        return [str(len(pp)), f"{sum(v[3] for v in pp.values()) / len(pp):.2f}x", f"{sum(means) / len(means):.2f}%",
+        most = max(r["points"] / r["simpoint_points"] for r in rows if r["set"] == st and r["method"] == m)
+        return [str(len(pp)), f"{sum(v[3] for v in pp.values()) / len(pp):.2f}x", f"{most:.2f}x",
+                f"{sum(means) / len(means):.2f}%",
                 f"{max(means):.2f}%", f"{sum(p95) / len(p95):.2f}%", f"{max(p95):.2f}%",
                 f"{sum(x <= 1 for x in means)}/{len(means)}", f"{sum(x <= 2 for x in p95)}/{len(p95)}"]
 
@@ -482,8 +484,8 @@ def render(rows, methods):
           "Per program: the mean and the 95th percentile (Hyndman-Fan 7) of |CPI error| over its "
           f"{len(VARIANTS) * len(OFFSETS)} perturbations; the columns average those over the programs "
           "(and give the largest). Points: the simulation points against SimPoint's on the same "
-          "perturbation, averaged.",
-          ["programs", "points vs SimPoint", "mean of mean \\|err\\|", "largest mean", "mean of p95", "largest p95",
+          "perturbation, averaged, and the most on any perturbation.",
+          ["programs", "points vs SimPoint", "at most", "mean of mean \\|err\\|", "largest mean", "mean of p95", "largest p95",
            "programs with mean <= 1%", "with p95 <= 2%"],
           [(st, m, distribution(st, m)) for st in sets for m in methods])
     table(L, "The 95% interval: how often it holds the full run's CPI",
