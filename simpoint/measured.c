@@ -17,6 +17,8 @@ static void load_one(const char *path, double *cpi, size_t n)
 {
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
+    if (!root && je.line < 1)
+        die("%s: %s", path, je.text);
     if (!root)
         die("%s:%d: %s", path, je.line, je.text);
     json_t *mode = json_object_get(root, "mode"), *results = json_object_get(root, "results"), *r;
