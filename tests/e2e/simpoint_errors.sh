@@ -54,6 +54,27 @@ expect_status 1 "$SP" -loadFVFile "$T/good.bb" -maxK 3 -loadVectorWeights "$T/go
 printf '0.5\n0.5\n' > "$T/w2"
 expect_status 1 "$SP" -loadFVFile "$T/good.bb" -maxK 3 -loadVectorWeights "$T/w2" -fixedLength off 2> "$T/err"
 grep -q "2 weights for 3 intervals" "$T/err" || fail "weights count message"
+# the budget and two-stage sampling (--points, --pilot, --measured, --target-ci)
+printf '# rvsample proxy 1\ninterval\tinstructions\tproxy_cpi\n0\t30\t1.2\n1\t30\t1.5\n2\t10\t1.1\n' > "$T/good.proxy"
+two_stage_refused() {
+    local what=$1
+    shift
+    expect_status 1 "$SP" -loadFVFile "$T/good.bb" -maxK 3 --proxy "$T/good.proxy" "$@" --json "$T/out.json" 2> "$T/err"
+    expect_eq "$*: one line" 1 "$(wc -l < "$T/err")"
+    grep -qF -- "$what" "$T/err" || fail "$*: message '$(cat "$T/err")' lacks '$what'"
+    [ ! -e "$T/out.json" ] || fail "$*: output written"
+}
+echo '{"tool": "sim", "mode": "full", "results": []}' > "$T/full.json"
+echo '{"tool": "sim", "mode": "regions", "results": [{"region": {"simpoint": 7}, "instructions": 10, "cycles": 9}]}' \
+    > "$T/far.json"
+two_stage_refused "option --points: bad value '0.5x'" --points 0.5x
+two_stage_refused "--pilot needs --points" --pilot 1x
+two_stage_refused "--target-ci needs --measured FILE" --points 2 --target-ci 1
+two_stage_refused "option --target-ci: bad value '0'" --points 2 --measured "$T/full.json" --target-ci 0
+two_stage_refused "full.json: not sim's results on checkpoints" --points 2 --measured "$T/full.json"
+two_stage_refused "far.json: results[0]: interval 7, but the profile has 3 intervals" --points 2 --measured "$T/far.json"
+echo '{"tool": "sim", "mode": "regions", "results": []}' > "$T/none.json"
+two_stage_refused "no result in the --measured files" --points 3 --pilot 1 --measured "$T/none.json" --target-ci 1
 # maxK above the interval count is clamped with a warning, as a convenience
 "$SP" -loadFVFile "$T/good.bb" -maxK 10 -saveSimpoints "$T/ok.sp" 2> "$T/err"
 grep -q "warning: maxK 10" "$T/err" || fail "no clamp warning"
