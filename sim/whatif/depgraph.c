@@ -10,6 +10,8 @@
 
 static const char *const class_names[GC_COUNT] = {"dl1", "dmiss", "win", "bw", "bmisp", "shalu", "lgalu", "imiss"};
 
+static bool idealises(unsigned set, enum graph_class c) { return set >> c & 1; }
+
 int depgraph_class(const char *name)
 {
     for (int c = 0; c < GC_COUNT; c++)
@@ -130,6 +132,15 @@ typedef struct graph_state {
     uint64_t store_free[RING]; /* when its store-queue entry is free: its write done, and the older ones' */
     uint64_t write_prev;       /* when the last store written began its write (one a cycle, in order) */
     queue iq[RES_COUNT - RES_RINGS]; /* the issue queues, freed at issue */
+    /* The entries the current decode packet took, not yet in iq: BOOM's
+     * dispatcher counts the entries the last cycle ended with, so one
+     * taken in the same cycle by an older slot is not counted again (the
+     * slot number stands for it). */
+    struct {
+        int q;
+        uint64_t d, release;
+    } packet_iq[IQ_SLOT_MAX];
+    int npacket_iq;
     /* The front end's queues: the FTQ holds a fetch packet until its last
      * instruction commits; a branch holds one of the outstanding-branch
      * entries until it completes. */
@@ -240,7 +251,8 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->ftq = (uint64_t)core->ftq_entries;
     dg->max_branches = (uint64_t)core->max_branches;
     if (dg->buffer_ideal >= RING || dg->rob.win >= RING || dg->ftq + 1 >= RING || dg->max_branches >= RING ||
-        dg->fbw_ideal > IQ_SLOT_MAX || dg->res[RES_IQ_INT].win > IQ_MAX || dg->res[RES_IQ_MEM].win > IQ_MAX || dg->res[RES_IQ_FP].win > IQ_MAX)
+        dg->fbw_ideal > IQ_SLOT_MAX || dg->res[RES_IQ_INT].win > IQ_MAX || dg->res[RES_IQ_MEM].win > IQ_MAX ||
+        dg->res[RES_IQ_FP].win > IQ_MAX)
         die("depgraph: a structure larger than its ring (a bug)");
     dg->nloads = cfg->nloads;
     memcpy(dg->loads, cfg->loads, sizeof dg->loads);
@@ -401,7 +413,6 @@ static edges measure(depgraph *dg, const instance_record *r)
     return e;
 }
 
-static bool idealises(unsigned set, enum graph_class c) { return set >> c & 1; }
 
 /* A load's L1D hit latency under the set (dl1: down to 1 cycle). */
 static uint64_t hit_latency(const depgraph *dg, unsigned set)
@@ -542,6 +553,19 @@ static uint64_t store_queue_room(const depgraph *dg, const graph_state *g, uint6
     return dg->nstores >= size ? g->store_free[(dg->nstores - size) & (RING - 1)] : 0;
 }
 
+/* The current decode packet's issue-queue entries taken before cycle d
+ * go into the queues (all of them: d = UINT64_MAX). */
+static void flush_packet_iq(const depgraph *dg, graph_state *g, uint64_t d)
+{
+    int kept = 0;
+    for (int j = 0; j < g->npacket_iq; j++) {
+        int q = g->packet_iq[j].q;
+        if (g->packet_iq[j].d < d) queue_take(&g->iq[q - RES_RINGS], (unsigned)size_of(dg, g->set, q), g->packet_iq[j].release);
+        else g->packet_iq[kept++] = g->packet_iq[j];
+    }
+    g->npacket_iq = kept;
+}
+
 /* D: in order, in its decode packet, once the structures it takes have room. */
 static uint64_t dispatch_node(const depgraph *dg, graph_state *g, const edges *e, uint64_t f)
 {
@@ -552,11 +576,16 @@ static uint64_t dispatch_node(const depgraph *dg, graph_state *g, const edges *e
     if (e->is_store) d = max_u64(d, store_queue_room(dg, g, idealises(set, GC_WIN) ? dg->sq.win : dg->sq.base));
     if (e->regs >= 0) d = max_u64(d, freed(&g->res[e->regs], size_of(dg, set, e->regs)));
     if (e->load) d = max_u64(d, freed(&g->res[RES_LDQ], size_of(dg, set, RES_LDQ)));
-    /* BOOM's dispatcher: slot w goes only if every issue queue has more
-     * than w entries free. */
-    for (int q = RES_IQ_INT; q <= RES_IQ_FP; q++) {
-        unsigned size = (unsigned)size_of(dg, set, q);
-        d = max_u64(d, queue_room(&g->iq[q - RES_RINGS], size, slot < size ? (unsigned)slot : size - 1));
+    /* BOOM's dispatcher: slot w goes only if every issue queue had more
+     * than w entries free at the end of the cycle before. */
+    if (g->opened_row) flush_packet_iq(dg, g, UINT64_MAX);
+    for (uint64_t before = UINT64_MAX; d != before;) {
+        before = d;
+        flush_packet_iq(dg, g, d);
+        for (int q = RES_IQ_INT; q <= RES_IQ_FP; q++) {
+            unsigned size = (unsigned)size_of(dg, set, q);
+            d = max_u64(d, queue_room(&g->iq[q - RES_RINGS], size, slot < size ? (unsigned)slot : size - 1));
+        }
     }
     if (e->after_serial) d = max_u64(d, g->c_prev);                              /* it waits in dispatch */
     if (e->serial_dispatch) d = max_u64(d, g->c_prev + e->serial_dispatch);      /* an empty ROB */
@@ -695,12 +724,15 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     uint64_t ready = d + 1;                                                       /* DR */
     for (int s = 0; s < 3; s++)
         if (r->src[s] != RV_REG_NONE) ready = max_u64(ready, g->reg_p[r->src[s]]); /* PR */
+    /* A store issues with its address; its data joins it whenever it comes. */
+    uint64_t from = !e->is_store ? ready : max_u64(d + 1, r->src[0] != RV_REG_NONE ? g->reg_p[r->src[0]] : 0);
+    uint64_t *divider = e->divider >= 0 ? earliest(g->divider_free[e->divider], dg->dividers[e->divider], &from) : NULL;
     /* RE: contention, gone with the issue bandwidth or with the unit's
      * latency (a unit that takes no time is never busy). */
     bool free_unit = bw || (e->speed == OP_LONG && idealises(set, GC_LGALU)) ||
                      (e->speed == OP_SHORT && idealises(set, GC_SHALU));
-    uint64_t exec = ready + (free_unit ? 0 : e->re);
-    uint64_t *divider = e->divider >= 0 ? earliest(g->divider_free[e->divider], dg->dividers[e->divider], &exec) : NULL;
+    uint64_t issue = from + (free_unit ? 0 : e->re);
+    uint64_t exec = max_u64(issue, ready);
     uint64_t p = e->load ? load_complete(dg, g, e, r, exec, k) : exec + execution(e, set); /* EP */
     if (divider) *divider = p;
     uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;
@@ -710,7 +742,8 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     if (r->dst != RV_REG_NONE) g->reg_p[r->dst] = p;
     if (e->regs >= 0) take(&g->res[e->regs], c);
     if (e->load) take(&g->res[RES_LDQ], c);
-    queue_take(&g->iq[e->iq - RES_RINGS], (unsigned)size_of(dg, set, e->iq), exec + 1);
+    /* The entry is free the cycle after it issues. */
+    g->packet_iq[g->npacket_iq++] = (__typeof__(g->packet_iq[0])){e->iq, d, issue + 1};
     g->row_c[(g->rows - 1) & (RING - 1)] = c;
     g->packet_c[(g->packets - 1) & (RING - 1)] = c;
     if (e->branch) g->branch_p[g->branches++ & (RING - 1)] = p;

@@ -9,7 +9,9 @@
  * still ends where its bytes do, an I-cache miss blocks the I-cache
  * until its packet arrives, and a line only the wrong path had brought
  * misses without it. Stores' writes that miss hold L1D MSHRs, and a miss
- * prefetches the next line, which a later load then shares. */
+ * prefetches the next line, which a later load then shares. Issue-queue
+ * entries: a store's is free once its address issues, and an entry the
+ * decode packet took in the same cycle is not counted again. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -256,4 +258,58 @@ Test(depgraph, a_prefetched_line_misses_without_its_prefetch)
               (unsigned long)base);
     cr_assert(base - g.cycles[3] > 10, "both: the miss is gone (%lu of %lu)", (unsigned long)g.cycles[3],
               (unsigned long)base);
+}
+
+/* r[0]: an operation of `latency` cycles writing register 5. */
+static void long_op_first(instance_record *r, uint64_t latency)
+{
+    r[0] = op(0, 10, 11, 11 + latency, 12 + latency);
+    r[0].dst = 5;
+}
+
+Test(depgraph, a_store_frees_its_issue_queue_entry_with_its_address)
+{
+    /* 30 stores whose data comes from a 200-cycle operation, their
+     * addresses ready, then 28 loads (forwarded, 100 cycles each): the
+     * stores leave the memory queue (24 entries) as their addresses issue,
+     * so the loads run under the wait, not after it. */
+    enum { N = 59, LATENCY = 200 };
+    static instance_record r[N];
+    long_op_first(r, LATENCY);
+    for (int i = 1; i < N; i++) {
+        uint64_t t = 10 + (uint64_t)i / 4;
+        r[i] = op((uint64_t)i, t, t + 1, t + 1 + 100, LATENCY + 20 + (uint64_t)i / 4);
+        if (i <= 30) {
+            r[i].cls = CLS_STORE, r[i].src[1] = 5, r[i].mem_addr = 0x9000 + 8 * (uint64_t)i;
+            r[i].ready = LATENCY + 11, r[i].completed = LATENCY + 12; /* its data's */
+        }
+        else {
+            r[i].cls = CLS_LOAD, r[i].load = true, r[i].flags = UOP_FORWARDED, r[i].mem_addr = 0x9000;
+        }
+    }
+    depgraph_config cfg = {.nsets = 1};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[0] < LATENCY + 60, "%lu cycles", (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, the_dispatcher_counts_the_entries_of_the_cycle_before)
+{
+    /* 38 operations wait for a 300-cycle one, the last three of them in
+     * the decode packet of a 500-cycle operation, which takes slot 3: the
+     * integer queue (40 entries) had 5 free as the cycle began, more than
+     * 3, so it dispatches with them (their entries are not counted twice)
+     * and finishes some 500 cycles on, not after the 300 first. */
+    enum { N = 41, LATENCY = 300 };
+    static instance_record r[N];
+    long_op_first(r, LATENCY);
+    for (int i = 1; i < N; i++) {
+        uint64_t t = 10 + (uint64_t)i / 4;
+        r[i] = op((uint64_t)i, t, t + 1, t + 2, LATENCY + 20 + (uint64_t)i / 4);
+        r[i].packet = (uint32_t)i / 4 + 1;
+        if (i <= 38) r[i].src[0] = 5;
+        else r[i].completed = r[i].issued + 500, r[i].ended = r[i].completed + 1;
+    }
+    depgraph_config cfg = {.nsets = 1};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[0] < 560, "%lu cycles", (unsigned long)g.cycles[0]);
 }
