@@ -26,7 +26,14 @@ enum {
     TIME_EVERY = 16,           /* the graph's host time is measured on one call in this many */
     IQ_MAX = 256,              /* an issue queue's largest size */
     IQ_SLOT_MAX = 16,          /* the widest decode packet */
+    PORT_HORIZON = 4096,       /* issue ports are tracked this many cycles around (bw) */
 };
+
+/* The issue ports of a queue taken in one cycle, a bit each. */
+typedef struct port_cycle {
+    uint64_t cycle;
+    uint32_t used;
+} port_cycle;
 
 /* The release times of a structure's users in the order they took it:
  * with `size` entries, a new user waits for the one `size` back. */
@@ -141,6 +148,7 @@ typedef struct graph_state {
         uint64_t d, release;
     } packet_iq[IQ_SLOT_MAX];
     int npacket_iq;
+    port_cycle *ports[RES_COUNT - RES_RINGS]; /* with bw: each issue queue's ports, by cycle mod PORT_HORIZON */
     /* The front end's queues: the FTQ holds a fetch packet until its last
      * instruction commits; a branch holds one of the outstanding-branch
      * entries until it completes. */
@@ -172,6 +180,7 @@ struct depgraph {
     bool prefetch;             /* the next-line prefetcher (prefetch.next_line) */
     uarch_config fetch_cfg[2]; /* the fetch packet's geometry: the core's, and with bw idealised */
     int dividers[2];           /* integer and FP dividers */
+    unsigned issue_ideal[RES_COUNT - RES_RINGS]; /* each queue's issue width with bw idealised */
     sizes rob;
     sizes res[RES_COUNT];
     int nloads;
@@ -239,6 +248,9 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->l1d_latency = (uint64_t)core->l1d_latency;
     dg->mshrs = (uint64_t)core->l1d_mshrs;
     dg->dividers[0] = core->div_units, dg->dividers[1] = core->fdiv_units;
+    dg->issue_ideal[0] = (unsigned)param_max("iq.int_issue");
+    dg->issue_ideal[1] = (unsigned)param_max("iq.mem_issue");
+    dg->issue_ideal[2] = (unsigned)param_max("iq.fp_issue");
     dg->buffer = (uint64_t)(core->fetch_buffer + core->fetch_width * core->icache_to_decode +
                             core->decode_width * core->decode_stages);
     dg->buffer_ideal = (uint64_t)(core->fetch_buffer + param_max("frontend.fetch_width") * core->icache_to_decode) +
@@ -252,7 +264,7 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->max_branches = (uint64_t)core->max_branches;
     if (dg->buffer_ideal >= RING || dg->rob.win >= RING || dg->ftq + 1 >= RING || dg->max_branches >= RING ||
         dg->fbw_ideal > IQ_SLOT_MAX || dg->res[RES_IQ_INT].win > IQ_MAX || dg->res[RES_IQ_MEM].win > IQ_MAX ||
-        dg->res[RES_IQ_FP].win > IQ_MAX)
+        dg->res[RES_IQ_FP].win > IQ_MAX || dg->issue_ideal[0] > 32 || dg->issue_ideal[1] > 32 || dg->issue_ideal[2] > 32)
         die("depgraph: a structure larger than its ring (a bug)");
     dg->nloads = cfg->nloads;
     memcpy(dg->loads, cfg->loads, sizeof dg->loads);
@@ -265,6 +277,8 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
         graph_state *g = &dg->g[k];
         g->set = cfg->sets[k];
         if (!(g->mshr_free = calloc(dg->mshrs, sizeof *g->mshr_free))) die("out of memory");
+        for (int q = 0; q < RES_COUNT - RES_RINGS && idealises(g->set, GC_BW); q++)
+            if (!(g->ports[q] = calloc(PORT_HORIZON, sizeof *g->ports[q]))) die("out of memory");
     }
     return dg;
 }
@@ -713,6 +727,39 @@ static void resolve_stores(depgraph *dg, uint64_t upto)
     }
 }
 
+/* The issue ports u can go to (sim/core/dispatch.c ports_of), at the
+ * widest issue. */
+static uint32_t ports_allowed(const depgraph *dg, const instance_record *r, const edges *e)
+{
+    unsigned cls = r->cls;
+    int only = -1;
+    if (e->iq == RES_IQ_INT) {
+        if (cls == CLS_JAL || cls == CLS_JALR) only = 0;
+        else if (cls == CLS_CSR) only = 1;
+        else if (cls == CLS_MUL) only = 2;
+        else if (cls == CLS_DIV) only = 3;
+    } else if (e->iq == RES_IQ_FP) {
+        if (cls == CLS_FDIV || cls == CLS_FSQRT || (r->dst != RV_REG_NONE && r->dst < RV_REG_F0)) only = 0;
+    }
+    unsigned width = dg->issue_ideal[e->iq - RES_RINGS];
+    return only < 0 ? (uint32_t)(((uint64_t)1 << width) - 1) : 1u << (only % (int)width);
+}
+
+/* The first cycle from t with a free port among `allowed`: it takes the
+ * lowest, as the core's scheduler does (in program order, at dispatch). */
+static uint64_t reserve_port(port_cycle *ports, uint32_t allowed, uint64_t t)
+{
+    for (;; t++) {
+        port_cycle *s = &ports[t % PORT_HORIZON];
+        if (s->cycle != t) s->cycle = t, s->used = 0;
+        uint32_t free_ports = allowed & ~s->used;
+        if (free_ports) {
+            s->used |= free_ports & (0u - free_ports);
+            return t;
+        }
+    }
+}
+
 static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
 {
     graph_state *g = &dg->g[k];
@@ -727,11 +774,15 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     /* A store issues with its address; its data joins it whenever it comes. */
     uint64_t from = !e->is_store ? ready : max_u64(d + 1, r->src[0] != RV_REG_NONE ? g->reg_p[r->src[0]] : 0);
     uint64_t *divider = e->divider >= 0 ? earliest(g->divider_free[e->divider], dg->dividers[e->divider], &from) : NULL;
-    /* RE: contention, gone with the issue bandwidth or with the unit's
-     * latency (a unit that takes no time is never busy). */
-    bool free_unit = bw || (e->speed == OP_LONG && idealises(set, GC_LGALU)) ||
-                     (e->speed == OP_SHORT && idealises(set, GC_SHALU));
-    uint64_t issue = from + (free_unit ? 0 : e->re);
+    /* RE: contention, as measured, or gone with the unit's latency (a unit
+     * that takes no time is never busy); with bw, the issue ports' own: every
+     * port has an ALU, but a jump, CSR access, multiply, divide or FP
+     * divide goes to its one port, which an ALU operation may have taken. */
+    uint64_t issue;
+    if (bw) issue = reserve_port(g->ports[e->iq - RES_RINGS], ports_allowed(dg, r, e), from);
+    else if ((e->speed == OP_LONG && idealises(set, GC_LGALU)) || (e->speed == OP_SHORT && idealises(set, GC_SHALU)))
+        issue = from;
+    else issue = from + e->re;
     uint64_t exec = max_u64(issue, ready);
     uint64_t p = e->load ? load_complete(dg, g, e, r, exec, k) : exec + execution(e, set); /* EP */
     if (divider) *divider = p;
@@ -840,6 +891,7 @@ void depgraph_finish(depgraph *dg, depgraph_result *out)
         out->sets[k] = dg->g[k].set;
         out->cycles[k] = dg->n ? dg->g[k].c_prev + 1 : 0;
         free(dg->g[k].mshr_free);
+        for (int q = 0; q < RES_COUNT - RES_RINGS; q++) free(dg->g[k].ports[q]);
     }
     free(dg->fills);
     free(dg->wrong_path_ifills);

@@ -11,7 +11,8 @@
  * misses without it. Stores' writes that miss hold L1D MSHRs, and a miss
  * prefetches the next line, which a later load then shares. Issue-queue
  * entries: a store's is free once its address issues, and an entry the
- * decode packet took in the same cycle is not counted again. */
+ * decode packet took in the same cycle is not counted again; with bw a
+ * multiply still has one port. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -312,4 +313,19 @@ Test(depgraph, the_dispatcher_counts_the_entries_of_the_cycle_before)
     depgraph_config cfg = {.nsets = 1};
     depgraph_result g = run(&cfg, r, N);
     cr_assert(g.cycles[0] < 560, "%lu cycles", (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, with_bw_a_multiply_still_has_one_port)
+{
+    /* 400 independent multiplies: one issue port has the multiplier, at any
+     * issue width, so at least 400 cycles with bw idealised. */
+    enum { N = 400 };
+    static instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        r[i] = op((uint64_t)i, 10 + (uint64_t)i, 11 + (uint64_t)i, 14 + (uint64_t)i, 15 + (uint64_t)i);
+        r[i].cls = CLS_MUL, r[i].ready = 11 + (uint64_t)i / 4, r[i].packet = (uint32_t)i / 4 + 1;
+    }
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bw")}};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[1] >= N, "%lu cycles with bw idealised", (unsigned long)g.cycles[1]);
 }
