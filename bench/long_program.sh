@@ -70,6 +70,7 @@ python3 "$TOP/tests/corpus/make_inputs.py" --text "$LINES" "$W/big.txt"
 cd "$W" || die "no $W"
 PROG=("$CORPUS_BIN/bzip2" -c -9 big.txt)
 echo "$SCRIPT: ${PROG[*]} ($(wc -c < big.txt) bytes of input) through pipeline.sh on Slurm, the full run in $CHUNKS chunks" >&2
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$EPOCHREALTIME
 "$OUT/tree/scripts/pipeline.sh" -o "$W/run" -n bzip2 -i "$INTERVAL" -k "$MAXK" --full-chunks "$CHUNKS" --engine slurm --wait \
     -- "${PROG[@]}" > "$W/pipeline.txt" 2>&1 || { tail -n 30 "$W/pipeline.txt" >&2; die "the pipeline failed"; }
@@ -96,9 +97,10 @@ SERIAL_WALL=$(wall_seconds "$W/serial.out" "${FULL[@]}" "${LIMIT[@]}" --interval
     -- "${PROG[@]}") ||
     die "the serial full run failed: $(tail -n 3 "$W/serial.out.err")"
 
+echo "$WALL $SERIAL_WALL" > "$W/walls.txt" # the report again: bench/long_program.py with these
 mkdir -p "$(dirname "$RESULT")"
 {
-    echo "<!-- produced by: bench/long_program.sh --lines $LINES -i $INTERVAL -k $MAXK --chunks $CHUNKS --prefix $PREFIX, at $(git -C "$TOP" rev-parse --short HEAD) -->"
+    echo "<!-- produced by: bench/long_program.sh --lines $LINES -i $INTERVAL -k $MAXK --chunks $CHUNKS --prefix $PREFIX, at $(git -C "$TOP" rev-parse --short HEAD); load averages at the start $LOAD0, at the end $(cut -d' ' -f1-3 /proc/loadavg) -->"
     python3 "$TOP/bench/long_program.py" "$W/run" "$W/serial.json" "$W/serial.csv" "$WALL" "$SERIAL_WALL" \
         "$(sinfo -h -o '%n %c' | sort -u | awk '{ n += $2 } END { print n }')" "$(nice)" "${PROG[*]}" "$LINES"
 } > "$RESULT.tmp" && mv "$RESULT.tmp" "$RESULT"
