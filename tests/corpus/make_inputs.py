@@ -30,6 +30,9 @@ runs instead (tests/corpus/eval.txt, SPLIT.md), from a seed of their own:
   consts.bc   constants to many digits with bc's math library
   graph.dimacs  a random graph G(190, 0.55) (cliquer)
   macros.m4   recursive macros, loops and string built-ins (m4)
+  grammar.y   a yacc grammar of 30 statement kinds, each with its operators (byacc)
+  names.txt   a directory of made-up names and addresses (tre-agrep)
+  work.tcl    a Tcl workload: a dict of counts, a sieve, an RPN evaluator (jimsh)
 
 With --text (make_inputs.py --text LINES FILE), only text.txt's English-like
 text, LINES lines of it (text.txt's 1200 first) into FILE: the larger input
@@ -145,6 +148,50 @@ def csv(n):
         rows.append(f"{i},{rng.choice(['north', 'south', 'east', 'west'])},{rng.choice(WORDS)},"
                     f"{insts},{int(insts * rng.uniform(0.4, 3.0))}")
     return "\n".join(rows) + "\n"
+
+
+def yacc_grammar(r, n):
+    """A language of n statement kinds, each with its keyword, some of five
+    forms (an optional clause, a bracketed list) and its operator, the
+    operators at random precedence levels (no conflicts)."""
+    kws = [f"KW{i}" for i in range(n)]
+    ops = [f"OP{i}" for i in range(n)]
+    out = ["%{", "int yylex(void);", "void yyerror(const char *);", "%}",
+           "%token ID NUM STR " + " ".join(kws + ops)]
+    for i in range(0, n, 4):
+        out.append(r.choice(["%left", "%right", "%nonassoc"]) + " " + " ".join(ops[i:i + 4]))
+    out += ["%left '+' '-'", "%left '*' '/'", "%right UMINUS", "%%",
+            "program : /* empty */ | program stmt ;",
+            "stmt : " + " | ".join(f"stmt{i}" for i in range(n)) + " | block ;",
+            "block : '{' program '}' ;",
+            "args : /* empty */ | arglist ;",
+            "arglist : expr | arglist ',' expr ;",
+            "expr : primary | expr '+' expr | expr '-' expr | expr '*' expr | expr '/' expr"
+            " | '-' expr %prec UMINUS | " + " | ".join(f"expr {o} expr" for o in ops) + " ;",
+            "primary : ID | NUM | STR | '(' expr ')' | ID '(' args ')' | primary '[' expr ']' | primary '.' ID ;"]
+    for i, k in enumerate(kws):
+        forms = [f"{k} expr ';'", f"{k} ID '=' expr ';'", f"{k} ID '(' args ')' block",
+                 f"{k} ID opt{i} block", f"{k} '[' list{i} ']' ';'"]
+        chosen = r.sample(forms, r.randint(2, 5))
+        out.append(f"stmt{i} : " + " | ".join(chosen) + " ;")
+        j = r.randrange(n)
+        if any(f"opt{i}" in f for f in chosen):
+            out.append(f"opt{i} : /* empty */ | ':' ID | {kws[j]} '(' expr ')' ;")
+        if any(f"list{i}" in f for f in chosen):
+            out.append(f"list{i} : item{i} | list{i} ',' item{i} ;")
+            out.append(f"item{i} : ID | ID '=' expr | STR {ops[r.randrange(n)]} ID ;")
+    out += ["%%", "int yylex(void) { return 0; }", "void yyerror(const char *s) { (void)s; }", ""]
+    return "\n".join(out)
+
+
+def names(r, n):
+    """n lines of made-up names and addresses, from syllables."""
+    syl = "ka lo mir tes san dra var hold brisk en ul pha ron mei si tan gor vel as chi bu ne dor fa lin".split()
+
+    def name(k):
+        return "".join(r.choice(syl) for _ in range(k)).capitalize()
+    return "".join(f"{name(2)} {name(3)}, {r.randint(1, 9999)} {name(2)} "
+                   f"{r.choice(['Street', 'Road', 'Lane', 'Way'])}, {name(2)}\n" for _ in range(n))
 
 
 def eval_inputs(out):
@@ -269,6 +316,57 @@ print(s.length, o.total, o.fib, joined, keys[0]);
         "define(`_forloop', `$4`'ifelse($1, `$3', `', `define(`$1', incr($1))$0($@)')')dnl\n"
         "forloop(`i', 1, 250, `fib(eval(i % 10)) translit(`interval cluster vector', `a-z', `A-Z') "
         "substr(`abcdefghij', eval(i % 5), 3) len(format(`%d-%s', i, `x'))\n')dnl\n")
+    # Added after the first evaluation figures existed (SPLIT.md), each from a seed of its own.
+    (out / "grammar.y").write_text(yacc_grammar(random.Random(43), 30))
+    (out / "names.txt").write_text(names(random.Random(44), 1500))
+    (out / "work.tcl").write_text(r"""# a word index, a sieve, a small expression evaluator, string building
+proc fib {n} { if {$n < 2} { return $n }; expr {[fib [expr {$n - 1}]] + [fib [expr {$n - 2}]]} }
+set words {the of and to in is was simulation sample interval cluster vector block branch cache miss}
+set counts [dict create]
+set text {}
+for {set i 0} {$i < 2000} {incr i} {
+    set w [lindex $words [expr {($i * 7919 + ($i >> 3)) % [llength $words]}]][expr {$i % 13}]
+    dict incr counts $w
+    if {$i % 10 == 0} { lappend text $w }
+}
+proc bycount {a b} {
+    global counts
+    set d [expr {[dict get $counts $b] - [dict get $counts $a]}]
+    if {$d != 0} { return $d }
+    string compare $a $b
+}
+set keys [lsort -command bycount [dict keys $counts]]
+set primes {}
+set sieve [lrepeat 8000 1]
+for {set i 2} {$i < 8000} {incr i} {
+    if {[lindex $sieve $i]} {
+        lappend primes $i
+        for {set j [expr {$i * $i}]} {$j < 8000} {incr j $i} { lset sieve $j 0 }
+    }
+}
+proc rpn {tokens} {
+    set st {}
+    foreach t $tokens {
+        switch -- $t {
+            + - - - * {
+                set b [lindex $st end]; set a [lindex $st end-1]
+                set st [lreplace $st end-1 end [expr "\$a $t \$b"]]
+            }
+            default { lappend st $t }
+        }
+    }
+    lindex $st 0
+}
+set acc 0
+for {set r 0} {$r < 600} {incr r} {
+    incr acc [rpn [list $r 3 * 7 + [expr {$r % 11}] - 2 *]]
+}
+set joined [join $text " "]
+set n [regexp -all {s[a-z]*e[0-9]} $joined]
+set mapped [string map {e E a A} $joined]
+set sorted [lsort -integer [lmap p $primes { expr {($p * 2654435761) % 10007} }]]
+puts [format "%d %d %d %d %s %d %d %d" [llength $keys] [llength $primes] $acc $n [lindex $keys 0] [fib 16] [string length $mapped] [lindex $sorted 100]]
+""")
 
 
 if EVAL:
