@@ -33,6 +33,7 @@ runs instead (tests/corpus/eval.txt, SPLIT.md), from a seed of their own:
   grammar.y   a yacc grammar of 30 statement kinds, each with its operators (byacc)
   names.txt   a directory of made-up names and addresses (tre-agrep)
   work.tcl    a Tcl workload: a dict of counts, a sieve, an RPN evaluator (jimsh)
+  module.c    a C translation unit as unit.c, larger (sparse-linearize)
 
 With --text (make_inputs.py --text LINES FILE), only text.txt's English-like
 text, LINES lines of it (text.txt's 1200 first) into FILE: the larger input
@@ -97,10 +98,10 @@ def yaml_doc(n):
     return "\n".join(parts) + "\n"
 
 
-def c_unit(n):
+def c_unit(n, r=rng):
     fns = []
     for i in range(n):
-        a, b = rng.randint(1, 97), rng.randint(1, 97)
+        a, b = r.randint(1, 97), r.randint(1, 97)
         fns.append(f"""
 static long f{i}(long x, const long *v, int n)
 {{
@@ -319,6 +320,7 @@ print(s.length, o.total, o.fib, joined, keys[0]);
     # Added after the first evaluation figures existed (SPLIT.md), each from a seed of its own.
     (out / "grammar.y").write_text(yacc_grammar(random.Random(43), 30))
     (out / "names.txt").write_text(names(random.Random(44), 1500))
+    (out / "module.c").write_text(c_unit(150, random.Random(45)))
     (out / "work.tcl").write_text(r"""# a word index, a sieve, a small expression evaluator, string building
 proc fib {n} { if {$n < 2} { return $n }; expr {[fib [expr {$n - 1}]] + [fib [expr {$n - 2}]]} }
 set words {the of and to in is was simulation sample interval cluster vector block branch cache miss}
