@@ -136,6 +136,7 @@ typedef struct graph_state {
     bool opened_row;           /* the last instruction opened a row */
     ring res[RES_RINGS];       /* registers and the load queue, freed at commit in order */
     uint64_t store_c[RING];    /* C of each committed store, by store count mod RING */
+    uint64_t store_p[RING];    /* ... and its P: its data is in the store queue */
     uint64_t store_free[RING]; /* when its store-queue entry is free: its write done, and the older ones' */
     uint64_t write_prev;       /* when the last store written began its write (one a cycle, in order) */
     queue iq[RES_COUNT - RES_RINGS]; /* the issue queues, freed at issue */
@@ -196,6 +197,11 @@ struct depgraph {
     store_write stores[RING];
     uint64_t nstores, store_seen; /* stores so far; the oldest not yet seen at the head */
     uint64_t stores_resolved;  /* the stores before this one are resolved in every set */
+    /* The last store to each address (by address mod LINES): address and
+     * store count + 1 (0: none), for the loads it forwards to. */
+    struct {
+        uint64_t addr, store;
+    } *store_to;
     uint64_t write_core;       /* when the last store resolved began its write in the core */
     uint64_t fill_max;         /* the longest an L1D fill takes without waiting (DRAM, unloaded) */
     sizes sq;
@@ -271,8 +277,9 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->nsets = cfg->nsets;
     dg->fills = calloc(LINES, sizeof *dg->fills);
     dg->wrong_path_ifills = calloc(LINES, sizeof *dg->wrong_path_ifills);
+    dg->store_to = calloc(LINES, sizeof *dg->store_to);
     dg->fill_ready = calloc((size_t)LINES * (size_t)cfg->nsets, sizeof *dg->fill_ready);
-    if (!dg->fills || !dg->fill_ready || !dg->wrong_path_ifills) die("out of memory");
+    if (!dg->fills || !dg->fill_ready || !dg->wrong_path_ifills || !dg->store_to) die("out of memory");
     for (int k = 0; k < cfg->nsets; k++) {
         graph_state *g = &dg->g[k];
         g->set = cfg->sets[k];
@@ -317,6 +324,7 @@ typedef struct edges {
     unsigned load_bits;        /* the set bits that idealise this load (its pc) */
     enum line_use line;
     line_fill *fill;           /* its line's fill (LINE_FILLS, LINE_SHARES) */
+    uint64_t store;            /* the last older store to its address, + 1 (0: none the graph knows) */
     enum op_speed speed;
     int divider;               /* divide, square root: 0 integer, 1 FP, on an unpipelined unit; else -1 */
     bool is_store;
@@ -390,6 +398,16 @@ static uint64_t wrong_path_ifill(depgraph *dg, const instance_record *r)
     return r->flags & (UOP_L1I_MISS | UOP_ITLB_MISS) ? 0 : w->latency;
 }
 
+static size_t store_slot(uint64_t addr) { return (size_t)((addr >> 3 ^ addr >> 15) & (LINES - 1)); }
+
+/* The last store to addr, + 1, if it is among the stores the sets still
+ * remember; else 0. */
+static uint64_t store_to(const depgraph *dg, uint64_t addr)
+{
+    const __typeof__(*dg->store_to) *s = &dg->store_to[store_slot(addr)];
+    return s->store && s->addr == addr && dg->nstores - (s->store - 1) < RING ? s->store : 0;
+}
+
 static edges measure(depgraph *dg, const instance_record *r)
 {
     /* A store's address may issue before its data is ready: execution runs
@@ -414,6 +432,7 @@ static edges measure(depgraph *dg, const instance_record *r)
     }
     e.wp_ifill = dg->packet_wp_ifill;
     e.imiss = dg->packet_imiss && !dg->packet_itlb;
+    if (e.load) e.store = store_to(dg, r->mem_addr);
     if (e.load && !(r->flags & UOP_FORWARDED)) {
         e.load_bits = load_bits(dg, r->pc);
         e.line = classify_load(dg, r, e.dmiss, &e.fill);
@@ -644,14 +663,28 @@ static void prefetch_next(depgraph *dg, int k, uint64_t addr, uint64_t t, uint64
         }
 }
 
-/* P of a load: its own miss, a hit, or the wait for the line an earlier
- * load is filling (PP). Updates the line's fill in this set. */
+/* Whether store j (count) is still in the set's store queue at t: its
+ * write not done (one not resolved yet is taken to be there). */
+static bool in_store_queue(const depgraph *dg, const graph_state *g, uint64_t j, uint64_t t)
+{
+    return j >= dg->stores_resolved || g->store_free[j & (RING - 1)] > t;
+}
+
+/* P of a load: from an older store to its address still in the store
+ * queue (a memory dependence: when the store's data is there), its own
+ * miss, a hit, or the wait for the line an earlier load is filling (PP).
+ * Updates the line's fill in this set. */
 static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, const instance_record *r, uint64_t exec,
                               int k)
 {
     unsigned set = g->set;
     uint64_t latency;
     uint64_t *ready = e->fill ? &fill_ready(dg, e->fill)[k] : NULL;
+    if (e->store && in_store_queue(dg, g, e->store - 1, exec)) {
+        if (e->line == LINE_FILLS && ready) *ready = 0; /* it fills nothing */
+        return max_u64(exec + hit_latency(dg, set), g->store_p[(e->store - 1) & (RING - 1)]);
+    }
+    if (e->store && e->line == LINE_NONE) return exec + hit_latency(dg, set); /* the store has written the L1D */
     if (load_misses(dg, e, set, ready ? *ready : 0, &latency)) {
         uint64_t request = exec;
         uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &exec);
@@ -798,7 +831,7 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     g->row_c[(g->rows - 1) & (RING - 1)] = c;
     g->packet_c[(g->packets - 1) & (RING - 1)] = c;
     if (e->branch) g->branch_p[g->branches++ & (RING - 1)] = p;
-    if (e->is_store) g->store_c[dg->nstores & (RING - 1)] = c;
+    if (e->is_store) g->store_c[dg->nstores & (RING - 1)] = c, g->store_p[dg->nstores & (RING - 1)] = p;
     g->d[i & (RING - 1)] = d, g->c[i & (RING - 1)] = c;
     g->f_prev = f, g->d_prev = d, g->p_prev = p, g->c_prev = c;
 }
@@ -859,6 +892,8 @@ static void see_store_queue(depgraph *dg, const instance_record *r)
 
 static void add_store(depgraph *dg, const instance_record *r)
 {
+    dg->store_to[store_slot(r->mem_addr)].addr = r->mem_addr;
+    dg->store_to[store_slot(r->mem_addr)].store = dg->nstores + 1;
     dg->stores[dg->nstores++ & (RING - 1)] =
         (store_write){.seq = r->seq, .addr = r->mem_addr, .committed = r->ended, .done = UINT64_MAX};
 }
@@ -895,6 +930,7 @@ void depgraph_finish(depgraph *dg, depgraph_result *out)
     }
     free(dg->fills);
     free(dg->wrong_path_ifills);
+    free(dg->store_to);
     free(dg->fill_ready);
     free(dg->g);
     free(dg);

@@ -12,7 +12,8 @@
  * prefetches the next line, which a later load then shares. Issue-queue
  * entries: a store's is free once its address issues, and an entry the
  * decode packet took in the same cycle is not counted again; with bw a
- * multiply still has one port. */
+ * multiply still has one port. A load forwarded from a store waits for the
+ * store's data, whatever makes that late. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -328,4 +329,24 @@ Test(depgraph, with_bw_a_multiply_still_has_one_port)
     depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bw")}};
     depgraph_result g = run(&cfg, r, N);
     cr_assert(g.cycles[1] >= N, "%lu cycles with bw idealised", (unsigned long)g.cycles[1]);
+}
+
+Test(depgraph, a_forwarded_load_waits_for_its_stores_data)
+{
+    /* A load misses (100 cycles); a store writes its value to A; a load of
+     * A takes it from the store queue, once it is there; a 100-cycle
+     * operation uses it. With dmiss the first load hits: the store's data,
+     * the forwarded load and the operation all come 100 cycles sooner. */
+    enum { N = 4 };
+    instance_record r[N] = {op(0, 10, 11, 11 + MISS, 12 + MISS), op(1, 10, 11, 12 + MISS, 13 + MISS),
+                            op(2, 10, 12, 13 + MISS, 14 + MISS), op(3, 11, 13 + MISS, 13 + 2 * MISS, 14 + 2 * MISS)};
+    r[0].cls = CLS_LOAD, r[0].load = true, r[0].mem_level = MEM_DRAM, r[0].mem_addr = 0x8000, r[0].dst = 5;
+    r[1].cls = CLS_STORE, r[1].mem_addr = 0xa000, r[1].src[1] = 5, r[1].ready = 11 + MISS;
+    r[2].cls = CLS_LOAD, r[2].load = true, r[2].flags = UOP_FORWARDED, r[2].mem_addr = 0xa000, r[2].dst = 6;
+    r[3].src[0] = 6;
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("dmiss")}};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[0] > 2 * MISS, "%lu cycles", (unsigned long)g.cycles[0]);
+    cr_assert(g.cycles[0] - g.cycles[1] > MISS - 10, "%lu cycles with dmiss, %lu in the baseline",
+              (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
