@@ -51,51 +51,33 @@ static void take(ring *r, uint64_t release) { r->t[r->n++ & (RING - 1)] = releas
 
 /* An issue queue: entries are freed as they issue, out of order, so a new
  * entry waits until fewer than `size` of the older ones are still waiting:
- * for the size-th latest of their issue times. A min-heap keeps the `size`
- * latest (the others can never bind again). */
+ * for the size-th latest of their issue times. A ring sorted by release
+ * keeps the `size` latest (the others can never bind again); releases
+ * come mostly in order, so an insertion moves few. */
 typedef struct queue {
-    uint64_t h[IQ_MAX];
-    unsigned n;
+    uint64_t r[IQ_MAX];        /* ascending from r[head] */
+    unsigned head, n;
 } queue;
 
 static void queue_take(queue *q, unsigned size, uint64_t release)
 {
-    uint64_t *h = q->h;
-    unsigned i;
-    if (q->n < size) {
-        for (i = q->n++; i && h[(i - 1) / 2] > release; i = (i - 1) / 2) h[i] = h[(i - 1) / 2];
-        h[i] = release;
-        return;
+    if (q->n == size) {
+        if (release <= q->r[q->head]) return;
+        q->head = (q->head + 1) & (IQ_MAX - 1), q->n--; /* the earliest can never bind again */
     }
-    if (release <= h[0]) return;
-    for (i = 0;;) { /* replace the earliest, sift down */
-        unsigned c = 2 * i + 1;
-        if (c >= q->n) break;
-        if (c + 1 < q->n && h[c + 1] < h[c]) c++;
-        if (h[c] >= release) break;
-        h[i] = h[c], i = c;
-    }
-    h[i] = release;
+    unsigned i = q->n++;
+    for (; i && q->r[(q->head + i - 1) & (IQ_MAX - 1)] > release; i--)
+        q->r[(q->head + i) & (IQ_MAX - 1)] = q->r[(q->head + i - 1) & (IQ_MAX - 1)];
+    q->r[(q->head + i) & (IQ_MAX - 1)] = release;
 }
 
-/* When more than `want` entries are free: the (w+1)-th earliest of the
- * heap, w = want. Best-first over the heap's top; 0 if the queue has room. */
+/* When more than `want` entries are free: the (want+1)-th earliest release
+ * of those kept, less the entries already free before the first; 0 if the
+ * queue has room. */
 static uint64_t queue_room(const queue *q, unsigned size, unsigned want)
 {
     if (q->n + want < size) return 0;
-    unsigned cand[2 * IQ_SLOT_MAX + 2], ncand = 1;
-    cand[0] = 0;
-    unsigned skip = want - (size - q->n); /* entries already free before the heap's first release */
-    for (unsigned k = 0;; k++) {
-        unsigned best = 0;
-        for (unsigned j = 1; j < ncand; j++)
-            if (q->h[cand[j]] < q->h[cand[best]]) best = j;
-        unsigned i = cand[best];
-        if (k == skip) return q->h[i];
-        cand[best] = cand[--ncand];
-        if (2 * i + 1 < q->n) cand[ncand++] = 2 * i + 1;
-        if (2 * i + 2 < q->n) cand[ncand++] = 2 * i + 2;
-    }
+    return q->r[(q->head + want - (size - q->n)) & (IQ_MAX - 1)];
 }
 
 /* A structure's size in the baseline and with the window idealised (at its
