@@ -592,9 +592,10 @@ static uint64_t dispatch_node(const depgraph *dg, graph_state *g, const edges *e
     if (e->regs >= 0) d = max_u64(d, freed(&g->res[e->regs], size_of(dg, set, e->regs)));
     if (e->load) d = max_u64(d, freed(&g->res[RES_LDQ], size_of(dg, set, RES_LDQ)));
     /* BOOM's dispatcher: slot w goes only if every issue queue had more
-     * than w entries free at the end of the cycle before. */
+     * than w entries free at the end of the cycle before (a later cycle
+     * counts the entries the packet took before it: again while D moves). */
     if (g->opened_row) flush_packet_iq(dg, g, UINT64_MAX);
-    for (uint64_t before = UINT64_MAX; d != before;) {
+    for (uint64_t before = UINT64_MAX; d != before && (before == UINT64_MAX || g->npacket_iq);) {
         before = d;
         flush_packet_iq(dg, g, d);
         for (int q = RES_IQ_INT; q <= RES_IQ_FP; q++) {
