@@ -87,7 +87,11 @@ typedef struct instance_record {
     uint64_t history;          /* conditional-branch outcomes before its fetch, newest in bit 0 */
     uint64_t sq_head_seq;      /* the oldest store in the store queue when it ended (UINT64_MAX: none) */
     uint64_t sq_head_done;     /* ... when that store's write completes (UINT64_MAX: not issued yet) */
+    uint8_t l1d_line;          /* a retired store: enum l1d_line, its line in the L1D as it committed */
 } instance_record;
+
+/* A line's state in the L1D (instance_record.l1d_line). */
+enum l1d_line { L1D_ABSENT, L1D_PRESENT, L1D_FILLING };
 
 typedef void instance_fn(void *ctx, const instance_record *r);
 

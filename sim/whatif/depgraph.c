@@ -99,6 +99,7 @@ typedef struct line_fill line_fill;
 /* A committed store's write to the L1D. */
 typedef struct store_write {
     uint64_t seq, addr, committed, done; /* done: UINT64_MAX until seen */
+    bool absent;               /* its line was not in the L1D as it committed (the probe's l1d_line) */
     enum store_kind kind;
     uint64_t latency;          /* a fill's, without waiting for an MSHR */
     line_fill *fill;           /* the fill it made or merged with */
@@ -186,6 +187,8 @@ struct depgraph {
     } *store_to;
     uint64_t write_core;       /* when the last store resolved began its write in the core */
     uint64_t fill_max;         /* the longest an L1D fill takes without waiting (DRAM, unloaded) */
+    uint64_t store_fill;       /* the latency of the last store's fill seen */
+    bool ideal_l1d;            /* the core's L1D is ideal: what it holds tells nothing */
     sizes sq;
     line_fill *fills;
     /* I-cache lines the wrong path's fetches filled (by line mod LINES):
@@ -230,6 +233,8 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->fill_max = (uint64_t)(core->l1d_latency + core->l2_latency + core->llc_latency) +
                    ((uint64_t)core->dram_latency_ns * (uint64_t)core->freq_mhz + 999) / 1000 +
                    (uint64_t)core->line_bytes * (uint64_t)core->freq_mhz / (uint64_t)core->dram_mb_per_s + 1;
+    dg->store_fill = dg->fill_max;
+    dg->ideal_l1d = core->ideal_l1d;
     dg->res[RES_IQ_INT] = sized(core->iq_int_entries, "iq.int_entries");
     dg->res[RES_IQ_MEM] = sized(core->iq_mem_entries, "iq.mem_entries");
     dg->res[RES_IQ_FP] = sized(core->iq_fp_entries, "iq.fp_entries");
@@ -689,22 +694,25 @@ static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, cons
  * than a hit, to a line with no fill in flight, filled the line itself
  * (loads and stores after it share the fill); its latency beyond an
  * unloaded fill's is taken as its wait for an MSHR. A store never seen at
- * the store queue's head drained as soon as the one before it: a hit, or
- * a merge with its line's fill. Any other write to a line the graph knows
- * a fill of shares that fill (a merge, or a hit after it). */
+ * the store queue's head merged with a fill of its line in flight, else
+ * missed if its line was not in the L1D as it committed (taking as long as
+ * the last store's miss seen), else hit. Any other write to a line the
+ * graph knows a fill of shares that fill (a merge, or a hit after it). */
 static void classify_store(depgraph *dg, store_write *w)
 {
     uint64_t start = dg->write_core = max_u64(w->committed, dg->write_core + 1);
     uint64_t line = (w->addr >> LINE_SHIFT) + 1;
     line_fill *f = fill_of(dg, w->addr);
-    uint64_t latency = w->done != UINT64_MAX ? cycles_after(w->done, start) : 0;
+    bool seen = w->done != UINT64_MAX, known = f->line == line;
+    uint64_t latency = seen ? cycles_after(w->done, start) : 0;
+    if (!seen && w->absent && !(known && f->real_ready > start)) latency = dg->store_fill;
     *w = (store_write){.seq = w->seq, .addr = w->addr, .committed = w->committed, .done = w->done, .fill = f};
-    bool known = f->line == line;
-    if (latency <= dg->l1d_latency + 1 || (known && merged(dg, f, start, w->done))) {
+    if (latency <= dg->l1d_latency + 1 || (known && (seen ? merged(dg, f, start, w->done) : f->real_ready > start))) {
         w->kind = known ? STORE_SHARES : STORE_HIT;
     } else {
         w->kind = STORE_FILLS, w->latency = latency < dg->fill_max ? latency : dg->fill_max;
-        *f = (line_fill){.line = line, .real_ready = w->done, .latency = w->latency};
+        if (seen) dg->store_fill = w->latency;
+        *f = (line_fill){.line = line, .real_ready = seen ? w->done : start + w->latency, .latency = w->latency};
     }
 }
 
@@ -878,7 +886,8 @@ static void add_store(depgraph *dg, const instance_record *r)
     dg->store_to[store_slot(r->mem_addr)].addr = r->mem_addr;
     dg->store_to[store_slot(r->mem_addr)].store = dg->nstores + 1;
     dg->stores[dg->nstores++ & (RING - 1)] =
-        (store_write){.seq = r->seq, .addr = r->mem_addr, .committed = r->ended, .done = UINT64_MAX};
+        (store_write){.seq = r->seq, .addr = r->mem_addr, .committed = r->ended, .done = UINT64_MAX,
+                      .absent = r->l1d_line == L1D_ABSENT && !dg->ideal_l1d};
 }
 
 void depgraph_instance(void *ctx, const instance_record *r)
