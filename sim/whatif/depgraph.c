@@ -96,6 +96,13 @@ enum store_kind { STORE_HIT, STORE_SHARES, STORE_FILLS };
 
 typedef struct line_fill line_fill;
 
+/* What the wrong path brought (an I-cache line, a D-TLB entry) that the
+ * correct path may then find, by key mod LINES: key + 1 (0: none) and
+ * the latency of the wrong path's access that brought it. */
+typedef struct brought {
+    uint64_t key, latency;
+} brought;
+
 /* A committed store's write to the L1D. */
 typedef struct store_write {
     uint64_t seq, addr, committed, done; /* done: UINT64_MAX until seen */
@@ -188,15 +195,12 @@ struct depgraph {
     uint64_t write_core;       /* when the last store resolved began its write in the core */
     uint64_t fill_max;         /* the longest an L1D fill takes without waiting (DRAM, unloaded) */
     uint64_t store_fill;       /* the latency of the last store's fill seen */
+    uint64_t l2tlb_latency, walk_latency; /* a D-TLB miss's: the L2 TLB's, a page walk's */
     bool ideal_l1d;            /* the core's L1D is ideal: what it holds tells nothing */
     sizes sq;
     line_fill *fills;
-    /* I-cache lines the wrong path's fetches filled (by line mod LINES):
-     * line address + 1 (0: none) and the fetch-to-decode latency of the
-     * wrong-path packet that missed. */
-    struct {
-        uint64_t line, latency;
-    } *wrong_path_ifills;
+    brought *wrong_path_lines; /* I-cache lines the wrong path's fetches filled */
+    brought *wrong_path_pages; /* pages the wrong path's loads translated, missing the D-TLB */
     uint64_t packet_wp_ifill;  /* the current core packet hit a line only the wrong path had filled: its latency */
     uint64_t *fill_ready;      /* [line][set]: when the fill arrives in the set's graph (0: absent there) */
     double seconds;
@@ -234,6 +238,8 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
                    ((uint64_t)core->dram_latency_ns * (uint64_t)core->freq_mhz + 999) / 1000 +
                    (uint64_t)core->line_bytes * (uint64_t)core->freq_mhz / (uint64_t)core->dram_mb_per_s + 1;
     dg->store_fill = dg->fill_max;
+    dg->l2tlb_latency = core->l2tlb_entries ? (uint64_t)core->l2tlb_latency : 0;
+    dg->walk_latency = (uint64_t)core->ptw_latency;
     dg->ideal_l1d = core->ideal_l1d;
     dg->res[RES_IQ_INT] = sized(core->iq_int_entries, "iq.int_entries");
     dg->res[RES_IQ_MEM] = sized(core->iq_mem_entries, "iq.mem_entries");
@@ -263,10 +269,12 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     memcpy(dg->loads, cfg->loads, sizeof dg->loads);
     dg->nsets = cfg->nsets;
     dg->fills = calloc(LINES, sizeof *dg->fills);
-    dg->wrong_path_ifills = calloc(LINES, sizeof *dg->wrong_path_ifills);
+    dg->wrong_path_lines = calloc(LINES, sizeof *dg->wrong_path_lines);
+    dg->wrong_path_pages = calloc(LINES, sizeof *dg->wrong_path_pages);
     dg->store_to = calloc(LINES, sizeof *dg->store_to);
     dg->fill_ready = calloc((size_t)LINES * (size_t)cfg->nsets, sizeof *dg->fill_ready);
-    if (!dg->fills || !dg->fill_ready || !dg->wrong_path_ifills || !dg->store_to) die("out of memory");
+    if (!dg->fills || !dg->fill_ready || !dg->wrong_path_lines || !dg->wrong_path_pages || !dg->store_to)
+        die("out of memory");
     for (int k = 0; k < cfg->nsets; k++) {
         graph_state *g = &dg->g[k];
         g->set = cfg->sets[k];
@@ -312,6 +320,8 @@ typedef struct edges {
     enum line_use line;
     line_fill *fill;           /* its line's fill (LINE_FILLS, LINE_SHARES) */
     uint64_t store;            /* the last older store to its address, + 1 (0: none the graph knows) */
+    uint64_t tlb;              /* its D-TLB miss's part of its latency (an L2 TLB hit, a walk) */
+    uint64_t wp_tlb;           /* its page only the wrong path had translated: the D-TLB miss without it (bmisp) */
     enum op_speed speed;
     int divider;               /* divide, square root: 0 integer, 1 FP, on an unpipelined unit; else -1 */
     bool is_store;
@@ -372,17 +382,24 @@ static enum line_use classify_load(depgraph *dg, const instance_record *r, bool 
     return known ? LINE_SHARES : LINE_HIT;
 }
 
-/* The wrong path's I-cache fill of the line of a correct-path packet's
- * first instruction: the latency the packet would have had without the
- * wrong path (it would have missed, and the packet after it on the line
- * would have hit), or 0. The line is the correct path's from now on. */
-static uint64_t wrong_path_ifill(depgraph *dg, const instance_record *r)
+static brought *brought_slot(brought *table, uint64_t key) { return &table[(key ^ key >> 12) & (LINES - 1)]; }
+
+/* The wrong path brought key, taking `latency`. */
+static void wrong_path_brings(brought *table, uint64_t key, uint64_t latency)
 {
-    uint64_t line = (r->pc >> LINE_SHIFT) + 1;
-    __typeof__(*dg->wrong_path_ifills) *w = &dg->wrong_path_ifills[(line ^ line >> 12) & (LINES - 1)];
-    if (w->line != line) return 0;
-    w->line = 0;
-    return r->flags & (UOP_L1I_MISS | UOP_ITLB_MISS) ? 0 : w->latency;
+    *brought_slot(table, key) = (brought){key + 1, latency};
+}
+
+/* A correct-path access to key that found it there (it did not miss
+ * itself: found): the latency it would have had without the wrong path
+ * (it would have missed, and the next access hit), or 0. Key is the
+ * correct path's from now on. */
+static uint64_t wrong_path_brought(brought *table, uint64_t key, bool found)
+{
+    brought *b = brought_slot(table, key);
+    if (b->key != key + 1) return 0;
+    b->key = 0;
+    return found ? b->latency : 0;
 }
 
 static size_t store_slot(uint64_t addr) { return (size_t)((addr >> 3 ^ addr >> 15) & (LINES - 1)); }
@@ -393,6 +410,13 @@ static uint64_t store_to(const depgraph *dg, uint64_t addr)
 {
     const __typeof__(*dg->store_to) *s = &dg->store_to[store_slot(addr)];
     return s->store && s->addr == addr && dg->nstores - (s->store - 1) < RING ? s->store : 0;
+}
+
+/* A D-TLB miss's latency, by what it missed: the L2 TLB's, and a page
+ * walk's. */
+static uint64_t tlb_latency(const depgraph *dg, uint16_t flags)
+{
+    return flags & UOP_L2TLB_MISS ? dg->l2tlb_latency + dg->walk_latency : flags & UOP_DTLB_MISS ? dg->l2tlb_latency : 0;
 }
 
 static edges measure(depgraph *dg, const instance_record *r)
@@ -415,11 +439,20 @@ static edges measure(depgraph *dg, const instance_record *r)
     if (e.new_packet) { /* the core marks a packet's misses on its first instruction */
         dg->packet_imiss = r->flags & UOP_L1I_MISS, dg->packet_itlb = r->flags & UOP_ITLB_MISS;
         e.fe_blocks = dg->packet_imiss || dg->packet_itlb;
-        dg->packet_wp_ifill = wrong_path_ifill(dg, r);
+        dg->packet_wp_ifill = wrong_path_brought(dg->wrong_path_lines, r->pc >> LINE_SHIFT,
+                                                 !(r->flags & (UOP_L1I_MISS | UOP_ITLB_MISS)));
     }
     e.wp_ifill = dg->packet_wp_ifill;
     e.imiss = dg->packet_imiss && !dg->packet_itlb;
-    if (e.load) e.store = store_to(dg, r->mem_addr);
+    if (e.load) {
+        /* A hit takes its translation's time too (less when it merged with
+         * a walk in flight); with bmisp, a page only the wrong path had
+         * translated is translated by the load itself. */
+        uint64_t tlb = tlb_latency(dg, r->flags), beyond_hit = e.ep > dg->l1d_latency ? e.ep - dg->l1d_latency : 0;
+        e.tlb = tlb < beyond_hit ? tlb : beyond_hit;
+        e.wp_tlb = wrong_path_brought(dg->wrong_path_pages, r->mem_addr >> TLB_PAGE_SHIFT, !(r->flags & UOP_DTLB_MISS));
+        e.store = store_to(dg, r->mem_addr);
+    }
     if (e.load && !(r->flags & UOP_FORWARDED)) {
         e.load_bits = load_bits(dg, r->pc);
         e.line = classify_load(dg, r, e.dmiss, &e.fill);
@@ -668,11 +701,12 @@ static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, cons
     unsigned set = g->set;
     uint64_t latency;
     uint64_t *ready = e->fill ? &fill_ready(dg, e->fill)[k] : NULL;
+    if (idealises(set, GC_BMISP)) exec += e->wp_tlb; /* its own walk first */
     if (e->store && in_store_queue(dg, g, e->store - 1, exec)) {
         if (e->line == LINE_FILLS && ready) *ready = 0; /* it fills nothing */
-        return max_u64(exec + hit_latency(dg, set), g->store_p[(e->store - 1) & (RING - 1)]);
+        return max_u64(exec + e->tlb + hit_latency(dg, set), g->store_p[(e->store - 1) & (RING - 1)]);
     }
-    if (e->store && e->line == LINE_NONE) return exec + hit_latency(dg, set); /* the store has written the L1D */
+    if (e->store && e->line == LINE_NONE) return exec + e->tlb + hit_latency(dg, set); /* the store has written the L1D */
     if (load_misses(dg, e, set, ready ? *ready : 0, &latency)) {
         uint64_t request = exec;
         uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &exec);
@@ -682,7 +716,7 @@ static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, cons
         prefetch_next(dg, k, r->mem_addr, request, latency, r->completed);
         return p;
     }
-    uint64_t p = exec + hit_latency(dg, set);
+    uint64_t p = exec + e->tlb + hit_latency(dg, set);
     if (e->line == LINE_FILLS && ready) *ready = 0;                              /* idealised: it fills nothing */
     if (e->line == LINE_SHARES && !idealises(set, GC_DMISS)) p = max_u64(p, *ready); /* PP */
     if (e->line == LINE_NONE && e->load) p = exec + e->ep;                      /* forwarded from a store */
@@ -845,15 +879,17 @@ static void aborted_load(depgraph *dg, const instance_record *r)
     }
 }
 
-/* A wrong-path packet that missed the I-cache filled its line: a
- * correct-path packet that then hits it would have missed without the
+/* A wrong-path packet that missed the I-cache filled its line, and a
+ * wrong-path load that missed the D-TLB translated its page: a
+ * correct-path access that then found them would have missed without the
  * wrong path. */
-static void aborted_fetch(depgraph *dg, const instance_record *r)
+static void wrong_path_prefetches(depgraph *dg, const instance_record *r)
 {
-    if (r->abort_key != STK_FLUSHED_MISPREDICT || !(r->flags & UOP_L1I_MISS) || (r->flags & UOP_ITLB_MISS)) return;
-    uint64_t line = (r->pc >> LINE_SHIFT) + 1;
-    __typeof__(*dg->wrong_path_ifills) *w = &dg->wrong_path_ifills[(line ^ line >> 12) & (LINES - 1)];
-    w->line = line, w->latency = cycles_after(r->fetch_ready, r->fetched);
+    if (r->abort_key != STK_FLUSHED_MISPREDICT) return;
+    if ((r->flags & UOP_L1I_MISS) && !(r->flags & UOP_ITLB_MISS))
+        wrong_path_brings(dg->wrong_path_lines, r->pc >> LINE_SHIFT, cycles_after(r->fetch_ready, r->fetched));
+    if (r->load && (r->flags & UOP_DTLB_MISS) && r->issued)
+        wrong_path_brings(dg->wrong_path_pages, r->mem_addr >> TLB_PAGE_SHIFT, tlb_latency(dg, r->flags));
 }
 
 static void remember(depgraph *dg, const instance_record *r)
@@ -899,7 +935,7 @@ void depgraph_instance(void *ctx, const instance_record *r)
     see_store_queue(dg, r);
     if (!r->retired) {
         aborted_load(dg, r);
-        aborted_fetch(dg, r);
+        wrong_path_prefetches(dg, r);
     } else {
         edges e = measure(dg, r);
         if (e.is_store && dg->nstores >= dg->sq.base) resolve_stores(dg, dg->nstores - dg->sq.base + 1);
@@ -921,7 +957,8 @@ void depgraph_finish(depgraph *dg, depgraph_result *out)
         for (int q = 0; q < RES_COUNT - RES_RINGS; q++) free(dg->g[k].ports[q]);
     }
     free(dg->fills);
-    free(dg->wrong_path_ifills);
+    free(dg->wrong_path_lines);
+    free(dg->wrong_path_pages);
     free(dg->store_to);
     free(dg->fill_ready);
     free(dg->g);

@@ -14,7 +14,9 @@
  * decode packet took in the same cycle is not counted again; with bw a
  * multiply still has one port. A load forwarded from a store waits for the
  * store's data, whatever makes that late; a store whose write the probe
- * never showed misses if its line was not in the L1D as it committed. */
+ * never showed misses if its line was not in the L1D as it committed. A
+ * load that hit the L1D after a page walk takes the walk's time, and with
+ * bmisp walks itself when only the wrong path had. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -370,5 +372,56 @@ Test(depgraph, a_store_not_seen_misses_if_its_line_was_absent)
     depgraph_result g = run_on(&core, &cfg, r, N);
     cr_assert(g.cycles[0] > (N / 32) * LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
     cr_assert(g.cycles[1] > g.cycles[0] * 85 / 100, "%lu cycles with the window idealised, %lu in the baseline",
+              (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
+}
+
+/* n loads, each on the one before (a chase), each hitting the L1D after a
+ * page walk (4 + 60 cycles, then 4), pcs and pages of their own. */
+static void walking_chase(instance_record *r, int n, uint64_t first)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t t = 100 + 68 * (uint64_t)(first + (uint64_t)i);
+        r[i] = op(first + (uint64_t)i, t, t + 1, t + 69, t + 70);
+        r[i].cls = CLS_LOAD, r[i].load = true, r[i].mem_level = MEM_L1, r[i].dst = 5;
+        r[i].mem_addr = 0x400000 + 4096 * (uint64_t)i, r[i].flags = UOP_DTLB_MISS | UOP_L2TLB_MISS;
+        if (i) r[i].src[0] = 5;
+    }
+}
+
+Test(depgraph, a_hit_after_a_page_walk_takes_the_walk)
+{
+    enum { N = 10 };
+    instance_record r[N];
+    walking_chase(r, N, 0);
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("dmiss")}};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[0] > N * 60, "%lu cycles", (unsigned long)g.cycles[0]);
+    cr_assert(g.cycles[1] > N * 60, "%lu cycles with dmiss (the walks stay)", (unsigned long)g.cycles[1]);
+}
+
+Test(depgraph, a_page_only_the_wrong_path_walked_is_walked_without_it)
+{
+    /* A mispredicted branch, whose wrong path walks the pages of a chase of
+     * ten loads; the correct path's chase then finds them in the D-TLB.
+     * With bmisp there is no wrong path: the chase walks them itself. */
+    enum { N = 11 };
+    instance_record r[N], wrong[N - 1];
+    walking_chase(wrong, N - 1, 1);
+    for (int i = 0; i < N - 1; i++) wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
+    r[0] = op(0, 10, 11, 12, 13);
+    r[0].cls = CLS_BRANCH, r[0].flags = UOP_MISPREDICT;
+    walking_chase(r + 1, N - 1, 1);
+    for (int i = 1; i < N; i++) r[i].flags = 0, r[i].completed = r[i].issued + 4, r[i].ended = r[i].completed + 1;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bmisp")}};
+    depgraph *dg = depgraph_new(&cfg, &core);
+    depgraph_begin(dg);
+    depgraph_instance(dg, &r[0]);
+    for (int i = 0; i < N - 1; i++) depgraph_instance(dg, &wrong[i]);
+    for (int i = 1; i < N; i++) depgraph_instance(dg, &r[i]);
+    depgraph_result g;
+    depgraph_finish(dg, &g);
+    cr_assert(g.cycles[1] > g.cycles[0] + (N - 1) * 40, "%lu cycles with bmisp, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
