@@ -233,10 +233,9 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->res[RES_FP_REGS].win -= 32;
     dg->res[RES_LDQ] = sized(core->ldq_entries, "lsq.load_entries");
     dg->sq = sized(core->stq_entries, "lsq.store_entries");
-    /* L1D, L2, LLC and DRAM latencies, and a line's transfer at the DRAM's bandwidth. */
+    /* The L1D's, L2's and LLC's latencies and DRAM's (its transfer ends within it, unloaded). */
     dg->fill_max = (uint64_t)(core->l1d_latency + core->l2_latency + core->llc_latency) +
-                   ((uint64_t)core->dram_latency_ns * (uint64_t)core->freq_mhz + 999) / 1000 +
-                   (uint64_t)core->line_bytes * (uint64_t)core->freq_mhz / (uint64_t)core->dram_mb_per_s + 1;
+                   ((uint64_t)core->dram_latency_ns * (uint64_t)core->freq_mhz + 999) / 1000;
     dg->store_fill = dg->fill_max;
     dg->l2tlb_latency = core->l2tlb_entries ? (uint64_t)core->l2tlb_latency : 0;
     dg->walk_latency = (uint64_t)core->ptw_latency;

@@ -425,3 +425,25 @@ Test(depgraph, a_page_only_the_wrong_path_walked_is_walked_without_it)
     cr_assert(g.cycles[1] > g.cycles[0] + (N - 1) * 40, "%lu cycles with bmisp, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
+
+Test(depgraph, a_store_miss_waits_for_mshrs_beyond_an_unloaded_dram_access)
+{
+    /* Stores each to a line of its own, the core's 8 MSHRs full: each write
+     * seen done 700 cycles after its commit, of which an unloaded DRAM
+     * access is 4 + 14 + 30 + 135 = 183 and the rest the wait for an MSHR.
+     * The graph's own MSHRs then give 8 lines every 183 cycles, as the
+     * core's did. */
+    enum { N = 2048, DRAM = 183 };
+    static instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        r[i] = store((uint64_t)i, 20 + (uint64_t)i * DRAM / 8, 0x100000 + 128 * (uint64_t)i);
+        if (i) r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = r[i - 1].ended + 700;
+    }
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.prefetch_next_line = false;
+    depgraph_config cfg = {.nsets = 1};
+    depgraph_result g = run_on(&core, &cfg, r, N);
+    cr_assert(g.cycles[0] < (uint64_t)N * DRAM / 8 * 102 / 100, "%lu cycles, %lu simulated", (unsigned long)g.cycles[0],
+              (unsigned long)(r[N - 1].ended - 14));
+}
