@@ -311,7 +311,8 @@ typedef struct edges {
     uint64_t pd;               /* PD: after a mispredicted branch, from its completion to the refetch */
     uint64_t refetch;          /* after a flush, from the commit before to the refetch */
     bool after_serial;         /* a serialising instruction before it: it dispatches once that commits */
-    uint64_t serial_dispatch;  /* a serialising instruction waits for the ROB (and older stores) to drain */
+    bool serial;               /* serialising: it dispatches into an empty ROB */
+    uint64_t serial_dispatch;  /* ... that long after the commit before (older stores drain too) */
     uint64_t re, ep;
     bool load, dmiss;
     uint64_t mshr_wait;        /* part of ep: the graph's own MSHRs decide it */
@@ -461,7 +462,8 @@ static edges measure(depgraph *dg, const instance_record *r)
     else if (dg->prev_flush || (r->flags & UOP_REPLAYED)) e.refetch = cycles_after(r->fetched, dg->prev_ended);
     else if (dg->prev_bubbled && e.new_packet) e.bubble = cycles_after(r->fetched, dg->prev_fetched + 1);
     e.after_serial = dg->prev_serial;
-    if (r->flags & UOP_SERIAL) e.serial_dispatch = cycles_after(r->dispatched, dg->prev_ended);
+    e.serial = r->flags & UOP_SERIAL;
+    if (e.serial) e.serial_dispatch = cycles_after(r->dispatched, dg->prev_ended);
     return e;
 }
 
@@ -641,7 +643,7 @@ static uint64_t dispatch_node(const depgraph *dg, graph_state *g, const edges *e
         }
     }
     if (e->after_serial) d = max_u64(d, g->c_prev);                              /* it waits in dispatch */
-    if (e->serial_dispatch) d = max_u64(d, g->c_prev + e->serial_dispatch);      /* an empty ROB */
+    if (e->serial) d = max_u64(d, g->c_prev + e->serial_dispatch);               /* an empty ROB */
     return d;
 }
 

@@ -447,3 +447,24 @@ Test(depgraph, a_store_miss_waits_for_mshrs_beyond_an_unloaded_dram_access)
     cr_assert(g.cycles[0] < (uint64_t)N * DRAM / 8 * 102 / 100, "%lu cycles, %lu simulated", (unsigned long)g.cycles[0],
               (unsigned long)(r[N - 1].ended - 14));
 }
+
+Test(depgraph, a_serialising_instruction_waits_for_an_empty_rob)
+{
+    /* A 10-cycle operation, then a serialising CSR access, which dispatches
+     * in the cycle the operation commits (a wait of 0 after it), 50 times:
+     * each pair takes the operation's 11 cycles, then the access's own 2. */
+    enum { N = 100 };
+    instance_record r[N];
+    uint64_t t = 10;
+    for (int i = 0; i < N; i += 2) {
+        r[i] = op((uint64_t)i, t, t + 1, t + 11, t + 11);
+        r[i + 1] = op((uint64_t)i + 1, t + 11, t + 12, t + 13, t + 13);
+        r[i + 1].cls = CLS_CSR, r[i + 1].flags = UOP_SERIAL, r[i + 1].fetched = t - 6, r[i + 1].fetch_ready = t - 1;
+        r[i].packet = r[i + 1].packet = (uint32_t)i + 1;
+        t += 13;
+    }
+    depgraph_config cfg = {.nsets = 1};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[0] + 5 >= r[N - 1].ended - 10, "%lu cycles, %lu simulated", (unsigned long)g.cycles[0],
+              (unsigned long)(r[N - 1].ended - 10));
+}
