@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # icost_graph.sh: the dependence graph of sim --icost against re-simulation
 # (issue 39) on every bundled workload (the first --max-insts instructions at
-# SIZE 1, default 10M) and every known-answer program (tests/sim/*.S, whole):
+# SIZE 1, default 10M) and every known-answer program (tests/sim/*.S and
+# tests/progs/icost_*, whole):
 #   sim --full -q --max-insts N --icost dmiss,bmisp,win,bw -o W.json -- W 1
 # with OMP_NUM_THREADS=1 (the graph's time and a re-simulation's on one
 # core). Per program: the costs above 5% of the cycles compared, the mean and
@@ -9,14 +10,15 @@
 # mean, 14.3% worst), the critical path against the simulated cycles, and
 # the graph's host time against one re-simulation's.
 #
-# Usage: bench/icost_graph.sh [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR] [--out FILE] [--no-run]
+# Usage: bench/icost_graph.sh [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR [--before-label TEXT]]
+#                             [--out FILE] [--no-run]
 #   --dir DIR     keep the JSON results there (default: a temporary directory)
 #   --no-run      only write the tables from the results already in --dir
 #   --before DIR  the JSON results of an earlier build (--dir of its run) for
-#                 the "before" columns
+#                 the "before" columns; --before-label says which build it was
 #   --out FILE    the Markdown (default bench/results/icost_graph.md)
-# A run with --sim of the build before issue 39 and --dir gives the before
-# results: bench/results/icost_graph.md was made so.
+# A run with --sim of an earlier build and --dir gives the before results:
+# bench/results/icost_graph.md was made so.
 set -u -o pipefail
 export LC_ALL=C
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,6 +26,7 @@ SIM=$TOP/build/bin/sim
 MAX=10M
 DIR=
 BEFORE=
+BEFORE_LABEL="an earlier build"
 OUT=$TOP/bench/results/icost_graph.md
 RUN=1
 while [ $# -gt 0 ]; do
@@ -32,9 +35,11 @@ while [ $# -gt 0 ]; do
     --sim) SIM=$2; shift 2 ;;
     --dir) DIR=$2; shift 2 ;;
     --before) BEFORE=$2; shift 2 ;;
+    --before-label) BEFORE_LABEL=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --no-run) RUN=0; shift ;;
-    *) echo "usage: $0 [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR] [--out FILE] [--no-run]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR [--before-label TEXT]] [--out FILE] [--no-run]" >&2
+       exit 2 ;;
     esac
 done
 [ -x "$SIM" ] || { echo "icost_graph: $SIM is missing (make build)" >&2; exit 2; }
@@ -59,9 +64,14 @@ for f in "$TOP"/tests/sim/*.S; do
     [ $RUN = 1 ] || continue
     "$SIM" --full -q --guest-output none --icost "$CLASSES" -o "$DIR/tests_sim_$p.json" -- "$TOP/build/rv/sim/$p" || exit 1
 done
-python3 - "$DIR" "${BEFORE:-}" "$MAX" "$CLASSES" "${PROGRAMS[@]}" > "$OUT" <<'PY'
+for p in icost_serial icost_parallel; do   # tests/e2e/sim_icost.sh's known answers
+    PROGRAMS+=("tests/progs/$p")
+    [ $RUN = 1 ] || continue
+    "$SIM" --full -q --guest-output none --icost "$CLASSES" -o "$DIR/tests_progs_$p.json" -- "$TOP/build/rv/progs/$p" || exit 1
+done
+python3 - "$DIR" "${BEFORE:-}" "$BEFORE_LABEL" "$MAX" "$CLASSES" "${PROGRAMS[@]}" > "$OUT" <<'PY'
 import json, os, sys
-d, before, maxi, classes, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+d, before, before_label, maxi, classes, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
 
 def load(directory, name):
     path = os.path.join(directory, name.replace('/', '_') + '.json')
@@ -86,10 +96,10 @@ def worst_term(ic):
 
 print('# The dependence graph of icost against re-simulation (issue 39)\n')
 print(f'Produced by `bench/icost_graph.sh` (`--icost {classes}`; the bundled workloads\' first {maxi} '
-      'instructions at SIZE 1, the known-answer programs of tests/sim whole; one thread). Costs compared: '
+      'instructions at SIZE 1, the known-answer programs of tests/sim and tests/progs/icost_* whole; one thread). Costs compared: '
       'those above 5% of the cycles; difference: |graph - re-simulation| / re-simulation (the paper: 8.1% '
-      'mean, 14.3% worst); critical path: the graph\'s baseline against the simulated cycles. Before: the '
-      'build before issue 39\'s graph, where given.\n')
+      'mean, 14.3% worst); critical path: the graph\'s baseline against the simulated cycles. Before: '
+      f'{before_label}, where given.\n')
 print('| program | compared | mean | worst | critical path | before: compared | mean | worst | critical path | '
       'worst term now (re-sim / graph) |')
 print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|')
