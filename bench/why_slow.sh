@@ -13,7 +13,7 @@
 # paper's Table III shape (% of the baseline's cycles), the dependence
 # graph's difference from re-simulation, and ProfileMe's estimate errors
 # against the exact counts at one sample per 1,000 fetched. Writes
-# bench/results/why_slow.md. Usage: bench/why_slow.sh [--max-insts N]
+# bench/results/why_slow.md. Usage: bench/why_slow.sh [--max-insts N] [--sim BIN]
 set -u -o pipefail
 export LC_ALL=C
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,7 +22,8 @@ MAX=10M
 while [ $# -gt 0 ]; do
     case $1 in
     --max-insts) MAX=$2; shift 2 ;;
-    *) echo "usage: $0 [--max-insts N]" >&2; exit 2 ;;
+    --sim) SIM=$2; shift 2 ;;
+    *) echo "usage: $0 [--max-insts N] [--sim BIN]" >&2; exit 2 ;;
     esac
 done
 [ -x "$SIM" ] || { echo "why_slow: $SIM is missing (make build)" >&2; exit 2; }

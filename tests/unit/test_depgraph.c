@@ -50,6 +50,23 @@ static depgraph_result run(const depgraph_config *cfg, const instance_record *r,
     return run_on(&core, cfg, r, n);
 }
 
+/* The baseline and bmisp: r[0], a mispredicted branch, then its wrong
+ * path (told after it, as the probe does), then r[1..n). */
+static depgraph_result run_bmisp_with_wrong_path(const instance_record *r, int n, const instance_record *wrong, int nwrong)
+{
+    uarch_config core;
+    uarch_config_defaults(&core);
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bmisp")}};
+    depgraph *dg = depgraph_new(&cfg, &core);
+    depgraph_begin(dg);
+    depgraph_instance(dg, &r[0]);
+    for (int i = 0; i < nwrong; i++) depgraph_instance(dg, &wrong[i]);
+    for (int i = 1; i < n; i++) depgraph_instance(dg, &r[i]);
+    depgraph_result g;
+    depgraph_finish(dg, &g);
+    return g;
+}
+
 Test(depgraph, a_dependence_chain_is_its_simulated_time)
 {
     enum { N = 200 };
@@ -189,16 +206,7 @@ Test(depgraph, a_line_the_wrong_path_fetched_misses_without_it)
     instance_record wrong = op(1, 16, 0, 0, 21);
     wrong.pc = 0x2000, wrong.fetched = 15, wrong.fetch_ready = 15 + MISS_LATENCY, wrong.flags = UOP_L1I_MISS;
     wrong.retired = false, wrong.abort_key = STK_FLUSHED_MISPREDICT, wrong.packet = 2;
-    uarch_config core;
-    uarch_config_defaults(&core);
-    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bmisp")}};
-    depgraph *dg = depgraph_new(&cfg, &core);
-    depgraph_begin(dg);
-    depgraph_instance(dg, &r[0]);
-    depgraph_instance(dg, &wrong);
-    for (int i = 1; i < N; i++) depgraph_instance(dg, &r[i]);
-    depgraph_result g;
-    depgraph_finish(dg, &g);
+    depgraph_result g = run_bmisp_with_wrong_path(r, N, &wrong, 1);
     cr_assert(g.cycles[1] > g.cycles[0] + MISS_LATENCY / 2, "%lu cycles with bmisp, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
@@ -265,11 +273,17 @@ Test(depgraph, a_prefetched_line_misses_without_its_prefetch)
               (unsigned long)base);
 }
 
-/* r[0]: an operation of `latency` cycles writing register 5. */
-static void long_op_first(instance_record *r, uint64_t latency)
+/* r[0]: an operation of `latency` cycles writing register 5; the n - 1
+ * after it dispatch four a cycle, take ep cycles and commit after it. */
+static void behind_long_op(instance_record *r, int n, uint64_t latency, uint64_t ep)
 {
     r[0] = op(0, 10, 11, 11 + latency, 12 + latency);
     r[0].dst = 5;
+    for (int i = 1; i < n; i++) {
+        uint64_t t = 10 + (uint64_t)i / 4;
+        r[i] = op((uint64_t)i, t, t + 1, t + 1 + ep, latency + 20 + (uint64_t)i / 4);
+        r[i].packet = (uint32_t)i / 4 + 1;
+    }
 }
 
 Test(depgraph, a_store_frees_its_issue_queue_entry_with_its_address)
@@ -280,20 +294,13 @@ Test(depgraph, a_store_frees_its_issue_queue_entry_with_its_address)
      * so the loads run under the wait, not after it. */
     enum { N = 59, LATENCY = 200 };
     static instance_record r[N];
-    long_op_first(r, LATENCY);
-    for (int i = 1; i < N; i++) {
-        uint64_t t = 10 + (uint64_t)i / 4;
-        r[i] = op((uint64_t)i, t, t + 1, t + 1 + 100, LATENCY + 20 + (uint64_t)i / 4);
-        if (i <= 30) {
-            r[i].cls = CLS_STORE, r[i].src[1] = 5, r[i].mem_addr = 0x9000 + 8 * (uint64_t)i;
-            r[i].ready = LATENCY + 11, r[i].completed = LATENCY + 12; /* its data's */
-        }
-        else {
-            r[i].cls = CLS_LOAD, r[i].load = true, r[i].flags = UOP_FORWARDED, r[i].mem_addr = 0x9000;
-        }
+    behind_long_op(r, N, LATENCY, 100);
+    for (int i = 1; i <= 30; i++) {
+        r[i].cls = CLS_STORE, r[i].src[1] = 5, r[i].mem_addr = 0x9000 + 8 * (uint64_t)i;
+        r[i].ready = LATENCY + 11, r[i].completed = LATENCY + 12; /* its data's */
     }
-    depgraph_config cfg = {.nsets = 1};
-    depgraph_result g = run(&cfg, r, N);
+    for (int i = 31; i < N; i++) r[i].cls = CLS_LOAD, r[i].load = true, r[i].flags = UOP_FORWARDED, r[i].mem_addr = 0x9000;
+    depgraph_result g = run(&(depgraph_config){.nsets = 1}, r, N);
     cr_assert(g.cycles[0] < LATENCY + 60, "%lu cycles", (unsigned long)g.cycles[0]);
 }
 
@@ -306,11 +313,8 @@ Test(depgraph, the_dispatcher_counts_the_entries_of_the_cycle_before)
      * and finishes some 500 cycles on, not after the 300 first. */
     enum { N = 41, LATENCY = 300 };
     static instance_record r[N];
-    long_op_first(r, LATENCY);
+    behind_long_op(r, N, LATENCY, 1);
     for (int i = 1; i < N; i++) {
-        uint64_t t = 10 + (uint64_t)i / 4;
-        r[i] = op((uint64_t)i, t, t + 1, t + 2, LATENCY + 20 + (uint64_t)i / 4);
-        r[i].packet = (uint32_t)i / 4 + 1;
         if (i <= 38) r[i].src[0] = 5;
         else r[i].completed = r[i].issued + 500, r[i].ended = r[i].completed + 1;
     }
@@ -412,16 +416,7 @@ Test(depgraph, a_page_only_the_wrong_path_walked_is_walked_without_it)
     r[0].cls = CLS_BRANCH, r[0].flags = UOP_MISPREDICT;
     walking_chase(r + 1, N - 1, 1);
     for (int i = 1; i < N; i++) r[i].flags = 0, r[i].completed = r[i].issued + 4, r[i].ended = r[i].completed + 1;
-    uarch_config core;
-    uarch_config_defaults(&core);
-    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bmisp")}};
-    depgraph *dg = depgraph_new(&cfg, &core);
-    depgraph_begin(dg);
-    depgraph_instance(dg, &r[0]);
-    for (int i = 0; i < N - 1; i++) depgraph_instance(dg, &wrong[i]);
-    for (int i = 1; i < N; i++) depgraph_instance(dg, &r[i]);
-    depgraph_result g;
-    depgraph_finish(dg, &g);
+    depgraph_result g = run_bmisp_with_wrong_path(r, N, wrong, N - 1);
     cr_assert(g.cycles[1] > g.cycles[0] + (N - 1) * 40, "%lu cycles with bmisp, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
