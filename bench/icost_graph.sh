@@ -108,15 +108,17 @@ for w in names:
     print(f"| {w} | " + ' | '.join(cells(ic) + cells(old)) + f" | {worst_term(ic)} |")
 print()
 print('## Time: the graph against one re-simulation\n')
-print('| program | graph sets | graph (s) | one re-simulation (s) | ratio |')
-print('|---|---:|---:|---:|---:|')
-tg = tr = 0
+def ratio(g): return g['seconds'] / g['resimulation_seconds'] if g['resimulation_seconds'] > 0 else 0
+print('| program | graph sets | graph (s) | one re-simulation (s) | ratio | before: ratio |')
+print('|---|---:|---:|---:|---:|---:|')
+tg = tr = bg = br = 0
 for w in names:
-    g = load(d, w)['graph']
+    g, old = load(d, w)['graph'], load(before, w)
     sets = len(load(d, w)['terms']) + 1
     tg += g['seconds']; tr += g['resimulation_seconds']
-    ratio = g['seconds'] / g['resimulation_seconds'] if g['resimulation_seconds'] > 0 else 0
-    print(f"| {w} | {sets} | {g['seconds']:.2f} | {g['resimulation_seconds']:.2f} | {ratio:.2f} |")
-print(f"| all | | {tg:.2f} | {tr:.2f} | {tg / tr if tr else 0:.2f} |")
+    if old: bg += old['graph']['seconds']; br += old['graph']['resimulation_seconds']
+    was = f"{ratio(old['graph']):.2f}" if old else ''
+    print(f"| {w} | {sets} | {g['seconds']:.2f} | {g['resimulation_seconds']:.2f} | {ratio(g):.2f} | {was} |")
+print(f"| all | | {tg:.2f} | {tr:.2f} | {tg / tr if tr else 0:.2f} | {f'{bg / br:.2f}' if br else ''} |")
 PY
 cat "$OUT"
