@@ -21,8 +21,9 @@ void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsig
     /* on host cache lines, so that a set spans as few as it can: a large
      * level's lookups miss the host caches, once per line touched */
     c->tags = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->tags, HOST_LINE));
-    c->states = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->states, HOST_LINE));
-    if (!c->tags || !c->states) die("out of memory for the %s", name);
+    c->flags = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->flags, HOST_LINE));
+    c->ready = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->ready, HOST_LINE));
+    if (!c->tags || !c->flags || !c->ready) die("out of memory for the %s", name);
     busy_pool_init(&c->mshrs, mshrs);
     cache_clear(c);
 }
@@ -30,7 +31,8 @@ void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsig
 void cache_free(cache *c)
 {
     free(c->tags);
-    free(c->states);
+    free(c->flags);
+    free(c->ready);
     busy_pool_free(&c->mshrs);
 }
 
@@ -38,8 +40,10 @@ static uint64_t cache_nlines(const cache *c) { return c->tags ? (c->set_mask + 1
 
 void cache_quiesce(cache *c)
 {
-    for (uint64_t i = 0; i < cache_nlines(c); i++)
-        c->states[i].ready = 0;
+    if (c->ready_kept)
+        for (uint64_t i = 0; i < cache_nlines(c); i++)
+            c->ready[i] = 0;
+    c->ready_kept = false;
     busy_pool_clear(&c->mshrs);
 }
 
@@ -47,9 +51,24 @@ void cache_clear(cache *c)
 {
     for (uint64_t i = 0; i < cache_nlines(c); i++) {
         c->tags[i] = CACHE_NO_LINE;
-        c->states[i] = (cache_state){0};
+        c->flags[i] = 0;
+        c->ready[i] = 0;
     }
+    c->ready_kept = false;
     busy_pool_clear(&c->mshrs);
+}
+
+const cache_state *cache_peek(const cache *c, uint64_t tag)
+{
+    static _Thread_local cache_state copy;
+    uint64_t pos = cache_find(c, tag);
+    if (pos == CACHE_ABSENT) return NULL;
+    uint8_t flags = c->flags[pos];
+    copy = (cache_state){.ready = cache_ready(c, pos),
+                         .dirty = flags & CACHE_DIRTY,
+                         .fill_level = flags >> CACHE_LEVEL_SHIFT,
+                         .prefetched = !!(flags & CACHE_PREFETCHED)};
+    return &copy;
 }
 
 void cache_save_geometry(const cache *c, ustate *s)
@@ -64,22 +83,18 @@ void cache_expect_geometry(const cache *c, ustate *s)
     ustate_expect_u64(s, c->ways);
 }
 
-/* A line's flags in one byte: dirty, prefetched, fill level. */
-enum { FLAG_DIRTY = 1, FLAG_PREFETCHED = 2, FLAG_LEVEL_SHIFT = 2 };
-
+/* A line is its tag and its flags byte (cache.h's encoding). */
 void cache_save_lines(const cache *c, ustate *s)
 {
     for (uint64_t i = 0; i < cache_nlines(c); i++) {
-        const cache_state *l = &c->states[i];
-        uint8_t flags = (uint8_t)((l->dirty ? FLAG_DIRTY : 0) | (l->prefetched ? FLAG_PREFETCHED : 0) |
-                                  l->fill_level << FLAG_LEVEL_SHIFT);
         ustate_put_u64(s, c->tags[i]);
-        ustate_put(s, &flags, 1);
+        ustate_put(s, &c->flags[i], 1);
     }
 }
 
 bool cache_restore_lines(cache *c, ustate *s)
 {
+    cache_quiesce(c); /* every line ready at cycle 0 */
     for (uint64_t i = 0; i < cache_nlines(c) && !s->bad; i++) {
         uint64_t tag = ustate_get_u64(s), set = i / c->ways;
         uint8_t flags;
@@ -89,13 +104,10 @@ bool cache_restore_lines(cache *c, ustate *s)
          * level that does not exist would break lookups and replacement */
         bool follows_empty = i % c->ways && c->tags[i - 1] == CACHE_NO_LINE;
         if ((!empty && ((tag & c->set_mask) != set || follows_empty)) ||
-            (flags >> FLAG_LEVEL_SHIFT) >= MEM_LEVELS)
+            (flags >> CACHE_LEVEL_SHIFT) >= MEM_LEVELS)
             s->bad = true;
         c->tags[i] = tag;
-        c->states[i] = (cache_state){.dirty = !!(flags & FLAG_DIRTY),
-                                     .prefetched = !!(flags & FLAG_PREFETCHED),
-                                     .fill_level = (uint8_t)(flags >> FLAG_LEVEL_SHIFT)};
+        c->flags[i] = flags;
     }
-    busy_pool_clear(&c->mshrs);
     return !s->bad;
 }

@@ -100,180 +100,305 @@ void memsys_free(memsys *m)
 }
 
 /* ------------------------------------------------------------ the model
- * Every function takes `timed`: false for functional warming, which makes
- * the same state changes with all cycles 0. The public functions pass a
- * constant, so the inlined hot paths lose the timing code when warming. */
+ * Timing requests (the core's) and warming requests make the same state
+ * changes, in the same order: a request looks its line up in its L1; a
+ * miss reads the line from the level below (recursively), places it in
+ * each level it passes on its way back up, from the lowest, and each
+ * placement writes back the dirty line it evicts into the level below
+ * it; a miss of the L1D then prefetches the next line. Warming requests
+ * have no cycles, MSHRs or DRAM slots to reserve, and are most of
+ * warming's work, so they take a path of their own: the same steps
+ * without the timing (warming, below). */
 
-/* A request at cycle t for a line present in lv. A line still being filled
- * makes the request wait for the fill (an MSHR merge) and report where the
- * fill comes from. */
-static inline mem_result hit(const level *lv, const cache_state *l, uint64_t t, bool timed)
+/* A request at cycle t for the line at position pos of lv. A line still
+ * being filled makes the request wait for the fill (an MSHR merge) and
+ * report where the fill comes from. */
+static inline mem_result hit(const level *lv, uint64_t pos, uint64_t t)
 {
-    if (!timed || l->ready <= t)
-        return (mem_result){timed ? t + lv->c.latency : 0, lv->c.level, 0};
+    uint64_t filled = cache_ready(&lv->c, pos);
+    if (filled <= t)
+        return (mem_result){t + lv->c.latency, lv->c.level, 0};
     uint64_t ready = t + lv->c.latency;
-    return (mem_result){l->ready > ready ? l->ready : ready, l->fill_level, 0};
+    return (mem_result){filled > ready ? filled : ready, (uint8_t)(lv->c.flags[pos] >> CACHE_LEVEL_SHIFT), 0};
 }
 
-static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t, bool timed);
-
-/* A request below the L1s that deferred warming logs: a line address and
- * whether it is a write-back (else a read). */
-enum { BELOW_READ = 0, BELOW_WRITE_BACK = 1, BELOW_TAG_SHIFT = 1 };
-
-static inline bool is_l1(const memsys *m, const level *lv) { return lv < &m->lv[L2]; }
-
-/* The log lv's request below goes to: in deferred warming, an L1's; else
- * NULL, the request is made now. */
-static inline memsys_log *deferred(const memsys *m, const level *lv, bool timed)
+static inline uint8_t line_flags(bool dirty, bool prefetched, uint8_t level)
 {
-    return !timed && is_l1(m, lv) ? m->defer : NULL;
+    return (uint8_t)((dirty ? CACHE_DIRTY : 0) | (prefetched ? CACHE_PREFETCHED : 0) | level << CACHE_LEVEL_SHIFT);
 }
 
-static inline void log_below(memsys_log *log, uint64_t tag, unsigned kind)
-{
-    stream_store_u64(&log->event[log->n++], tag << BELOW_TAG_SHIFT | kind);
-}
+static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t);
 
 /* Put a line (absent) into lv, writing back at cycle t the dirty line it evicts. */
-static void place(memsys *m, level *lv, const cache_line *line, uint64_t t, bool timed)
+static void place(memsys *m, level *lv, const cache_line *line, uint64_t t)
 {
-    cache_line victim = cache_insert(&lv->c, line);
-    if (victim.tag == CACHE_NO_LINE || !victim.dirty)
-        return;
-    memsys_log *log = deferred(m, lv, timed);
-    if (log)
-        log_below(log, victim.tag, BELOW_WRITE_BACK);
-    else
-        write_back(m, lv->next, victim.tag, t, timed);
+    cache_victim victim = cache_insert(&lv->c, line);
+    if (victim.tag != CACHE_NO_LINE && victim.dirty)
+        write_back(m, lv->next, victim.tag, t);
 }
 
 /* Write a dirty line evicted at cycle t into `below` (NULL: DRAM). */
-static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t, bool timed)
+static void write_back(memsys *m, level *below, uint64_t tag, uint64_t t)
 {
     if (!below) {
         m->below.dram_writes++;
-        if (timed) dram_write(&m->dram, t);
+        dram_write(&m->dram, t);
         return;
     }
-    cache_state *l = cache_peek(&below->c, tag);
-    if (l)
-        l->dirty = 1;
+    uint64_t pos = cache_find(&below->c, tag);
+    if (pos != CACHE_ABSENT)
+        below->c.flags[pos] |= CACHE_DIRTY;
     else
-        place(m, below, &(cache_line){.tag = tag, .ready = timed ? t : 0, .dirty = 1, .fill_level = below->c.level},
-              t, timed);
+        place(m, below, &(cache_line){.tag = tag, .ready = t, .flags = line_flags(true, false, below->c.level)}, t);
 }
 
-static mem_result fetch(memsys *m, level *lv, uint64_t tag, uint64_t t, bool timed);
+static mem_result fetch(memsys *m, level *lv, uint64_t tag, uint64_t t);
 
 /* A miss in lv holding MSHR `slot` from cycle `start`: read the line from
  * below after lv's own lookup latency and place it. */
-static mem_result fill(memsys *m, level *lv, uint64_t tag, uint64_t start, unsigned slot, bool timed, bool dirty,
-                       bool prefetched)
+static mem_result fill(memsys *m, level *lv, uint64_t tag, uint64_t start, unsigned slot, bool dirty, bool prefetched)
 {
-    /* a warming fill of an L1 keeps the level below as its fill level
-     * (memsys.h), which the fill need not wait for */
-    uint8_t below = lv->next ? lv->next->c.level : MEM_DRAM;
-    memsys_log *log = deferred(m, lv, timed);
-    mem_result r = {0, below, 0};
-    if (log)
-        log_below(log, tag, BELOW_READ);
-    else
-        r = fetch(m, lv->next, tag, start + lv->c.latency, timed);
-    if (timed) busy_pool_hold(&lv->c.mshrs, slot, r.ready);
-    uint8_t level = !timed && is_l1(m, lv) ? below : r.level;
-    place(m, lv,
-          &(cache_line){.tag = tag, .ready = r.ready, .dirty = dirty, .fill_level = level, .prefetched = prefetched},
-          start, timed);
+    mem_result r = fetch(m, lv->next, tag, start + lv->c.latency);
+    busy_pool_hold(&lv->c.mshrs, slot, r.ready);
+    place(m, lv, &(cache_line){.tag = tag, .ready = r.ready, .flags = line_flags(dirty, prefetched, r.level)}, start);
     return r;
 }
 
 /* A demand miss in lv at cycle t: wait for an MSHR if all are busy, fill. */
-static mem_result miss(memsys *m, level *lv, uint64_t tag, uint64_t t, bool timed, bool dirty)
+static mem_result miss(memsys *m, level *lv, uint64_t tag, uint64_t t, bool dirty)
 {
     (*lv->misses)++;
     unsigned slot = 0;
-    uint64_t start = timed ? busy_pool_claim(&lv->c.mshrs, t, &slot) : 0;
+    uint64_t start = busy_pool_claim(&lv->c.mshrs, t, &slot);
     if (start > t && lv == &m->lv[L1D])
         m->stats.l1d_mshr_full++;
-    mem_result r = fill(m, lv, tag, start, slot, timed, dirty, false);
+    mem_result r = fill(m, lv, tag, start, slot, dirty, false);
     r.queued = lv == &m->lv[L1D] && start > t ? (uint32_t)(start - t) : 0;
     return r;
 }
 
 /* A read for a line missing in the levels above lv (NULL: DRAM). */
-static mem_result fetch(memsys *m, level *lv, uint64_t tag, uint64_t t, bool timed)
+static mem_result fetch(memsys *m, level *lv, uint64_t tag, uint64_t t)
 {
     if (!lv) {
         m->below.dram_reads++;
-        return (mem_result){timed ? dram_read(&m->dram, t) : 0, MEM_DRAM, 0};
+        return (mem_result){dram_read(&m->dram, t), MEM_DRAM, 0};
     }
     (*lv->accesses)++;
-    cache_state *l = cache_lookup(&lv->c, tag);
-    return l ? hit(lv, l, t, timed) : miss(m, lv, tag, t, timed, false);
+    uint64_t pos = cache_lookup(&lv->c, tag);
+    return pos != CACHE_ABSENT ? hit(lv, pos, t) : miss(m, lv, tag, t, false);
 }
 
 /* Next-line prefetch into the L1D, issued with a demand miss at cycle t: only
  * if the line is absent and an MSHR is idle (a prefetch never waits). */
-static void prefetch(memsys *m, uint64_t tag, uint64_t t, bool timed)
+static void prefetch(memsys *m, uint64_t tag, uint64_t t)
 {
     level *l1d = &m->lv[L1D];
     unsigned slot = 0;
-    if (cache_peek(&l1d->c, tag) || (timed && !busy_pool_idle(&l1d->c.mshrs, t, &slot)))
+    if (cache_find(&l1d->c, tag) != CACHE_ABSENT || !busy_pool_idle(&l1d->c.mshrs, t, &slot))
         return;
     m->stats.prefetches++;
-    fill(m, l1d, tag, t, slot, timed, false, true);
+    fill(m, l1d, tag, t, slot, false, true);
+}
+
+/* What a request that finds its line in L1 lv (at pos) changes: the dirty
+ * bit of a write, the prefetch mark, which a demand access uses up. */
+static inline void l1_hit(memsys *m, level *lv, uint64_t pos, bool write)
+{
+    uint8_t *flags = &lv->c.flags[pos];
+    *flags |= write ? CACHE_DIRTY : 0;
+    if (*flags & CACHE_PREFETCHED) {
+        *flags &= (uint8_t)~CACHE_PREFETCHED;
+        m->stats.useful_prefetches++;
+    }
 }
 
 /* Out of line, so that the hit path inlined into the public functions stays short. */
-__attribute__((noinline)) static mem_result l1_miss(memsys *m, level *lv, uint64_t tag, uint64_t now, bool timed,
-                                                    bool write)
+__attribute__((noinline)) static mem_result l1_miss(memsys *m, level *lv, uint64_t tag, uint64_t now, bool write)
 {
-    mem_result r = miss(m, lv, tag, now, timed, write);
+    mem_result r = miss(m, lv, tag, now, write);
     if (lv == &m->lv[L1D] && m->prefetch_next_line)
-        prefetch(m, tag + 1, now, timed);
+        prefetch(m, tag + 1, now);
     return r;
 }
 
-static inline mem_result l1_access(memsys *m, level *lv, uint64_t addr, uint64_t now, bool timed, bool write)
+static inline mem_result l1_access(memsys *m, level *lv, uint64_t addr, uint64_t now, bool write)
 {
-    if (timed && lv->ideal)
+    if (lv->ideal)
         return (mem_result){now + lv->c.latency, lv->c.level, 0};
     uint64_t tag = addr >> m->line_shift;
-    cache_state *l = cache_lookup(&lv->c, tag);
-    if (!l)
-        return l1_miss(m, lv, tag, now, timed, write);
-    l->dirty |= write;
-    if (l->prefetched) {
-        l->prefetched = 0;
-        m->stats.useful_prefetches++;
-    }
-    if (timed && l->ready > now && lv == &m->lv[L1D])
+    uint64_t pos = cache_lookup(&lv->c, tag);
+    if (pos == CACHE_ABSENT)
+        return l1_miss(m, lv, tag, now, write);
+    l1_hit(m, lv, pos, write);
+    if (cache_ready(&lv->c, pos) > now && lv == &m->lv[L1D])
         m->stats.l1d_mshr_merges++;
-    return hit(lv, l, now, timed);
+    return hit(lv, pos, now);
 }
 
-static inline mem_result data_access(memsys *m, uint64_t addr, uint64_t now, bool timed, bool write)
+/* The L1 a request of this kind goes to, counting the access. */
+static inline level *l1_of(memsys *m, enum memsys_request_kind kind)
 {
-    if (write)
-        m->stats.l1d_stores++;
+    switch (kind) {
+    case MEMSYS_FETCH: m->stats.l1i_accesses++; return &m->lv[L1I];
+    case MEMSYS_STORE: m->stats.l1d_stores++; return &m->lv[L1D];
+    default: m->stats.l1d_loads++; return &m->lv[L1D];
+    }
+}
+
+mem_result memsys_load(memsys *m, uint64_t addr, uint64_t now)
+{
+    return l1_access(m, l1_of(m, MEMSYS_LOAD), addr, now, false);
+}
+mem_result memsys_store(memsys *m, uint64_t addr, uint64_t now)
+{
+    return l1_access(m, l1_of(m, MEMSYS_STORE), addr, now, true);
+}
+mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now)
+{
+    return l1_access(m, l1_of(m, MEMSYS_FETCH), addr, now, false);
+}
+
+/* ---------------------------------------------------------- warming
+ * The L1s' part of a warming request appends what it needs below the L1s
+ * to a log (memsys_log), as reads and write-backs of lines, in the order
+ * the timed model makes them; the levels below make them from the log,
+ * at once (memsys_warm_load...) or later, maybe on another thread
+ * (memsys_warm_defer, memsys_warm_below). A line warming fills is ready
+ * at once, so an L1 line keeps the level below the L1s as its fill level
+ * (memsys.h). */
+
+/* A request below the L1s in the log: a line address and whether it is a
+ * write-back (else a read). */
+enum { BELOW_READ = 0, BELOW_WRITE_BACK = 1, BELOW_TAG_SHIFT = 1 };
+
+static inline void log_below(memsys_log *log, uint64_t tag, unsigned kind)
+{
+    uint64_t event = tag << BELOW_TAG_SHIFT | kind;
+    if (log->plain)
+        log->event[log->n++] = event;
     else
-        m->stats.l1d_loads++;
-    return l1_access(m, &m->lv[L1D], addr, now, timed, write);
+        stream_store_u64(&log->event[log->n++], event);
 }
 
-static inline mem_result instr_access(memsys *m, uint64_t addr, uint64_t now, bool timed)
+/* The level below the L1s (NULL: DRAM), and the fill level of the lines it gives them. */
+static inline level *below_l1s(memsys *m) { return m->lv[L1D].next; }
+static inline uint8_t below_level(memsys *m) { return below_l1s(m) ? below_l1s(m)->c.level : MEM_DRAM; }
+
+/* Fill L1 lv with line tag (flags: its dirty and prefetch bits): read it
+ * from below, write back the dirty line it evicts. */
+static inline void warm_l1_fill(memsys *m, level *lv, uint64_t tag, uint8_t flags, memsys_log *log)
 {
-    m->stats.l1i_accesses++;
-    return l1_access(m, &m->lv[L1I], addr, now, timed, false);
+    log_below(log, tag, BELOW_READ);
+    cache_victim victim =
+        cache_insert(&lv->c, &(cache_line){.tag = tag, .flags = (uint8_t)(flags | below_level(m) << CACHE_LEVEL_SHIFT)});
+    if (victim.tag != CACHE_NO_LINE && victim.dirty)
+        log_below(log, victim.tag, BELOW_WRITE_BACK);
 }
 
-mem_result memsys_load(memsys *m, uint64_t addr, uint64_t now) { return data_access(m, addr, now, true, false); }
-mem_result memsys_store(memsys *m, uint64_t addr, uint64_t now) { return data_access(m, addr, now, true, true); }
-mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now) { return instr_access(m, addr, now, true); }
-int memsys_warm_load(memsys *m, uint64_t addr) { return data_access(m, addr, 0, false, false).level; }
-int memsys_warm_store(memsys *m, uint64_t addr) { return data_access(m, addr, 0, false, true).level; }
-int memsys_warm_ifetch(memsys *m, uint64_t addr) { return instr_access(m, addr, 0, false).level; }
+/* A warming request of L1 lv for line tag: MEM_L1 on a hit, else the
+ * level below the L1s, whose requests go to log. */
+static inline int warm_l1(memsys *m, level *lv, uint64_t tag, bool write, memsys_log *log)
+{
+    uint64_t pos = cache_lookup(&lv->c, tag);
+    if (pos != CACHE_ABSENT) {
+        l1_hit(m, lv, pos, write);
+        return MEM_L1;
+    }
+    (*lv->misses)++;
+    warm_l1_fill(m, lv, tag, write ? CACHE_DIRTY : 0, log);
+    if (lv == &m->lv[L1D] && m->prefetch_next_line && cache_find(&lv->c, tag + 1) == CACHE_ABSENT) {
+        m->stats.prefetches++;
+        warm_l1_fill(m, lv, tag + 1, CACHE_PREFETCHED, log);
+    }
+    return below_level(m);
+}
+
+/* A dirty line written back into `below` (NULL: DRAM), and so on down
+ * while the placements evict dirty lines. */
+static void warm_write_back(memsys *m, level *below, uint64_t tag)
+{
+    for (; below; below = below->next) {
+        uint64_t pos = cache_find(&below->c, tag);
+        if (pos != CACHE_ABSENT) {
+            below->c.flags[pos] |= CACHE_DIRTY;
+            return;
+        }
+        cache_victim victim =
+            cache_insert(&below->c, &(cache_line){.tag = tag, .flags = line_flags(true, false, below->c.level)});
+        if (victim.tag == CACHE_NO_LINE || !victim.dirty)
+            return;
+        tag = victim.tag;
+    }
+    m->below.dram_writes++;
+}
+
+/* A read of line tag from lv down (NULL: DRAM): the levels that miss it
+ * take it, the lowest first, each writing back the dirty line it evicts.
+ * Returns the level that had it. */
+static int warm_read(memsys *m, level *lv, uint64_t tag)
+{
+    level *missed[NCACHES];
+    int nmissed = 0;
+    for (; lv; lv = lv->next) {
+        (*lv->accesses)++;
+        if (cache_lookup(&lv->c, tag) != CACHE_ABSENT) break;
+        (*lv->misses)++;
+        missed[nmissed++] = lv;
+    }
+    uint8_t from = lv ? lv->c.level : MEM_DRAM;
+    if (!lv) m->below.dram_reads++;
+    while (nmissed > 0) {
+        level *to = missed[--nmissed];
+        cache_victim victim = cache_insert(&to->c, &(cache_line){.tag = tag, .flags = line_flags(false, false, from)});
+        if (victim.tag != CACHE_NO_LINE && victim.dirty) warm_write_back(m, to->next, victim.tag);
+    }
+    return from;
+}
+
+/* How many requests ahead memsys_warm_below has the host fetch their sets
+ * in the level below the L1s: enough for one to arrive while as many are
+ * made. Not those of the level below that: most requests hit and need none
+ * (pointer chasing over 1 MB was no faster with them, gzip 2% slower). */
+enum { BELOW_PREFETCH_AHEAD = 8 };
+
+/* Make event[0, n) below the L1s; the level that had the first, if a read. */
+static int warm_below(memsys *m, const uint64_t *event, int n)
+{
+    level *below = below_l1s(m); /* the L1I's too */
+    int first = MEM_L1;
+    for (int i = 0; i < n; i++) {
+        if (i + BELOW_PREFETCH_AHEAD < n && below)
+            cache_prefetch_set(&below->c, event[i + BELOW_PREFETCH_AHEAD] >> BELOW_TAG_SHIFT);
+        uint64_t tag = event[i] >> BELOW_TAG_SHIFT;
+        if (event[i] & BELOW_WRITE_BACK) {
+            warm_write_back(m, below, tag);
+        } else {
+            int from = warm_read(m, below, tag);
+            if (i == 0) first = from;
+        }
+    }
+    return first;
+}
+
+void memsys_warm_below(memsys *m, const uint64_t *event, int n) { warm_below(m, event, n); }
+
+/* One warming request made now, or its part below the L1s deferred to m->defer. */
+static inline int warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr)
+{
+    level *lv = l1_of(m, kind);
+    uint64_t tag = addr >> m->line_shift;
+    if (m->defer) return warm_l1(m, lv, tag, kind == MEMSYS_STORE, m->defer);
+    uint64_t event[MEMSYS_BELOW_PER_REQUEST];
+    memsys_log log = {event, 0, true};
+    int level = warm_l1(m, lv, tag, kind == MEMSYS_STORE, &log);
+    return level == MEM_L1 ? level : warm_below(m, event, log.n);
+}
+
+int memsys_warm_load(memsys *m, uint64_t addr) { return warm_access(m, MEMSYS_LOAD, addr); }
+int memsys_warm_store(memsys *m, uint64_t addr) { return warm_access(m, MEMSYS_STORE, addr); }
+int memsys_warm_ifetch(memsys *m, uint64_t addr) { return warm_access(m, MEMSYS_FETCH, addr); }
+int memsys_warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr) { return warm_access(m, kind, addr); }
 const cache *memsys_l1(const memsys *m, bool instr) { return &m->lv[instr ? L1I : L1D].c; }
 void memsys_warm_ifetch_repeated(memsys *m, uint64_t n) { m->stats.l1i_accesses += n; }
 
@@ -284,20 +409,6 @@ void memsys_warm_data_repeated(memsys *m, uint64_t loads, uint64_t stores)
 }
 
 void memsys_warm_defer(memsys *m, memsys_log *log) { m->defer = log; }
-
-static inline mem_result warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr)
-{
-    switch (kind) {
-    case MEMSYS_FETCH: return instr_access(m, addr, 0, false);
-    case MEMSYS_STORE: return data_access(m, addr, 0, false, true);
-    default: return data_access(m, addr, 0, false, false);
-    }
-}
-
-int memsys_warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr)
-{
-    return warm_access(m, kind, addr).level;
-}
 
 void memsys_warm_requests(memsys *m, const uint64_t *req, int n, memsys_log *below)
 {
@@ -316,26 +427,6 @@ void memsys_mru_view_init(const memsys *m, bool instr, memsys_mru_view *v)
                            .prefetch_next = !instr && m->prefetch_next_line};
     if (!v->mru) die("out of memory");
     for (uint64_t s = 0; s <= c->set_mask; s++) v->mru[s] = MEMSYS_MRU_UNKNOWN;
-}
-
-/* How many requests ahead memsys_warm_below has the host fetch their sets
- * in the level below the L1s: enough for one to arrive while as many are
- * made. Not those of the level below that: most requests hit and need none
- * (pointer chasing over 1 MB was no faster with them, gzip 2% slower). */
-enum { BELOW_PREFETCH_AHEAD = 8 };
-
-void memsys_warm_below(memsys *m, const uint64_t *event, int n)
-{
-    level *below = m->lv[L1D].next; /* the L1I's too */
-    for (int i = 0; i < n; i++) {
-        if (i + BELOW_PREFETCH_AHEAD < n && below)
-            cache_prefetch_set(&below->c, event[i + BELOW_PREFETCH_AHEAD] >> BELOW_TAG_SHIFT);
-        uint64_t tag = event[i] >> BELOW_TAG_SHIFT;
-        if (event[i] & BELOW_WRITE_BACK)
-            write_back(m, below, tag, 0, false);
-        else
-            fetch(m, below, tag, 0, false);
-    }
 }
 
 const memsys_stats *memsys_get_stats(memsys *m)

@@ -76,8 +76,8 @@ const cache *memsys_l1(const memsys *m, bool instr);
  * dirty bit set already or not to be, no prefetch mark to clear. */
 static inline bool memsys_warm_is_repeat(const cache *c, uint64_t tag, bool write)
 {
-    const cache_state *s = cache_mru(c, tag);
-    return s && !s->prefetched && (s->dirty || !write);
+    uint64_t pos = cache_mru(c, tag);
+    return pos != CACHE_ABSENT && !(c->flags[pos] & CACHE_PREFETCHED) && (c->flags[pos] & CACHE_DIRTY || !write);
 }
 
 /* Deferred warming. While log is set, the reads and write-backs a warming
@@ -89,8 +89,9 @@ static inline bool memsys_warm_is_repeat(const cache *c, uint64_t tag, bool writ
  * else (statistics, save, timing requests) waits until the levels below
  * have caught up. NULL: make them at once again. */
 typedef struct memsys_log {
-    uint64_t *event;   /* written with stream_store_u64: another core reads them */
+    uint64_t *event;   /* written with stream_store_u64 (another core reads them), */
     int n;
+    bool plain;        /* or with plain stores (this core will) */
 } memsys_log;
 enum { MEMSYS_BELOW_PER_REQUEST = 4 };
 void memsys_warm_defer(memsys *m, memsys_log *log);

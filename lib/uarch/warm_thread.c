@@ -125,7 +125,7 @@ static bool claim(chunk *c, enum stage s)
 static void learn(warm_thread *t, chunk *c, enum stage s)
 {
     if (s == STAGE_L1) {
-        memsys_log below = {c->below, 0};
+        memsys_log below = {.event = c->below};
         memsys_warm_requests(t->mem, c->request, c->nrequest, &below);
         c->nbelow = below.n;
         stream_store_fence(); /* the log's streamed stores before the state that publishes them */

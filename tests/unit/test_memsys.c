@@ -31,6 +31,17 @@ static uarch_config defaults(void)
     return c;
 }
 
+/* Small caches: random requests miss every level, and dirty lines are
+ * written back all the way to DRAM. */
+static uarch_config small_caches(void)
+{
+    uarch_config c = defaults();
+    c.l1d_kib = c.l1i_kib = 4;
+    c.l2_kib = 32;
+    c.llc_kib = 128;
+    return c;
+}
+
 /* The defaults without the prefetcher, whose extra fills would blur most answers. */
 static memsys *plain(void)
 {
@@ -505,6 +516,63 @@ Test(memsys, warm_save_restore_gives_identical_results)
     memsys_free(cold);
 }
 
+/* Warming requests take a path of their own (memsys.c), which must leave
+ * the state and counts timing requests leave when nothing waits (requests
+ * far apart: every MSHR idle, so every prefetch issues), but for the fill
+ * levels of L1 lines (warming keeps the level below the L1s'). */
+Test(memsys, warming_leaves_the_state_timing_leaves)
+{
+    uarch_config c = small_caches();
+    memsys *warmed = memsys_new(&c), *timed = memsys_new(&c);
+    access_gen g = {11};
+    int levels_differ = 0;
+    for (int i = 0; i < 200000; i++) {
+        int kind;
+        uint64_t a = gen_next(&g, &kind), now = (uint64_t)i * 100000;
+        int w = kind == 0 ? memsys_warm_ifetch(warmed, a) : kind == 1 ? memsys_warm_load(warmed, a)
+                                                                   : memsys_warm_store(warmed, a);
+        mem_result r = kind == 0 ? memsys_ifetch(timed, a, now) : kind == 1 ? memsys_load(timed, a, now)
+                                                                         : memsys_store(timed, a, now);
+        levels_differ += w != r.level;
+    }
+    cr_expect_eq(levels_differ, 0, "%d requests served from another level", levels_differ);
+    const memsys_stats *a = memsys_get_stats(warmed), *b = memsys_get_stats(timed);
+    cr_expect(a->llc_misses > 1000 && a->dram_writes > 1000 && a->prefetches > 1000 && a->useful_prefetches > 100);
+    cr_expect_eq(memcmp(a, b, sizeof *a), 0, "the counts differ");
+    ustate sa = {0}, sb = {0};
+    memsys_save(warmed, &sa);
+    memsys_save(timed, &sb);
+    cr_assert_eq(sa.len, sb.len);
+    /* magic, line size, four geometries; then each line's tag and flags,
+     * the L1I's and the L1D's first: their fill levels left out */
+    size_t l1_lines = 2 * (4 << 10) / 64, header = 8 + 8 + 4 * 16, differ = 0;
+    for (size_t i = header; i < sa.len; i++) {
+        bool l1_flags = i < header + 9 * l1_lines && (i - header) % 9 == 8;
+        uint8_t mask = l1_flags ? (uint8_t)(CACHE_DIRTY | CACHE_PREFETCHED) : 0xff;
+        differ += (sa.data[i] & mask) != (sb.data[i] & mask);
+    }
+    cr_expect_eq(differ, 0, "%zu bytes of the states differ", differ);
+    ustate_free(&sa);
+    ustate_free(&sb);
+    memsys_free(warmed);
+    memsys_free(timed);
+}
+
+/* A line's fill cycle stays with it while warming requests reorder its set
+ * (the cycles move only once a timing request has set one, cache.h). */
+Test(memsys, warming_keeps_a_fill_in_flight_with_its_line)
+{
+    memsys *m = plain();
+    memsys_load(m, BASE, 1000); /* from DRAM, in flight until 1000 + DRAM_LOAD */
+    for (int k = 1; k <= 3; k++)
+        memsys_warm_load(m, BASE + (uint64_t)k * LLC_SET_STRIDE); /* the same set everywhere: BASE moves down */
+    memsys_warm_load(m, BASE + LLC_SET_STRIDE); /* and again, a hit below it */
+    expect(memsys_load(m, BASE, 1010), 1000 + DRAM_LOAD, MEM_DRAM);
+    memsys_quiesce(m);
+    expect(memsys_load(m, BASE, 10), 10 + L1D_HIT, MEM_L1);
+    memsys_free(m);
+}
+
 Test(memsys, restored_lines_are_ready_at_cycle_zero)
 {
     memsys *a = plain(), *b = plain();
@@ -669,14 +737,11 @@ Test(memsys, repeats_change_only_access_counts)
  * fetches, every level missing. */
 Test(memsys, deferred_warming_ends_as_immediate)
 {
-    uarch_config c = defaults();
-    c.l1d_kib = c.l1i_kib = 4;
-    c.l2_kib = 32;
-    c.llc_kib = 128;
+    uarch_config c = small_caches();
     memsys *now = memsys_new(&c), *later = memsys_new(&c);
     enum { REQUESTS = 200000, ROOM = 64 * MEMSYS_BELOW_PER_REQUEST };
     uint64_t event[ROOM];
-    memsys_log log = {event, 0};
+    memsys_log log = {.event = event};
     memsys_warm_defer(later, &log);
     uint64_t seed = 5;
     for (int i = 0; i < REQUESTS; i++) {
