@@ -116,6 +116,11 @@ struct uarch_warmer {
     /* the run's last fetch's line and translations (UINT64_MAX: none yet) */
     uint64_t iline, ipage, dpage;
     uint64_t iline_repeats, ipage_repeats, dpage_repeats, load_repeats, store_repeats;
+    /* without a thread, what the L1s' requests need below them, made a
+     * batch at a time (memsys_warm_below: the host fetches the sets of the
+     * requests ahead, rather than wait for each in turn) */
+    memsys_log below;
+    uint64_t below_event[WARM_BATCH];
 };
 
 static inline void warm_tlb(uarch_warmer *w, bool instr, uint64_t vaddr)
@@ -126,6 +131,13 @@ static inline void warm_tlb(uarch_warmer *w, bool instr, uint64_t vaddr)
     }
     warm_batch_put_page(&w->batch, warm_page(instr, vaddr));
     if (w->batch.npage == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
+}
+
+/* Without a thread: make the requests below the L1s gathered so far. */
+static void below_catch_up(uarch_warmer *w)
+{
+    memsys_warm_below(w->u->mem, w->below.event, w->below.n);
+    w->below.n = 0;
 }
 
 /* Whether an access (a store: write) to addr would only count in its L1
@@ -140,7 +152,8 @@ static inline bool l1_repeat(uarch_warmer *w, bool instr, uint64_t addr, bool wr
 static inline void l1_request(uarch_warmer *w, enum memsys_request_kind kind, uint64_t addr)
 {
     if (!w->thread) {
-        memsys_warm_access(w->u->mem, kind, addr);
+        memsys_warm_access(w->u->mem, kind, addr); /* to w->below */
+        if (w->below.n > WARM_BATCH - MEMSYS_BELOW_PER_REQUEST) below_catch_up(w);
         return;
     }
     memsys_mru_view_note(kind == MEMSYS_FETCH ? &w->iview : &w->dview, addr, kind == MEMSYS_STORE);
@@ -298,6 +311,9 @@ uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
     if (w->thread) {
         memsys_mru_view_init(u->mem, true, &w->iview);
         memsys_mru_view_init(u->mem, false, &w->dview);
+    } else {
+        w->below = (memsys_log){.event = w->below_event, .plain = true};
+        memsys_warm_defer(u->mem, &w->below);
     }
     p->trace = &w->trace;
     return w;
@@ -309,6 +325,7 @@ uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)
 static void catch_up(uarch_warmer *w)
 {
     uarch *u = w->u;
+    if (!w->thread) below_catch_up(w);
     bpred_warm_flush(u->bp);
     memsys_warm_ifetch_repeated(u->mem, w->iline_repeats);
     tlbs_warm_repeated(u->tlb, true, w->ipage_repeats);
@@ -328,6 +345,7 @@ void uarch_warmer_free(uarch_warmer *w)
     if (!w) return;
     if (w->thread) warm_thread_stop(w->thread, &w->batch);
     catch_up(w);
+    if (!w->thread) memsys_warm_defer(w->u->mem, NULL);
     w->p->trace = NULL;
     free(w->iview.mru);
     free(w->dview.mru);
