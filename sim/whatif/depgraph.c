@@ -709,12 +709,13 @@ static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, cons
     }
     if (e->store && e->line == LINE_NONE) return exec + e->tlb + hit_latency(dg, set); /* the store has written the L1D */
     if (load_misses(dg, e, set, ready ? *ready : 0, &latency)) {
-        uint64_t request = exec;
-        uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &exec);
-        uint64_t p = exec + latency;
+        /* Translated first: the miss takes an MSHR once the address is known. */
+        uint64_t walk = e->tlb < latency ? e->tlb : latency, request = exec + walk, start = request;
+        uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &start);
+        uint64_t p = start + latency - walk;
         *mshr = p;
         if (ready) *ready = p;
-        prefetch_next(dg, k, r->mem_addr, request, latency, r->completed);
+        prefetch_next(dg, k, r->mem_addr, request, latency - walk, r->completed);
         return p;
     }
     uint64_t p = exec + e->tlb + hit_latency(dg, set);
@@ -940,6 +941,12 @@ void depgraph_instance(void *ctx, const instance_record *r)
     } else {
         edges e = measure(dg, r);
         if (e.is_store && dg->nstores >= dg->sq.base) resolve_stores(dg, dg->nstores - dg->sq.base + 1);
+        /* The core's L1D takes its MSHRs in the order it asks: a load at
+         * its dispatch, a store's write as it begins. The writes begun
+         * before this instruction dispatched go first. */
+        while (dg->stores_resolved < dg->nstores &&
+               max_u64(dg->stores[dg->stores_resolved & (RING - 1)].committed, dg->write_core + 1) <= r->dispatched)
+            resolve_stores(dg, dg->stores_resolved + 1);
         for (int k = 0; k < dg->nsets; k++) step(dg, k, r, &e);
         dg->n++;
         if (e.is_store) add_store(dg, r);

@@ -463,3 +463,49 @@ Test(depgraph, a_serialising_instruction_waits_for_an_empty_rob)
     cr_assert(g.cycles[0] + 5 >= r[N - 1].ended - 10, "%lu cycles, %lu simulated", (unsigned long)g.cycles[0],
               (unsigned long)(r[N - 1].ended - 10));
 }
+
+/* Eight loads at distinct addresses (lines 128 bytes apart from base),
+ * issued at `issued`, each missing for `latency` cycles. */
+static void eight_misses(instance_record *r, uint64_t first, uint64_t base, uint64_t issued, uint64_t latency)
+{
+    for (int i = 0; i < 8; i++) {
+        r[i] = op(first + (uint64_t)i, issued - 1, issued, issued + latency, issued + latency + 1);
+        r[i].cls = CLS_LOAD, r[i].load = true, r[i].mem_level = MEM_DRAM, r[i].mem_addr = base + 128 * (uint64_t)i;
+    }
+}
+
+Test(depgraph, a_load_asks_for_an_mshr_after_the_writes_begun_before_it)
+{
+    /* Eight stores miss (their lines absent as they commit), their writes
+     * begun before a ninth miss, a load, dispatches: it waits for an MSHR
+     * until a write is done, as the core's L1D takes them in that order. */
+    enum { N = 9, MISS_LATENCY = 183 };
+    instance_record r[N];
+    for (int i = 0; i < 8; i++) {
+        r[i] = store((uint64_t)i, 20 + (uint64_t)i, 0x200000 + 128 * (uint64_t)i);
+        r[i].l1d_line = L1D_ABSENT;
+    }
+    eight_misses(r + 8, 8, 0x300000, 40, MISS_LATENCY);
+    r[8].mshr_wait = 180, r[8].completed += 180, r[8].ended += 180;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.prefetch_next_line = false;
+    depgraph_result g = run_on(&core, &(depgraph_config){.nsets = 1}, r, N);
+    cr_assert(g.cycles[0] > 2 * MISS_LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, a_miss_takes_its_mshr_once_translated)
+{
+    /* Eight misses hold the MSHRs 50 cycles; a ninth walks the page table
+     * first (64 cycles), so finds an MSHR free and waits for none. */
+    enum { N = 9, MISS_LATENCY = 100 };
+    instance_record r[N];
+    eight_misses(r, 0, 0x300000, 10, 50);
+    eight_misses(r + 8, 8, 0x500000, 11, 64 + MISS_LATENCY);
+    r[8].flags = UOP_DTLB_MISS | UOP_L2TLB_MISS;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.prefetch_next_line = false;
+    depgraph_result g = run_on(&core, &(depgraph_config){.nsets = 1}, r, N);
+    cr_assert(g.cycles[0] < 11 + 64 + MISS_LATENCY + 10, "%lu cycles", (unsigned long)g.cycles[0]);
+}
