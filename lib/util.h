@@ -38,6 +38,7 @@ double now_seconds(void);
 /* The larger of two counts, and later - earlier or 0 (cycles between two
  * events that may be out of order). */
 static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static inline uint64_t cycles_after(uint64_t later, uint64_t earlier) { return later > earlier ? later - earlier : 0; }
 
 /* splitmix64: a seeded stream of random numbers, the same on every host. */

@@ -83,6 +83,8 @@ typedef struct uop {
     uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
     uint8_t iq;
     uint8_t port;              /* the issue port of its queue it issues on */
+    uint64_t issue2;           /* stores: the second half's issue when address and data issue apart, else 0 */
+    uint8_t port2;             /* ... and its port */
     uint8_t slot;              /* its place in its decode packet */
     uint32_t row;              /* its ROB row: the decode packet it dispatched with */
     rv_operands ops;           /* registers read and written (rv_operands numbering) */

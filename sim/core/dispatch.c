@@ -97,13 +97,15 @@ static uint8_t stall_key_of(const uop *u)
  * queue's port n hosts the n-th kind of unit (n modulo the width): of the
  * integer ports, 0 the jump unit, 1 the CSR unit, 2 the multiplier, 3 the
  * divider (every port has an ALU); of the FP ports, 0 the divide/square
- * root unit and the FP-to-integer unit (every port has an FMA unit). */
+ * root unit and the FP-to-integer unit (every port has an FMA unit). The
+ * jump unit is the one that reads pcs, so auipc runs there too (decode.scala
+ * gives it FU_JMP). */
 static uint32_t ports_of(const issue_queue_state *q, const uop *u)
 {
     unsigned cls = rv_ops[u->d.insn.op].cls;
     int only = -1;
     if (u->iq == IQ_INT) {
-        if (cls == CLS_JAL || cls == CLS_JALR) only = 0;
+        if (cls == CLS_JAL || cls == CLS_JALR || u->d.insn.op == RV_OP_auipc) only = 0;
         else if (cls == CLS_CSR) only = 1;
         else if (cls == CLS_MUL) only = 2;
         else if (cls == CLS_DIV) only = 3;
@@ -229,6 +231,28 @@ static uint64_t schedule_load(sim_core *c, uop *u, uint64_t issue)
     return finish_access(u, issue, t, r.ready);
 }
 
+/* A store is one memory-queue entry that issues once if its address and
+ * data are ready together, else in two halves as each becomes ready, each
+ * on a port of its own (BOOM's STA and STD: issue-slot.scala's two-operand
+ * state); the entry leaves after the second. base and data: when the
+ * operands are ready. */
+static void schedule_store_halves(sim_core *c, issue_queue_state *q, uop *u, uint64_t base, uint64_t data,
+                                  uint64_t *address_issue, uint64_t *data_issue)
+{
+    uint64_t first = reserve_issue(c, q, u, max_u64(c->now + 1, min_u64(base, data)));
+    u->issue = *address_issue = *data_issue = first;
+    u->issue2 = 0;
+    if (first == CYCLE_NEVER || max_u64(base, data) <= first) return;
+    uint8_t first_port = u->port;
+    u->issue2 = reserve_issue(c, q, u, max_u64(first + 1, max_u64(base, data)));
+    u->port2 = u->port, u->port = first_port;
+    if (base > data) *address_issue = u->issue2;
+    else *data_issue = u->issue2;
+}
+
+/* The cycle u's queue entry leaves: its last issue. */
+static uint64_t last_issue(const uop *u) { return u->issue2 ? u->issue2 : u->issue; }
+
 /* u, a recoded short forward branch (sim/core/sfb.h), has been scheduled: its
  * shadow executes predicated on its outcome. When it is taken the shadow is
  * not in the instruction stream, but its predicated micro-ops still write
@@ -265,20 +289,19 @@ void core_schedule(sim_core *c, uop *u)
 
     uint64_t complete;
     if (u->d.mem_access == RV_MEM_STORE) {
-        /* Address generation issues when the base is ready; the data joins
-         * the store queue entry whenever it is produced. */
         uint64_t base = ops.src[0] != RV_REG_NONE ? c->reg_ready[ops.src[0]] : 0;
         uint64_t data = ops.src[1] != RV_REG_NONE ? c->reg_ready[ops.src[1]] : 0;
         if (u->stuck) base = CYCLE_NEVER;
-        u->issue = reserve_issue(c, q, u, max_u64(c->now + 1, base));
         ready = max_u64(c->now + 1, max_u64(base, data)); /* every operand, address and data */
+        uint64_t address_issue, data_issue;
+        schedule_store_halves(c, q, u, base, data, &address_issue, &data_issue);
         /* A wrong-path store never translates: it can never write. */
-        tlb_result t = u->wrong_path ? (tlb_result){.ready = u->issue} : translate_data(c, u, u->issue);
+        tlb_result t = u->wrong_path ? (tlb_result){.ready = address_issue} : translate_data(c, u, address_issue);
         store_entry *s = &c->stq[c->stq_tail % (uint64_t)k->stq_entries];
         *s = (store_entry){.seq = u->d.icount, .addr = u->d.mem_addr, .size = u->d.mem_size,
-                           .addr_ready = t.ready, .data_ready = data, .done = UINT64_MAX};
+                           .addr_ready = t.ready, .data_ready = data_issue, .done = UINT64_MAX};
         u->stq_pos = c->stq_tail++;
-        complete = finish_access(u, u->issue, t, max_u64(t.ready, data) + 1);
+        complete = finish_access(u, address_issue, t, max_u64(t.ready, data_issue) + 1);
     } else if (u->d.mem_access == RV_MEM_LOAD) {
         u->issue = reserve_issue(c, q, u, ready);
         complete = u->issue != CYCLE_NEVER ? schedule_load(c, u, u->issue) : CYCLE_NEVER;
@@ -324,27 +347,34 @@ void core_schedule(sim_core *c, uop *u)
         if (u->ops.dst < RV_REG_F0) c->int_regs_used++;
         else c->fp_regs_used++;
     }
-    if (u->issue == CYCLE_NEVER) q->parked++; /* no need to look at it until it is squashed */
-    else if (u->issue > c->now) q->pending[q->npending++] = u->issue;
+    if (last_issue(u) == CYCLE_NEVER) q->parked++; /* no need to look at it until it is squashed */
+    else if (last_issue(u) > c->now) q->pending[q->npending++] = last_issue(u);
     if (u->flags & UOP_SERIAL) c->serial_inflight = true;
     u->stall_key = stall_key_of(u);
 }
 
+static void release_slot(sim_core *c, const uop *u, uint64_t issue, uint8_t port)
+{
+    issue_slot *slot = &c->iq[u->iq].slots[issue % ISSUE_HORIZON];
+    if (issue > c->now && slot->cycle == issue) slot->used &= ~(1u << port);
+}
+
 void core_release_port(sim_core *c, const uop *u)
 {
-    issue_slot *slot = &c->iq[u->iq].slots[u->issue % ISSUE_HORIZON];
-    if (u->issue > c->now && slot->cycle == u->issue) slot->used &= ~(1u << u->port);
+    release_slot(c, u, u->issue, u->port);
+    if (u->issue2) release_slot(c, u, u->issue2, u->port2);
 }
 
 void core_unschedule(sim_core *c, uop *u)
 {
     issue_queue_state *q = &c->iq[u->iq];
     core_release_port(c, u);
-    if (u->issue == CYCLE_NEVER) {
+    uint64_t leaves = last_issue(u);
+    if (leaves == CYCLE_NEVER) {
         q->parked--;
-    } else if (u->issue > c->now) {
+    } else if (leaves > c->now) {
         for (int i = 0; i < q->npending; i++)
-            if (q->pending[i] == u->issue) {
+            if (q->pending[i] == leaves) {
                 q->pending[i] = q->pending[--q->npending];
                 break;
             }
