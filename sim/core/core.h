@@ -340,6 +340,9 @@ uint8_t core_account_idle(sim_core *c, uint64_t n);
  * and FP (lgalu), and CSR accesses (neither). */
 enum op_speed { OP_SHORT, OP_LONG, OP_CSR };
 enum op_speed core_op_speed(unsigned cls);
+/* Cycles after in completes before its dependents may issue: 0 where a
+ * result is forwarded (sim/core/dispatch.c). */
+unsigned core_wakeup_delay(const uarch_config *k, const rv_insn *in);
 /* The PSV of u as it stands (sim/core/psv.h). */
 uint16_t core_psv(const uop *u);
 /* Probe bookkeeping, cheap no-ops when no consumer reads the view. A view

@@ -58,6 +58,28 @@ static unsigned latency_of(const uarch_config *k, unsigned cls)
     }
 }
 
+/* Cycles after an instruction's completion before its dependents may
+ * issue. Only the integer ALUs forward results: an ALU operation wakes its
+ * dependents as it issues, and an integer load a cycle before its data
+ * returns (lsu.scala's speculative wakeup), so both feed them at once. Every
+ * other unit (the multiplier, the divider, the jump unit, which computes
+ * link addresses and auipc, the CSR unit, the FP units) wakes its dependents
+ * only when it writes the register file, and they then read it: the
+ * register-read stages and the execute stage's entry later (core.scala's
+ * slow wakeup; decode.scala's "bypassable" column). An FP load's dependents
+ * wait a cycle more than an integer load's: no speculative wakeup. */
+unsigned core_wakeup_delay(const uarch_config *k, const rv_insn *in)
+{
+    unsigned cls = rv_ops[in->op].cls;
+    if (idealised(k, cls)) return 0;
+    switch (cls) {
+    case CLS_ALU: return in->op == RV_OP_auipc ? (unsigned)k->regread_stages + 2 : 0;
+    case CLS_LOAD: case CLS_STORE: case CLS_BRANCH: case CLS_FENCE: case CLS_SYSTEM: case CLS_FSTORE: return 0;
+    case CLS_FLOAD: return 1;
+    default: return (unsigned)k->regread_stages + 2;
+    }
+}
+
 static bool is_fp_csr(const rv_insn *in)
 {
     int64_t csr = in->imm;
@@ -343,7 +365,7 @@ void core_schedule(sim_core *c, uop *u)
     u->dispatched = c->now;
     u->ready = ready;
     if (u->ops.dst != RV_REG_NONE) {
-        c->reg_ready[u->ops.dst] = complete;
+        c->reg_ready[u->ops.dst] = complete + core_wakeup_delay(k, in);
         if (u->ops.dst < RV_REG_F0) c->int_regs_used++;
         else c->fp_regs_used++;
     }

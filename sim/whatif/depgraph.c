@@ -308,6 +308,7 @@ typedef struct edges {
     bool imiss;                /* its packet missed the I-cache (and not the I-TLB): imiss makes it hit */
     bool fe_blocks;            /* it starts a packet that missed the I-cache or I-TLB, which blocks until it arrives */
     uint64_t wp_ifill;         /* its packet hit a line the wrong path filled: fetch to decode without it (bmisp) */
+    uint8_t wake;              /* after its completion, until its dependents may issue (unforwarded results) */
     uint64_t pd;               /* PD: after a mispredicted branch, from its completion to the refetch */
     uint64_t refetch;          /* after a flush, from the commit before to the refetch */
     bool after_serial;         /* a serialising instruction before it: it dispatches once that commits */
@@ -426,7 +427,7 @@ static edges measure(depgraph *dg, const instance_record *r)
     uint64_t start = r->issued > r->ready ? r->issued : r->ready;
     unsigned cls = r->cls;
     edges e = {.re = cycles_after(start, r->ready), .ep = cycles_after(r->completed, start), .speed = core_op_speed(cls),
-               .load = r->load, .dmiss = r->load && !(r->flags & UOP_FORWARDED) && r->mem_level > MEM_L1,
+               .load = r->load, .wake = r->wake, .dmiss = r->load && !(r->flags & UOP_FORWARDED) && r->mem_level > MEM_L1,
                .mshr_wait = r->mshr_wait, .divider = cls == CLS_DIV ? 0 : cls == CLS_FDIV || cls == CLS_FSQRT ? 1 : -1,
                .new_packet = r->packet != dg->prev_packet, .after_taken = dg->prev_taken,
                .after_flush = dg->prev_flush || (r->flags & UOP_REPLAYED),
@@ -850,7 +851,7 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     uint64_t c = max_u64(p, g->c_prev);                                           /* PC, CC */
     if (i >= cbw) c = max_u64(c, g->c[(i - cbw) & (RING - 1)] + 1);               /* CBW */
     if (g->opened_row && i) c = max_u64(c, g->c_prev + 1);                        /* one ROB row a cycle */
-    if (r->dst != RV_REG_NONE) g->reg_p[r->dst] = p;
+    if (r->dst != RV_REG_NONE) g->reg_p[r->dst] = p + (e->load || execution(e, set) ? e->wake : 0); /* an op that takes no time forwards */
     if (e->regs >= 0) take(&g->res[e->regs], c);
     if (e->load) take(&g->res[RES_LDQ], c);
     /* The entry is free the cycle after it issues. */

@@ -9,7 +9,8 @@
 #
 #  1 dependent add chain         cycles per add = fu.alu (1, then 2)
 #  2 independent adds            IPC -> core.commit_width (4, then 2); fetch packets
-#  3 dependent mul / div chains  cycles per op = fu.mul (3, 5), fu.div (20, 40);
+#  3 dependent mul / div chains  cycles per op = fu.mul (3, 5), fu.div (20, 40),
+#                                each + core.regread_stages + 2 (no forwarding);
 #                                independent divides: fu.div / fu.div_units
 #  4 pointer chase               cycles per load = l1d / +l2 / +llc / +DRAM latency
 #  5 random vs taken branch      mispredict rate ~1/2 vs ~0; cost per mispredict;
@@ -135,18 +136,24 @@ within "fetch_packets 4-byte: IPC (2 fetch packets per 7 instructions)" "$(stead
 within "fetch_packets 2-byte: IPC (1 packet, width 4)" "$(steady fetchc 'I / C')" 3.96 4.0
 
 # ------------------------------------------------------- 3. multiply and divide
-# Dependent chains: cycles per op = the latency, +-1% as for the adds (the loop
-# overhead is off the critical path). mul: 64 per iteration (L = 66), div: 32
-# (L = 34). With a 3-cycle multiply the head waits 2 cycles of every 3:
-# stalled_long_alu = 2/3 of the cycles (+-0.02).
+# Dependent chains (mul: 64 per iteration, L = 66; div: 32, L = 34; the loop
+# overhead is off the critical path). Neither unit forwards its result (only
+# the integer ALUs do, in BOOM): a dependent is woken when the result is
+# written back and then reads it, so cycles per op = the latency
+# + core.regread_stages + 2 (issue to execute, and the wakeup), +-1% as for
+# the adds. With a 3-cycle multiply and 1 register-read stage, 6 cycles per
+# mul, the head waits 5 of every 6: stalled_long_alu = 5/6 of the cycles
+# (+-0.02).
 for lat in 3 5; do
-    sim_run mul$lat --set fu.mul=$lat -G $((66 * 50)) --interval-log mul$lat.csv -- "$P/mul_dep" 1000
-    within "mul_dep fu.mul=$lat: cycles per dependent mul" "$(steady mul$lat 'C / (I * 64 / 66)')" $(tol $lat 1)
+    sim_run mul$lat --set fu.mul=$lat --set core.regread_stages=1 -G $((66 * 50)) --interval-log mul$lat.csv -- "$P/mul_dep" 1000
+    within "mul_dep fu.mul=$lat: cycles per dependent mul" "$(steady mul$lat 'C / (I * 64 / 66)')" $(tol "$lat + 3" 1)
 done
-within "mul_dep fu.mul=3: stalled_long_alu / cycles" "$(steady mul3 'S["stalled_long_alu"] / C')" 0.647 0.687
+sim_run mulrr --set fu.mul=3 --set core.regread_stages=2 -G $((66 * 50)) --interval-log mulrr.csv -- "$P/mul_dep" 1000
+within "mul_dep fu.mul=3 regread_stages=2: cycles per dependent mul" "$(steady mulrr 'C / (I * 64 / 66)')" $(tol 7 1)
+within "mul_dep fu.mul=3: stalled_long_alu / cycles" "$(steady mul3 'S["stalled_long_alu"] / C')" 0.813 0.853
 for lat in 20 40; do
-    sim_run div$lat --set fu.div=$lat --set fu.div_units=1 -G $((34 * 10)) --interval-log div$lat.csv -- "$P/div_dep" 100
-    within "div_dep fu.div=$lat: cycles per dependent div" "$(steady div$lat 'C / (I * 32 / 34)')" $(tol $lat 1)
+    sim_run div$lat --set fu.div=$lat --set fu.div_units=1 --set core.regread_stages=1 -G $((34 * 10)) --interval-log div$lat.csv -- "$P/div_dep" 100
+    within "div_dep fu.div=$lat: cycles per dependent div" "$(steady div$lat 'C / (I * 32 / 34)')" $(tol "$lat + 3" 1)
 done
 # Independent divides (4 chains, L = 34): an unpipelined divider still takes
 # fu.div cycles per divide; two of them take half as long (+-1%).
@@ -230,8 +237,11 @@ chase 16384 800 dram 182.4 $(tol 182.4625 1.5)
 # independent of timing: equal exactly) cost 10 more cycles each: +-0.5.
 # Stack: after a mispredict the ROB is empty until the corrected path
 # arrives, so flushed_mispredict is the largest non-computing component.
+# A 1-cycle multiply keeps the LCG's chain short (the mul, 3 cycles until its
+# dependent issues, as the multiplier does not forward, and the add: 5 cycles)
+# against the cost of a mispredict.
 N=20000
-BR=(--set frontend.redirect_penalty=4 --set frontend.pipeline_depth=3)
+BR=(--set frontend.redirect_penalty=4 --set frontend.pipeline_depth=3 --set fu.mul=1 --set core.regread_stages=1)
 sim_run br_r "${BR[@]}" -- "$P/branch" r $N
 sim_run br_t "${BR[@]}" -- "$P/branch" t $N
 same_insts br_r "$P/branch" r $N
@@ -241,7 +251,7 @@ within "branch r: cond_branches per iteration" "$(val br_r "e['cond_branches'] /
 mr=$(val br_r "e['cond_mispredicts']")
 cost=$(python3 -c "print(round(($(val br_r "r['cycles']") - $(val br_t "r['cycles']")) / $mr, 3))")
 within "branch: cycles per mispredict (r - t)" "$cost" 7 25
-sim_run br_r14 --set frontend.redirect_penalty=14 --set frontend.pipeline_depth=3 -- "$P/branch" r $N
+sim_run br_r14 "${BR[@]}" --set frontend.redirect_penalty=14 -- "$P/branch" r $N
 expect_eq "branch r: mispredicts with redirect_penalty 14 and 4" "$mr" "$(val br_r14 "e['cond_mispredicts']")"
 within "branch r: d(cycles) / mispredicts for redirect_penalty 4 -> 14" \
     "$(python3 -c "print(round(($(val br_r14 "r['cycles']") - $(val br_r "r['cycles']")) / $mr, 3))")" 9.5 10.5
@@ -259,10 +269,12 @@ within "branch r: of those, issued before the branch resolved" "$(val br_r "e['w
 # predictor does not predict it taken. A recoded branch never reports its
 # outcome, so the predictor learns "not taken" from it (BOOM trains from the
 # FTQ's prediction): once predicted not taken it stays recoded, and almost
-# no random branch mispredicts; the same instructions retire, in fewer cycles.
+# no random branch mispredicts; the same instructions retire, in fewer cycles:
+# as many as the LCG's dependence chain takes, 5 per iteration (+-2%).
 sim_run br_sfb "${BR[@]}" --set core.sfb=1 -- "$P/branch" r $N
 expect_eq "branch r: instructions with and without SFB" "$(val br_r "r['instructions']")" "$(val br_sfb "r['instructions']")"
 within "branch r, SFB: cond_mispredicts per random branch" "$(val br_sfb "e['cond_mispredicts'] / $N")" 0 0.01
+within "branch r, SFB: cycles per iteration (the LCG's chain)" "$(val br_sfb "r['cycles'] / $N")" $(tol 5 2)
 within "branch r, SFB: cycles / cycles without" "$(val br_sfb "r['cycles']") / $(val br_r "r['cycles']")" 0.25 0.5
 within "branch r: flushed_mispredict / largest other non-computing component" \
     "$(val br_r "s['flushed_mispredict'] / max(v for k, v in s.items() if k not in ('computing', 'flushed_mispredict'))")" 1 1e9

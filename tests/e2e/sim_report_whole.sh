@@ -10,10 +10,13 @@
 cd "$T"
 W=$RV/workloads/fp_flags
 
-# 1. Aliasing: div_dep's iteration is a multiple of 1024 cycles' divisors.
+# 1. Aliasing: div_dep's iteration is 32 dependent divides, each 29 cycles
+# + 3 until its dependent issues (core.regread_stages 1 + 2: the divider does
+# not forward): 1024 cycles, the sampling period.
 for mode in periodic random; do
     flag=(); [ $mode = random ] && flag=(--sample-random)
-    "$BIN/sim" --full --sample tip "${flag[@]}" --sample-period 1024 -o $mode.json -- "$RV/sim/div_dep" 2000 \
+    "$BIN/sim" --full --set fu.div=29 --set fu.div_units=1 --set core.regread_stages=1 --sample tip "${flag[@]}" \
+        --sample-period 1024 -o $mode.json -- "$RV/sim/div_dep" 2000 \
         > /dev/null 2> $mode.err
 done
 grep -q "Periodic sampling aliases with a loop" periodic.err || fail "periodic aliasing not reported on stderr"
