@@ -127,6 +127,7 @@ instance_record probe_instance_record(const sim_core *c, const uop *u, bool reti
                          .fetched = u->fetched, .dispatched = u->dispatched, .ready = dispatched ? u->ready : 0,
                          /* an aborted instance may end before it issues or completes */
                          .issued = dispatched && u->issue <= c->now ? u->issue : 0,
+                         .issued2 = dispatched && u->issue2 && u->issue2 <= c->now ? u->issue2 : 0,
                          .completed = dispatched && u->complete <= c->now ? u->complete : 0,
                          .ended = c->now, .flags = u->flags, .mem_level = u->mem_level,
                          .mshr_wait = u->d.mem_access == RV_MEM_LOAD ? u->mshr_wait : 0, .abort_key = abort_key,

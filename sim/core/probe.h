@@ -74,6 +74,7 @@ typedef struct instance_record {
     uint64_t instance;         /* fetched instances before it */
     uint64_t seq, pc, mem_addr;
     uint64_t fetched, dispatched, ready, issued, completed, ended; /* ready: every operand (a store's data too) */
+    uint64_t issued2;          /* a store whose address and data issued apart: its second half's issue (else 0) */
     uint16_t flags;            /* UOP_* */
     uint8_t mem_level;         /* loads: enum mem_level */
     uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */

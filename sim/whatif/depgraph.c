@@ -315,6 +315,7 @@ typedef struct edges {
     bool serial;               /* serialising: it dispatches into an empty ROB */
     uint64_t serial_dispatch;  /* ... that long after the commit before (older stores drain too) */
     uint64_t re, ep;
+    uint64_t re2;              /* a store whose halves issued apart: its second half's wait for a port */
     bool load, dmiss;
     uint64_t mshr_wait;        /* part of ep: the graph's own MSHRs decide it */
     unsigned load_bits;        /* the set bits that idealise this load (its pc) */
@@ -437,6 +438,7 @@ static edges measure(depgraph *dg, const instance_record *r)
                .iq = queue_of(cls),
                .regs = r->dst == RV_REG_NONE ? -1 : r->dst < RV_REG_F0 ? RES_INT_REGS : RES_FP_REGS};
     if (e.divider >= 0) e.re = 0; /* the graph's own dividers decide the wait */
+    if (r->issued2) e.re2 = cycles_after(r->issued2, max_u64(r->issued + 1, r->ready));
     if (e.new_packet) { /* the core marks a packet's misses on its first instruction */
         dg->packet_imiss = r->flags & UOP_L1I_MISS, dg->packet_itlb = r->flags & UOP_ITLB_MISS;
         e.fe_blocks = dg->packet_imiss || dg->packet_itlb;
@@ -832,7 +834,8 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     uint64_t ready = d + 1;                                                       /* DR */
     for (int s = 0; s < 3; s++)
         if (r->src[s] != RV_REG_NONE) ready = max_u64(ready, g->reg_p[r->src[s]]); /* PR */
-    /* A store issues with its address; its data joins it whenever it comes. */
+    /* A store issues once its address is ready (its first half, or its only
+     * issue with its data ready too); its data joins it whenever it comes. */
     uint64_t from = !e->is_store ? ready : max_u64(d + 1, r->src[0] != RV_REG_NONE ? g->reg_p[r->src[0]] : 0);
     uint64_t *divider = e->divider >= 0 ? earliest(g->divider_free[e->divider], dg->dividers[e->divider], &from) : NULL;
     /* RE: contention, as measured, or gone with the unit's latency (a unit
@@ -845,6 +848,13 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
         issue = from;
     else issue = from + e->re;
     uint64_t exec = max_u64(issue, ready);
+    /* A store whose data comes after its address issues its data as a
+     * second half, on a port of its own; its issue-queue entry stays until
+     * then (sim/core/dispatch.c schedule_store_halves). */
+    uint64_t leaves = issue;
+    if (e->is_store && ready > issue)
+        leaves = bw ? reserve_port(g->ports[e->iq - RES_RINGS], ports_allowed(dg, r, e), max_u64(issue + 1, ready))
+                    : max_u64(issue + 1, ready) + e->re2;
     uint64_t p = e->load ? load_complete(dg, g, e, r, exec, k) : exec + execution(e, set); /* EP */
     if (divider) *divider = p;
     uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;
@@ -854,8 +864,8 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     if (r->dst != RV_REG_NONE) g->reg_p[r->dst] = p + (e->load || execution(e, set) ? e->wake : 0); /* an op that takes no time forwards */
     if (e->regs >= 0) take(&g->res[e->regs], c);
     if (e->load) take(&g->res[RES_LDQ], c);
-    /* The entry is free the cycle after it issues. */
-    g->packet_iq[g->npacket_iq++] = (__typeof__(g->packet_iq[0])){e->iq, d, issue + 1};
+    /* The entry is free the cycle after it issues (a store's, its last half). */
+    g->packet_iq[g->npacket_iq++] = (__typeof__(g->packet_iq[0])){e->iq, d, leaves + 1};
     g->row_c[(g->rows - 1) & (RING - 1)] = c;
     g->packet_c[(g->packets - 1) & (RING - 1)] = c;
     if (e->branch) g->branch_p[g->branches++ & (RING - 1)] = p;
