@@ -134,7 +134,7 @@ instance_record probe_instance_record(const sim_core *c, const uop *u, bool reti
                          .retired = retired, .taken = u->d.taken,
                          .load = u->d.mem_access == RV_MEM_LOAD, .fetch_ready = u->fetch_ready, .packet = u->packet,
                          .fe_bubbles = u->fe_bubbles,
-                         .cls = rv_ops[u->d.insn.op].cls, .wake = (uint8_t)core_wakeup_delay(&c->cfg, &u->d.insn), .dst = u->ops.dst,
+                         .cls = rv_ops[u->d.insn.op].cls, .op = u->d.insn.op, .wake = (uint8_t)core_wakeup_delay(&c->cfg, &u->d.insn), .dst = u->ops.dst,
                          .src = {u->ops.src[0], u->ops.src[1], u->ops.src[2]}, .history = u->history,
                          .l1d_line = retired && u->d.mem_access == RV_MEM_STORE ? l1d_line(c, u->d.mem_addr) : 0};
 }

@@ -84,6 +84,7 @@ typedef struct instance_record {
     uint32_t packet;           /* its fetch packet's number */
     uint8_t fe_bubbles;        /* fetch cycles lost after it to a late fetch stage's redirect */
     uint8_t cls;               /* enum insn class (lib/decode.h) */
+    uint16_t op;               /* enum rv_op (lib/decode.h) */
     uint8_t wake;              /* cycles after completing before its dependents could issue (core_wakeup_delay) */
     uint8_t dst, src[3];       /* registers, rv_operands numbering (RV_REG_NONE: none) */
     uint64_t history;          /* conditional-branch outcomes before its fetch, newest in bit 0 */

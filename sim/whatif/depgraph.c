@@ -797,7 +797,7 @@ static uint32_t ports_allowed(const depgraph *dg, const instance_record *r, cons
     unsigned cls = r->cls;
     int only = -1;
     if (e->iq == RES_IQ_INT) {
-        if (cls == CLS_JAL || cls == CLS_JALR) only = 0;
+        if (cls == CLS_JAL || cls == CLS_JALR || r->op == RV_OP_auipc) only = 0; /* the jump unit reads pcs */
         else if (cls == CLS_CSR) only = 1;
         else if (cls == CLS_MUL) only = 2;
         else if (cls == CLS_DIV) only = 3;

@@ -12,7 +12,7 @@
  * prefetches the next line, which a later load then shares. Issue-queue
  * entries: a store's is held until its data half issues, and an entry the
  * decode packet took in the same cycle is not counted again; with bw a
- * multiply still has one port. A load forwarded from a store waits for the
+ * multiply or an auipc still has one port. A load forwarded from a store waits for the
  * store's data, whatever makes that late; a store whose write the probe
  * never showed misses if its line was not in the L1D as it committed. A
  * load that hit the L1D after a page walk takes the walk's time, and with
@@ -335,6 +335,22 @@ Test(depgraph, with_bw_a_multiply_still_has_one_port)
     for (int i = 0; i < N; i++) {
         r[i] = op((uint64_t)i, 10 + (uint64_t)i, 11 + (uint64_t)i, 14 + (uint64_t)i, 15 + (uint64_t)i);
         r[i].cls = CLS_MUL, r[i].ready = 11 + (uint64_t)i / 4, r[i].packet = (uint32_t)i / 4 + 1;
+    }
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bw")}};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[1] >= N, "%lu cycles with bw idealised", (unsigned long)g.cycles[1]);
+}
+
+Test(depgraph, with_bw_an_auipc_still_has_one_port)
+{
+    /* 400 independent auipcs: they run on the jump unit, which reads pcs,
+     * on one issue port at any issue width: at least 400 cycles with bw
+     * idealised. */
+    enum { N = 400 };
+    static instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        r[i] = op((uint64_t)i, 10 + (uint64_t)i, 11 + (uint64_t)i, 12 + (uint64_t)i, 13 + (uint64_t)i);
+        r[i].op = RV_OP_auipc, r[i].wake = 3, r[i].ready = 11 + (uint64_t)i / 4, r[i].packet = (uint32_t)i / 4 + 1;
     }
     depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bw")}};
     depgraph_result g = run(&cfg, r, N);
