@@ -23,7 +23,8 @@ void cache_init(cache *c, const char *name, uint64_t bytes, unsigned ways, unsig
     c->tags = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->tags, HOST_LINE));
     c->flags = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->flags, HOST_LINE));
     c->ready = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->ready, HOST_LINE));
-    if (!c->tags || !c->flags || !c->ready) die("out of memory for the %s", name);
+    c->order = aligned_alloc(HOST_LINE, round_up(sets * ways * sizeof *c->order, HOST_LINE));
+    if (!c->tags || !c->flags || !c->ready || !c->order) die("out of memory for the %s", name);
     busy_pool_init(&c->mshrs, mshrs);
     cache_clear(c);
 }
@@ -33,6 +34,7 @@ void cache_free(cache *c)
     free(c->tags);
     free(c->flags);
     free(c->ready);
+    free(c->order);
     busy_pool_free(&c->mshrs);
 }
 
@@ -47,6 +49,12 @@ void cache_quiesce(cache *c)
     busy_pool_clear(&c->mshrs);
 }
 
+/* Every set's order: its ways in turn (after a restore, the order they were saved in). */
+static void cache_order_ways(cache *c)
+{
+    for (uint64_t i = 0; i < cache_nlines(c); i++) c->order[i] = (uint8_t)(i % c->ways);
+}
+
 void cache_clear(cache *c)
 {
     for (uint64_t i = 0; i < cache_nlines(c); i++) {
@@ -54,6 +62,7 @@ void cache_clear(cache *c)
         c->flags[i] = 0;
         c->ready[i] = 0;
     }
+    cache_order_ways(c);
     c->ready_kept = false;
     busy_pool_clear(&c->mshrs);
 }
@@ -83,12 +92,14 @@ void cache_expect_geometry(const cache *c, ustate *s)
     ustate_expect_u64(s, c->ways);
 }
 
-/* A line is its tag and its flags byte (cache.h's encoding). */
+/* A line is its tag and its flags byte (cache.h's encoding); each set's
+ * lines in its order. */
 void cache_save_lines(const cache *c, ustate *s)
 {
     for (uint64_t i = 0; i < cache_nlines(c); i++) {
-        ustate_put_u64(s, c->tags[i]);
-        ustate_put(s, &c->flags[i], 1);
+        uint64_t pos = i - i % c->ways + c->order[i];
+        ustate_put_u64(s, c->tags[pos]);
+        ustate_put(s, &c->flags[pos], 1);
     }
 }
 
@@ -100,14 +111,17 @@ bool cache_restore_lines(cache *c, ustate *s)
         uint8_t flags;
         ustate_get(s, &flags, 1);
         bool empty = tag == CACHE_NO_LINE;
-        /* a line in the wrong set, a valid line after an empty way or a
-         * level that does not exist would break lookups and replacement */
-        bool follows_empty = i % c->ways && c->tags[i - 1] == CACHE_NO_LINE;
-        if ((!empty && ((tag & c->set_mask) != set || follows_empty)) ||
+        /* a line in the wrong set or twice in its set, a valid line after an
+         * empty way or a level that does not exist would break lookups and
+         * replacement */
+        bool follows_empty = i % c->ways && c->tags[i - 1] == CACHE_NO_LINE, twice = false;
+        for (uint64_t j = i - i % c->ways; j < i && !empty; j++) twice |= c->tags[j] == tag;
+        if ((!empty && ((tag & c->set_mask) != set || follows_empty || twice)) ||
             (flags >> CACHE_LEVEL_SHIFT) >= MEM_LEVELS)
             s->bad = true;
         c->tags[i] = tag;
         c->flags[i] = flags;
     }
+    cache_order_ways(c);
     return !s->bad;
 }

@@ -1,10 +1,10 @@
-/* One set-associative cache level: true LRU (each set is kept in
- * most-recently-used-first order, so the common hit is the first way
- * compared and the victim is always the last way), lines that carry their
- * dirty bit and the cycle their fill completes, and the MSHRs that bound the
- * misses outstanding. A line is named by its position, set * ways + way.
- * What to fill and where to write back is the hierarchy's business
- * (memsys.c). */
+/* One set-associative cache level: true LRU, lines that carry their dirty
+ * bit and the cycle their fill completes, and the MSHRs that bound the
+ * misses outstanding. A line stays in the way it was put in; each set keeps
+ * its ways in order of use (most recent first), so a hit changes a few
+ * bytes of order, not the lines, and the victim is the last way in order.
+ * A line is named by its position, set * ways + way. What to fill and
+ * where to write back is the hierarchy's business (memsys.c). */
 #ifndef RV_UARCH_CACHE_H
 #define RV_UARCH_CACHE_H
 
@@ -19,7 +19,7 @@
 #include "uarch/state.h"
 
 /* Tag of an empty way: line addresses are byte addresses shifted right, so
- * none is all ones. Empty ways always follow the valid ones in a set. */
+ * none is all ones. Empty ways are always the last in their set's order. */
 #define CACHE_NO_LINE UINT64_MAX
 /* The position of no way: what a lookup of an absent line returns. */
 #define CACHE_ABSENT UINT64_MAX
@@ -51,18 +51,19 @@ typedef struct cache_victim {
 } cache_victim;
 
 /* A line's state is apart from its tag, so that a lookup reads a set's
- * tags from one host cache line (or a few), and its flags from 8 bytes per
- * 8 ways: warming touches nothing else, and a large level's lookups miss
- * the host caches, once per host line touched (an LLC of 4 MB took 1.5 MB
- * of state with the ready cycle beside the flags, more than a host core's
- * L2). The ready cycles are only read by timing requests; while all are 0
- * (ready_kept false: no timing request has filled a line since the last
- * cache_clear, cache_quiesce or restore), they need not move with their
- * lines either. */
+ * tags from one host cache line (or a few), and its order and flags from 8
+ * bytes each per 8 ways: warming touches nothing else, and a large level's
+ * lookups miss the host caches, once per host line touched (an LLC of 4 MB
+ * took 1.5 MB of state with the ready cycle beside the flags, more than a
+ * host core's L2). The ready cycles are only read by timing requests;
+ * while all are 0 (ready_kept false: no timing request has filled a line
+ * since the last cache_clear, cache_quiesce or restore), warming's fills
+ * need not write them either. */
 typedef struct cache {
-    uint64_t *tags;       /* sets x ways, each set most recently used first; an absent level has none */
+    uint64_t *tags;       /* sets x ways; an absent level has none */
     uint8_t *flags;       /* the same positions */
     uint64_t *ready;      /* the same positions; all 0 while !ready_kept */
+    uint8_t *order;       /* per set, its ways most recently used first */
     uint64_t set_mask;    /* sets - 1 (sets are a power of two) */
     unsigned ways;
     unsigned latency;     /* hit latency, cycles */
@@ -87,16 +88,16 @@ static inline uint64_t cache_ready(const cache *c, uint64_t pos) { return c->rea
 
 /* The hot paths below take the ways as an argument, always inlined: each
  * public function calls them with CACHE_FAST_WAYS, the associativity of
- * every level of the bundled configurations, as a constant the compiler
- * unrolls by (and a set as a shift), or with c->ways for any other. They
- * do not branch on where in its set a line is, or whether it is there
- * (but for the one answer the caller needs): on a program that misses,
- * that is as good as random, and a mispredicted branch costs more than
- * comparing or moving every way. */
+ * every level of the bundled configurations, as a constant (the set's
+ * order is then one 64-bit word, a byte a way), or with c->ways for any
+ * other. They do not branch on where in its set or its order a line is:
+ * on a program that misses, that is as good as random, and a mispredicted
+ * branch costs more than comparing every way. */
 enum { CACHE_FAST_WAYS = 8 };
 #define CACHE_HOT __attribute__((always_inline)) static inline
+#define CACHE_BYTES(b) ((uint64_t)(b) * 0x0101010101010101ull) /* b in every byte */
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define CACHE_SSE2 1 /* 8 ways: the tags compared two at a time, the flags moved as one 64-bit word */
+#define CACHE_SSE2 1 /* 8 ways: the tags compared two at a time */
 #else
 #define CACHE_SSE2 0
 #endif
@@ -110,7 +111,7 @@ CACHE_HOT __m128i cache_eq64(__m128i a, __m128i b)
 }
 #endif
 
-/* The first way of the set at `set` that holds tag; `ways` if none does. */
+/* The way of the set at `set` that holds tag; `ways` if none does. */
 CACHE_HOT unsigned cache_way_of(const cache *c, uint64_t set, uint64_t tag, unsigned ways)
 {
     const uint64_t *tags = c->tags + set;
@@ -128,62 +129,56 @@ CACHE_HOT unsigned cache_way_of(const cache *c, uint64_t set, uint64_t tag, unsi
     return found ? (unsigned)__builtin_ctzll(found) : ways;
 }
 
-/* Way n's line to the front of the set at `set`, ways 0 to n - 1 one way
- * down: a hit's reordering, and (n = ways - 1) an insert's, which then
- * writes way 0. */
-CACHE_HOT void cache_rotate(cache *c, uint64_t set, unsigned n, unsigned ways)
+/* The set at `set` has used way w, at `place` in its order, last: w moves
+ * to the front, the ways before it one place back. */
+CACHE_HOT void cache_use_at(cache *c, uint64_t set, unsigned w, unsigned place, unsigned ways)
 {
-    uint64_t *tags = c->tags + set, tag = tags[n];
-    uint8_t *flags = c->flags + set;
-#if CACHE_SSE2
-    /* an insert's (n known when compiling: a lookup's is not worth a
-     * branch): every way, as 16-byte moves */
-    if (ways == 8 && __builtin_constant_p(n) && n == 7) {
-        __m128i *t = (__m128i *)tags, t01 = t[0], t23 = t[1], t45 = t[2], t67 = t[3];
-        _mm_storeu_si128((__m128i *)(tags + 1), t01);
-        _mm_storeu_si128((__m128i *)(tags + 3), t23);
-        _mm_storeu_si128((__m128i *)(tags + 5), t45);
-        _mm_storel_epi64((__m128i *)(tags + 7), t67);
-    } else
-#endif
-    {
-        for (unsigned w = ways - 1; w > 0; w--) tags[w] = tags[w - (w <= n)]; /* each read before its way is written */
+    uint8_t *order = c->order + set;
+    if (ways == 8 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) { /* a place a byte, the first the lowest */
+        uint64_t o, moved = ((uint64_t)2 << (8 * place + 7)) - 1; /* places 0 to place */
+        memcpy(&o, order, sizeof o);
+        o = (o & ~moved) | ((o << 8) & moved) | w;
+        memcpy(order, &o, sizeof o);
+        return;
     }
-    tags[0] = tag;
-#if CACHE_SSE2
-    if (ways == 8) {
-        uint64_t f, moved = ((uint64_t)2 << (8 * n + 7)) - 1; /* bytes 0 to n */
-        memcpy(&f, flags, sizeof f);
-        f = (f & ~moved) | ((f << 8) & moved) | ((f >> 8 * n) & 0xff);
-        memcpy(flags, &f, sizeof f);
-    } else
-#endif
-    {
-        uint8_t flag = flags[n];
-        for (unsigned w = n; w > 0; w--) flags[w] = flags[w - 1];
-        flags[0] = flag;
-    }
-    if (c->ready_kept) {
-        uint64_t *ready = c->ready + set, r = ready[n];
-        for (unsigned w = n; w > 0; w--) ready[w] = ready[w - 1];
-        ready[0] = r;
-    }
+    for (; place > 0; place--) order[place] = order[place - 1];
+    order[0] = (uint8_t)w;
 }
+
+/* The same, w's place found in the order first. */
+CACHE_HOT void cache_use(cache *c, uint64_t set, unsigned w, unsigned ways)
+{
+    const uint8_t *order = c->order + set;
+    unsigned place = 0;
+    if (ways == 8 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+        uint64_t o, x;
+        memcpy(&o, order, sizeof o);
+        x = o ^ CACHE_BYTES(w); /* a zero byte at w's place (the lowest zero byte is found exactly) */
+        place = (unsigned)__builtin_ctzll((x - CACHE_BYTES(1)) & ~x & CACHE_BYTES(0x80)) / 8;
+    } else {
+        while (order[place] != w) place++;
+    }
+    cache_use_at(c, set, w, place, ways);
+}
+
+/* The way of the set at `set` used least recently: the victim. */
+CACHE_HOT unsigned cache_lru_way(const cache *c, uint64_t set, unsigned ways) { return c->order[set + ways - 1]; }
 
 CACHE_HOT uint64_t cache_lookup_in(cache *c, uint64_t tag, unsigned ways)
 {
     uint64_t set = (tag & c->set_mask) * ways;
-    if (c->tags[set] == tag)
-        return set;
+    unsigned mru = c->order[set];
+    if (c->tags[set + mru] == tag)
+        return set + mru;
     unsigned w = cache_way_of(c, set, tag, ways);
     if (w == ways)
         return CACHE_ABSENT;
-    cache_rotate(c, set, w, ways);
-    return set;
+    cache_use(c, set, w, ways);
+    return set + w;
 }
 
-/* The position of the line holding tag, made the most recently used (the
- * first way of its set); CACHE_ABSENT on a miss. */
+/* The position of the line holding tag, made the most recently used;
+ * CACHE_ABSENT on a miss. */
 CACHE_HOT uint64_t cache_lookup(cache *c, uint64_t tag)
 {
     return c->ways == CACHE_FAST_WAYS ? cache_lookup_in(c, tag, CACHE_FAST_WAYS) : cache_lookup_in(c, tag, c->ways);
@@ -198,6 +193,7 @@ __attribute__((always_inline)) static inline void cache_prefetch_set(const cache
     uint64_t first = cache_set(c, tag), last = first + c->ways - 1;
     __builtin_prefetch(c->tags + first);
     __builtin_prefetch(c->tags + last);
+    __builtin_prefetch(c->order + first);
     __builtin_prefetch(c->flags + first);
 }
 
@@ -205,8 +201,8 @@ __attribute__((always_inline)) static inline void cache_prefetch_set(const cache
  * its set, where a lookup finds it without reordering; else CACHE_ABSENT. */
 static inline uint64_t cache_mru(const cache *c, uint64_t tag)
 {
-    uint64_t set = cache_set(c, tag);
-    return c->tags[set] == tag ? set : CACHE_ABSENT;
+    uint64_t set = cache_set(c, tag), pos = set + c->order[set];
+    return c->tags[pos] == tag ? pos : CACHE_ABSENT;
 }
 
 /* The position of the line holding tag without touching the LRU order
@@ -229,18 +225,20 @@ CACHE_HOT uint64_t cache_find(const cache *c, uint64_t tag)
  * The copy is good until this thread's next cache_peek. */
 const cache_state *cache_peek(const cache *c, uint64_t tag);
 
-/* Put line (not present yet) in its set as the most recently used, evicting
- * the least recently used: returns the evicted line (tag CACHE_NO_LINE if the
- * way was empty). */
+/* Put line (not present yet) in its set as the most recently used, in the
+ * way of the least recently used: returns the line evicted (tag
+ * CACHE_NO_LINE if the way was empty). */
 CACHE_HOT cache_victim cache_insert_in(cache *c, const cache_line *line, unsigned ways)
 {
-    uint64_t set = (line->tag & c->set_mask) * ways, last = set + ways - 1;
-    cache_victim victim = {c->tags[last], c->flags[last] & CACHE_DIRTY};
-    if (line->ready) c->ready_kept = true; /* the ready cycles so far are all 0: they need no moving */
-    cache_rotate(c, set, ways - 1, ways);
-    c->tags[set] = line->tag;
-    c->flags[set] = line->flags;
-    if (c->ready_kept) c->ready[set] = line->ready;
+    uint64_t set = (line->tag & c->set_mask) * ways;
+    unsigned w = cache_lru_way(c, set, ways);
+    uint64_t pos = set + w;
+    cache_victim victim = {c->tags[pos], c->flags[pos] & CACHE_DIRTY};
+    c->tags[pos] = line->tag;
+    c->flags[pos] = line->flags;
+    if (line->ready) c->ready_kept = true; /* the ready cycles so far are all 0 */
+    if (c->ready_kept) c->ready[pos] = line->ready;
+    cache_use_at(c, set, w, ways - 1, ways);
     return victim;
 }
 CACHE_HOT cache_victim cache_insert(cache *c, const cache_line *line)
@@ -253,8 +251,9 @@ void cache_quiesce(cache *c);
 /* Empty every way (and quiesce). */
 void cache_clear(cache *c);
 
-/* Warm state: the geometry (sets, ways), then the lines, in LRU order, with
- * dirty bits, prefetch marks and fill levels. */
+/* Warm state: the geometry (sets, ways), then the lines, each set's in LRU
+ * order (most recent first), with dirty bits, prefetch marks and fill
+ * levels. */
 void cache_save_geometry(const cache *c, ustate *s);
 void cache_expect_geometry(const cache *c, ustate *s);   /* marks s bad on a mismatch */
 void cache_save_lines(const cache *c, ustate *s);

@@ -641,6 +641,16 @@ Test(memsys, restore_of_damaged_state_fails_cold)
     memcpy(s.data + header, &tag, 8);
     bad = (ustate){.data = s.data, .len = s.len};
     cr_expect_not(memsys_restore(b, &bad));
+    /* a line twice in its set */
+    memsys_warm_ifetch(a, BASE + L1_SET_STRIDE); /* the L1I's set 0: BASE + 4096, then BASE */
+    ustate two = {0};
+    memsys_save(a, &two);
+    bad = (ustate){.data = two.data, .len = two.len};
+    cr_assert(memsys_restore(b, &bad));
+    memcpy(two.data + header + 9, two.data + header, 8); /* the second way's tag: the first's */
+    bad = (ustate){.data = two.data, .len = two.len};
+    cr_expect_not(memsys_restore(b, &bad));
+    ustate_free(&two);
     ustate_free(&s);
     memsys_free(a);
     memsys_free(b);
