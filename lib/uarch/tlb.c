@@ -297,8 +297,9 @@ static void l1_try_log(l1_tlb *l)
     l->in_log = true;
 }
 
-/* The least recently used entry (empty entries were never used). */
-static unsigned l1_victim(l1_tlb *l)
+/* The least recently used entry (empty entries were never used): the
+ * scan's, out of line (l1_victim). */
+static unsigned l1_victim_scanned(l1_tlb *l)
 {
     for (;;) {
         if (l->in_log) {
@@ -316,7 +317,23 @@ static unsigned l1_victim(l1_tlb *l)
     }
 }
 
-static void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
+/* The least recently used entry: the log's, the fields in locals (a store
+ * through one of the arrays might change them, for all the compiler
+ * knows), or the scan's. */
+static inline unsigned l1_victim(l1_tlb *l)
+{
+    if (!l->in_log)
+        return l1_victim_scanned(l);
+    const unsigned *log = l->log, mask = l->log_mask;
+    const uint64_t *last_use = l->last_use;
+    uint64_t from = l->log_from;
+    while (last_use[log[from & mask]] != from)
+        from++;
+    l->log_from = from;
+    return log[from & mask];
+}
+
+static inline void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
 {
     unsigned victim = l1_victim(l);
     if (l->vpn[victim] != NO_PAGE)
@@ -333,7 +350,7 @@ static inline unsigned l2_slot(const tlbs *t, uint64_t vpn) { return (unsigned)(
 
 /* An L1 miss at cycle now: the L2 TLB, then the walker (which fills the L2
  * TLB). A walk still in flight in the L2 TLB is waited for, not repeated. */
-static tlb_result l2_translate(tlbs *t, uint64_t vpn, uint64_t now, bool timed)
+static inline tlb_result l2_translate(tlbs *t, uint64_t vpn, uint64_t now, bool timed)
 {
     uint64_t after_l2 = now + (t->nl2 ? t->l2_latency : 0);
     l2_entry *e = t->nl2 ? &t->l2[l2_slot(t, vpn)] : NULL;
@@ -349,7 +366,7 @@ static tlb_result l2_translate(tlbs *t, uint64_t vpn, uint64_t now, bool timed)
 }
 
 /* `timed` false: functional warming, all cycles 0. */
-static inline tlb_result translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now, bool timed)
+__attribute__((always_inline)) static inline tlb_result translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now, bool timed)
 {
     l1_tlb *l1 = instr ? &t->itlb : &t->dtlb;
     uint64_t vpn = vaddr >> TLB_PAGE_SHIFT;
