@@ -483,11 +483,11 @@ Test(depgraph, a_serialising_instruction_waits_for_an_empty_rob)
               (unsigned long)(r[N - 1].ended - 10));
 }
 
-/* Eight loads at distinct addresses (lines 128 bytes apart from base),
- * issued at `issued`, each missing for `latency` cycles. */
-static void eight_misses(instance_record *r, uint64_t first, uint64_t base, uint64_t issued, uint64_t latency)
+/* n loads at distinct addresses (lines 128 bytes apart from base), issued
+ * at `issued`, each missing for `latency` cycles. */
+static void misses(instance_record *r, int n, uint64_t first, uint64_t base, uint64_t issued, uint64_t latency)
 {
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < n; i++) {
         r[i] = op(first + (uint64_t)i, issued - 1, issued, issued + latency, issued + latency + 1);
         r[i].cls = CLS_LOAD, r[i].load = true, r[i].mem_level = MEM_DRAM, r[i].mem_addr = base + 128 * (uint64_t)i;
     }
@@ -504,7 +504,7 @@ Test(depgraph, a_load_asks_for_an_mshr_after_the_writes_begun_before_it)
         r[i] = store((uint64_t)i, 20 + (uint64_t)i, 0x200000 + 128 * (uint64_t)i);
         r[i].l1d_line = L1D_ABSENT;
     }
-    eight_misses(r + 8, 8, 0x300000, 40, MISS_LATENCY);
+    misses(r + 8, 1, 8, 0x300000, 40, MISS_LATENCY);
     r[8].mshr_wait = 180, r[8].completed += 180, r[8].ended += 180;
     uarch_config core;
     uarch_config_defaults(&core);
@@ -519,8 +519,8 @@ Test(depgraph, a_miss_takes_its_mshr_once_translated)
      * first (64 cycles), so finds an MSHR free and waits for none. */
     enum { N = 9, MISS_LATENCY = 100 };
     instance_record r[N];
-    eight_misses(r, 0, 0x300000, 10, 50);
-    eight_misses(r + 8, 8, 0x500000, 11, 64 + MISS_LATENCY);
+    misses(r, 8, 0, 0x300000, 10, 50);
+    misses(r + 8, 1, 8, 0x500000, 11, 64 + MISS_LATENCY);
     r[8].flags = UOP_DTLB_MISS | UOP_L2TLB_MISS;
     uarch_config core;
     uarch_config_defaults(&core);
