@@ -93,7 +93,10 @@ staging() { ls -A | grep "^\.$1\.tmp" || true; }
 # in OLD, a stale one it may still be about to remove).
 start_stopping() {
     set -m
-    "$BIN/checkpoint" -o "$1" --at 1M,20G -- "$RV/workloads/int_compute" 1000 > /dev/null 2> "$1.err" &
+    # (A shell started in the background, job control off, ignores SIGINT
+    # and passes that on: the run must take it as a terminal would.)
+    env --default-signal=INT,TERM,HUP "$BIN/checkpoint" -o "$1" --at 1M,20G -- "$RV/workloads/int_compute" 1000 \
+        > /dev/null 2> "$1.err" &
     pid=$!
     set +m
     for _ in $(seq 100); do

@@ -16,7 +16,9 @@ start() {
     local out=$1
     shift
     set -m
-    BIN=$BIN "$@" > "$out.txt" 2>&1 &
+    # (as from a terminal, even when make test itself runs in the background,
+    # where SIGINT is ignored and that is inherited)
+    BIN=$BIN env --default-signal=INT,TERM,HUP "$@" > "$out.txt" 2>&1 &
     pid=$!
     set +m
 }
