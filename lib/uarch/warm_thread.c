@@ -12,39 +12,52 @@
 #endif
 
 /* A ring of chunks (batches, as the thread reads them) between the warming
- * run (the producer) and the thread. Each side counts the chunks it has
- * finished with since the start; the producer writes chunk k to
- * ring[k % RING] once the thread is done with chunk k - RING. Waiting spins
- * and then sleeps on a condition variable. Both sides spin for about as
- * long as a run takes to fill several chunks (4000 pauses: some 80 us on
- * an AMD EPYC host), for while the run streams the thread, usually the
- * faster side, waits for each chunk a few microseconds, and waking it
- * costs the run a system call (futex) and the host an interrupt to the
- * other CPU: a shorter spin (200) made lua's warming call futex some 7,900
- * times per 100M instructions, this one some 190. The thread sleeps when
- * the run stops producing (a system call of the guest, the end), and the
- * producer then wakes it once half the ring is full.
+ * run (the producer) and the thread. The producer counts the chunks it
+ * has handed over; `trained` counts the first chunks learnt from whole;
+ * the producer writes chunk k to ring[k % RING] once chunk k - RING is
+ * learnt from. Waiting spins and then sleeps on a condition variable.
+ * Both sides spin for about as long as a run takes to fill several chunks
+ * (4000 pauses: some 80 us on an AMD EPYC host), for while the run streams
+ * the thread, usually the faster side, waits for each chunk a few
+ * microseconds, and waking it costs the run a system call (futex) and the
+ * host an interrupt to the other CPU: a shorter spin (200) made lua's
+ * warming call futex some 7,900 times per 100M instructions, this one some
+ * 190. The thread sleeps when the run stops producing (a system call of
+ * the guest, the end), and the producer then wakes it once half the ring
+ * is full.
  *
- * Either side may learn from a chunk's requests of the L1s and from its
- * pages (the TLBs): its stages. Which side is the slower one depends on the
- * program, and on this project's 2-CPU VM even changes from run to run: a
- * producer waiting for the thread learns from the stages of the chunks
- * queued (steal_stage) rather than spin, and the thread skips those. The
- * L1s and the TLBs are small enough to move between the cores cheaply
- * (bench/warm_ab.sh, median of 5, MIPS, against the L1s on the producer
- * and all else on the thread: pointer chasing over 1 MB 50.0 -> 62.0, gzip
- * 118 -> 139, bzip2 245 -> 261, no program slower). The caches below the
- * L1s stay on the thread: their state is large, and learning from their
- * requests on both cores halved pointer chasing's speed.
- * A stage is learnt from in chunk order whoever learns it: a side claims
- * chunk k's only once chunk k - 1's is learnt. The levels below learn from
- * chunk k's requests of the L1s once those are made; a thread that finds
- * the producer making them learns from the chunk's branches meanwhile
- * rather than wait (pointer chasing over 64 KB: 4-10% faster in A/B runs;
- * no program measurably slower). */
+ * A chunk is learnt from in stages: the requests of the L1s, its pages
+ * (the TLBs), the requests those make below the L1s, its branches. A
+ * stage is learnt from in chunk order whoever learns it: a side claims
+ * chunk k's only once chunk k - 1's is learnt (and chunk k's requests
+ * below the L1s only once its requests of the L1s are made). Which side is
+ * the slower one depends on the program, and on this project's 2-CPU VM
+ * even changes from run to run: a producer waiting for the thread learns
+ * from the stages of the chunks queued (steal) rather than spin, and the
+ * thread skips those. The L1s and the TLBs are small enough to move
+ * between the cores cheaply (bench/warm_ab.sh, median of 5, MIPS, against
+ * the L1s on the producer and all else on the thread: pointer chasing over
+ * 1 MB 50.0 -> 62.0, gzip 118 -> 139, bzip2 245 -> 261, no program
+ * slower). The caches below the L1s and the predictor stay on the thread
+ * while it runs: their state is large, and learning from their requests
+ * on both cores halved pointer chasing's speed. But when the thread has
+ * not finished a chunk for as long as the producer spins, it is taken to
+ * be off its CPU (the host busy with other work: both sides then share
+ * one CPU, or less), and the producer learns from those stages too rather
+ * than sleep, so that the run goes on as fast as on one thread. A thread
+ * that finds the producer making a chunk's requests of the L1s learns
+ * from the chunk's branches meanwhile rather than wait (pointer chasing
+ * over 64 KB: 4-10% faster in A/B runs; no program measurably slower).
+ *
+ * A chunk's stage is a word: the chunk's number and the stage's state.
+ * Since the producer may learn from every stage of a chunk and reuse its
+ * slot for a later chunk while the thread still looks at it, a claim
+ * names the chunk, and a stage whose slot holds a later chunk was learnt
+ * from. */
 enum { RING = 8, PRODUCER_SPINS = 4000, THREAD_SPINS = 4000, SPINS_PER_STEAL = 64 };
 
-enum stage { STAGE_L1, STAGE_PAGES, STAGES };
+/* The stages in the order the thread tries them. */
+enum stage { STAGE_L1, STAGE_BELOW, STAGE_PAGES, STAGE_BRANCHES, STAGES };
 /* Who learns from a chunk's stage. */
 enum stage_state { STAGE_OPEN, STAGE_CLAIMED, STAGE_LEARNT };
 
@@ -55,8 +68,7 @@ typedef struct chunk {
     alignas(64) uint64_t request[WARM_BATCH];
     alignas(64) uint64_t below[WARM_BATCH * MEMSYS_BELOW_PER_REQUEST]; /* what the requests make */
     int nbranch, npage, nrequest, nbelow;
-    bool last; /* the run's last chunk: flush and end */
-    _Atomic uint32_t stage[STAGES]; /* enum stage_state */
+    _Atomic uint64_t stage[STAGES]; /* chunk number << 2 | enum stage_state */
 } chunk;
 
 struct warm_thread {
@@ -66,10 +78,15 @@ struct warm_thread {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
-    /* each written by one side, on its own host cache line */
-    alignas(64) _Atomic uint32_t submitted; /* chunks handed over */
+    /* each written by one side but `trained`, on its own host cache line */
+    alignas(64) _Atomic uint64_t submitted; /* chunks handed over */
+    _Atomic uint64_t last;                  /* the run's last chunk, once handed over; else UINT64_MAX */
     uint64_t stolen[STAGES];                /* chunks whose stage the producer learnt from */
-    alignas(64) _Atomic uint32_t trained;   /* chunks learnt from */
+    uint64_t thread_seen;                   /* thread_learnt when the producer last looked */
+    bool stalled;                           /* the thread learnt nothing for as long as the producer spins */
+    alignas(64) _Atomic uint64_t trained;   /* the first chunks learnt from whole */
+    alignas(64) _Atomic uint64_t thread_learnt; /* stages the thread learnt from */
+    alignas(64) _Atomic uint64_t producer_learnt; /* stages the producer learnt from */
     alignas(64) _Atomic int sleepers;       /* sides asleep on `wake` */
     chunk ring[RING];
 };
@@ -81,146 +98,191 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Wait until *count is no longer `seen`; returns its new value. A side
- * about to sleep counts itself in `sleepers` before its last look, and
- * advance() looks at `sleepers` after its update (both sequentially
- * consistent), so one of them always sees the other. */
-static uint32_t wait_for_change(warm_thread *t, _Atomic uint32_t *count, uint32_t seen, int spins)
+static inline uint64_t stage_word(uint64_t k, enum stage_state state) { return k << 2 | state; }
+static inline chunk *chunk_of(warm_thread *t, uint64_t k) { return &t->ring[k % RING]; }
+
+/* Whether chunk k's stage s is learnt from (its slot may hold a later chunk by now). */
+static bool learnt(warm_thread *t, uint64_t k, enum stage s)
 {
-    uint32_t now;
+    uint64_t word = atomic_load_explicit(&chunk_of(t, k)->stage[s], memory_order_acquire);
+    return word == stage_word(k, STAGE_LEARNT) || word >> 2 > k;
+}
+
+/* Whether the run is over: its last chunk learnt from. */
+static bool over(warm_thread *t)
+{
+    return atomic_load_explicit(&t->trained, memory_order_acquire) > atomic_load(&t->last);
+}
+
+/* Wake whoever sleeps on `wake`. */
+static void wake_sleepers(warm_thread *t)
+{
+    if (!atomic_load(&t->sleepers)) return;
+    pthread_mutex_lock(&t->lock);
+    pthread_cond_broadcast(&t->wake);
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Sleep (after `spins` pauses) until *count is no longer `seen`, or the
+ * run is over; returns *count. A side about to sleep counts itself in
+ * `sleepers` before its last look, and the sides look at `sleepers` after
+ * their updates (both sequentially consistent), so one of them always
+ * sees the other. */
+static uint64_t wait_for_change(warm_thread *t, _Atomic uint64_t *count, uint64_t seen, int spins)
+{
+    uint64_t now;
     for (int i = 0; i < spins; i++) {
-        if ((now = atomic_load_explicit(count, memory_order_acquire)) != seen) return now;
+        if ((now = atomic_load_explicit(count, memory_order_acquire)) != seen || over(t)) return now;
         cpu_relax();
     }
     pthread_mutex_lock(&t->lock);
     atomic_fetch_add(&t->sleepers, 1);
-    while ((now = atomic_load(count)) == seen) pthread_cond_wait(&t->wake, &t->lock);
+    while ((now = atomic_load(count)) == seen && !over(t)) pthread_cond_wait(&t->wake, &t->lock);
     atomic_fetch_sub(&t->sleepers, 1);
     pthread_mutex_unlock(&t->lock);
     return now;
 }
 
-/* One more chunk finished with on this side (count is this side's); wake:
- * whether to wake the other side if it sleeps. */
-static void advance(warm_thread *t, _Atomic uint32_t *count, bool wake)
+/* Count the first chunks now learnt from whole, whichever side finished them. */
+static void settle(warm_thread *t)
 {
-    atomic_fetch_add(count, 1);
-    if (wake && atomic_load(&t->sleepers)) {
-        pthread_mutex_lock(&t->lock);
-        pthread_cond_broadcast(&t->wake);
-        pthread_mutex_unlock(&t->lock);
+    for (;;) {
+        uint64_t k = atomic_load(&t->trained);
+        if (k == atomic_load(&t->submitted)) return;
+        for (int s = 0; s < STAGES; s++)
+            if (!learnt(t, k, s)) return;
+        if (atomic_compare_exchange_strong(&t->trained, &k, k + 1)) wake_sleepers(t);
     }
 }
 
-/* Whether this side is to learn from c's stage (the other side has not
- * claimed it). */
-static bool claim(chunk *c, enum stage s)
+/* Learn from chunk k's stage s (claimed), and publish what it changed to
+ * whoever learns from the next. */
+static void learn(warm_thread *t, uint64_t k, enum stage s)
 {
-    uint32_t open = STAGE_OPEN;
-    return atomic_compare_exchange_strong(&c->stage[s], &open, STAGE_CLAIMED);
-}
-
-/* Learn from c's stage (claimed; the previous chunk's is learnt), and
- * publish what it changed to whoever learns from the next. */
-static void learn(warm_thread *t, chunk *c, enum stage s)
-{
-    if (s == STAGE_L1) {
+    chunk *c = chunk_of(t, k);
+    switch (s) {
+    case STAGE_L1: {
         memsys_log below = {.event = c->below};
         memsys_warm_requests(t->mem, c->request, c->nrequest, &below);
         c->nbelow = below.n;
         stream_store_fence(); /* the log's streamed stores before the state that publishes them */
-    } else {
-        for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
+        break;
     }
-    atomic_store_explicit(&c->stage[s], STAGE_LEARNT, memory_order_release);
+    case STAGE_BELOW: memsys_warm_below(t->mem, c->below, c->nbelow); break;
+    case STAGE_PAGES:
+        for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
+        break;
+    default:
+        bpred_warm_events(t->bp, c->branch, c->nbranch);
+        if (k == atomic_load(&t->last)) bpred_warm_flush(t->bp);
+        break;
+    }
+    atomic_store_explicit(&c->stage[s], stage_word(k, STAGE_LEARNT), memory_order_release);
 }
 
-static bool learnt(chunk *c, enum stage s)
+/* Learn from chunk k's stage s (handed over) if nobody has claimed it and
+ * it may be learnt from now; whether this side (thread: the thread) did. */
+static bool try_learn(warm_thread *t, uint64_t k, enum stage s, bool thread)
 {
-    return atomic_load_explicit(&c->stage[s], memory_order_acquire) == STAGE_LEARNT;
+    if (k > 0 && !learnt(t, k - 1, s)) return false;
+    if (s == STAGE_BELOW && !learnt(t, k, STAGE_L1)) return false;
+    uint64_t open = stage_word(k, STAGE_OPEN);
+    if (!atomic_compare_exchange_strong(&chunk_of(t, k)->stage[s], &open, stage_word(k, STAGE_CLAIMED)))
+        return false;
+    learn(t, k, s);
+    atomic_fetch_add(thread ? &t->thread_learnt : &t->producer_learnt, 1);
+    if (!thread) wake_sleepers(t); /* a thread waiting for this stage */
+    settle(t);
+    return true;
 }
 
-/* (The thread) wait until c's stage is learnt from: by the producer, if
- * it claimed it, which is learning from it now (a short wait). */
-static void wait_learnt(chunk *c, enum stage s)
+/* Learn from what of chunk k this side may; whether chunk k is learnt
+ * from whole. */
+static bool work_on(warm_thread *t, uint64_t k)
 {
-    while (!learnt(c, s)) cpu_relax();
+    bool whole = true;
+    for (int s = 0; s < STAGES; s++)
+        if (!learnt(t, k, s) && !try_learn(t, k, s, true)) whole = false;
+    return whole;
 }
 
-/* A chunk counts as learnt from once its stages are too: so the chunk
- * before any chunk not yet counted has had its stages learnt from. */
+/* The thread: the chunks in order, each stage it can claim; a stage the
+ * producer has claimed, it waits for, learning from the chunk's others. */
 static void *train(void *arg)
 {
     warm_thread *t = arg;
-    for (uint32_t next = 0;; next++) {
-        if (atomic_load_explicit(&t->submitted, memory_order_acquire) == next)
-            wait_for_change(t, &t->submitted, next, THREAD_SPINS);
-        chunk *c = &t->ring[next % RING];
-        if (claim(c, STAGE_L1)) learn(t, c, STAGE_L1);
-        /* the producer learning from the L1s' requests: the branches,
-         * which do not depend on them, first */
-        bool branches_first = !learnt(c, STAGE_L1);
-        if (branches_first) bpred_warm_events(t->bp, c->branch, c->nbranch);
-        wait_learnt(c, STAGE_L1);
-        memsys_warm_below(t->mem, c->below, c->nbelow);
-        if (claim(c, STAGE_PAGES)) learn(t, c, STAGE_PAGES);
-        if (!branches_first) bpred_warm_events(t->bp, c->branch, c->nbranch);
-        wait_learnt(c, STAGE_PAGES);
-        if (c->last) {
-            bpred_warm_flush(t->bp);
-            return NULL; /* pthread_join makes all this visible to the producer */
+    for (uint64_t k = 0;;) {
+        uint64_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
+        if (k < trained) k = trained; /* the producer learnt from those whole */
+        if (over(t)) return NULL; /* pthread_join makes the model visible to the producer */
+        if (k == atomic_load_explicit(&t->submitted, memory_order_acquire)) {
+            wait_for_change(t, &t->submitted, k, THREAD_SPINS);
+            continue;
         }
-        advance(t, &t->trained, true);
+        uint64_t producer_learnt = atomic_load(&t->producer_learnt);
+        if (work_on(t, k))
+            k++;
+        else /* the producer learns from one of its stages */
+            wait_for_change(t, &t->producer_learnt, producer_learnt, THREAD_SPINS);
     }
 }
 
-/* (The producer) learn from stage s of the first chunk handed over whose
- * stage s nobody has claimed, if that of the chunk before it is learnt;
- * whether it did. */
-static bool steal_stage(warm_thread *t, enum stage s)
+/* (The producer) learn from a stage of the first chunks handed over that
+ * nobody has claimed, the requests of the L1s first (the levels below need
+ * them), then the pages, and with `all` the requests below the L1s and
+ * the branches too; whether it did. */
+static bool steal(warm_thread *t, bool all)
 {
-    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
-    uint32_t submitted = atomic_load_explicit(&t->submitted, memory_order_relaxed); /* this side's */
-    for (uint32_t k = trained; k != submitted; k++) {
-        chunk *c = &t->ring[k % RING];
-        uint32_t state = atomic_load_explicit(&c->stage[s], memory_order_acquire);
-        if (state == STAGE_LEARNT) continue;
-        if (state == STAGE_CLAIMED || !claim(c, s)) return false; /* the thread's: the next must wait */
-        learn(t, c, s);
-        t->stolen[s]++;
-        return true;
-    }
+    uint64_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
+    uint64_t submitted = atomic_load_explicit(&t->submitted, memory_order_relaxed); /* this side's */
+    static const enum stage order[] = {STAGE_L1, STAGE_PAGES, STAGE_BELOW, STAGE_BRANCHES};
+    for (int i = 0; i < (all ? STAGES : 2); i++)
+        for (uint64_t k = trained; k != submitted; k++) {
+            if (learnt(t, k, order[i])) continue;
+            if (!try_learn(t, k, order[i], false)) break; /* claimed, or not to be learnt yet: the next must wait */
+            t->stolen[order[i]]++;
+            return true;
+        }
     return false;
 }
 
-/* The requests of the L1s first: the thread needs them before the levels below. */
-static bool steal(warm_thread *t) { return steal_stage(t, STAGE_L1) || steal_stage(t, STAGE_PAGES); }
-
-/* (The producer) wait until the thread has learnt from all the first k
- * chunks but at most `behind`, learning from their stages meanwhile;
- * returns how many it has learnt from. */
-static uint32_t wait_trained(warm_thread *t, uint32_t k, uint32_t behind)
+/* (The producer) wait until the first k chunks are learnt from but at most
+ * `behind`, learning from their stages meanwhile; returns how many are.
+ * Once it has spun that long with the thread learning nothing, it learns
+ * from every stage until the thread learns again, and sleeps only if the
+ * thread has claimed all there is. */
+static uint64_t wait_trained(warm_thread *t, uint64_t k, uint64_t behind)
 {
     for (;;) {
-        uint32_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
+        uint64_t trained = atomic_load_explicit(&t->trained, memory_order_acquire);
         if (k - trained <= behind) return trained;
-        if (steal(t)) continue;
+        uint64_t thread_learnt = atomic_load_explicit(&t->thread_learnt, memory_order_relaxed);
+        if (thread_learnt != t->thread_seen) { /* the thread runs */
+            t->thread_seen = thread_learnt;
+            t->stalled = false;
+        }
+        if (steal(t, t->stalled)) continue;
         int spin = 0;
         for (; spin < PRODUCER_SPINS; spin++) {
             if (atomic_load_explicit(&t->trained, memory_order_acquire) != trained) break;
-            if (spin % SPINS_PER_STEAL == SPINS_PER_STEAL - 1 && steal(t)) break;
+            if (spin % SPINS_PER_STEAL == SPINS_PER_STEAL - 1 && steal(t, t->stalled)) break;
             cpu_relax();
         }
-        if (spin == PRODUCER_SPINS) wait_for_change(t, &t->trained, trained, 0); /* sleep */
+        if (spin < PRODUCER_SPINS) continue;
+        if (!t->stalled && atomic_load_explicit(&t->thread_learnt, memory_order_relaxed) == t->thread_seen) {
+            t->stalled = true; /* off its CPU, or far behind */
+            continue;
+        }
+        wait_for_change(t, &t->trained, trained, 0); /* sleep */
     }
 }
 
-/* Open chunk k (the next to hand over) in w once the thread is done with
- * chunk k - RING, which was in its slot. */
-static void open_chunk(warm_thread *t, uint32_t k, warm_batch *w)
+/* Open chunk k (the next to hand over) in w once chunk k - RING, which was
+ * in its slot, is learnt from. */
+static void open_chunk(warm_thread *t, uint64_t k, warm_batch *w)
 {
     wait_trained(t, k, RING - 1);
-    chunk *c = &t->ring[k % RING];
+    chunk *c = chunk_of(t, k);
     *w = (warm_batch){.branch = c->branch, .page = c->page, .request = c->request};
 }
 
@@ -231,6 +293,7 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb, memsys *m, warm_batch *w)
     warm_thread *t = aligned_alloc(alignof(warm_thread), sizeof *t);
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
+    atomic_init(&t->last, UINT64_MAX);
     t->bp = b;
     t->tlb = tlb;
     t->mem = m;
@@ -252,19 +315,20 @@ warm_thread *warm_thread_start(bpred *b, tlbs *tlb, memsys *m, warm_batch *w)
 
 /* Hand over w's chunk, the last or not; wake: wake the thread whatever is
  * pending (someone will wait for it). Returns the chunks handed over. */
-static uint32_t hand_over(warm_thread *t, warm_batch *w, bool last, bool wake)
+static uint64_t hand_over(warm_thread *t, warm_batch *w, bool last, bool wake)
 {
-    uint32_t k = atomic_load_explicit(&t->submitted, memory_order_relaxed);
-    chunk *c = &t->ring[k % RING];
+    uint64_t k = atomic_load_explicit(&t->submitted, memory_order_relaxed);
+    chunk *c = chunk_of(t, k);
     stream_store_fence(); /* the streamed stores before the count that publishes them */
     c->nbranch = w->nbranch;
     c->npage = w->npage;
     c->nrequest = w->nrequest;
-    c->last = last;
-    for (int s = 0; s < STAGES; s++)
-        atomic_store_explicit(&c->stage[s], STAGE_OPEN, memory_order_relaxed); /* published with the count */
-    uint32_t trained = atomic_load_explicit(&t->trained, memory_order_relaxed); /* may be behind */
-    advance(t, &t->submitted, wake || k + 1 - trained >= RING / 2);
+    for (int s = 0; s < STAGES; s++) /* published with the count */
+        atomic_store_explicit(&c->stage[s], stage_word(k, STAGE_OPEN), memory_order_relaxed);
+    if (last) atomic_store(&t->last, k);
+    uint64_t trained = atomic_load_explicit(&t->trained, memory_order_relaxed); /* may be behind */
+    atomic_fetch_add(&t->submitted, 1);
+    if (wake || k + 1 - trained >= RING / 2) wake_sleepers(t);
     return k + 1;
 }
 
@@ -272,17 +336,18 @@ void warm_thread_submit(warm_thread *t, warm_batch *w) { open_chunk(t, hand_over
 
 void warm_thread_drain(warm_thread *t, warm_batch *w)
 {
-    uint32_t k = hand_over(t, w, false, true);
+    uint64_t k = hand_over(t, w, false, true);
     wait_trained(t, k, 0);
     open_chunk(t, k, w);
 }
 
 uint64_t warm_thread_producer_requests(const warm_thread *t) { return t->stolen[STAGE_L1]; }
 uint64_t warm_thread_producer_pages(const warm_thread *t) { return t->stolen[STAGE_PAGES]; }
+uint64_t warm_thread_producer_all(const warm_thread *t) { return t->stolen[STAGE_BELOW] + t->stolen[STAGE_BRANCHES]; }
 
 void warm_thread_stop(warm_thread *t, warm_batch *w)
 {
-    hand_over(t, w, true, true);
+    wait_trained(t, hand_over(t, w, true, true), 0);
     *w = (warm_batch){0}; /* its chunk goes with the thread */
     pthread_join(t->thread, NULL);
     pthread_cond_destroy(&t->wake);

@@ -12,7 +12,8 @@
  * L1s that would only be counted (memsys_mru_view) and counts those
  * itself. The thread learns from everything, but for what the run learns
  * from while it waits for the thread: the L1s' requests and the pages of
- * the batches queued (warm_thread.c). */
+ * the batches queued, and everything while the thread seems to be off its
+ * CPU (warm_thread.c). */
 #ifndef RV_UARCH_WARM_THREAD_H
 #define RV_UARCH_WARM_THREAD_H
 
@@ -88,9 +89,12 @@ void warm_thread_submit(warm_thread *t, warm_batch *w);
 void warm_thread_drain(warm_thread *t, warm_batch *w);
 
 /* How many batches' requests of the L1s, and pages, the producer has
- * learnt from while it waited (for tests and measurements). */
+ * learnt from while it waited, and their requests below the L1s and
+ * branches, which it learns from only while the thread seems to be off its
+ * CPU (for tests and measurements). */
 uint64_t warm_thread_producer_requests(const warm_thread *t);
 uint64_t warm_thread_producer_pages(const warm_thread *t);
+uint64_t warm_thread_producer_all(const warm_thread *t);
 
 /* Hand over the last batch, wait until the model has learnt from all of it
  * (the predictor flushed: bpred_warm_flush) and end the thread. */

@@ -1,10 +1,11 @@
 /* Functional warming's second thread (lib/uarch/warm_thread.c): the branch
  * predictor, the TLBs and the caches below the L1s it trains end exactly as
  * training them in order on one thread leaves them, whatever the batches'
- * sizes and whichever side learns from a batch's pages; and there is no
- * thread when OpenMP is to use one. */
+ * sizes and whichever side learns from a batch's stages, also when the two
+ * share a CPU; and there is no thread when OpenMP is to use one. */
 #include <criterion/criterion.h>
 #include <omp.h>
+#include <sched.h>
 #include <string.h>
 
 #include "uarch/warm_thread.h"
@@ -93,8 +94,10 @@ static void expect_same_state(bpred *b1, tlbs *t1, memsys *m1, bpred *b2, tlbs *
 /* Batches of every size, the three parts filled at different rates, the
  * last one short, many more than the ring holds (the producer waits). The
  * data accesses are made here on the L1D, which defers what they need
- * below it to the batch. */
-Test(warm_thread, trains_as_one_thread)
+ * below it to the batch. one_cpu: the thread and the producer share one
+ * CPU, so that the thread is off it while the producer waits, and the
+ * producer learns from every stage meanwhile. */
+static void trains_as_one_thread(bool one_cpu)
 {
     make_streams();
     uarch_config c = defaults();
@@ -107,6 +110,15 @@ Test(warm_thread, trains_as_one_thread)
     for (int i = 0; i < N; i++) warm_at_once(direct_mem, request[i]);
 
     omp_set_num_threads(2); /* whatever the CPUs: the thread is what is tested */
+    cpu_set_t cpus, one;
+    cr_assert(sched_getaffinity(0, sizeof cpus, &cpus) == 0);
+    CPU_ZERO(&one);
+    for (int i = 0; i < CPU_SETSIZE; i++)
+        if (CPU_ISSET(i, &cpus)) {
+            CPU_SET(i, &one);
+            break;
+        }
+    if (one_cpu) cr_assert(sched_setaffinity(0, sizeof one, &one) == 0); /* the thread takes the mask it starts with */
     warm_batch w;
     warm_thread *t = warm_thread_start(threaded_bp, threaded_tlb, threaded_mem, &w);
     cr_assert(t, "no thread");
@@ -132,7 +144,10 @@ Test(warm_thread, trains_as_one_thread)
      * is compared. */
     cr_expect_gt(warm_thread_producer_requests(t), 0, "the producer learnt from no batch's requests");
     cr_expect_gt(warm_thread_producer_pages(t), 0, "the producer learnt from no batch's pages");
+    if (one_cpu)
+        cr_expect_gt(warm_thread_producer_all(t), 0, "the producer learnt from no batch's branches or requests below the L1s");
     warm_thread_stop(t, &w);
+    sched_setaffinity(0, sizeof cpus, &cpus);
     cr_expect(memsys_get_stats(direct_mem)->l2_misses > N / 100 && memsys_get_stats(direct_mem)->dram_writes > N / 100,
               "the accesses reach below the L2 and write back");
     expect_same_state(direct_bp, direct_tlb, direct_mem, threaded_bp, threaded_tlb, threaded_mem);
@@ -147,6 +162,10 @@ Test(warm_thread, trains_as_one_thread)
     memsys_free(direct_mem);
     memsys_free(threaded_mem);
 }
+
+Test(warm_thread, trains_as_one_thread) { trains_as_one_thread(false); }
+
+Test(warm_thread, trains_as_one_thread_sharing_a_cpu) { trains_as_one_thread(true); }
 
 Test(warm_thread, none_with_one_thread)
 {
