@@ -7,8 +7,9 @@
 # MIPS = W / the fastest of --reps runs' wall time, the whole command
 # included (start-up, and writing the one checkpoint). Warming trains the
 # branch predictor, TLBs, L2 and LLC on a second thread, so beside it is the CPU time (user +
-# system, both threads) of the same fastest run, and the CPU time of this
-# build with one thread (OMP_NUM_THREADS=1). The reference is one thread.
+# system, both threads) of the same fastest run; and the MIPS of both builds
+# on one CPU (taskset -c to the first CPU this script may use: no thread),
+# as a Slurm task given one CPU, or a host busy with other work, sees them.
 # Beside them, the same command without --warm (the fast-forward alone).
 # Prints a table and writes bench/results/warm.txt (warm_quick.txt with --quick).
 #
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --warm-insts) WARM_INSTS=$2; shift 2 ;;
     --quick) QUICK=1; shift ;;
     --perf) PERF=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) print_help; exit 0 ;;
     *) die "unknown option $1" ;;
     esac
 done
@@ -56,15 +57,17 @@ if [ -n "$QUICK" ]; then
     RUNS=$(echo "$RUNS" | grep -E '^(sort|lua)\|')
 fi
 
+# one CPU: the first this script may run on
+CPU=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
 # times BIN WARM AT PROG ARGS...: "wall cpu" seconds of one checkpoint run
-# (ONE_THREAD=1 in the environment: with OMP_NUM_THREADS=1)
+# (ONE_CPU=1 in the environment: on one CPU)
 times() {
     local bin=$1 warm=$2 at=$3; shift 3
-    local opt=() env=()
+    local opt=() on=()
     [ "$warm" = 1 ] && opt=(--warm "$TOP/configs/boom-tip.ini")
-    [ -n "${ONE_THREAD:-}" ] && env=(OMP_NUM_THREADS=1)
+    [ -n "${ONE_CPU:-}" ] && on=(taskset -c "$CPU")
     rm -rf "$T/ck"
-    (cd "$T/in" && env "${env[@]}" /usr/bin/time -f '%e %U %S' -o "$T/time" "$bin/checkpoint" -o "$T/ck" "${opt[@]}" \
+    (cd "$T/in" && "${on[@]}" /usr/bin/time -f '%e %U %S' -o "$T/time" "$bin/checkpoint" -o "$T/ck" "${opt[@]}" \
         --at "$at" --guest-output none -- "$@" >/dev/null 2>"$T/err") || { cat "$T/err" >&2; echo "0 0"; return; }
     awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$T/time"
 }
@@ -76,29 +79,33 @@ mkdir -p "$TOP/bench/results"
 {
     echo "bench_warm ($(date -u +%FT%TZ), $(git -C "$TOP" rev-parse --short HEAD) against the reference in $REF_BIN, $(nproc) cores, fastest of $REPS, wall time)"
     echo "command: checkpoint [--warm configs/boom-tip.ini] --at W --guest-output none -- PROG ARGS (W below)"
-    printf '%-12s %11s %6s %9s %9s %8s %7s %7s %8s %8s\n' program W "ff s" "before s" "after s" speedup before after "CPU s" "CPU s"
-    printf '%-12s %11s %6s %9s %9s %8s %7s %7s %8s %8s\n' "" "" "" "" "" "" MIPS MIPS "after" "1 thread"
+    printf '%-12s %11s %6s %9s %9s %8s %7s %7s %8s %8s %8s %8s\n' program W "ff s" "before s" "after s" speedup before after "CPU s" \
+        "before" "after" "1-CPU"
+    printf '%-12s %11s %6s %9s %9s %8s %7s %7s %8s %8s %8s %8s\n' "" "" "" "" "" "" MIPS MIPS "after" "1-CPU" "1-CPU" speedup
 } | tee "$txt"
 while IFS='|' read -r label prog args total <&3; do
     read -r -a argv <<<"$args"
     at=$((WARM_INSTS < total ? WARM_INSTS : total * 95 / 100))
-    ff=() before=() after=() one=()
+    ff=() before=() after=() before1=() after1=()
     for r in $(seq 1 "$REPS"); do
         ff+=("$(times "$BIN" 0 "$at" "$prog" "${argv[@]}")")
         before+=("$(times "$REF_BIN" 1 "$at" "$prog" "${argv[@]}")")
         after+=("$(times "$BIN" 1 "$at" "$prog" "${argv[@]}")")
-        one+=("$(ONE_THREAD=1 times "$BIN" 1 "$at" "$prog" "${argv[@]}")")
+        before1+=("$(ONE_CPU=1 times "$REF_BIN" 1 "$at" "$prog" "${argv[@]}")")
+        after1+=("$(ONE_CPU=1 times "$BIN" 1 "$at" "$prog" "${argv[@]}")")
     done
     read -r f _ <<<"$(fastest "${ff[@]}")"
     read -r b _ <<<"$(fastest "${before[@]}")"
     read -r a ac <<<"$(fastest "${after[@]}")"
-    read -r _ oc <<<"$(fastest "${one[@]}")"
-    awk -v l="$label" -v n="$at" -v f="$f" -v b="$b" -v a="$a" -v ac="$ac" -v oc="$oc" 'BEGIN {
-        printf "%-12s %11d %6.2f %9.2f %9.2f %7.2fx %7.1f %7.1f %8.2f %8.2f\n", l, n, f, b, a, b / a, n / b / 1e6, n / a / 1e6, ac, oc
+    read -r b1 _ <<<"$(fastest "${before1[@]}")"
+    read -r a1 _ <<<"$(fastest "${after1[@]}")"
+    awk -v l="$label" -v n="$at" -v f="$f" -v b="$b" -v a="$a" -v ac="$ac" -v b1="$b1" -v a1="$a1" 'BEGIN {
+        printf "%-12s %11d %6.2f %9.2f %9.2f %7.2fx %7.1f %7.1f %8.2f %8.1f %8.1f %7.2fx\n", l, n, f, b, a, b / a, n / b / 1e6,
+            n / a / 1e6, ac, n / b1 / 1e6, n / a1 / 1e6, b1 / a1
     }' | tee -a "$txt"
 done 3<<<"$RUNS"
 echo "ff s: the same command without --warm (fast-forward only), this build; CPU s: user + system time of the" | tee -a "$txt"
-echo "fastest run, with the predictor's and TLBs' thread (after) and with OMP_NUM_THREADS=1 (1 thread)" | tee -a "$txt"
+echo "fastest run, with the model's thread (after); 1-CPU: both builds under taskset -c $CPU (no thread)" | tee -a "$txt"
 
 # profile LABEL: top symbols of this build warming LABEL's program
 profile() {
