@@ -256,22 +256,6 @@ static void warm_accesses(uarch_warmer *w, const rv_block *b, uint32_t first, ui
     const int shift = u->fetch_shift;
     uint64_t entered = b->insns[first].pc >> shift, last = b->insns[end - 1].pc >> shift;
     uint64_t to_enter = entered == u->fetch_block ? entered + 1 : entered; /* the next fetch block to warm */
-    const int per_line = (int)u->line_shift - shift;
-    if (entered >> per_line == w->iline && last >> per_line == w->iline) {
-        /* all in the line of the run's last fetch (a loop's block, mostly):
-         * every fetch is a repeat, and only the accesses need a look */
-        uint64_t fetches = last + 1 - to_enter;
-        w->iline_repeats += fetches;
-        w->ipage_repeats += fetches;
-        for (uint32_t k = 0; k < t->n;) {
-            uint32_t i = t->e[k].idx;
-            uint64_t addr = 0;
-            unsigned access = trace_access(t, &k, i, &addr);
-            if (i >= first && i < end) run_data(w, access, addr);
-        }
-        u->fetch_block = last;
-        return;
-    }
     for (uint32_t k = 0; k < t->n;) {
         uint32_t i = t->e[k].idx;
         uint64_t addr = 0;
