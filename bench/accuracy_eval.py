@@ -25,6 +25,7 @@ Usage: accuracy_eval.py run  OUT LIST:SET... (profile and simulate, cached)
 import concurrent.futures as cf
 import csv
 import gzip
+import hashlib
 import json
 import math
 import os
@@ -75,11 +76,59 @@ def runs_of(specs):
     return out
 
 
-def inputs_dir(out, opt):
+def digest_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def digest_tree(d):
+    """The content of a directory of inputs: names, kinds and bytes."""
+    h = hashlib.sha256()
+    for p in sorted(Path(d).rglob("*")):
+        h.update(str(p.relative_to(d)).encode() + b"\0")
+        if p.is_file() and not p.is_symlink():
+            h.update(digest_file(p).encode())
+        else:
+            h.update(b"fifo" if p.is_fifo() else b"dir" if p.is_dir() else b"other")
+    return h.hexdigest()
+
+
+def inputs_dir(out, opt, refresh=False):
+    """The generated inputs, made again by REFRESH (cheap) and replaced when
+    their content changed: the runs' keys hold their digest."""
     d = Path(out) / ("inputs-eval" if opt else "inputs")
-    if not d.is_dir():
-        subprocess.run([sys.executable, str(TOP / "tests/corpus/make_inputs.py"), *opt, str(d)], check=True)
+    if d.is_dir() and not refresh:
+        return d
+    new = d.with_name(d.name + ".new")
+    if new.exists():
+        shutil.rmtree(new)
+    subprocess.run([sys.executable, str(TOP / "tests/corpus/make_inputs.py"), *opt, str(new)],
+                   check=True, stdout=subprocess.DEVNULL)
+    if d.is_dir() and digest_tree(d) == digest_tree(new):
+        shutil.rmtree(new)
+    else:
+        if d.is_dir():
+            print(f"{d.name}: changed, made again", flush=True)
+            shutil.rmtree(d)
+        os.replace(new, d)
     return d
+
+
+def run_keys(inputs):
+    """What a variant's profile and full run depend on: the tool's build (its
+    binary's digest), the core's configuration, the inputs, the granularity.
+    A cached profile or log whose key differs is stale and made again."""
+    common = f"config {digest_file(CONFIG)} inputs {digest_tree(inputs)} fine {FINE}"
+    return {"prof": f"bbv {digest_file(BIN / 'bbv')} {common}",
+            "full": f"sim {digest_file(BIN / 'sim')} {common}"}
+
+
+def cached(d, what, key):
+    k = d / f"{what}.key"
+    return k.is_file() and k.read_text().strip() == key
 
 
 def fresh(work, inputs, variant):
@@ -102,33 +151,49 @@ def variant_env(variant):
     return [x for e in env for x in ("--env", e)]
 
 
-def profile_and_simulate(out, run, variant):
-    """bbv --proxy at 100k and sim --full logging every 100k, in fresh copies of the inputs."""
+def profile_and_simulate(out, run, variant, keys):
+    """bbv --proxy at 100k and sim --full logging every 100k, in fresh copies of
+    the inputs; each made again unless its key (run_keys) is the current one."""
     st, label, prog, stdin, args, opt = run
     inputs = inputs_dir(out, opt)
+    key = keys[opt and opt[0] or ""]
     d = Path(out) / "runs" / label / variant
-    if (d / "full.json").is_file() and (d / f"prof.{FINE}.proxy").is_file():
+    todo = [w for w, f in (("prof", f"prof.{FINE}.proxy"), ("full", "full.json"))
+            if not ((d / f).is_file() and cached(d, w, key[w]))]
+    if not todo:
         return f"{label}/{variant} cached"
     d.mkdir(parents=True, exist_ok=True)
+    for w in todo:
+        (d / f"{w}.key").unlink(missing_ok=True)
     argv = variant_argv(args, inputs, variant)
     env = variant_env(variant)
     src = "/dev/null" if stdin == "-" else str(inputs / stdin.removeprefix("pipe:"))
     work = d / "work"
-    fresh(work, inputs, variant)
-    with open(src, "rb") as i, open(d / "bbv.out", "wb") as o, open(d / "bbv.err", "wb") as e:
-        b = subprocess.run([str(BIN / "bbv"), "-o", str(d / "prof"), "--interval", str(FINE), "--proxy", str(CONFIG),
-                        *env, "--", str(CBIN / prog), *argv], cwd=work, stdin=i, stdout=o, stderr=e)
-    fresh(work, inputs, variant)
-    with open(src, "rb") as i, open(d / "sim.err", "wb") as e:
-        r = subprocess.run([str(BIN / "sim"), "--full", "-q", "-G", str(FINE), "--interval-log", str(d / "full.csv"),
-                            "-o", str(d / "full.json.tmp"), "--guest-output", str(d / "sim.out"), *env,
-                            "--", str(CBIN / prog), *argv], cwd=work, stdin=i, stderr=e)
+    status = {}
+    if "prof" in todo:
+        fresh(work, inputs, variant)
+        with open(src, "rb") as i, open(d / "bbv.out", "wb") as o, open(d / "bbv.err", "wb") as e:
+            status["bbv"] = subprocess.run([str(BIN / "bbv"), "-o", str(d / "prof"), "--interval", str(FINE), "--proxy",
+                                            str(CONFIG), *env, "--", str(CBIN / prog), *argv],
+                                           cwd=work, stdin=i, stdout=o, stderr=e).returncode
+    if "full" in todo:
+        fresh(work, inputs, variant)
+        with open(src, "rb") as i, open(d / "sim.err", "wb") as e:
+            status["sim"] = subprocess.run([str(BIN / "sim"), "--full", "-q", "-G", str(FINE), "--interval-log",
+                                            str(d / "full.csv"), "-o", str(d / "full.json.tmp"), "--guest-output",
+                                            str(d / "sim.out"), *env, "--", str(CBIN / prog), *argv],
+                                           cwd=work, stdin=i, stderr=e).returncode
     shutil.rmtree(work)
     # Both exit with the guest's status (lua's run ends with 3); 125 and up: the tool failed.
-    if r.returncode != b.returncode or r.returncode >= 125 or not (d / "full.json.tmp").is_file():
-        return f"{label}/{variant} FAILED (bbv {b.returncode}, sim {r.returncode}: {(d / 'sim.err').read_text()[-300:]})"
-    os.replace(d / "full.json.tmp", d / "full.json")
-    return f"{label}/{variant} done"
+    codes = set(status.values())
+    if len(codes) > 1 or max(codes) >= 125 or ("full" in todo and not (d / "full.json.tmp").is_file()):
+        err = (d / "sim.err").read_text()[-300:] if (d / "sim.err").is_file() else ""
+        return f"{label}/{variant} FAILED ({status}: {err})"
+    if "full" in todo:
+        os.replace(d / "full.json.tmp", d / "full.json")
+    for w in todo:
+        (d / f"{w}.key").write_text(key[w] + "\n")
+    return f"{label}/{variant} done ({' and '.join(todo)})"
 
 
 # ------------------------------------------------------------- scoring
@@ -315,15 +380,46 @@ METHODS = [
 ]
 
 
+def provenance(out, runs):
+    """Which builds the scored profiles and full runs came from: the current
+    bbv and sim (those in BIN, with the inputs and configuration as they are
+    now) or earlier ones (stale: \`run\` makes them again)."""
+    keys, n, stale = {}, 0, {"prof": [], "full": []}
+    for r in runs:
+        opt = r[5] and r[5][0] or ""
+        if opt not in keys:
+            keys[opt] = run_keys(inputs_dir(out, r[5]))
+        for v in VARIANTS:
+            d = out / "runs" / r[1] / v
+            if not (d / "full.json").is_file():
+                continue
+            n += 1
+            for w in stale:
+                if not cached(d, w, keys[opt][w]):
+                    stale[w].append(f"{r[1]}/{v}")
+    tools = f"bbv {digest_file(BIN / 'bbv')[:12]}, sim {digest_file(BIN / 'sim')[:12]} (sha256)"
+    if not stale["prof"] and not stale["full"]:
+        return f"all {n} profiles and full runs by the current {tools}"
+    for w, names in stale.items():
+        if names:
+            print(f"accuracy_eval: {len(names)} {w} runs are stale (not by {tools}): {' '.join(names[:5])}...",
+                  file=sys.stderr)
+    return (f"STALE: {len(stale['prof'])} of {n} profiles and {len(stale['full'])} of {n} full runs "
+            f"not by the current {tools}")
+
+
 def main():
     cmd, out = sys.argv[1], Path(sys.argv[2]).resolve()
     if cmd == "run":
         runs = runs_of(sys.argv[3:])
+        keys = {}
         for r in runs:
-            inputs_dir(out, r[5])
+            opt = r[5] and r[5][0] or ""
+            if opt not in keys:
+                keys[opt] = run_keys(inputs_dir(out, r[5], refresh=True))
         with cf.ThreadPoolExecutor(JOBS) as ex:
             # variant by variant: an interrupted run leaves every program's first variants
-            futs = [ex.submit(profile_and_simulate, out, r, v) for v in VARIANTS for r in runs]
+            futs = [ex.submit(profile_and_simulate, out, r, v, keys) for v in VARIANTS for r in runs]
             for f in cf.as_completed(futs):
                 print(f.result(), flush=True)
         return
@@ -333,6 +429,7 @@ def main():
     methods = [m for m in METHODS if not names or m[0] in names.split(",") or m[0] in ("simpoint", "dims:1")]
     jobs = [(r, v, o) for r in runs for v in VARIANTS for o in OFFSETS
             if (out / "runs" / r[1] / v / "full.json").is_file()]
+    (out / "provenance.txt").write_text(provenance(out, runs) + "\n")
     rows = []
     with cf.ThreadPoolExecutor(JOBS) as ex:
         for res in ex.map(lambda j: score_one(out, *j, methods), jobs):

@@ -20,7 +20,10 @@
 #   CPI, calibrated on the tuning set.
 #
 # Writes bench/results/accuracy_eval.md. Profiles and full runs are kept in
-# OUT (default out/accuracy_eval) and reused; -s rescores only.
+# OUT (default out/accuracy_eval) and reused while their key holds (the
+# digest of the bbv or sim binary that made them, of the configuration and of
+# the generated inputs, made again each run): a rebuilt core makes them again.
+# -s rescores only (the report's header says how many runs are stale).
 # Usage: bench/accuracy_eval.sh [-o OUT] [-s] [-j JOBS]
 set -euo pipefail
 export LC_ALL=C
@@ -56,16 +59,13 @@ export BIN=$OUT/bin
 start=$EPOCHREALTIME
 if [ "$SCORE_ONLY" = 0 ]; then
     nice -n 10 python3 "$TOP/bench/accuracy_eval.py" run "$OUT" "${SETS[@]}" | tee "$OUT/run.log"
-    # the tools that made the profiles and full runs (the cached ones: earlier lines)
-    made=$(grep -c ' done$' "$OUT/run.log" || true)
-    [ "$made" -eq 0 ] || echo "$made by bbv and sim $(cat "$OUT/bin.from")" >> "$OUT/runs.from"
 fi
 python3 "$TOP/bench/accuracy_eval.py" score "$OUT" "$OUT/tables.md" "${SETS[@]}"
 seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 
 R=$TOP/bench/results/accuracy_eval.md
 {
-    echo "<!-- produced by: bench/accuracy_eval.sh, $seconds s on this 2-core machine (profiles and full runs reused from earlier runs not counted), $(date +%F), at $(git -C "$TOP" rev-parse --short HEAD); profiles and full runs: $(paste -sd ';' "$OUT/runs.from" 2>/dev/null || echo "not recorded"); simpoint $(cat "$OUT/bin.from" 2>/dev/null || echo "of unrecorded origin") -->"
+    echo "<!-- produced by: bench/accuracy_eval.sh, $seconds s on this 2-core machine (profiles and full runs reused from earlier runs not counted), $(date +%F), at $(git -C "$TOP" rev-parse --short HEAD); profiles and full runs: $(cat "$OUT/provenance.txt"); the tools $(cat "$OUT/bin.from" 2>/dev/null || echo "of unrecorded origin") -->"
     echo
     echo "# Accuracy as a distribution: tuning and evaluation sets (issue 37)"
     echo
