@@ -121,13 +121,14 @@ static uint8_t stall_key_of(const uop *u)
  * divider (every port has an ALU); of the FP ports, 0 the divide/square
  * root unit and the FP-to-integer unit (every port has an FMA unit). The
  * jump unit is the one that reads pcs, so auipc runs there too (decode.scala
- * gives it FU_JMP). */
+ * gives it FU_JMP); so does a recoded short forward branch, whose predicate
+ * only the jump unit wakes up (decode.scala, core.scala's pred_wakeup). */
 static uint32_t ports_of(const issue_queue_state *q, const uop *u)
 {
     unsigned cls = rv_ops[u->d.insn.op].cls;
     int only = -1;
     if (u->iq == IQ_INT) {
-        if (cls == CLS_JAL || cls == CLS_JALR || u->d.insn.op == RV_OP_auipc) only = 0;
+        if (cls == CLS_JAL || cls == CLS_JALR || u->d.insn.op == RV_OP_auipc || u->sfb_count) only = 0;
         else if (cls == CLS_CSR) only = 1;
         else if (cls == CLS_MUL) only = 2;
         else if (cls == CLS_DIV) only = 3;
@@ -303,8 +304,15 @@ void core_schedule(sim_core *c, uop *u)
     for (int i = 0; i < 3; i++)
         if (ops.src[i] != RV_REG_NONE) ready = max_u64(ready, c->reg_ready[ops.src[i]]);
     bool shadowed = in->pc > c->sfb_from && in->pc < c->sfb_to;
-    if (shadowed) ready = max_u64(ready, c->sfb_ready); /* predicated on the recoded branch */
-    else c->sfb_to = 0;                                /* past the shadow */
+    if (shadowed) {
+        /* Predicated on the recoded branch, and reading the old value of
+         * its destination, which it keeps when the predicate is false
+         * (decode.scala makes rd an operand of every shadow micro-op). */
+        ready = max_u64(ready, c->sfb_ready);
+        if (ops.dst != RV_REG_NONE) ready = max_u64(ready, c->reg_ready[ops.dst]);
+    } else {
+        c->sfb_to = 0; /* past the shadow */
+    }
     u->iq = (uint8_t)queue_of(cls);
     u->flags |= static_flags(in);
     issue_queue_state *q = &c->iq[u->iq];

@@ -115,3 +115,49 @@ Test(sim_dispatch, auipc_runs_on_the_jump_unit_one_a_cycle)
     cr_assert_eq(b->port, 0);
     cr_assert_eq(b->issue, 102, "a second auipc waits for the one jump unit");
 }
+
+/* An integer operation at pc, its operands and destination as given, once
+ * the core's state (e.g. a recoded branch's shadow) is set up. */
+static uop *alu_at(uint64_t pc, enum rv_op op, uint8_t dst, uint8_t src)
+{
+    uop *u = core_uop(core, core->disp++);
+    memset(u, 0, sizeof *u);
+    u->d.insn.pc = pc;
+    u->d.insn.op = op;
+    u->d.insn.len = 4;
+    u->ops.dst = dst;
+    u->ops.src[0] = src, u->ops.src[1] = u->ops.src[2] = RV_REG_NONE;
+    core_schedule(core, u);
+    return u;
+}
+
+Test(sim_dispatch, a_recoded_short_forward_branch_issues_on_the_jump_unit)
+{
+    uop *plain = alu_at(0x1ffc, RV_OP_add, 7, RV_REG_NONE);
+    cr_assert_eq(plain->issue, 101);
+    cr_assert_eq(plain->port, 0, "an ALU operation takes the lowest free port");
+    uop *u = core_uop(core, core->disp++);
+    memset(u, 0, sizeof *u);
+    u->d.insn.pc = 0x2000;
+    u->d.insn.op = RV_OP_beq;
+    u->d.insn.len = 4;
+    u->d.insn.imm = 12;
+    u->ops.dst = RV_REG_NONE;
+    u->ops.src[0] = u->ops.src[1] = u->ops.src[2] = RV_REG_NONE;
+    u->sfb_count = 2;
+    core_schedule(core, u);
+    cr_assert_eq(u->port, 0, "only the jump unit wakes the shadow's predicate");
+    cr_assert_eq(u->issue, 102, "so it waits for port 0 though port 1 is free");
+}
+
+Test(sim_dispatch, a_shadowed_instruction_waits_for_its_old_destination_value)
+{
+    core->sfb_from = 0x2000, core->sfb_to = 0x200c, core->sfb_ready = 102;
+    core->reg_ready[9] = 110; /* x9's older producer */
+    uop *shadowed = alu_at(0x2004, RV_OP_addi, 9, RV_REG_NONE);
+    cr_assert_eq(shadowed->issue, 110, "predicated: keeps x9's old value when the branch is taken");
+    core->sfb_from = 0x2000, core->sfb_to = 0x200c, core->sfb_ready = 102;
+    core->reg_ready[10] = 50;
+    uop *ready = alu_at(0x2008, RV_OP_addi, 10, RV_REG_NONE);
+    cr_assert_eq(ready->issue, 102, "and waits for the predicate");
+}
