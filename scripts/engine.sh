@@ -12,8 +12,9 @@
 # or why they failed with the log's path. The regions are a job array (one
 # task per --regions-per-task checkpoints) and a join job that puts the tasks'
 # results into the stage's output file. A chunked full run (full_in_chunks)
-# is a functional pass job, a job array of one task per chunk and a job that
-# stitches the chunks into the stage's outputs.
+# is a functional pass job, a job array of one task per chunk that starts
+# with the pass (--dependency=after), each task waiting for its own chunk's
+# checkpoint, and a job that stitches the chunks into the stage's outputs.
 # Names in job scripts (README, Security): every string that comes from a name
 # (paths, the program's arguments, stage names) is written with printf %q or
 # declare -p, never bare, so that none can end a line or a word of the
@@ -27,6 +28,7 @@ declare -A PRODUCER=() # output path -> the job of this run that writes it
 SUBMITTED=()           # records "id dir name tasks tag deps" (printf %q, read back by eval), tasks 0 but for an array
 DRY_ID=0 JOB_ID='' NODE_CPUS=''  # the most CPUs of a node (sinfo), the most a job asks for
 CLUSTER_CPUS=''                  # every node's CPUs (sinfo): the tasks of --full-chunks auto
+MAX_ARRAY=''                     # Slurm's MaxArraySize (scontrol): an array's tasks are 0 .. MAX_ARRAY - 1
 
 engine_usage() {
     cat << 'EOF'
@@ -45,8 +47,11 @@ simpoint, checkpoint, the regions as a job array over the checkpoints (one task 
 --regions-per-task, then a join into the usual file), the full run on its own or,
 with --full-chunks, as a functional pass that checkpoints every chunk (full.pass),
 a job array of one task per chunk (full.chunks: N tasks, or auto's one per CPU of
-the cluster, at most 1000; the nodes need not be the same) and a job that stitches
-them (full), and validate or the report after all of its inputs. The outputs are where a local run
+the cluster, at most Slurm's MaxArraySize - 1 (scontrol show config; 1000 when it
+cannot be read); the nodes need not be the same) that starts once the pass has
+started (after, not afterok), each task simulating its chunk as soon as the pass
+has published its checkpoint (one chunk past it), and a job that stitches them
+(full), and validate or the report after all of its inputs. The outputs are where a local run
 puts them; job scripts, Slurm's output and a status file per job are in .slurm/ of
 each output directory. Rerunning the command submits only what is missing and not
 already queued, and says how the last job of each stage it submits again ended
@@ -58,7 +63,8 @@ warms caches and predictors (bbv --proxy, checkpoint --warm, a chunked run's pas
 the warming model runs on a second thread). --time, once bbv has counted the
 program's I instructions (before that, the partition's default): 10 min + I / 5M s
 for bbv, checkpoint, a region task and a chunked run's pass, 10 min + I / 2M s for
-the full detailed run (a chunk task: its share of I), 10 min + I / 50M s for
+the full detailed run (a chunk task: its share of I, plus I / 5M s for waiting
+for its checkpoint), 10 min + I / 50M s for
 simpoint, 30 min for validate, the sweep report and a chunked run's stitch
 (measured here: 2M-8M instructions/s for the detailed core, 80M-200M for bbv and
 warm checkpoints).
@@ -92,6 +98,7 @@ engine_check() {
         fi
         NODE_CPUS=$(sinfo -h -o %c 2> /dev/null | tr -dc '0-9\n' | sort -n | tail -n 1 || true)
         CLUSTER_CPUS=$(sinfo -h -o '%n %c' 2> /dev/null | sort -u | awk '{ n += $2 } END { print n + 0 }' || true)
+        MAX_ARRAY=$(scontrol show config 2> /dev/null | sed -n 's/^MaxArraySize *= *\([0-9]*\).*/\1/p' || true)
     fi
 }
 
@@ -146,13 +153,13 @@ engine_produces() {
 # predictors (bbv --proxy, checkpoint --warm, a chunked run's pass) asks for
 # the second CPU the warming model runs on.
 engine_resources() {
-    local name=$1 cpus=1 mem=2G per='' insts=''
+    local name=$1 cpus=1 mem=2G per='' insts='' wait=0
     shift
     case $name in
     bbv* | checkpoint*) per=5000000 ;;
     *.tasks) per=5000000 cpus=$((REGIONS_PER_TASK < 8 ? REGIONS_PER_TASK : 8)) ;;
     full.pass) per=5000000 cpus=2 ;;
-    full.chunks) per=$((2000000 * CHUNK_TASKS)) ;; # a task simulates a chunk
+    full.chunks) per=$((2000000 * CHUNK_TASKS)) wait=5000000 ;; # a task waits for the pass, then simulates a chunk
     full) [ -n "${CHUNK_TASKS:-}" ] || per=2000000 ;; # chunked: the stitch (30 min)
     simpoint*) per=50000000 cpus=2 mem=4G ;;
     esac
@@ -161,7 +168,7 @@ engine_resources() {
     [ -z "$NODE_CPUS" ] || [ "$cpus" -le "$NODE_CPUS" ] || cpus=$NODE_CPUS
     printf '#SBATCH --cpus-per-task=%s\n#SBATCH --mem=%s\n' "$cpus" "$mem"
     if [ -n "$insts" ]; then
-        printf '#SBATCH --time=%s\n' "$((10 + (insts / per + 59) / 60))"
+        printf '#SBATCH --time=%s\n' "$((10 + (insts / per + (wait ? insts / wait : 0) + 59) / 60))"
     elif [ -z "$per" ]; then
         printf '#SBATCH --time=30\n'
     fi
@@ -212,7 +219,8 @@ engine_sbatch() {
     shift 4
     local opts=(--parsable "--job-name=rv:${TAG:+$TAG:}$name" "--output=$(engine_output "$name" "$tasks")"
         "--chdir=$PWD") script
-    [ -z "$deps" ] || opts+=("--dependency=afterok:$deps" --kill-on-invalid-dep=yes)
+    # DEP_KIND=after: once DEPS have started (a chunked run's tasks and its pass)
+    [ -z "$deps" ] || opts+=("--dependency=${DEP_KIND:-afterok}:$deps" --kill-on-invalid-dep=yes)
     [ "$tasks" -eq 0 ] || opts+=("--array=0-$((tasks - 1))")
     script=$(engine_script "$name" "$@")
     if [ -n "$DRY_RUN" ]; then
@@ -254,9 +262,10 @@ array_of() { [ "$1" -eq 0 ] || echo " (array of $1 tasks)"; }
 # array (REGIONS_MAX checkpoints at most, while DIR is still to be made) and a
 # join job that writes OUT. A COMMAND full_in_chunks N|auto G SIM... (a
 # chunked full run): the pass (NAME.pass), an array of a task per chunk
-# (NAME.chunks: N, or auto's one per CPU of the cluster, at most 1000, Slurm's
-# default MaxArraySize; a run with fewer chunks leaves the rest idle) and the
-# stitch (NAME), which writes OUTPUTS.
+# (NAME.chunks: N, or auto's one per CPU of the cluster, at most the
+# cluster's MaxArraySize - 1, the highest task index Slurm takes; a run with
+# fewer chunks leaves the rest idle) started with the pass, and the stitch
+# (NAME), which writes OUTPUTS.
 engine_submit() {
     local kind=$1 name=$2 outs=$3 deps=$4 why=$5
     shift 5
@@ -272,11 +281,15 @@ engine_submit() {
     engine_last "$name"
     if [ "$1" == full_in_chunks ]; then
         local CHUNK_TASKS=$2
-        [ "$CHUNK_TASKS" != auto ] || CHUNK_TASKS=$((${CLUSTER_CPUS:-4} < 1000 ? ${CLUSTER_CPUS:-4} : 1000))
+        local max=$((${MAX_ARRAY:-1001} - 1)) pass
+        [ "$CHUNK_TASKS" != auto ] || CHUNK_TASKS=$((${CLUSTER_CPUS:-4} < max ? ${CLUSTER_CPUS:-4} : max))
         [ "$CHUNK_TASKS" -ge 1 ] || CHUNK_TASKS=1
+        [ "$CHUNK_TASKS" -le "$max" ] || { log "$name: --full-chunks $CHUNK_TASKS: Slurm takes arrays of at most $max tasks (MaxArraySize $((max + 1)))"; exit 1; }
         engine_sbatch "$name.pass" 0 "$deps" "$why" engine_job tool "$name.pass" "$O/logs/$name.pass.log" \
-            "$O/full.chunks/checkpoints.json" "" chunks_pass "${@:2}"
-        engine_sbatch "$name.chunks" "$CHUNK_TASKS" "$JOB_ID" "a task per chunk" engine_chunk_task "$name" "${@:2}"
+            "$O/full.chunks/chunks.json" "" chunks_pass "${@:2}"
+        pass=$JOB_ID
+        DEP_KIND=after engine_sbatch "$name.chunks" "$CHUNK_TASKS" "$pass" "a task per chunk, each from its checkpoint" \
+            engine_chunk_task "$name" "$pass" "${@:2}"
         engine_sbatch "$name" 0 "$JOB_ID" "the stitch of its chunks" \
             engine_job "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" chunks_stitch "${@:2}"
     elif [ "$kind" != regions ]; then
@@ -314,48 +327,72 @@ engine_task() {
 # chunk_split N|auto G SIM --full OPTIONS... -- PROGRAM ARGS...: full_in_chunks's
 # command as the three steps on Slurm use it: CHUNK_SIM (sim), CHUNK_OPTS (its
 # options but --full, the outputs and the guest's: the core, sampling, -G),
-# CHUNK_OUTS (-o, --interval-log), CHUNK_WARM (checkpoint's --warm CONFIG
-# --set ...: the core's, configs/boom-tip.ini being sim's built-in one),
-# CHUNK_GUEST (--guest-output, --env), CHUNK_PROG (the program and its arguments).
+# CHUNK_OUTS (-o, --interval-log), CHUNK_PASS (what the functional pass
+# needs: the core's --config and --set, -G), CHUNK_GUEST (--guest-output,
+# --env), CHUNK_PROG (the program and its arguments).
 chunk_split() {
-    local config=$ROOT/configs/boom-tip.ini sets=()
-    CHUNK_SIM=$3 CHUNK_OPTS=() CHUNK_OUTS=() CHUNK_GUEST=() CHUNK_PROG=()
+    CHUNK_SIM=$3 CHUNK_OPTS=() CHUNK_OUTS=() CHUNK_GUEST=() CHUNK_PROG=() CHUNK_PASS=()
     shift 3
     while [ $# -gt 0 ] && [ "$1" != -- ]; do
         case $1 in
         --full) shift ;;
         -o | --interval-log) CHUNK_OUTS+=("$1" "$2"); shift 2 ;;
         --guest-output | --env) CHUNK_GUEST+=("$1" "$2"); shift 2 ;;
-        --config) config=$2 CHUNK_OPTS+=("$1" "$2"); shift 2 ;;
-        --set) sets+=("$1" "$2") CHUNK_OPTS+=("$1" "$2"); shift 2 ;;
+        --config | --set | -G | --log-interval) CHUNK_PASS+=("$1" "$2") CHUNK_OPTS+=("$1" "$2"); shift 2 ;;
         *) CHUNK_OPTS+=("$1"); shift ;;
         esac
     done
-    CHUNK_WARM=(--warm "$config" "${sets[@]}")
     CHUNK_PROG=("${@:2}")
 }
 
-# chunks_pass N|auto G SIM...: the functional pass, the chunks' warm
-# checkpoints in O/full.chunks (checkpoint --chunk-insts), none of an earlier run's parts.
+# chunks_pass N|auto G SIM...: the functional pass (sim --chunk-pass), each
+# chunk's warm checkpoint published in O/full.chunks once ready, after
+# O/full.chunks/pass.job names this job (the tasks, started with it, wait
+# for that: no earlier run's checkpoints or parts are taken for this one's).
 chunks_pass() {
     local c
     c=$(chunk_size "$1" "$2")
     chunk_split "$@"
     rm -rf -- "$O/full.chunks" "$O/full.parts"
-    mkdir -p -- "$O/full.parts"
-    "$B/checkpoint" -o "$O/full.chunks" "${CHUNK_WARM[@]}" --chunk-insts "$c" "${CHUNK_GUEST[@]}" -- "${CHUNK_PROG[@]}"
+    mkdir -p -- "$O/full.chunks" "$O/full.parts"
+    echo "${SLURM_JOB_ID:-}" > "$O/full.chunks/pass.job"
+    "$CHUNK_SIM" --full -q "${CHUNK_PASS[@]}" --chunk-insts "$c" --chunk-pass "$O/full.chunks" "${CHUNK_GUEST[@]}" \
+        -- "${CHUNK_PROG[@]}"
 }
 
-# chunks_task N|auto G SIM...: chunk CHUNK_TASK (a job array's task) into
-# O/full.parts; none when the run has fewer chunks than the array has tasks.
+# pass_alive JOB: the pass job is queued or running (no JOB: not a job).
+pass_alive() {
+    [ -n "$1" ] && squeue -h -j "$1" -o %T 2> /dev/null | grep -qE 'PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED|REQUEUE'
+}
+
+# chunks_task PASS N|auto G SIM...: chunk CHUNK_TASK (a job array's task)
+# into O/full.parts as soon as the pass (job PASS) has published its
+# checkpoint; none when the run has fewer chunks than the array has tasks.
+# It waits (polling, 1 s doubling to 30 s) while the pass runs: a task
+# started with the pass holds its CPU idle until its chunk is ready, which
+# is the price of starting it without a job of its own (a compute node may
+# not submit jobs, and one array keeps the stitch's dependency simple).
 chunks_task() {
+    local pass=$1 d=$O/full.chunks k=$CHUNK_TASK f nap=1 alive count
+    shift
     chunk_split "$@"
-    local ckpts=("$O/full.chunks"/*.ckpt)
-    if [ "$CHUNK_TASK" -ge ${#ckpts[@]} ]; then
-        echo "no chunk $CHUNK_TASK: the run has ${#ckpts[@]}"
-        return 0
-    fi
-    "$CHUNK_SIM" --stitch --part "$CHUNK_TASK" --part-out "$O/full.parts/$CHUNK_TASK.part" "${CHUNK_OPTS[@]}" "${ckpts[@]}"
+    f=$d/$(printf 'chunk-%06d.ckpt' "$k")
+    for (( ; ; )); do
+        alive=0
+        ! pass_alive "$pass" || alive=1 # before looking: a pass that ends meanwhile has written all it will
+        if [ "$(cat "$d/pass.job" 2> /dev/null)" == "$pass" ]; then
+            [ ! -e "$f" ] || break
+            count=$(sed -n 's/^  "count": \([0-9]*\),$/\1/p' "$d/chunks.json" 2> /dev/null || true)
+            if [ -n "$count" ] && [ "$k" -ge "$count" ]; then
+                echo "no chunk $k: the run has $count"
+                return 0
+            fi
+        fi
+        [ "$alive" == 1 ] || { echo "the pass (job $pass) ended without publishing chunk $k ($f)" >&2; return 1; }
+        sleep "$nap"
+        nap=$((nap < 16 ? 2 * nap : 30))
+    done
+    "$CHUNK_SIM" --stitch --part "$k" --part-out "$O/full.parts/$k.part" "${CHUNK_OPTS[@]}" "$d"
 }
 
 # chunks_stitch N|auto G SIM...: the parts into the full run's outputs; the
@@ -368,7 +405,7 @@ chunks_stitch() {
     return "$status"
 }
 
-# In a task of a chunked full run's array: chunks_task on its chunk.
+# In a task of a chunked full run's array: chunks_task PASS... on its chunk.
 engine_chunk_task() {
     local name=$1 i=$SLURM_ARRAY_TASK_ID
     shift

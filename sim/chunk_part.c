@@ -358,7 +358,7 @@ static void get_result(rbuf *b, chunk_part *m, sim_result *r)
     if (r->nsampled && !(r->sampled = calloc((size_t)r->nsampled, sizeof *r->sampled))) die("out of memory");
     for (int i = 0; i < r->nsampled && !b->bad; i++) get_sampled(b, &r->sampled[i]);
     if (!b->bad && b->at != b->n) b->bad = "bytes follow its end";
-    if (!b->bad && (!r->program || !m->count || m->index >= m->count)) b->bad = "its chunk is out of range";
+    if (!b->bad && (!r->program || (m->count && m->index >= m->count))) b->bad = "its chunk is out of range";
 }
 
 static int fail(char *err, size_t errlen, const char *path, const char *fmt, ...)

@@ -16,7 +16,7 @@
 
 /* Which chunk of which run. */
 typedef struct chunk_part {
-    uint64_t index, count;       /* chunk k of n */
+    uint64_t index, count;       /* chunk k of n; n 0 when unknown as it ran (a pass still running: not the last) */
     ckpt_region region;          /* its region (checkpoint --chunk-insts's) */
     uint32_t elf_crc;            /* the program's */
     uint64_t config_digest;      /* the core configuration it ran on (uarch_config_digest) */

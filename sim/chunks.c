@@ -1,6 +1,9 @@
 #include "chunks.h"
 
 #include <errno.h>
+#include <omp.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,109 +15,18 @@
 #include "ckpt/ckpt_fds.h"
 #include "ckpt/ckpt_pages.h"
 #include "chunk_part.h"
+#include "chunk_pass.h"
 #include "outfile.h"
 #include "progress.h"
 #include "uarch/uarch.h"
 #include "util.h"
 
-/* A chunk to simulate: its checkpoint (or part) and its region. */
-typedef struct chunk {
-    char *path;
-    ckpt_region region;
-    uint32_t elf_crc;            /* the program's (--stitch) */
-} chunk;
-
-static void chunks_free(chunk *chunks, size_t n)
-{
-    for (size_t k = 0; k < n; k++) free(chunks[k].path);
-    free(chunks);
-}
-
-static void chunks_append(chunk **chunks, size_t *n, char *path, const ckpt_region *rg, uint32_t elf_crc)
-{
-    if (!(*chunks = realloc(*chunks, (*n + 1) * sizeof **chunks))) die("out of memory");
-    (*chunks)[(*n)++] = (chunk){path, *rg, elf_crc};
-}
-
-/* ------------------------------------------------------ the functional pass */
-
-/* A new file in $TMPDIR for a chunk's checkpoint or their page store. A
- * failure or a signal removes it (a checkpoint is an outfile, the store is
- * tracked as one), success removes it here. */
-static char *temp_file(const char *what)
-{
-    const char *dir = getenv("TMPDIR");
-    char *path;
-    if (asprintf(&path, "%s/sim-%s-XXXXXX", dir && *dir ? dir : "/tmp", what) < 0) die("out of memory");
-    int fd = mkstemp(path);
-    if (fd < 0) die("cannot create a chunk %s in %s: %s", what, dir && *dir ? dir : "/tmp", strerror(errno));
-    close(fd);
-    outfile_track(path);
-    return path;
-}
-
-static void remove_checkpoints(chunk *chunks, size_t n)
-{
-    for (size_t k = 0; k < n; k++) unlink(chunks[k].path);
-}
-
-/* The functional pass of checkpoint --warm --chunk-insts C --warmup W, the
- * guest's output where o says, with each chunk's checkpoint in a temporary
- * file and their pages in the temporary *store: the chunks in order. */
-static size_t take_chunks(const sim_options *o, uint64_t C, uint64_t W, int argc, char **argv, chunk **out,
-                          char **store_path)
-{
-    rv_proc p;
-    rv_elf_info info;
-    guest_cli_start(&p, &info, &o->guest, argc, argv);
-    char err[512];
-    /* A piped stdin is read ahead so that every checkpoint carries what is left of it. */
-    if (ckpt_fds_spool_stdin(&p, err, sizeof err)) die("%s", err);
-    int out_fd = guest_cli_redirect_output(&p, o->guest_output);
-    uarch ua;
-    uarch_init(&ua, &o->cfg);
-    *store_path = temp_file("pages");
-    ckpt_page_store *store = ckpt_page_store_create(*store_path);
-    chunk *chunks = NULL;
-    size_t n = 0;
-    progress prog;
-    progress_init(&prog, "sim --full: functional pass", o->progress, o->total_insts);
-    for (;;) {
-        ckpt_region rg = ckpt_chunk_region(n, C, W);
-        uarch_warm_run(&ua, &p, rg.start);
-        progress_update(&prog, p.cpu.icount);
-        if (p.cpu.icount != rg.start) break;
-        ustate s = {0};
-        uarch_save(&ua, &s);
-        chunks_append(&chunks, &n, temp_file("chunk"), &rg, 0);
-        ckpt_save_shared(&p, chunks[n - 1].path, &rg, 1, s.data, s.len, store);
-        ustate_free(&s);
-    }
-    progress_finish(&prog, p.cpu.icount);
-    ckpt_page_store_close(store);
-    /* The last checkpoint's chunk may begin at the end (W < C: no earlier one). */
-    if (n > 1 && ckpt_region_begin(&chunks[n - 1].region) >= p.cpu.icount) {
-        remove_checkpoints(&chunks[n - 1], 1);
-        free(chunks[--n].path);
-    }
-    guest_cli_report_stop(&p);
-    uarch_destroy(&ua);
-    rv_proc_destroy(&p);
-    if (out_fd >= 0) close(out_fd);
-    *out = chunks;
-    return n;
-}
-
 /* ------------------------------------------------------ running the chunks */
 
-/* Every chunk from its checkpoint's warm state, after a detailed warm-up,
- * logged every G; the last to the program's end when it is the run's last
- * (`last`). In parallel, as regions. */
-static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool last, sim_result *res)
+/* The options every chunk runs with: from its checkpoint's warm state,
+ * after a detailed warm-up, logged every G. */
+static sim_options chunk_run_options(const sim_options *o)
 {
-    region_job *jobs = malloc(n * sizeof *jobs);
-    if (!jobs) die("out of memory");
-    for (size_t k = 0; k < n; k++) jobs[k] = (region_job){chunks[k].path, 0, last && k == n - 1};
     sim_options co = *o;
     co.warmup = WARMUP_CHECKPOINT_DETAILED;
     co.region_log = true;
@@ -123,8 +35,86 @@ static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool
      * no chunk samples faster for being short. */
     co.sampling.cfg.continued = true;
     co.sampling.cfg.min_samples = 0;
+    return co;
+}
+
+/* Every chunk, the last to the program's end when it is the run's last
+ * (`last`). In parallel, as regions. */
+static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool last, sim_result *res)
+{
+    region_job *jobs = malloc(n * sizeof *jobs);
+    if (!jobs) die("out of memory");
+    for (size_t k = 0; k < n; k++) jobs[k] = (region_job){chunks[k].path, 0, last && k == n - 1};
+    sim_options co = chunk_run_options(o);
     sim_run_jobs(&co, jobs, n, "sim --full: chunks", res);
     free(jobs);
+}
+
+/* Results by chunk, grown as the pass goes (each its own allocation: a
+ * thread fills its chunk's while another grows the array). */
+typedef struct result_slots {
+    sim_result **r;
+    size_t cap;
+} result_slots;
+
+static sim_result *slot_for(result_slots *s, size_t k)
+{
+    if (k >= s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        while (cap <= k) cap *= 2;
+        if (!(s->r = realloc(s->r, cap * sizeof *s->r))) die("out of memory");
+        memset(s->r + s->cap, 0, (cap - s->cap) * sizeof *s->r);
+        s->cap = cap;
+    }
+    if (!(s->r[k] = calloc(1, sizeof *s->r[k]))) die("out of memory");
+    return s->r[k];
+}
+
+/* A worker: the next chunk as soon as it is ready, until there are none. */
+static void chunk_worker(const sim_options *co, chunk_pass *p, size_t *next, result_slots *slots)
+{
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        size_t k = (*next)++;
+        pthread_mutex_unlock(&p->mu);
+        chunk c;
+        bool last;
+        if (!chunk_pass_wait(p, k, &c, &last)) return;
+        pthread_mutex_lock(&p->mu);
+        sim_result *r = slot_for(slots, k);
+        pthread_mutex_unlock(&p->mu);
+        sim_options jo = *co;
+        jo.region_to_end = last;
+        sim_region(&jo, c.path, 0, "none", r);
+        chunk_pass_finished(p);
+    }
+}
+
+/* The pass on one thread, and the chunks on OpenMP's threads, each chunk
+ * from the moment the pass makes it ready (sim/chunk_pass.h); the results
+ * in chunk order into *res. */
+static void pass_and_chunks(const sim_options *o, chunk_pass *p, uint64_t C, uint64_t W, int argc, char **argv,
+                            sim_result **res)
+{
+    sim_options co = chunk_run_options(o);
+    result_slots slots = {0};
+    size_t next = 0;
+    int workers = omp_get_max_threads();
+#pragma omp parallel num_threads(workers + 1)
+    {
+        if (omp_get_thread_num() == 0) {
+            chunk_pass_run(p, o, C, W, argc, argv);
+            chunk_pass_wait_finished(p, o->progress);
+        } else {
+            chunk_worker(&co, p, &next, &slots);
+        }
+    }
+    if (!(*res = calloc(p->n, sizeof **res))) die("out of memory");
+    for (size_t k = 0; k < p->n; k++) {
+        (*res)[k] = *slots.r[k];
+        free(slots.r[k]);
+    }
+    free(slots.r);
 }
 
 /* ------------------------------------------------------------- stitching */
@@ -261,15 +251,30 @@ void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, c
     if (!C) die("%s", err);
     *s = (chunk_summary){.insts = C, .warmup = co->warmup};
     double t0 = now_seconds();
-    chunk *chunks;
-    char *store;
-    s->chunks = take_chunks(o, C, co->warmup, argc, argv, &chunks, &store);
-    s->pass_seconds = s->wall_seconds = now_seconds() - t0;
-    simulate_chunks(o, chunks, s->chunks, r, s);
-    remove_checkpoints(chunks, s->chunks);
-    chunks_free(chunks, s->chunks);
-    unlink(store);
-    free(store);
+    chunk_pass p;
+    chunk_pass_init(&p, NULL);
+    sim_result *res;
+    pass_and_chunks(o, &p, C, co->warmup, argc, argv, &res);
+    s->chunks = p.n;
+    s->pass_seconds = p.seconds;
+    finish(o, p.chunks, res, p.n, r, s, t0);
+    chunk_pass_destroy(&p);
+}
+
+void sim_chunk_pass(const sim_options *o, const chunk_options *co, int argc, char **argv)
+{
+    char err[256];
+    uint64_t C = chunk_size(co, o->total_insts, o->log_interval, err, sizeof err);
+    if (!C) die("%s", err);
+    if (mkdir(co->pass_dir, 0777) != 0 && errno != EEXIST)
+        die("--chunk-pass %s: %s", co->pass_dir, strerror(errno));
+    chunk_pass p;
+    chunk_pass_init(&p, co->pass_dir);
+    chunk_pass_run(&p, o, C, co->warmup, argc, argv);
+    if (o->progress || isatty(2))
+        fprintf(stderr, "sim: %zu chunks of %llu instructions in %s, %.2f s\n", p.n, (unsigned long long)C,
+                co->pass_dir, p.seconds);
+    chunk_pass_destroy(&p);
 }
 
 static int by_begin(const void *a, const void *b)
@@ -280,7 +285,7 @@ static int by_begin(const void *a, const void *b)
 
 /* The chunks of checkpoint --chunk-insts: one region each, chunk k's
  * beginning at k x C for every k from 0 on. */
-static size_t read_chunks(char **paths, int npaths, chunk **out)
+static size_t read_chunks(char **paths, int npaths, chunk **out, uint64_t first)
 {
     chunk *chunks = NULL;
     size_t n = 0;
@@ -298,10 +303,10 @@ static size_t read_chunks(char **paths, int npaths, chunk **out)
     qsort(chunks, n, sizeof *chunks, by_begin);
     uint64_t C = chunks[0].region.interval;
     for (size_t k = 0; k < n; k++)
-        if (chunks[k].region.interval != C || ckpt_region_begin(&chunks[k].region) != k * C)
-            die("%s: chunk %zu should begin at instruction %llu and last %llu (%s)", chunks[k].path, k,
-                (unsigned long long)(k * C), (unsigned long long)C,
-                k ? "a chunk is missing or of another run" : "the first chunk is missing");
+        if (chunks[k].region.interval != C || ckpt_region_begin(&chunks[k].region) != (first + k) * C)
+            die("%s: chunk %llu should begin at instruction %llu and last %llu (%s)", chunks[k].path,
+                (unsigned long long)(first + k), (unsigned long long)((first + k) * C), (unsigned long long)C,
+                k ? "a chunk is missing or of another run" : first ? "not this chunk" : "the first chunk is missing");
     *out = chunks;
     return n;
 }
@@ -338,22 +343,37 @@ static int by_part_index(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The run's number of chunks: the count the parts know (the last one
+ * does; one simulated while the pass ran knows none). */
+static uint64_t parts_count(const part *p, size_t n)
+{
+    uint64_t count = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (p[k].m.count && count && p[k].m.count != count)
+            die("%s and %s: parts of two runs (chunks, their size or the program differ)", p[0].path, p[k].path);
+        if (p[k].m.count) count = p[k].m.count;
+    }
+    if (!count) die("the last chunk's part is missing (%s is chunk %llu of more)", p[n - 1].path,
+                    (unsigned long long)p[n - 1].m.index + 1);
+    return count;
+}
+
 /* The parts are chunks 0 to n-1 of one run, on o's core, sampled as o says. */
 static void check_parts(const sim_options *o, const part *p, size_t n)
 {
-    uint64_t digest = uarch_config_digest(&o->cfg);
+    uint64_t digest = uarch_config_digest(&o->cfg), count = parts_count(p, n);
     for (size_t k = 0; k < n; k++) {
         const chunk_part *m = &p[k].m;
-        if (m->count != p[0].m.count || m->region.interval != p[0].m.region.interval || m->elf_crc != p[0].m.elf_crc)
+        if (m->region.interval != p[0].m.region.interval || m->elf_crc != p[0].m.elf_crc)
             die("%s and %s: parts of two runs (chunks, their size or the program differ)", p[0].path, p[k].path);
         if (m->index != k)
-            die("%s: chunk %llu of %llu %s", p[k].path, (unsigned long long)m->index + 1, (unsigned long long)m->count,
+            die("%s: chunk %llu of %llu %s", p[k].path, (unsigned long long)m->index + 1, (unsigned long long)count,
                 m->index < k ? "is given twice" : "follows a missing one");
         if (m->config_digest != digest)
             die("%s: its chunk ran on another core configuration than this command's (--config, --set)", p[k].path);
         check_part_sampling(o, &p[k].r, p[k].path);
     }
-    if (n != p[0].m.count) die("%zu parts of %llu chunks: chunk %zu is missing", n, (unsigned long long)p[0].m.count, n + 1);
+    if (n != count) die("%zu parts of %llu chunks: chunk %zu is missing", n, (unsigned long long)count, n + 1);
 }
 
 /* sim --stitch PART...: the parts of one run, every chunk once, stitched. */
@@ -396,23 +416,55 @@ static double epoch_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Chunk index's checkpoint among paths, how many there are and whether it
+ * is the last: of checkpoint --chunk-insts's checkpoints (all of them), or
+ * of a --chunk-pass directory (count 0 while the pass runs). */
+static chunk find_chunk(char **paths, int npaths, uint64_t index, uint64_t *count, bool *last)
+{
+    struct stat st;
+    if (npaths == 1 && stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode)) {
+        char *path, err[512];
+        int rc = chunk_pass_dir_chunk(paths[0], index, &path, last, count, err, sizeof err);
+        if (rc < 0) die("%s", err);
+        if (!rc) die("--part %llu: the run has %llu chunks (0 to %llu)", (unsigned long long)index,
+                     (unsigned long long)*count, (unsigned long long)*count - 1);
+        chunk *one;
+        size_t n = read_chunks(&path, 1, &one, index);
+        (void)n;
+        free(path);
+        chunk c = one[0];
+        free(one);
+        return c;
+    }
+    chunk *chunks;
+    size_t n = read_chunks(paths, npaths, &chunks, 0);
+    if (index >= n) die("--part %llu: the run has %zu chunks (0 to %zu)", (unsigned long long)index, n, n - 1);
+    chunk c = chunks[index];
+    chunks[index].path = NULL;
+    chunks_free(chunks, n);
+    *count = n;
+    *last = index == n - 1;
+    return c;
+}
+
 void sim_chunk_part(const sim_options *o, char **paths, int npaths, uint64_t index, const char *out)
 {
-    chunk *chunks;
-    size_t n = read_chunks(paths, npaths, &chunks);
-    if (index >= n) die("--part %llu: the run has %zu chunks (0 to %zu)", (unsigned long long)index, n, n - 1);
-    if (chunks[0].region.interval % o->log_interval)
+    uint64_t count;
+    bool last;
+    chunk c = find_chunk(paths, npaths, index, &count, &last);
+    if (c.region.interval % o->log_interval)
         die("the chunks' %llu instructions are not a multiple of the log interval (-G %llu)",
-            (unsigned long long)chunks[0].region.interval, (unsigned long long)o->log_interval);
+            (unsigned long long)c.region.interval, (unsigned long long)o->log_interval);
     sim_result res = {0};
-    chunk_part m = {.index = index, .count = n, .region = chunks[index].region, .elf_crc = chunks[index].elf_crc,
+    /* A chunk of a pass still running is not the last: its part does not know the count. */
+    chunk_part m = {.index = index, .count = count, .region = c.region, .elf_crc = c.elf_crc,
                     .config_digest = uarch_config_digest(&o->cfg), .started = epoch_seconds()};
-    run_chunks(o, &chunks[index], 1, index == n - 1, &res);
+    run_chunks(o, &c, 1, last, &res);
     m.ended = epoch_seconds();
-    check_chunk(&chunks[index], &res, index, n);
+    check_chunk(&c, &res, index, last ? index + 1 : index + 2);
     chunk_part_write(out, &m, &res);
     sim_result_free(&res);
-    chunks_free(chunks, n);
+    free(c.path);
 }
 
 void sim_stitch(const sim_options *o, char **paths, int npaths, sim_result *r, chunk_summary *s)
@@ -422,7 +474,7 @@ void sim_stitch(const sim_options *o, char **paths, int npaths, sim_result *r, c
         return;
     }
     chunk *chunks;
-    size_t n = read_chunks(paths, npaths, &chunks);
+    size_t n = read_chunks(paths, npaths, &chunks, 0);
     uint64_t C = chunks[0].region.interval;
     if (C % o->log_interval)
         die("the chunks' %llu instructions are not a multiple of the log interval (-G %llu)", (unsigned long long)C,

@@ -1,6 +1,7 @@
 /* A full detailed run in chunks (issue 38): one functional pass leaves a
  * warm checkpoint before every chunk (lib/ckpt/ckpt_chunks.h), the chunks
- * run in detail in parallel, each after a detailed warm-up from its
+ * run in detail in parallel, each as soon as the pass has made it ready
+ * (sim/chunk_pass.h), each after a detailed warm-up from its
  * checkpoint's warm state, and are stitched into the result a serial
  * --full run writes: exact instruction counts and intervals; cycles, cycle
  * stack, events, interval log, golden profile and PICS summed over chunks,
@@ -24,6 +25,7 @@ typedef struct chunk_options {
     bool stitch;                 /* --stitch: the chunks are checkpoint --chunk-insts's checkpoints, or parts */
     uint64_t part;               /* --part K: chunk K alone, into part_out */
     const char *part_out;        /* --part-out FILE; NULL: no --part */
+    const char *pass_dir;        /* --chunk-pass DIR: the pass alone, publishing there (sim/chunk_pass.h) */
 } chunk_options;
 
 /* How a run was chunked, for the result ("chunked" in sim/RESULTS.md). */
@@ -42,11 +44,16 @@ uint64_t chunk_size(const chunk_options *co, uint64_t total_insts, uint64_t G, c
 /* sim --full in chunks: dies on errors (the guest's own failure is a result). */
 void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, char **argv, sim_result *r,
                       chunk_summary *s);
+/* sim --full --chunk-insts C --chunk-pass DIR: the functional pass alone,
+ * each chunk's checkpoint published into DIR once ready (a Slurm array's
+ * tasks wait for theirs: sim/chunk_pass.h). */
+void sim_chunk_pass(const sim_options *o, const chunk_options *co, int argc, char **argv);
 /* sim --stitch: the chunk checkpoints of checkpoint --chunk-insts, or the
  * parts sim_chunk_part wrote (sim/chunk_part.h), any order. */
 void sim_stitch(const sim_options *o, char **paths, int npaths, sim_result *r, chunk_summary *s);
 /* sim --stitch --part K --part-out FILE: chunk K of the checkpoints alone,
- * its result into the part FILE (a task of a job array). */
+ * its result into the part FILE (a task of a job array); the checkpoints are
+ * checkpoint --chunk-insts's, or a --chunk-pass DIR (perhaps still running). */
 void sim_chunk_part(const sim_options *o, char **paths, int npaths, uint64_t index, const char *out);
 
 struct json_t;

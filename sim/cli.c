@@ -36,12 +36,18 @@ const char sim_usage[] =
     "                          parallel: a functional pass warms caches, TLBs and predictors\n"
     "                          and checkpoints every chunk, each chunk runs in detail after a\n"
     "                          detailed warm-up, and the chunks are stitched into one result\n"
-    "                          (sampled profiles too: their periods go on across chunks)\n"
+    "                          (sampled profiles too: their periods go on across chunks);\n"
+    "                          each chunk starts as soon as the pass has gone one chunk past\n"
+    "                          its checkpoint, on one of OpenMP's threads (the pass has its own)\n"
     "      --chunks N          ... in N chunks of the program's --total-insts\n"
     "      --chunk-warmup W    the detailed warm-up before each chunk (default 100k)\n"
+    "      --chunk-pass DIR    with --chunk-insts or --chunks: the functional pass alone, each\n"
+    "                          chunk's checkpoint put in DIR once ready (a job array's tasks\n"
+    "                          wait for theirs: sim --stitch --part K DIR)\n"
     "      --stitch CKPT...    the same from the chunks of checkpoint --chunk-insts\n"
     "      --part K --part-out F  with --stitch: chunk K alone (from 0), its result into the\n"
-    "                          part F, for a task of a job array (sim/RESULTS.md)\n"
+    "                          part F, for a task of a job array (sim/RESULTS.md); the\n"
+    "                          checkpoints may be a --chunk-pass DIR, its pass still running\n"
     "      --stitch PART...    the parts of every chunk stitched into one result\n"
     "Checkpoint regions (default mode):\n"
     "      --warmup MODE       none | detailed | functional | checkpoint |\n"
@@ -128,7 +134,7 @@ enum {
     OPT_SAMPLE_SWEEP, OPT_SAMPLES, OPT_COMMIT_TRACE, OPT_SAMPLED_CSV, OPT_PSV_EXTRA, OPT_PICS, OPT_REPORT,
     OPT_ANNOTATE_PROFILER, OPT_ANNOTATE_FUNCTIONS, OPT_PLOTS, OPT_TOTAL_INSTS, OPT_SENS, OPT_SENS_FACTORS,
     OPT_SENS_PRESET, OPT_SENS_THRESHOLD, OPT_SENS_TOP, OPT_ICOST, OPT_ICOST_TRIPLES, OPT_ICOST_LOADS, OPT_PM_INTERVAL, OPT_PAIR_WINDOW, OPT_PM_SAMPLES,
-    OPT_CHUNK_INSTS, OPT_CHUNKS, OPT_CHUNK_WARMUP, OPT_STITCH, OPT_PART, OPT_PART_OUT,
+    OPT_CHUNK_INSTS, OPT_CHUNKS, OPT_CHUNK_WARMUP, OPT_STITCH, OPT_PART, OPT_PART_OUT, OPT_CHUNK_PASS,
 };
 
 static const struct option longopts[] = {
@@ -164,6 +170,7 @@ static const struct option longopts[] = {
     {"chunk-insts", required_argument, NULL, OPT_CHUNK_INSTS}, {"chunks", required_argument, NULL, OPT_CHUNKS},
     {"chunk-warmup", required_argument, NULL, OPT_CHUNK_WARMUP}, {"stitch", no_argument, NULL, OPT_STITCH},
     {"part", required_argument, NULL, OPT_PART}, {"part-out", required_argument, NULL, OPT_PART_OUT},
+    {"chunk-pass", required_argument, NULL, OPT_CHUNK_PASS},
     GUEST_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
@@ -299,6 +306,7 @@ static bool run_option(sim_cli *cli, pending *p, int c, char *arg)
     case OPT_STITCH: cli->chunks.stitch = cli->target.full = true; break;
     case OPT_PART: cli->chunks.part = count_arg("--part", arg, false); break;
     case OPT_PART_OUT: cli->chunks.part_out = arg; break;
+    case OPT_CHUNK_PASS: cli->chunks.pass_dir = arg; break;
     case OPT_BBMAP: o->bbmap = arg; break;
     case 'q': cli->quiet = true; break;
     case OPT_PROGRESS: o->progress = true; break;
@@ -454,6 +462,7 @@ static void setup_chunks(sim_cli *cli)
     if (!chunked) {
         if (co->warmup != UINT64_MAX) die("--chunk-warmup needs --chunk-insts or --chunks");
         if (co->part_out || co->part != UINT64_MAX) die("--part and --part-out need --stitch");
+        if (co->pass_dir) die("--chunk-pass needs --chunk-insts or --chunks");
         return;
     }
     if (co->stitch && (co->insts || co->count || co->warmup != UINT64_MAX))
@@ -464,6 +473,9 @@ static void setup_chunks(sim_cli *cli)
         die("--part writes its chunk's part only (--part-out): -o, --interval-log and the reports belong to the "
             "stitch of the parts (sim --stitch PART...)");
     if (!cli->target.full) die("--chunk-insts and --chunks need --full");
+    if (co->pass_dir && (co->stitch || cli->output || o->interval_log || cli->report || cli->plots || cli->profile ||
+                         cli->sampled_csv))
+        die("--chunk-pass runs the pass alone: its chunks are simulated and stitched by sim --stitch");
     if (co->count && !o->total_insts) die("--chunks N needs the program's length: --total-insts (bbv's count)");
     if (o->max_insts) die("--max-insts: not with a chunked run");
     if (s->profileme || s->records || s->commit_trace)
@@ -570,6 +582,7 @@ enum sim_mode sim_cli_parse(int argc, char **argv, sim_cli *cli)
     setup_chunks(cli);
     probe_outputs(cli);
     if (cli->chunks.part_out) return SIM_PART;
+    if (cli->chunks.pass_dir) return SIM_PASS;
     return cli->target.full ? SIM_FULL : SIM_REGIONS;
 }
 

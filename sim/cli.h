@@ -14,7 +14,7 @@
 #include "whatif/sensitivity.h"
 
 /* What sim was asked to do. */
-enum sim_mode { SIM_HELP, SIM_LIST_PARAMS, SIM_FULL, SIM_REGIONS, SIM_PART, SIM_MODES };
+enum sim_mode { SIM_HELP, SIM_LIST_PARAMS, SIM_FULL, SIM_REGIONS, SIM_PART, SIM_PASS, SIM_MODES };
 
 typedef struct sim_cli {
     sim_options o;               /* the core, the run and its sampling */

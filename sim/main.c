@@ -242,6 +242,15 @@ static int simulate_part(sim_cli *cli)
 }
 static int simulate_regions(sim_cli *cli) { return simulate(cli, run_regions); }
 
+/* The functional pass of a chunked run alone (--chunk-pass): its checkpoints. */
+static int simulate_pass(sim_cli *cli)
+{
+    util_die_status = 125;
+    sim_chunk_pass(&cli->o, &cli->chunks, cli->target.argc, cli->target.argv);
+    sim_cli_free(cli);
+    return 0;
+}
+
 static int print_help(sim_cli *cli)
 {
     (void)cli;
@@ -263,6 +272,7 @@ int main(int argc, char **argv)
         [SIM_FULL] = simulate_full,
         [SIM_REGIONS] = simulate_regions,
         [SIM_PART] = simulate_part,
+        [SIM_PASS] = simulate_pass,
     };
     util_progname = "sim";
     sim_cli cli;
