@@ -121,6 +121,7 @@ static uint8_t l1d_line(const sim_core *c, uint64_t addr)
 instance_record probe_instance_record(const sim_core *c, const uop *u, bool retired, uint8_t abort_key)
 {
     bool dispatched = u->dispatched != 0;
+    bool scheduled = dispatched && u->d.mem_access == RV_MEM_LOAD && u->issue != CYCLE_NEVER;
     const store_entry *sq = c->stq_head < c->stq_tail ? &c->stq[c->stq_head % (uint64_t)c->cfg.stq_entries] : NULL;
     return (instance_record){.sq_head_seq = sq ? sq->seq : UINT64_MAX, .sq_head_done = sq ? sq->done : UINT64_MAX,
                          .instance = u->instance, .seq = u->d.icount, .pc = u->d.insn.pc, .mem_addr = u->d.mem_addr,
@@ -131,6 +132,7 @@ instance_record probe_instance_record(const sim_core *c, const uop *u, bool reti
                          .completed = dispatched && u->complete <= c->now ? u->complete : 0,
                          .ended = c->now, .flags = u->flags, .mem_level = u->mem_level,
                          .mshr_wait = u->d.mem_access == RV_MEM_LOAD ? u->mshr_wait : 0, .abort_key = abort_key,
+                         .load_issue = scheduled ? u->issue : 0, .load_data = scheduled ? u->complete : 0,
                          .retired = retired, .taken = u->d.taken,
                          .load = u->d.mem_access == RV_MEM_LOAD, .fetch_ready = u->fetch_ready, .packet = u->packet,
                          .fe_bubbles = u->fe_bubbles,

@@ -78,6 +78,10 @@ typedef struct instance_record {
     uint16_t flags;            /* UOP_* */
     uint8_t mem_level;         /* loads: enum mem_level */
     uint32_t mshr_wait;        /* loads: cycles the L1D miss waited for an MSHR */
+    /* A load's memory access as the core scheduled it at dispatch (0: none):
+     * its issue and its data's arrival; an aborted load's may lie past its
+     * end, and its line's fill goes on then. */
+    uint64_t load_issue, load_data;
     uint8_t abort_key;         /* aborted: STK_FLUSHED_* of the flush */
     bool retired, taken, load; /* load: a load (forwarded from a store or not) */
     uint64_t fetch_ready;      /* cycle it reached decode (its packet's arrival) */
