@@ -874,21 +874,26 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     g->f_prev = f, g->d_prev = d, g->p_prev = p, g->c_prev = c;
 }
 
-/* A load the core executed but did not commit (a wrong path's, or one a
+/* A load the core scheduled but did not commit (a wrong path's, or one a
  * flush squashed) may have filled a line a committed load then found: the
  * fill happened in every set at the same distance from the last committed
- * instruction, but for a wrong path's in the sets that idealise bmisp. */
+ * instruction, but for a wrong path's in the sets that idealise bmisp. The
+ * core schedules a load's access at dispatch, so the fill goes on when the
+ * load is squashed before it issues or before its data comes: its access
+ * is taken as scheduled (load_issue, load_data), not as far as it got. */
 static void aborted_load(depgraph *dg, const instance_record *r)
 {
-    if (!r->load || !r->completed || r->mem_level == MEM_L1 || (r->flags & UOP_FORWARDED)) return;
+    if (!r->load || !r->load_data || r->mem_level == MEM_L1 || (r->flags & UOP_FORWARDED)) return;
+    instance_record access = *r;
+    access.issued = r->load_issue, access.completed = r->load_data;
     line_fill *f;
-    if (classify_load(dg, r, true, &f) != LINE_FILLS) return;
+    if (classify_load(dg, &access, true, &f) != LINE_FILLS) return;
     f->absent_in = r->abort_key == STK_FLUSHED_MISPREDICT ? 1u << GC_BMISP : 0;
     uint64_t *ready = fill_ready(dg, f);
     for (int k = 0; k < dg->nsets; k++) {
         const graph_state *g = &dg->g[k];
         bool absent = g->set & f->absent_in;
-        ready[k] = absent ? 0 : max_u64(r->completed + g->d_prev, dg->prev_dispatched) - dg->prev_dispatched;
+        ready[k] = absent ? 0 : max_u64(access.completed + g->d_prev, dg->prev_dispatched) - dg->prev_dispatched;
     }
 }
 

@@ -211,6 +211,37 @@ Test(depgraph, a_line_the_wrong_path_fetched_misses_without_it)
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
 
+Test(depgraph, a_line_a_squashed_wrong_path_load_fills_misses_without_it)
+{
+    /* A mispredicted branch; its wrong path's load of line X misses (the
+     * core schedules its access at dispatch: data 100 cycles on) and is
+     * squashed before the data comes, but the line's fill goes on. The
+     * correct path runs 400 instructions and then finds X in the L1D. With
+     * bmisp there is no wrong path: its load of X misses, some 100 cycles
+     * more than the baseline. */
+    enum { N = 1 + 400 + 1, MISS_LATENCY = 100 };
+    static instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        uint64_t t = 24 + (uint64_t)i / 4;
+        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
+        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)i / 4 + 2;
+        r[i].pc = 0x10000 + 4 * (uint64_t)i;
+    }
+    r[0] = op(0, 10, 11, 20, 21);
+    r[0].cls = CLS_BRANCH, r[0].flags = UOP_MISPREDICT, r[0].packet = 1;
+    instance_record *x = &r[N - 1];
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40000, x->mem_level = MEM_L1;
+    x->completed = x->issued + 4, x->ended = x->completed + 1;
+    x->load_issue = x->issued, x->load_data = x->completed;
+    instance_record wrong = op(1, 16, 0, 0, 21);
+    wrong.pc = 0x2000, wrong.cls = CLS_LOAD, wrong.load = true, wrong.mem_addr = 0x40008, wrong.mem_level = MEM_DRAM;
+    wrong.load_issue = 17, wrong.load_data = 17 + MISS_LATENCY;
+    wrong.retired = false, wrong.abort_key = STK_FLUSHED_MISPREDICT, wrong.packet = 2;
+    depgraph_result g = run_bmisp_with_wrong_path(r, N, &wrong, 1);
+    cr_assert(g.cycles[1] > g.cycles[0] + MISS_LATENCY / 2, "%lu cycles with bmisp, %lu in the baseline",
+              (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
+}
+
 /* A store that commits at `committed`, to addr. */
 static instance_record store(uint64_t n, uint64_t committed, uint64_t addr)
 {
