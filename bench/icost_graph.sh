@@ -77,12 +77,17 @@ def load(directory, name):
     path = os.path.join(directory, name.replace('/', '_') + '.json')
     return json.load(open(path))['icost'] if directory and os.path.exists(path) else None
 
-def cells(ic):
-    if ic is None: return ['', '', '', '']
+def cells(ic, same=False):
+    if ic is None: return ['', '', '', ''] + (['', ''] if same else [])
     g = ic['graph']
     n = g['costs_compared']
-    return [str(n), f"{100 * g['mean_cost_difference']:.1f}%" if n else '-',
-            f"{100 * g['worst_cost_difference']:.1f}%" if n else '-', f"{100 * g['critical_path_difference']:+.1f}%"]
+    out = [str(n), f"{100 * g['mean_cost_difference']:.1f}%" if n else '-',
+           f"{100 * g['worst_cost_difference']:.1f}%" if n else '-']
+    if same:
+        sm = g.get('same_mispredicts')
+        out += [f"{100 * sm['mean_cost_difference']:.1f}%" if n and sm else '-',
+                f"{100 * sm['worst_cost_difference']:.1f}%" if n and sm else '-']
+    return out + [f"{100 * g['critical_path_difference']:+.1f}%"]
 
 def worst_term(ic):
     base, worst = ic['baseline_cpi'], None
@@ -92,20 +97,24 @@ def worst_term(ic):
         if worst is None or diff > worst[0]: worst = (diff, t)
     if worst is None: return ''
     t = worst[1]
-    return f"{t['name']} {t['cost_percent']:.1f}% / {100 * t['graph']['cost_cpi'] / base:.1f}%"
+    same = t['graph'].get('resimulation_same_mispredicts_cost_cpi')
+    held = f" ({100 * same / base:.1f}% held)" if same is not None and abs(same - t['cost_cpi']) > 1e-9 else ''
+    return f"{t['name']} {t['cost_percent']:.1f}%{held} / {100 * t['graph']['cost_cpi'] / base:.1f}%"
 
 print('# The dependence graph of icost against re-simulation (issue 39)\n')
 print(f'Produced by `bench/icost_graph.sh` (`--icost {classes}`; the bundled workloads\' first {maxi} '
       'instructions at SIZE 1, the known-answer programs of tests/sim and tests/progs/icost_* whole; one thread). Costs compared: '
       'those above 5% of the cycles; difference: |graph - re-simulation| / re-simulation (the paper: 8.1% '
-      'mean, 14.3% worst); critical path: the graph\'s baseline against the simulated cycles. Before: '
-      f'{before_label}, where given.\n')
-print('| program | compared | mean | worst | critical path | before: compared | mean | worst | critical path | '
-      'worst term now (re-sim / graph) |')
-print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|')
+      'mean, 14.3% worst); held: the same against re-simulation\'s costs with its branch mispredictions held at '
+      'the baseline\'s (priced at bmisp\'s cost per misprediction: the predictor follows the fetch packets, '
+      'which bw changes, while the graph keeps the baseline\'s events; sim/RESULTS.md); critical path: the '
+      f'graph\'s baseline against the simulated cycles. Before: {before_label}, where given.\n')
+print('| program | compared | mean | worst | held: mean | held: worst | critical path | before: compared | mean | '
+      'worst | critical path | worst term now (re-sim (held) / graph) |')
+print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
 for w in names:
     ic, old = load(d, w), load(before, w)
-    print(f"| {w} | " + ' | '.join(cells(ic) + cells(old)) + f" | {worst_term(ic)} |")
+    print(f"| {w} | " + ' | '.join(cells(ic, True) + cells(old)) + f" | {worst_term(ic)} |")
 print()
 print('## Time: the graph against one re-simulation\n')
 def ratio(g): return g['seconds'] / g['resimulation_seconds'] if g['resimulation_seconds'] > 0 else 0

@@ -38,6 +38,7 @@ typedef struct icost_set {
     uint64_t loads[ICOST_MAX_ELEMENTS]; /* its idealised loads, sorted */
     what_if run;
     double cpi, cost, icost;   /* CPI units */
+    double mispredicts;        /* re-simulation's branch mispredictions per instruction */
     double graph_cost, graph_icost; /* the dependence graph's, when it ran */
 } icost_set;
 
@@ -55,6 +56,11 @@ typedef struct icost_study {
     bool has_graph;
     double graph_cpi, graph_mean_diff, graph_worst_diff;
     int graph_compared;
+    /* The same against re-simulation's costs with its branch mispredictions
+     * held at the baseline's (icost_same_mispredicts_cost): the events the
+     * graph keeps. */
+    double base_mispredicts, cycles_per_mispredict;
+    double graph_same_mean_diff, graph_same_worst_diff;
     double graph_seconds, resim_seconds; /* host time: the graph's, one re-simulation's (mean) */
 } icost_study;
 
@@ -73,6 +79,16 @@ void icost_graph_config(const icost_study *s, bool triples, depgraph_config *out
  * study of loads builds its graph in a run of its own). */
 void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_target *t, const sim_result *base,
                size_t n);
+/* Puts the graph's costs of base's graph results beside re-simulation's
+ * (icost_run does). */
+void icost_compare_graph(icost_study *s, const sim_result *base, size_t n);
+/* Re-simulation's cost of the set with its branch mispredictions held at the
+ * baseline's: the predictor's tables and history follow the fetch packets,
+ * so a set that changes them (bw) mispredicts more or less, an event the
+ * graph, which keeps the baseline's events, cannot see. The difference is
+ * priced at bmisp's cost per baseline misprediction; without bmisp in the
+ * study, the cost itself. */
+double icost_same_mispredicts_cost(const icost_study *s, const icost_set *set);
 json_t *icost_json(const icost_study *s);
 /* The paper's Table III shape: singletons, pairs labelled, "other". */
 void icost_print(FILE *f, const icost_study *s);
