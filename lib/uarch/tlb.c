@@ -149,8 +149,13 @@ static void l1_init(l1_tlb *l, int entries, uint64_t *accesses, uint64_t *misses
     l->last_use = alloc_array(l->n, sizeof *l->last_use);
     l->ready = alloc_array(l->n, sizeof *l->ready);
     l->walked = alloc_array(l->n, sizeof *l->walked);
-    unsigned buckets = 2;   /* a power of two, at least twice the entries: short chains */
-    while (buckets < 2 * l->n)
+    /* a power of two, eight times the entries (at least twice, beyond 16
+     * KB of heads): chains of one page, mostly, whose walks (a miss's
+     * lookup, the victim's unlinking) the host predicts; with twice the
+     * entries, warming a pointer chase over 256 pages spent a third of its
+     * D-TLB fills walking chains */
+    unsigned buckets = 2;
+    while ((buckets < 8 * l->n && buckets < 4096) || buckets < 2 * l->n)
         buckets *= 2;
     l->hash_mask = buckets - 1;
     l->head = alloc_array(buckets, sizeof *l->head);
