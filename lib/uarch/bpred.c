@@ -171,13 +171,14 @@ static int bank_shift_of(const uarch_config *c)
 
 /* The configuration values that shape the saved state. */
 #define BPRED_GEOMETRY(G) \
-    G(bp_tage_tables) G(bp_tage_log_entries) G(bp_tage_tag_bits) G(bp_tage_min_hist) \
+    G(bp_tage_tables) G(bp_tage_log_entries) G(bp_tage_large_tables) G(bp_tage_tag_bits) G(bp_tage_tag_growth) \
+    G(bp_tage_min_hist) \
     G(bp_tage_max_hist) G(bp_bimodal_log_entries) G(bp_bim_log_entries) G(bp_btb_entries) G(bp_btb_ways) \
     G(bp_ras_entries) G(fetch_width)
 #define COUNT(f) +1
 enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values */
 #undef COUNT
-#define BPRED_STATE_TAG UINT64_C(0x3464657270627672) /* "rvbpred4" in memory */
+#define BPRED_STATE_TAG UINT64_C(0x3564657270627672) /* "rvbpred5" in memory */
 
 /* Conditional branches that bpred_warm has trained the BTB with but not yet
  * TAGE: their direction is predicted and trained a batch at a time. */

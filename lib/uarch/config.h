@@ -12,9 +12,9 @@
 
 /* P(field, section, key, default, min, max, help)
  * All values are integers; booleans are 0/1. Latencies are in core cycles
- * unless the name says otherwise. The TAGE defaults make the table's 28 KB:
- * 6 tables x 2^11 entries x (3-bit ctr + 2-bit u + 11-bit tag) = 24 KiB,
- * plus 2^14 two-bit base counters = 4 KiB. */
+ * unless the name says otherwise. The TAGE defaults are SonicBOOM's TAGE-L
+ * tables (tage.scala's BoomTageParams: 128 or 256 sets of a bank's four
+ * entries, two banks; tags of 7 to 9 bits), see tage_table_geometry. */
 #define UARCH_PARAMS(P) \
     P(freq_mhz,         core,     freq_mhz,        3200,  100, 10000, "core clock, MHz (converts DRAM ns to cycles)") \
     P(fetch_width,      frontend, fetch_width,     8,     1,   16,    "instructions fetched per cycle") \
@@ -55,8 +55,10 @@
     P(lat_fmisc,        fu,       fmisc,           2,     1,   64,    "FP compare, min/max, sign injection, classify") \
     P(lat_csr,          fu,       csr,             1,     1,   64,    "CSR access latency") \
     P(bp_tage_tables,   bpred,    tage_tables,     6,     1,   16,    "TAGE tagged tables") \
-    P(bp_tage_log_entries, bpred, tage_log_entries,11,    4,   20,    "log2 entries per TAGE tagged table") \
-    P(bp_tage_tag_bits, bpred,    tage_tag_bits,   11,    4,   16,    "TAGE tag bits") \
+    P(bp_tage_log_entries, bpred, tage_log_entries,10,    4,   20,    "log2 entries per TAGE tagged table (but the large ones)") \
+    P(bp_tage_large_tables, bpred, tage_large_tables, 12, 0,   65535, "TAGE tables with twice the entries, a bit each from the shortest history's") \
+    P(bp_tage_tag_bits, bpred,    tage_tag_bits,   7,     4,   16,    "TAGE tag bits of the shortest history's table") \
+    P(bp_tage_tag_growth, bpred,  tage_tag_growth, 2,     0,   16,    "TAGE tables per extra tag bit, longer histories having more (0: all alike)") \
     P(bp_tage_min_hist, bpred,    tage_min_history,2,     1,   64,    "shortest TAGE history length") \
     P(bp_tage_max_hist, bpred,    tage_max_history,64,    2,   1024,  "longest TAGE history length") \
     P(bp_bimodal_log_entries, bpred, bimodal_log_entries, 14, 4, 24,  "log2 entries of the TAGE base predictor") \

@@ -14,7 +14,7 @@ typedef struct tage_entry {
     uint8_t u;
 } tage_entry;
 
-enum { CTR_MIN = -4, CTR_MAX = 3, U_MAX = 3, BIM_MAX = 3, ALT_MIN = -8, ALT_MAX = 7 };
+enum { CTR_MIN = -4, CTR_MAX = 3, U_MAX = 3, BIM_MAX = 3 };
 
 /* Folded histories: the newest len outcomes of the global history
  * xor-folded into width bits, the outcome of age j at bit j % width. Each
@@ -32,15 +32,21 @@ enum { CTR_MIN = -4, CTR_MAX = 3, U_MAX = 3, BIM_MAX = 3, ALT_MIN = -8, ALT_MAX 
  * batch of branches are computed together before any of them is predicted:
  * four branches at a time, one vector lane each (the same table, so the
  * same rotation, in every lane). */
-enum { F_INDEX, F_TAG0, F_TAG1, F_USES }; /* widths log_entries, tag_bits, tag_bits - 1 */
+enum { F_INDEX, F_TAG0, F_TAG1, F_USES }; /* widths: the table's row bits, tag bits, tag bits - 1 */
 enum { LANES = 4 };
+enum { MAX_RINGS = 24 }; /* distinct fold widths: every width is in [1, 24] */
 typedef uint32_t lanes __attribute__((vector_size(LANES * sizeof(uint32_t))));
 
-/* What a table hashes with: its history length, how its folds are rotated
- * out of all(n - len) (left by len % width, so right by width - that), and
- * the pc shift of its index hash. */
+/* A table's geometry and what it hashes with: its entries, its history
+ * length, each use's width (keep) and ring, how its folds are rotated out
+ * of all(n - len) (left by len % width, so right by width - that), and the
+ * pc shift of its index hash. */
 typedef struct table_hash {
+    uint32_t base;             /* its first entry in t->tab */
     uint32_t len;
+    uint32_t keep[F_USES];     /* (1 << width) - 1 */
+    uint8_t ring[F_USES];      /* the ring of all() of the use's width */
+    bool tag0_is_index;        /* the first tag part folds as wide as the index: the same fold */
     int rotl[F_USES], rotr[F_USES];
     int pc_shift;
 } table_hash;
@@ -57,31 +63,27 @@ typedef struct batch {
 } batch;
 
 struct tage {
-    int ntab, log_entries, tag_bits, log_bimodal;
+    int ntab, log_bimodal;
     int slot_bits;             /* log2 of the 16-bit parcels in a fetch packet: an entry's slot in its row */
+    uint32_t nentries;         /* of all tables */
     uint32_t age_period;       /* updates between agings of the useful counters */
-    bool tag0_is_index;        /* the first tag part folds as wide as the index: the same fold */
-    tage_entry *tab;           /* table i at [i << log_entries] */
+    tage_entry *tab;           /* table i from hash[i].base */
     uint8_t *bimodal;          /* 2-bit counters, taken when >= 2 */
     uint8_t *hist;             /* ring of outcomes (0/1), newest at hist[head] */
     uint32_t hist_mask, head;
     table_hash hash[TAGE_MAX_TABLES];
-    uint32_t keep[F_USES];     /* (1 << width) - 1 */
-    /* Uses of the same width share all() and its ring: use k's is ring
-     * ring_for[k] of nrings, which folds keep_ring[r] bits. */
+    /* Uses of the same width, in any table, share all() and its ring:
+     * ring r of nrings folds keep_ring[r] bits. */
     int nrings;
-    uint8_t ring_for[F_USES];
-    uint32_t keep_ring[F_USES];
-    uint32_t all[F_USES];      /* all() of the newest outcome, per ring */
+    uint32_t keep_ring[MAX_RINGS];
+    uint32_t all[MAX_RINGS];   /* all() of the newest outcome, per ring */
     /* all() of every ring for the newest outcomes, [ring][position]: the
      * newest at `newest`, older ones before it. Each value is there twice,
      * at p and p + size, so that four consecutive ones are contiguous from
      * any position. Big enough that a batch's outcomes do not overwrite
      * what its oldest branch reads. */
     uint32_t *all_ring;
-    const uint32_t *ring[F_USES]; /* each use's ring in all_ring */
     uint32_t ring_size, newest;
-    int8_t use_alt;            /* >= 0: trust the alternate prediction over a new, weak provider */
     uint32_t tick;             /* updates since the last aging */
     uint32_t rng;              /* xorshift32, for allocation choices */
 };
@@ -109,7 +111,7 @@ static inline uint32_t next_all(uint32_t a, uint32_t keep, bool taken)
 static inline __attribute__((always_inline)) void shift_rings(tage *t, uint32_t taken, int n, int nrings)
 {
     const uint32_t size = t->ring_size, p = t->newest;
-    uint32_t a[F_USES], keep[F_USES], *ring[F_USES];
+    uint32_t a[MAX_RINGS], keep[MAX_RINGS], *ring[MAX_RINGS];
     for (int r = 0; r < nrings; r++) {
         a[r] = t->all[r];
         keep[r] = t->keep_ring[r];
@@ -130,10 +132,12 @@ static inline __attribute__((always_inline)) void shift_rings(tage *t, uint32_t 
  * all() of every use, remembering each all(). */
 static inline __attribute__((always_inline)) void shift_in(tage *t, uint32_t taken, int n)
 {
-    switch (t->nrings) {
+    switch (t->nrings) { /* the usual counts, unrolled */
     case 1: shift_rings(t, taken, n, 1); break;
     case 2: shift_rings(t, taken, n, 2); break;
-    default: shift_rings(t, taken, n, F_USES); break;
+    case 3: shift_rings(t, taken, n, 3); break;
+    case 4: shift_rings(t, taken, n, 4); break;
+    default: shift_rings(t, taken, n, t->nrings); break;
     }
     uint32_t head = t->head;
     for (int j = 0; j < n; j++) {
@@ -160,51 +164,70 @@ static void refold(tage *t)
     }
 }
 
-/* Each table's history length and hashing, each use's ring; returns the
- * longest history. */
+void tage_table_geometry(const uarch_config *c, int i, int *log_entries, int *tag_bits)
+{
+    *log_entries = c->bp_tage_log_entries + (c->bp_tage_large_tables >> i & 1);
+    *tag_bits = c->bp_tage_tag_bits + (c->bp_tage_tag_growth ? i / c->bp_tage_tag_growth : 0);
+}
+
+/* The ring of all() that folds width bits, a new one if none does yet. */
+static uint8_t ring_of_width(tage *t, int width)
+{
+    uint32_t keep = mask_bits(width);
+    int r = 0;
+    while (r < t->nrings && t->keep_ring[r] != keep) r++;
+    if (r == t->nrings) t->keep_ring[t->nrings++] = keep;
+    return (uint8_t)r;
+}
+
+/* Each table's geometry, history length and hashing; returns the longest
+ * history. */
 static int hash_tables(tage *t, const uarch_config *c)
 {
-    const int width[F_USES] = {t->log_entries - t->slot_bits, t->tag_bits, t->tag_bits - 1};
-    for (int k = 0; k < F_USES; k++) {
-        t->keep[k] = mask_bits(width[k]);
-        int r = 0;
-        while (r < t->nrings && t->keep_ring[r] != t->keep[k]) r++;
-        if (r == t->nrings) t->keep_ring[t->nrings++] = t->keep[k];
-        t->ring_for[k] = (uint8_t)r;
-    }
-    t->tag0_is_index = width[F_TAG0] == width[F_INDEX];
     /* History lengths min * (max/min)^(i/(n-1)), kept strictly increasing. */
     int n = t->ntab, lo = c->bp_tage_min_hist, hi = c->bp_tage_max_hist > lo ? c->bp_tage_max_hist : lo, len = 0;
+    uint32_t base = 0;
     for (int i = 0; i < n; i++) {
+        int log_entries, tag_bits;
+        tage_table_geometry(c, i, &log_entries, &tag_bits);
+        const int width[F_USES] = {log_entries - t->slot_bits, tag_bits, tag_bits - 1};
         int l = (int)(lo * pow((double)hi / lo, n > 1 ? (double)i / (n - 1) : 0) + 0.5);
         len = l > len ? l : len + 1;
         table_hash *h = &t->hash[i];
+        h->base = base;
+        base += 1u << log_entries;
         h->len = (uint32_t)len;
         h->pc_shift = abs(width[F_INDEX] - i) + 1;
+        h->tag0_is_index = width[F_TAG0] == width[F_INDEX];
         for (int k = 0; k < F_USES; k++) {
+            h->keep[k] = mask_bits(width[k]);
+            h->ring[k] = ring_of_width(t, width[k]);
             h->rotl[k] = len % width[k];
             h->rotr[k] = width[k] - h->rotl[k];
         }
     }
+    t->nentries = base;
     return len;
 }
 
 tage *tage_new(const uarch_config *c)
 {
     int n = c->bp_tage_tables;
-    if (n < 1 || n > TAGE_MAX_TABLES || c->bp_tage_tag_bits < 2 || c->bp_tage_tag_bits > 16 ||
-        c->bp_tage_log_entries < 1 || c->bp_tage_log_entries > 24 || c->bp_tage_min_hist < 1 ||
-        c->bp_bimodal_log_entries < 0 || c->bp_bimodal_log_entries > 30)
-        die("bpred: TAGE geometry out of range");
+    bool fits = n >= 1 && n <= TAGE_MAX_TABLES && c->bp_tage_log_entries >= 1 && c->bp_tage_min_hist >= 1 &&
+                c->bp_bimodal_log_entries >= 0 && c->bp_bimodal_log_entries <= 30;
+    for (int i = 0; fits && i < n; i++) {
+        int log_entries, tag_bits;
+        tage_table_geometry(c, i, &log_entries, &tag_bits);
+        fits = tag_bits >= 2 && tag_bits <= 16 && log_entries <= 24; /* all tables' entries fit 32 bits */
+    }
+    if (!fits) die("bpred: TAGE geometry out of range");
     tage *t = calloc(1, sizeof *t);
     if (!t) die("out of memory");
     t->ntab = n;
-    t->log_entries = c->bp_tage_log_entries;
     /* A fetch packet's parcels (a power of two, for the slot), fewer than a table's entries. */
-    while ((1 << t->slot_bits) < c->fetch_width && t->slot_bits + 1 < t->log_entries) t->slot_bits++;
-    t->tag_bits = c->bp_tage_tag_bits;
+    while ((1 << t->slot_bits) < c->fetch_width && t->slot_bits + 1 < c->bp_tage_log_entries) t->slot_bits++;
     t->log_bimodal = c->bp_bimodal_log_entries;
-    t->age_period = 1u << (t->log_entries + 8);
+    t->age_period = 1u << (c->bp_tage_log_entries + 8);
 
     int len = hash_tables(t, c);
     uint32_t ring = 1;
@@ -213,12 +236,11 @@ tage *tage_new(const uarch_config *c)
     t->ring_size = 1;
     while (t->ring_size <= (uint32_t)len + TAGE_MAX_PUSHES) t->ring_size <<= 1;
 
-    t->tab = malloc(((size_t)n << t->log_entries) * sizeof *t->tab);
+    t->tab = malloc((size_t)t->nentries * sizeof *t->tab);
     t->bimodal = malloc((size_t)1 << t->log_bimodal);
     t->hist = malloc(ring);
     t->all_ring = malloc((size_t)t->nrings * 2 * t->ring_size * sizeof *t->all_ring);
     if (!t->tab || !t->bimodal || !t->hist || !t->all_ring) die("out of memory");
-    for (int k = 0; k < F_USES; k++) t->ring[k] = &t->all_ring[(size_t)t->ring_for[k] * 2 * t->ring_size];
     tage_clear(t);
     return t;
 }
@@ -235,12 +257,11 @@ void tage_free(tage *t)
 
 void tage_clear(tage *t)
 {
-    memset(t->tab, 0, ((size_t)t->ntab << t->log_entries) * sizeof *t->tab);
+    memset(t->tab, 0, (size_t)t->nentries * sizeof *t->tab);
     memset(t->bimodal, 2, (size_t)1 << t->log_bimodal); /* weakly taken */
     memset(t->hist, 0, t->hist_mask + 1);
     t->head = 0;
     refold(t);
-    t->use_alt = 0;
     t->tick = 0;
     t->rng = 0x2545f491;
 }
@@ -282,27 +303,31 @@ static inline branch_addr addr_of(const tage *t, uint64_t pc)
  * len older (old, len being the table's). */
 typedef struct hash_input {
     lanes lo, hi, slot;
-    lanes now[F_USES], old[F_USES];
+    lanes now[MAX_RINGS];  /* per ring */
+    lanes old[F_USES];     /* per use of the table hashed */
 } hash_input;
+
+/* Ring r of all(). */
+static inline const uint32_t *ring_at(const tage *t, int r) { return &t->all_ring[(size_t)r * 2 * t->ring_size]; }
 
 /* Table h's fold of one use: only the low width bits count. */
 static inline lanes fold_of(const table_hash *h, const hash_input *in, int use)
 {
-    return in->now[use] ^ ((in->old[use] << h->rotl[use]) | (in->old[use] >> h->rotr[use]));
+    return in->now[h->ring[use]] ^ ((in->old[use] << h->rotl[use]) | (in->old[use] >> h->rotr[use]));
 }
 
 /* Table i's indices (in t->tab) and tags of four branches. */
 static inline void hash_table(const tage *t, int i, const hash_input *in, lanes *index, lanes *tag)
 {
     const table_hash *h = &t->hash[i];
-    lanes index_fold = fold_of(h, in, F_INDEX) & t->keep[F_INDEX];
-    lanes tag0 = t->tag0_is_index ? index_fold : fold_of(h, in, F_TAG0);
-    lanes tag1 = fold_of(h, in, F_TAG1) & t->keep[F_TAG1];
+    lanes index_fold = fold_of(h, in, F_INDEX) & h->keep[F_INDEX];
+    lanes tag0 = h->tag0_is_index ? index_fold : fold_of(h, in, F_TAG0);
+    lanes tag1 = fold_of(h, in, F_TAG1) & h->keep[F_TAG1];
     /* (uint32_t)(row ^ row >> pc_shift), pc_shift in [1, 31] */
     lanes pc_hash = in->lo ^ in->lo >> h->pc_shift ^ in->hi << (32 - h->pc_shift);
-    lanes row = (pc_hash ^ index_fold) & t->keep[F_INDEX];
-    *index = (row << t->slot_bits | in->slot) | (uint32_t)i << t->log_entries;
-    *tag = (in->lo ^ tag0 ^ tag1 << 1) & t->keep[F_TAG0];
+    lanes row = (pc_hash ^ index_fold) & h->keep[F_INDEX];
+    *index = (row << t->slot_bits | in->slot) + h->base;
+    *tag = (in->lo ^ tag0 ^ tag1 << 1) & h->keep[F_TAG0];
 }
 
 /* Table i's tags at four indices. */
@@ -334,10 +359,11 @@ static void hash_batch(const tage *t, const uint32_t *p_lo, const uint32_t *p_hi
         for (int l = 0; l < LANES; l++) pos[l] = first + at[j + l];
         bool consecutive = pos[1] == pos[0] + 1 && pos[2] == pos[0] + 2 && pos[3] == pos[0] + 3;
         hash_input in = {.lo = load_lanes(&p_lo[j]), .hi = load_lanes(&p_hi[j]), .slot = load_lanes(&slot[j])};
-        for (int k = 0; k < F_USES; k++) in.now[k] = folds_at(t->ring[k], pos, consecutive, 0, ring_mask);
+        for (int r = 0; r < t->nrings; r++) in.now[r] = folds_at(ring_at(t, r), pos, consecutive, 0, ring_mask);
         lanes match = {0};
         for (int i = 0; i < t->ntab; i++) {
-            for (int k = 0; k < F_USES; k++) in.old[k] = folds_at(t->ring[k], pos, consecutive, t->hash[i].len, ring_mask);
+            const table_hash *h = &t->hash[i];
+            for (int k = 0; k < F_USES; k++) in.old[k] = folds_at(ring_at(t, h->ring[k]), pos, consecutive, h->len, ring_mask);
             lanes index, tag;
             hash_table(t, i, &in, &index, &tag);
             memcpy(&b->idx[i][j], &index, sizeof index);
@@ -356,10 +382,11 @@ static void hash_one(const tage *t, uint64_t pc, batch *b)
     const uint32_t ring_mask = t->ring_size - 1;
     branch_addr a = addr_of(t, pc);
     hash_input in = {.lo = {(uint32_t)a.row}, .hi = {(uint32_t)(a.row >> 32)}, .slot = {a.slot}};
-    for (int k = 0; k < F_USES; k++) in.now[k] = (lanes){t->all[t->ring_for[k]]};
+    for (int r = 0; r < t->nrings; r++) in.now[r] = (lanes){t->all[r]};
     b->match[0] = 0;
     for (int i = 0; i < t->ntab; i++) {
-        for (int k = 0; k < F_USES; k++) in.old[k] = (lanes){t->ring[k][(t->newest - t->hash[i].len) & ring_mask]};
+        const table_hash *h = &t->hash[i];
+        for (int k = 0; k < F_USES; k++) in.old[k] = (lanes){ring_at(t, h->ring[k])[(t->newest - h->len) & ring_mask]};
         lanes index, tag;
         hash_table(t, i, &in, &index, &tag);
         b->idx[i][0] = index[0];
@@ -370,21 +397,23 @@ static void hash_one(const tage *t, uint64_t pc, batch *b)
 
 /* After a misprediction, give the branch an entry in a table with a longer
  * history than the provider's (tables from `first` on), taking one whose
- * entry is not useful. Usually the shortest such table, sometimes the next:
- * always the shortest lets two branches evict each other there forever. If
- * every candidate is useful, age them instead so that a later try succeeds.
- * The branch is b's j-th. */
+ * entry is not useful, as SonicBOOM's TAGE chooses (tage.scala): the
+ * shortest of a random subset of them, else the shortest. If every
+ * candidate is useful and a table provided, the candidates' entries lose
+ * their usefulness instead, so that a later try succeeds. The branch is b's
+ * j-th. */
 static void allocate(tage *t, int first, batch *b, int j, bool taken)
 {
     uint32_t free_tabs = 0; /* a bit per candidate whose entry is not useful */
     for (int i = first; i < t->ntab; i++)
         free_tabs |= (uint32_t)(t->tab[b->idx[i][j]].u == 0) << i;
     if (!free_tabs) {
-        for (int i = first; i < t->ntab; i++) t->tab[b->idx[i][j]].u--;
+        if (first > 0)
+            for (int i = first; i < t->ntab; i++) t->tab[b->idx[i][j]].u = 0;
         return;
     }
-    uint32_t second = free_tabs & (free_tabs - 1);
-    int i = __builtin_ctz(second && (next_random(t) & 3) == 0 ? second : free_tabs);
+    uint32_t some = free_tabs & next_random(t);
+    int i = __builtin_ctz(some ? some : free_tabs);
     uint32_t index = b->idx[i][j], tag = b->tag[i][j];
     t->tab[index] = (tage_entry){.tag = (uint16_t)tag, .ctr = taken ? 0 : -1, .u = 0};
     /* the batch's later branches at that entry now match it or not */
@@ -394,25 +423,22 @@ static void allocate(tage *t, int first, batch *b, int j, bool taken)
     }
 }
 
-/* A fresh entry has not yet proven itself: while the alternate has done
- * better on such entries, trust the alternate. */
-static inline bool is_fresh(const tage_entry *e) { return e->u == 0 && (e->ctr == 0 || e->ctr == -1); }
-/* The prediction when e provides it (alt_pred: the alternate's). */
-static inline bool provided(const tage *t, const tage_entry *e, bool alt_pred)
+/* The prediction when e provides it: its own unless its counter is weak,
+ * then the alternate's (alt_pred), as SonicBOOM's TAGE decides. */
+static inline bool provided(const tage_entry *e, bool alt_pred)
 {
-    return is_fresh(e) && t->use_alt >= 0 ? alt_pred : e->ctr >= 0;
+    return e->ctr == 0 || e->ctr == -1 ? alt_pred : e->ctr >= 0;
 }
 
 /* Train the provider entry e with the outcome; returns the prediction,
- * its own or the alternate's (alt_pred). */
-static bool train_provider(tage *t, tage_entry *e, bool alt_pred, bool taken)
+ * its own or the alternate's (alt_pred). Its usefulness moves only when
+ * the prediction differs from the alternate's: up when right, down when
+ * wrong. */
+static bool train_provider(tage_entry *e, bool alt_pred, bool taken)
 {
-    bool prov_pred = e->ctr >= 0, differ = prov_pred != alt_pred;
-    bool fresh = is_fresh(e);
-    bool pred = provided(t, e, alt_pred);
-    int use_alt = sat(t->use_alt, alt_pred == taken, ALT_MIN, ALT_MAX), u = sat(e->u, prov_pred == taken, 0, U_MAX);
-    t->use_alt = (int8_t)(fresh & differ ? use_alt : t->use_alt);
-    e->u = (uint8_t)(differ ? u : e->u);
+    bool pred = provided(e, alt_pred);
+    int u = sat(e->u, pred == taken, 0, U_MAX);
+    e->u = (uint8_t)(pred != alt_pred ? u : e->u);
     e->ctr = (int8_t)sat(e->ctr, taken, CTR_MIN, CTR_MAX);
     return pred;
 }
@@ -423,8 +449,7 @@ static inline void age_useful(tage *t)
 {
     if (++t->tick >= t->age_period) {
         t->tick = 0;
-        size_t n = (size_t)t->ntab << t->log_entries;
-        for (size_t i = 0; i < n; i++) t->tab[i].u >>= 1;
+        for (size_t i = 0; i < t->nentries; i++) t->tab[i].u >>= 1;
     }
 }
 
@@ -445,7 +470,7 @@ static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken, int 
     bool alt_pred = alt >= 0 ? t->tab[b->idx[alt][j]].ctr >= 0 : *bim >= 2;
     bool pred = alt_pred;
     if (provider >= 0)
-        pred = train_provider(t, &t->tab[b->idx[provider][j]], alt_pred, taken);
+        pred = train_provider(&t->tab[b->idx[provider][j]], alt_pred, taken);
     else
         *bim = (uint8_t)sat(*bim, taken, 0, BIM_MAX);
     bool wrong = wrong_before >= 0 ? wrong_before : pred != taken;
@@ -493,7 +518,7 @@ void tage_predict(const tage *t, uint64_t pc, tage_pred *p)
     int provider = longest_match(b.match[0]);
     int alt = longest_match(b.match[0] & ~(1u << (provider & 31)));
     bool alt_pred = alt >= 0 ? t->tab[b.idx[alt][0]].ctr >= 0 : base_taken;
-    p->taken = provider >= 0 ? provided(t, &t->tab[b.idx[provider][0]], alt_pred) : alt_pred;
+    p->taken = provider >= 0 ? provided(&t->tab[b.idx[provider][0]], alt_pred) : alt_pred;
 }
 
 void tage_push_history(tage *t, bool taken) { shift_in(t, taken, 1); }
@@ -523,22 +548,20 @@ void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken)
 
 void tage_save(const tage *t, ustate *s)
 {
-    ustate_put(s, t->tab, ((size_t)t->ntab << t->log_entries) * sizeof *t->tab);
+    ustate_put(s, t->tab, (size_t)t->nentries * sizeof *t->tab);
     ustate_put(s, t->bimodal, (size_t)1 << t->log_bimodal);
     ustate_put(s, t->hist, t->hist_mask + 1);
     ustate_put_u64(s, t->head);
-    ustate_put_u64(s, (uint8_t)t->use_alt);
     ustate_put_u64(s, t->tick);
     ustate_put_u64(s, t->rng);
 }
 
 void tage_restore(tage *t, ustate *s)
 {
-    ustate_get(s, t->tab, ((size_t)t->ntab << t->log_entries) * sizeof *t->tab);
+    ustate_get(s, t->tab, (size_t)t->nentries * sizeof *t->tab);
     ustate_get(s, t->bimodal, (size_t)1 << t->log_bimodal);
     ustate_get(s, t->hist, t->hist_mask + 1);
     t->head = (uint32_t)ustate_get_u64(s) & t->hist_mask; /* in range whatever s holds */
-    t->use_alt = (int8_t)(uint8_t)ustate_get_u64(s);
     t->tick = (uint32_t)ustate_get_u64(s);
     t->rng = (uint32_t)ustate_get_u64(s);
     if (!s->bad) refold(t); /* the folds are a function of the history */

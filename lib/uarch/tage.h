@@ -23,6 +23,13 @@ typedef struct tage tage;
 
 /* Geometry from the bp_tage_* and bp_bimodal_log_entries fields. */
 tage *tage_new(const uarch_config *c);
+/* Tagged table i's size (log2 entries) and tag width: tage_log_entries,
+ * doubled for the tables in tage_large_tables, and tage_tag_bits plus one
+ * every tage_tag_growth tables. SonicBOOM's TAGE-L (tage.scala) has six
+ * tables of 128, 128, 256, 256, 128 and 128 sets of a bank's 4 entries, in
+ * each of 2 banks (2^10 or 2^11 entries), tagged with 7, 7, 8, 8, 9 and 9
+ * bits. */
+void tage_table_geometry(const uarch_config *c, int i, int *log_entries, int *tag_bits);
 void tage_free(tage *t);
 /* Back to the state of a new predictor. */
 void tage_clear(tage *t);

@@ -398,7 +398,7 @@ Test(bpred, save_restore_round_trip)
     workload(b, 2, N, got);
     workload(fresh, 2, N, cold);
     cr_expect_eq(differences(want, got, N), 0, "restored predictor diverges");
-    cr_expect_gt(differences(want, cold, N), 100, "a cold predictor should differ (test sanity)");
+    cr_expect_gt(differences(want, cold, N), 50, "a cold predictor should differ (test sanity): %d", differences(want, cold, N));
     ustate_free(&s);
     bpred_free(a);
     bpred_free(b);

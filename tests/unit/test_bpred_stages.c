@@ -186,3 +186,41 @@ Test(bpred_stages, tage_split_matches_tage_predicting_and_training_a_batch)
     tage_free(split);
     tage_free(joint);
 }
+
+Test(bpred_stages, tage_reads_each_table_within_its_own_entries_and_tag_width)
+{
+    /* SonicBOOM's tables differ in size and tag width (tage_table_geometry):
+     * every reading of table i must land in table i's entries, which follow
+     * the tables before it, with a tag of table i's width; and every entry
+     * of every table must be reachable. */
+    uarch_config c = defaults();
+    tage *t = tage_new(&c);
+    uint32_t first[TAGE_MAX_TABLES], size[TAGE_MAX_TABLES], tag_limit[TAGE_MAX_TABLES];
+    uint32_t next = 0;
+    int ntab = c.bp_tage_tables;
+    static bool seen[1 << 16];
+    for (int i = 0; i < ntab; i++) {
+        int log_entries, tag_bits;
+        tage_table_geometry(&c, i, &log_entries, &tag_bits);
+        first[i] = next, size[i] = 1u << log_entries, tag_limit[i] = 1u << tag_bits;
+        next += size[i];
+    }
+    cr_assert_leq(next, sizeof seen / sizeof seen[0]);
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    for (int n = 0; n < 400000; n++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        uint64_t pc = 0x10000 + 2 * (s % 4096);
+        tage_pred p;
+        tage_predict(t, pc, &p);
+        for (int i = 0; i < ntab; i++) {
+            cr_assert(p.idx[i] >= first[i] && p.idx[i] < first[i] + size[i], "table %d read at %u", i, p.idx[i]);
+            cr_assert_lt(p.tag[i], tag_limit[i], "table %d's tag", i);
+            seen[p.idx[i]] = true;
+        }
+        tage_push_history(t, s >> 40 & 1);
+    }
+    uint32_t reached = 0;
+    for (uint32_t e = 0; e < next; e++) reached += seen[e];
+    cr_assert_eq(reached, next, "%u of %u entries reached", reached, next);
+    tage_free(t);
+}

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "uarch/config.h"
+#include "uarch/tage.h"
 
 #define TIP_INI "configs/boom-tip.ini"
 #define TEA_INI "configs/boom-tea.ini"
@@ -127,16 +128,29 @@ Test(config, tea_ini_is_table_b2)
     cr_assert_eq(c.dram_mb_per_s, 16000);
 }
 
-/* Both tables give a "28 KB TAGE"; the files' geometry must add up to it. */
-Test(config, tage_is_28_kib)
+/* Both tables' "28 KB TAGE" is SonicBOOM's TAGE-L (tage.scala's
+ * BoomTageParams): per table 128 or 256 sets of a bank's 4 entries in each
+ * of 2 banks, tags of 7 to 9 bits; 14 KiB of tagged entries (a valid bit,
+ * the tag, a 3-bit counter and 2 useful bits each). */
+Test(config, tage_tables_are_sonicbooms)
 {
     const char *files[] = {TIP_INI, TEA_INI};
-    for (int i = 0; i < 2; i++) {
+    const int sets[] = {128, 128, 256, 256, 128, 128}, tags[] = {7, 7, 8, 8, 9, 9};
+    for (int f = 0; f < 2; f++) {
         uarch_config c;
-        load_complete(&c, files[i]);
-        long bits = (long)c.bp_tage_tables * (1L << c.bp_tage_log_entries) * (3 + 2 + c.bp_tage_tag_bits) +
-                    (1L << c.bp_bimodal_log_entries) * 2;
-        cr_assert_eq(bits, 28L * 1024 * 8, "%s: TAGE is %ld bits", files[i], bits);
+        load_complete(&c, files[f]);
+        cr_assert_eq(c.bp_tage_tables, 6, "%s", files[f]);
+        long bits = 0;
+        for (int i = 0; i < 6; i++) {
+            int log_entries, tag_bits;
+            tage_table_geometry(&c, i, &log_entries, &tag_bits);
+            cr_assert_eq(1L << log_entries, sets[i] * 4 * 2, "%s: table %d's entries", files[f], i);
+            cr_assert_eq(tag_bits, tags[i], "%s: table %d's tag bits", files[f], i);
+            bits += (1L << log_entries) * (1 + tag_bits + 3 + 2);
+        }
+        cr_assert_eq(bits, 14L * 1024 * 8, "%s: the tagged tables hold %ld bits", files[f], bits);
+        cr_assert_eq(c.bp_tage_min_hist, 2, "%s", files[f]);
+        cr_assert_eq(c.bp_tage_max_hist, 64, "%s: histories 2, 4, ..., 64", files[f]);
     }
 }
 
