@@ -340,9 +340,12 @@ static int warm_read(memsys *m, level *lv, uint64_t tag)
 {
     level *missed[NCACHES];
     int nmissed = 0;
-    for (; lv; lv = lv->next) {
+    for (level *first = lv; lv; lv = lv->next) {
         (*lv->accesses)++;
-        if (cache_lookup(&lv->c, tag) != CACHE_ABSENT) break;
+        /* a read that missed the level above misses its set in the host's
+         * caches too, mostly: all its ways at once (warm_below fetched the
+         * first level's sets ahead, where the most recent line hits most) */
+        if ((lv == first ? cache_lookup(&lv->c, tag) : cache_lookup_wide(&lv->c, tag)) != CACHE_ABSENT) break;
         (*lv->misses)++;
         missed[nmissed++] = lv;
     }

@@ -837,3 +837,42 @@ Test(memsys, mru_view_knows_only_repeats)
     c.l1d_ways = 1024 / c.line_bytes; /* one set */
     expect_view_sound(c, false);
 }
+
+/* cache_lookup_wide (the lookups below the L1s) against cache_lookup: the
+ * same position, and the same tags, flags and order after every lookup and
+ * every fill of a miss, on requests that hit every place of a set's order,
+ * with 8 ways (the SSE2 search) and 4 (the loop). */
+static void expect_wide_lookup_as_plain(unsigned ways)
+{
+    cache a, b;
+    cache_init(&a, "plain", 16 * ways * 64, ways, 64, 1, 1, MEM_L2);
+    cache_init(&b, "wide", 16 * ways * 64, ways, 64, 1, 1, MEM_L2);
+    uint64_t seed = 5, hits = 0;
+    for (int i = 0; i < 100000; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint64_t tag = (seed >> 40) % (16 * (ways + 3)); /* some more lines than the cache holds */
+        uint64_t pa = cache_lookup(&a, tag), pb = cache_lookup_wide(&b, tag);
+        cr_assert_eq(pa, pb, "lookup %d of line %llu: position %llu, the plain lookup's %llu", i, (unsigned long long)tag,
+                     (unsigned long long)pb, (unsigned long long)pa);
+        if (pa == CACHE_ABSENT) {
+            cache_line line = {.tag = tag, .flags = (uint8_t)(seed >> 20 & 1)};
+            cache_victim va = cache_insert(&a, &line), vb = cache_insert(&b, &line);
+            cr_assert(va.tag == vb.tag && va.dirty == vb.dirty, "fill %d evicted another line", i);
+        } else {
+            hits++;
+        }
+        size_t n = 16 * ways;
+        cr_assert(memcmp(a.tags, b.tags, n * sizeof *a.tags) == 0 && memcmp(a.flags, b.flags, n) == 0 &&
+                      memcmp(a.order, b.order, n) == 0,
+                  "the state differs after lookup %d", i);
+    }
+    cr_expect(hits > 10000 && hits < 90000, "%llu hits of 100000", (unsigned long long)hits);
+    cache_free(&a);
+    cache_free(&b);
+}
+
+Test(memsys, wide_lookup_finds_and_orders_as_the_plain_one)
+{
+    expect_wide_lookup_as_plain(8);
+    expect_wide_lookup_as_plain(4);
+}
