@@ -48,8 +48,14 @@ import shutil
 import sys
 from pathlib import Path
 
-EVAL = len(sys.argv) > 2 and sys.argv[1] == "--eval"
+USAGE = "usage: make_inputs.py DIR | --eval DIR | --text LINES FILE"
+if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+    print(USAGE + "\n\n" + __doc__.strip())
+    sys.exit(0)
+EVAL = len(sys.argv) == 3 and sys.argv[1] == "--eval"
 TEXT = len(sys.argv) == 4 and sys.argv[1] == "--text"
+if not (EVAL or TEXT or len(sys.argv) == 2) or (not EVAL and not TEXT and sys.argv[1].startswith("-")):
+    sys.exit("make_inputs.py: " + USAGE)  # an option is never a directory to fill
 out = Path(sys.argv[3] if TEXT else sys.argv[2] if EVAL else sys.argv[1])
 if not TEXT:
     out.mkdir(parents=True, exist_ok=True)
