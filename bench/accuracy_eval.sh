@@ -24,18 +24,19 @@
 # digest of the bbv or sim binary that made them, of the configuration and of
 # the generated inputs, made again each run): a rebuilt core makes them again.
 # -s rescores only (the report's header says how many runs are stale).
-# Usage: bench/accuracy_eval.sh [-o OUT] [-s] [-j JOBS]
+# Usage: bench/accuracy_eval.sh [-o OUT] [-s] [-k] [-j JOBS]
 set -euo pipefail
 export LC_ALL=C
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=$TOP/out/accuracy_eval SCORE_ONLY=0
+OUT=$TOP/out/accuracy_eval SCORE_ONLY=0 KEEP=0
 export JOBS=2
 while [ $# -gt 0 ]; do
     case $1 in
     -o) OUT=$2; shift 2 ;;
     -s) SCORE_ONLY=1; shift ;;
+    -k) KEEP=1; shift ;;
     -j) JOBS=$2; shift 2 ;;
-    *) echo "usage: $0 [-o OUT] [-s] [-j JOBS]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-o OUT] [-s] [-k] [-j JOBS]" >&2; exit 2 ;;
     esac
 done
 B=$TOP/build/bin CB=$TOP/build/corpus/bin C=$TOP/tests/corpus
@@ -49,13 +50,20 @@ done
 SETS=("$C/programs.txt:tuning:$TUNING" "$C/eval.txt:evaluation")
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-# The tools as they are now: rebuilding during the run changes nothing here.
-if [ "$SCORE_ONLY" = 0 ] || [ ! -d "$OUT/bin" ]; then
+# The tools and the core's configuration as they are now (bbv --proxy reads
+# it): rebuilding or editing them during the run changes nothing here. -k
+# keeps the bbv, sim and configuration copied before (a refresh finished
+# with the tools it began with); simpoint, the tool measured, is always now's.
+describe() { echo "built from $(git -C "$TOP" describe --always --dirty) on $(date '+%F %T')"; }
+if { [ "$SCORE_ONLY" = 0 ] && [ "$KEEP" = 0 ]; } || [ ! -d "$OUT/bin" ]; then
     rm -rf "$OUT/bin"
     cp -a "$B" "$OUT/bin"
-    echo "built from $(git -C "$TOP" describe --always --dirty) on $(date '+%F %T')" > "$OUT/bin.from"
+    cp "$TOP/configs/boom-tip.ini" "$OUT/bin/boom-tip.ini"
+    describe > "$OUT/bin.from"
 fi
-export BIN=$OUT/bin
+cp "$B/simpoint" "$OUT/bin/simpoint"
+describe > "$OUT/simpoint.from"
+export BIN=$OUT/bin CONFIG=$OUT/bin/boom-tip.ini
 start=$EPOCHREALTIME
 if [ "$SCORE_ONLY" = 0 ]; then
     nice -n 10 python3 "$TOP/bench/accuracy_eval.py" run "$OUT" "${SETS[@]}" | tee "$OUT/run.log"
@@ -65,7 +73,7 @@ seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a 
 
 R=$TOP/bench/results/accuracy_eval.md
 {
-    echo "<!-- produced by: bench/accuracy_eval.sh, $seconds s on this 2-core machine (profiles and full runs reused from earlier runs not counted), $(date +%F), at $(git -C "$TOP" rev-parse --short HEAD); profiles and full runs: $(cat "$OUT/provenance.txt"); the tools $(cat "$OUT/bin.from" 2>/dev/null || echo "of unrecorded origin") -->"
+    echo "<!-- produced by: bench/accuracy_eval.sh, $seconds s on this 2-core machine (profiles and full runs reused from earlier runs not counted), $(date +%F), at $(git -C "$TOP" rev-parse --short HEAD); profiles and full runs: $(cat "$OUT/provenance.txt"), bbv and sim $(cat "$OUT/bin.from" 2>/dev/null || echo "of unrecorded origin"); simpoint $(cat "$OUT/simpoint.from") -->"
     echo
     echo "# Accuracy as a distribution: tuning and evaluation sets (issue 37)"
     echo
