@@ -39,7 +39,7 @@ from pathlib import Path
 TOP = Path(__file__).resolve().parent.parent
 BIN = Path(os.environ.get("BIN", TOP / "build/bin"))
 CBIN = TOP / "build/corpus/bin"
-CONFIG = TOP / "configs/boom-tip.ini"
+CONFIG = Path(os.environ.get("CONFIG", TOP / "configs/boom-tip.ini"))  # accuracy_eval.sh: the copy beside BIN
 FINE = 100_000          # profile and log granularity
 INTERVAL = 1_000_000    # the intervals the points are chosen from
 OFFSETS = (0, 250_000, 500_000, 750_000)
@@ -363,6 +363,8 @@ def score_one(out, run, variant, offset, methods):
                      "predicted_se_pct": pred.get("relative_se", float("nan")) * 100,
                      "measured_se_pct": meas.get("se_relative", float("nan")) * 100,
                      "measured_half_pct": meas.get("ci95_relative", float("nan")) * 100,
+                     "measured_df": meas.get("df", float("nan")),
+                     "pairs": meas.get("pairs", float("nan")), "pairs_ss": meas.get("pairs_ss", float("nan")),
                      "sum_w2": hhi})
     shutil.rmtree(tmp)
     return rows
@@ -491,25 +493,34 @@ def per_program(rows, method, st):
     return out
 
 
-def measured_z(rows, method):
-    """z for the interval simpoint --measured gives (+- z x its standard
-    error), fitted on the tuning set: the q-th quantile there of |error| / SE,
-    q the least of 0.95, 0.96, ... 1 at which, each tuning program left out in
-    turn (z fitted on the others), the intervals hold the full run's CPI on
-    95% or more of its perturbations. Returns (z, q)."""
-    rs = [r for r in rows if r["set"] == "tuning" and r["method"] == method and r["measured_se_pct"] > 0]
-    if not rs:
-        return float("nan"), float("nan")
-    ratio = lambda xs: [abs(r["error_pct"]) / r["measured_se_pct"] for r in xs]
-    progs = sorted({r["program"] for r in rs})
-    for q in (0.95, 0.96, 0.97, 0.98, 0.99, 1.0):
-        hit = 0
-        for p in progs:
-            z = quantile(ratio([r for r in rs if r["program"] != p]), q)
-            hit += sum(x <= z for x in ratio([r for r in rs if r["program"] == p]))
-        if hit >= 0.95 * len(rs):
-            break
-    return quantile(ratio(rs), q), q
+def prior_fit(rows, method="budget:1.5x"):
+    """The prior of simpoint's sigma^2 (simpoint/twostage.h): the scaled inverse
+    chi-square (nu0, s0^2) of greatest marginal likelihood on the tuning set's
+    perturbations whose design has pairs (clusters with two points or more):
+    each one's mean square SS / D is s0^2 F(D, nu0) distributed. A grid: nu0
+    0.25 x 1.25^i, s0 by steps of 1% in log. Returns (nu0, s0, perturbations)."""
+    obs = [(r["pairs"], r["pairs_ss"]) for r in rows if r["set"] == "tuning" and r["method"] == method
+           and r["pairs"] >= 1 and r["pairs_ss"] > 0]
+    if not obs:
+        return float("nan"), float("nan"), 0
+
+    def loglik(nu, s2):
+        lg = math.lgamma
+        return sum(lg((d + nu) / 2) - lg(d / 2) - lg(nu / 2) + d / 2 * math.log(d / nu)
+                   + (d / 2 - 1) * math.log(ss / d / s2) - (d + nu) / 2 * math.log1p(ss / s2 / nu) - math.log(s2)
+                   for d, ss in obs)
+    best = max((loglik(nu, math.exp(2 * ls)), nu, math.exp(ls))
+               for nu in (0.25 * 1.25 ** i for i in range(30)) for ls in (-0.01 * j for j in range(1, 1500)))
+    return best[1], best[2], len(obs)
+
+
+def per_program_held(rs):
+    """{program: (perturbations whose interval holds the full run's CPI, of how many)}"""
+    out = {}
+    for r in rs:
+        a, b = out.get(r["program"], (0, 0))
+        out[r["program"]] = (a + (abs(r["error_pct"]) <= r["measured_half_pct"]), b + 1)
+    return out
 
 
 def half_width(r, key, kappa=1.0, rho=None):
@@ -561,20 +572,20 @@ def render(rows, methods):
         return [f"{100 * oh / on:.0f}% ({ow:.2f}%)", f"{kappa[m]:.2f}", f"{100 * ph / pn:.0f}% ({ph}/{pn})",
                 f"{pw:.2f}%", f"{rho[m]:.2f}%", f"{100 * fh / fn:.0f}% ({fh}/{fn})", f"{fw:.2f}%"]
 
-    zs = {m: measured_z(rows, m) for m in methods}
+    nu0, s0, nfit = prior_fit(rows)
 
     def measured(st, m):
         rs = [r for r in rows if r["set"] == st and r["method"] == m and r["measured_se_pct"] > 0]
         if not rs:
             return None
-        z, q = zs[m]
-        fit = [z * r["measured_se_pct"] for r in rs]
         own = [r["measured_half_pct"] for r in rs]
-        cover = lambda hw: sum(abs(r["error_pct"]) <= h for r, h in zip(rs, hw))
+        hit = sum(abs(r["error_pct"]) <= h for r, h in zip(rs, own))
         first = sum(r["stage1_points"] / r["simpoint_points"] for r in rs) / len(rs)
-        return [f"{first:.2f}x", f"{z:.2f} ({q:.2f})", f"{100 * cover(fit) / len(rs):.0f}% ({cover(fit)}/{len(rs)})",
-                f"{sum(fit) / len(fit):.2f}%", f"{100 * cover(own) / len(rs):.0f}% ({cover(own)}/{len(rs)})",
-                f"{sum(own) / len(own):.2f}%"]
+        progs = per_program_held(rs)
+        return [f"{first:.2f}x", f"{100 * hit / len(rs):.0f}% ({hit}/{len(rs)})",
+                f"{sum(own) / len(own):.2f}%", f"{quantile(own, 0.5):.2f}%",
+                f"{quantile([r['pairs'] for r in rs], 0.5):.0f}", f"{quantile([r['measured_df'] for r in rs], 0.5):.1f}",
+                f"{sum(a == b for a, b in progs.values())}/{len(progs)}"]
 
     L = []
     table(L, "Per method",
@@ -598,13 +609,17 @@ def render(rows, methods):
           [(st, m, intervals(st, m)) for st in sets for m in methods])
     table(L, "The 95% interval from the simulated points (simpoint --measured)",
           "The interval `simpoint --measured` gives from the points' CPIs (here the full run's for those "
-          "intervals), without a full run: the proxy's prediction of each stratum's spread scaled by how much "
-          "the points of a cluster disagree (simpoint/twostage.h). *first stage*: the points simulated before "
-          "the second stage adds any, against SimPoint's. *fitted z*: the q-th quantile on the tuning set of "
-          "|error| / standard error, q the least from 0.95 up at which leaving each tuning program out in turn "
-          "still covers 95% of the tuning set; its coverage and mean half-width. *the tool's*: the interval "
-          "simpoint prints, with its built-in z.",
-          ["first stage", "fitted z (q)", "coverage", "half-width", "the tool's coverage", "half-width"],
+          "intervals), without a full run (simpoint/twostage.h): each stratum's spread of CPI is its spread of "
+          "proxy CPI times its cluster's CPI / proxy CPI, plus a residual sigma^2 estimated from the log ratios "
+          "of the points that share a k-means cluster (collapsed strata), with a conjugate prior; +- Student's t "
+          "at Satterthwaite's degrees of freedom, nothing fitted to coverage. *first stage*: the points "
+          "simulated before the second stage adds any, against SimPoint's. *coverage*: perturbations whose "
+          "interval holds the full run's CPI; *half-width*: mean and median; *pairs*: sigma^2's degrees of "
+          "freedom from the points (median); *df*: the variance's (median); *programs*: those whose every "
+          f"perturbation's interval holds. sigma^2's prior, fitted on the tuning set's budget:1.5x designs "
+          f"({nfit} perturbations with pairs) by maximum marginal likelihood (prior_fit): nu0 = {nu0:.2f}, "
+          f"s0 = {100 * s0:.2f}% (the tool's: simpoint/twostage.c ts_model_default).",
+          ["first stage", "coverage", "half-width", "median", "pairs", "df", "programs held"],
           [(st, m, measured(st, m)) for st in sets for m in methods])
     for st in sets:
         L.append(f"## Per program, {st} set: mean / 95th percentile of |CPI error| (points vs SimPoint's) "

@@ -112,8 +112,11 @@ static json_t *interval_json(const ts_interval *t)
     json_object_set_new(j, "ci95_relative", real_or_null(t->half));
     json_object_set_new(j, "low", real_or_null(t->estimate * (1 - t->half)));
     json_object_set_new(j, "high", real_or_null(t->estimate * (1 + t->half)));
-    json_object_set_new(j, "kappa", real_or_null(t->kappa));
+    json_object_set_new(j, "df", real_or_null(t->df));
+    json_object_set_new(j, "t", real_or_null(t->z));
     json_object_set_new(j, "pairs", real_or_null(t->pairs));
+    json_object_set_new(j, "pairs_ss", real_or_null(t->resid_ss));
+    json_object_set_new(j, "residual_sd", real_or_null(t->resid_sd));
     return j;
 }
 
@@ -122,9 +125,17 @@ static json_t *measured_json(const session *s)
 {
     const ts_model *m = &ts_model_default;
     json_t *j = interval_json(&s->interval);
-    json_object_set_new(j, "model", json_pack("{s:f, s:f, s:f, s:f, s:f}", "kappa", m->kappa, "kappa_weight",
-                                              m->kappa_weight, "rho", m->rho, "nu_cluster", m->nu_cluster, "z",
-                                              m->z));
+    json_object_set_new(j, "model", json_pack("{s:f, s:f, s:f}", "level", m->level, "prior_df", m->prior_df,
+                                              "prior_sd", m->prior_sd));
+    /* each point's k-means cluster: the groups whose points' disagreement is the variance's */
+    json_t *strata = json_array();
+    const int *cluster = s->runs[s->chosen]->labels;
+    for (size_t c = 0; c < s->choice.k; c++)
+        if (s->choice.rep[c] >= 0)
+            json_array_append_new(strata, json_pack("{s:I, s:I, s:I}", "stratum", (json_int_t)c, "interval",
+                                                    (json_int_t)s->choice.rep[c], "kmeans_cluster",
+                                                    (json_int_t)cluster[s->choice.rep[c]]));
+    json_object_set_new(j, "strata", strata);
     if (!s->o->target_ci)
         return j;
     json_object_set_new(j, "target_ci", json_real(s->o->target_ci));

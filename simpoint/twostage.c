@@ -6,14 +6,11 @@
 
 #include "member.h"
 #include "sp_alloc.h"
+#include "tquantile.h"
 
-/* kappa, kappa_weight, rho and nu_cluster were chosen on the tuning set by
- * how well their intervals held the full runs' CPI with each program left
- * out in turn; z is bench/accuracy_eval.sh's fit on the tuning set for the
- * default design (--points 1.5x): the quantile of |error| / standard error
- * at which, each program left out in turn, 95% of the perturbations are
- * still held (1.418 at q = 0.96, with z = 1.96 before). */
-const ts_model ts_model_default = {.kappa = 1, .kappa_weight = 1, .rho = 0.02, .nu_cluster = 2, .z = 1.42};
+/* The prior of sigma^2: bench/accuracy_eval.sh's maximum marginal
+ * likelihood fit to the budget design's points on the tuning set. */
+const ts_model ts_model_default = {.level = 0.95, .prior_df = 0.49, .prior_sd = 0.0027};
 
 /* ------------------------------------------------------------ the design */
 
@@ -33,8 +30,11 @@ typedef struct design {
     size_t k;          /* k-means clusters */
     stratum *s;        /* per stratum id (rep < 0: empty) */
     double total;      /* sum of the design's weights */
-    double *factor;    /* per k-means cluster: its measured spread against the model's */
-    double kappa2, rho2, df, estimate;
+    double *ratio;     /* per k-means cluster: CPI per unit of proxy CPI at its points */
+    double resid2;     /* the variance of log(CPI / proxy CPI) within a stratum (posterior) */
+    double pairs;      /* its degrees of freedom from the points: sum over clusters of n_h - 1 */
+    double resid_ss;   /* and the points' sum of squares */
+    double estimate;
 } design;
 
 static size_t clusters_of(const ts_input *in)
@@ -85,60 +85,41 @@ static void design_init(design *d, const ts_input *in, const sp_choice *ch)
     for (size_t g = 0; g < ch->k; g++)
         d->s[g].weight = ch->rep[g] >= 0 && d->total > 0 ? ch->weight[g] / d->total : 0;
     proxy_moments(in, d->label, d->s, ch->k);
-    d->factor = sp_calloc(d->k ? d->k : 1, sizeof *d->factor);
+    d->ratio = sp_calloc(d->k ? d->k : 1, sizeof *d->ratio);
 }
 
 static void design_free(design *d)
 {
     free(d->s);
-    free(d->factor);
+    free(d->ratio);
 }
 
 /* ------------------------------------------------------------- the model */
 
-/* The proxy's variance over each k-means cluster's intervals. */
-static double *cluster_proxy_var(const ts_input *in, size_t k)
-{
-    double *sw = sp_calloc(k, sizeof *sw), *mean = sp_calloc(k, sizeof *mean), *var = sp_calloc(k, sizeof *var);
-    for (size_t i = 0; i < in->n; i++) { /* West's weighted running mean and variance */
-        size_t h = (size_t)in->cluster[i];
-        if (!(in->w[i] > 0))
-            continue;
-        sw[h] += in->w[i];
-        double dx = in->proxy[i] - mean[h];
-        mean[h] += in->w[i] / sw[h] * dx;
-        var[h] += in->w[i] * dx * (in->proxy[i] - mean[h]);
-    }
-    for (size_t h = 0; h < k; h++)
-        var[h] = sw[h] > 0 ? fmax(var[h] / sw[h], 0) : 0;
-    free(sw);
-    free(mean);
-    return var;
-}
-
-/* How much more CPI varies than proxy CPI across the design's points (the
- * variances of both over them, by weight), squared: kappa's prior when
- * clusters differ more in CPI than their proxy says. */
-static double across(const design *d)
+/* No cluster has two points: the clusters collapsed in pairs, neighbours in
+ * proxy CPI at their points (known before simulating), each pair's log
+ * ratios adding (a - b)^2 / 2 to *sum and a degree of freedom to *pairs. */
+static void collapse_clusters(const design *d, double *pairs, double *sum)
 {
     const ts_input *in = d->in;
-    double mx = 0, my = 0, vx = 0, vy = 0;
+    member *m = sp_malloc((d->ch->k ? d->ch->k : 1) * sizeof *m);
+    size_t np = 0;
     for (size_t g = 0; g < d->ch->k; g++)
-        if (d->s[g].rep >= 0) {
-            mx += d->s[g].weight * in->proxy[d->s[g].rep];
-            my += d->s[g].weight * in->cpi[d->s[g].rep];
-        }
-    for (size_t g = 0; g < d->ch->k; g++)
-        if (d->s[g].rep >= 0) {
-            double dx = in->proxy[d->s[g].rep] - mx, dy = in->cpi[d->s[g].rep] - my;
-            vx += d->s[g].weight * dx * dx;
-            vy += d->s[g].weight * dy * dy;
-        }
-    return vx > 0 ? vy / vx : 0;
+        if (d->s[g].rep >= 0)
+            m[np++] = (member){(size_t)d->s[g].rep, in->proxy[d->s[g].rep]};
+    members_sort(m, np);
+    for (size_t j = 0; j + 1 < np; j += 2) {
+        double a = log(in->cpi[m[j].i] / in->proxy[m[j].i]), b = log(in->cpi[m[j + 1].i] / in->proxy[m[j + 1].i]);
+        *sum += (a - b) * (a - b) / 2;
+        *pairs += 1;
+    }
+    free(m);
 }
 
-/* The estimate, the program's kappa^2 and each cluster's factor from the
- * points' disagreement (false when a point is not measured). */
+/* The estimate; each cluster's ratio of CPI to proxy CPI (the geometric
+ * mean over its points); the residual variance's posterior from the points'
+ * log ratios about their cluster's (twostage.h). False when a point is not
+ * measured. */
 static bool measure(design *d, const ts_model *m)
 {
     const ts_input *in = d->in;
@@ -147,81 +128,85 @@ static bool measure(design *d, const ts_model *m)
         if (d->s[g].rep < 0)
             continue;
         double y = in->cpi[d->s[g].rep];
-        if (!isfinite(y))
+        if (!isfinite(y) || !(y > 0) || !(in->proxy[d->s[g].rep] > 0))
             return false;
         d->estimate += d->s[g].weight * y;
     }
     if (!(d->estimate > 0))
         return false;
-    /* per cluster: the points' count, means, and sums of squares about them */
     size_t k = d->k ? d->k : 1;
-    double *n = sp_calloc(k, sizeof *n), *mx = sp_calloc(k, sizeof *mx), *my = sp_calloc(k, sizeof *my);
-    double *sxx = sp_calloc(k, sizeof *sxx), *syy = sp_calloc(k, sizeof *syy);
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t g = 0; g < d->ch->k; g++) {
-            long r = d->s[g].rep;
-            if (r < 0)
-                continue;
-            size_t h = (size_t)d->s[g].cluster;
-            double x = in->proxy[r], y = in->cpi[r];
-            if (pass == 0) {
-                n[h]++;
-                mx[h] += (x - mx[h]) / n[h];
-                my[h] += (y - my[h]) / n[h];
-            } else {
-                sxx[h] += (x - mx[h]) * (x - mx[h]);
-                syy[h] += (y - my[h]) * (y - my[h]);
-            }
-        }
-    double mean_proxy = 0, Sxx = 0, Syy = 0, e2 = d->estimate * d->estimate;
-    for (size_t i = 0; i < in->n; i++)
-        mean_proxy += in->w[i] * in->proxy[i];
-    d->df = 0;
-    for (size_t h = 0; h < d->k; h++)
-        if (n[h] >= 2) {
-            Sxx += sxx[h];
-            Syy += syy[h];
-            d->df += n[h] - 1;
-        }
-    double prior = m->kappa_weight * (0.05 * mean_proxy) * (0.05 * mean_proxy);
-    double k0 = fmax(m->kappa * m->kappa, across(d));
-    d->kappa2 = Sxx + prior > 0 ? (Syy + prior * k0) / (Sxx + prior) : k0;
-    d->rho2 = m->rho * m->rho;
-    double *pv = cluster_proxy_var(in, k);
-    for (size_t h = 0; h < d->k; h++) {
-        double model = d->kappa2 * pv[h] / e2 + d->rho2;
-        d->factor[h] = 1;
-        if (n[h] >= 2 && model > 0)
-            d->factor[h] = (m->nu_cluster * model + syy[h] / e2) / ((m->nu_cluster + n[h] - 1) * model);
+    double *n = sp_calloc(k, sizeof *n), *mean = sp_calloc(k, sizeof *mean), *ss = sp_calloc(k, sizeof *ss);
+    for (size_t g = 0; g < d->ch->k; g++) { /* Welford's running mean and sum of squares */
+        long r = d->s[g].rep;
+        if (r < 0)
+            continue;
+        size_t h = (size_t)d->s[g].cluster;
+        double e = log(in->cpi[r] / in->proxy[r]), dh = e - mean[h];
+        n[h]++;
+        mean[h] += dh / n[h];
+        ss[h] += dh * (e - mean[h]);
     }
-    free(pv);
+    double pairs = 0, sum = 0;
+    for (size_t h = 0; h < d->k; h++) {
+        d->ratio[h] = exp(mean[h]);
+        if (n[h] >= 2) {
+            pairs += n[h] - 1;
+            sum += ss[h];
+        }
+    }
+    if (pairs == 0)
+        collapse_clusters(d, &pairs, &sum);
+    double prior_df = m->prior_df, prior_var = m->prior_sd * m->prior_sd;
+    d->pairs = pairs;
+    d->resid_ss = sum;
+    d->resid2 = (prior_df * prior_var + sum) / (prior_df + pairs);
     free(n);
-    free(mx);
-    free(my);
-    free(sxx);
-    free(syy);
+    free(mean);
+    free(ss);
     return true;
 }
 
-/* What stratum s leaves in the estimate's variance (relative). */
-static double stratum_variance(const design *d, const stratum *s)
+/* What stratum s leaves in the estimate's variance (relative): its point's
+ * CPI predicted from its proxy CPI by its cluster's ratio, so that a stratum
+ * not yet simulated has one too. *known: the part the proxy's spread gives;
+ * *est: sigma^2's (estimated). */
+static void stratum_variance(const design *d, const stratum *s, double *known, double *est)
 {
-    double model = d->kappa2 * s->var / (d->estimate * d->estimate) + d->rho2;
-    return s->weight * s->weight * d->factor[s->cluster] * model;
+    double c = d->ratio[s->cluster], x = d->in->proxy[s->rep];
+    double f = s->weight * s->weight * c * c / (d->estimate * d->estimate);
+    *known = f * s->var;
+    *est = f * x * x * d->resid2;
 }
 
-static double variance(const design *d)
+/* The design's variance (relative), and *z, Student's t quantile at
+ * Satterthwaite's degrees of freedom *df: the variance as a sum of a known
+ * part and sigma^2's, which has prior_df + pairs. */
+static double variance(const design *d, const ts_model *m, double *z, double *df)
 {
-    double v = 0;
+    double known = 0, est = 0;
     for (size_t g = 0; g < d->ch->k; g++)
-        if (d->s[g].rep >= 0)
-            v += stratum_variance(d, &d->s[g]);
+        if (d->s[g].rep >= 0) {
+            double a, b;
+            stratum_variance(d, &d->s[g], &a, &b);
+            known += a;
+            est += b;
+        }
+    double v = known + est;
+    *df = est > 0 ? v * v / (est * est / (m->prior_df + d->pairs)) : INFINITY;
+    *z = t_quantile((1 + m->level) / 2, *df);
     return v;
+}
+
+/* The half-width of the design's interval. */
+static double half_width(const design *d, const ts_model *m)
+{
+    double z, df, v = variance(d, m, &z, &df);
+    return z * sqrt(v);
 }
 
 ts_interval ts_estimate(const ts_input *in, const sp_choice *ch, const ts_model *m)
 {
-    ts_interval r = {.estimate = NAN, .se = NAN, .half = NAN, .kappa = NAN, .pairs = NAN};
+    ts_interval r = {.estimate = NAN, .se = NAN, .half = NAN, .z = NAN, .df = NAN, .pairs = NAN, .resid_ss = NAN, .resid_sd = NAN};
     for (size_t g = 0; g < ch->k; g++)
         if (ch->rep[g] >= 0) {
             r.points++;
@@ -232,10 +217,11 @@ ts_interval ts_estimate(const ts_input *in, const sp_choice *ch, const ts_model 
     r.complete = r.points > 0 && r.measured == r.points && measure(&d, m);
     if (r.complete) {
         r.estimate = d.estimate;
-        r.se = sqrt(variance(&d));
-        r.half = m->z * r.se;
-        r.kappa = sqrt(d.kappa2);
-        r.pairs = d.df;
+        r.se = sqrt(variance(&d, m, &r.z, &r.df));
+        r.half = r.z * r.se;
+        r.pairs = d.pairs;
+        r.resid_ss = d.resid_ss;
+        r.resid_sd = sqrt(d.resid2);
     }
     design_free(&d);
     return r;
@@ -365,8 +351,11 @@ static double cluster_variance(const design *d, int h)
 {
     double v = 0;
     for (size_t g = 0; g < d->ch->k; g++)
-        if (d->s[g].rep >= 0 && d->s[g].cluster == h)
-            v += stratum_variance(d, &d->s[g]);
+        if (d->s[g].rep >= 0 && d->s[g].cluster == h) {
+            double a, b;
+            stratum_variance(d, &d->s[g], &a, &b);
+            v += a + b;
+        }
     return v;
 }
 
@@ -413,7 +402,7 @@ size_t ts_refine(const ts_input *in, sp_choice *ch, const ts_model *m, size_t bu
     long *pts = sp_malloc((ch->k + budget + 1) * sizeof *pts);
     size_t *ids = sp_malloc((ch->k + budget + 1) * sizeof *ids);
     int *scratch = sp_malloc((in->n ? in->n : 1) * sizeof *scratch);
-    while (ch->nonempty < budget && !(target > 0 && m->z * sqrt(variance(&d)) <= target)) {
+    while (ch->nonempty < budget && !(target > 0 && half_width(&d, m) <= target)) {
         /* a free slot for the new stratum's trial */
         d.s = sp_realloc_array(d.s, ch->k + 1, sizeof *d.s);
         d.s[ch->k] = (stratum){.rep = -1};
@@ -456,7 +445,7 @@ size_t ts_refine(const ts_input *in, sp_choice *ch, const ts_model *m, size_t bu
             ch->weight[ids[j]] = d.s[ids[j]].weight * d.total;
         added++;
     }
-    *half = m->z * sqrt(variance(&d));
+    *half = half_width(&d, m);
     free(pts);
     free(ids);
     free(scratch);

@@ -3,28 +3,32 @@
  * more points would tighten it, without a full run.
  *
  * The design is SimPoint's: strata (the clusters written, --points' strata
- * among them), each standing in by its point, estimate sum_g W_g CPI_g.
- * A stratum g leaves the variance W_g^2 f_h M_g, where
+ * among them), each standing in by its point, estimate sum_g W_g CPI_g: a
+ * stratified sample of one interval per stratum. Were the point drawn at
+ * random from its stratum, stratum g would leave the variance W_g^2 S_g^2,
+ * S_g^2 the variance of CPI over its intervals. The proxy CPI x is known
+ * for every interval; within a k-means cluster h (intervals running the
+ * same code) CPI is taken as proportional to it, CPI = c_h x e^u, u what
+ * the proxy does not see, with variance sigma^2. Then
  *
- *     M_g = kappa^2 P_g^2 + rho^2
+ *     S_g^2 = c_h^2 (P_g^2 + x_g^2 sigma^2)
  *
- * is what the proxy predicts: P_g the spread of proxy CPI over its
- * intervals, kappa how much CPI varies per unit of proxy CPI, rho the spread
- * the proxy does not see (both relative to the estimate). The points say how
- * far to believe it. Where a k-means cluster h has two points or more, they
- * measure its spread of CPI (sum of squares Syy_h about their mean, df_h
- * degrees of freedom) and of proxy CPI (Sxx_h): the program's kappa^2 is
- * sum Syy / sum Sxx, drawn to a prior with the weight of kappa_weight pairs
- * 5% of the mean proxy CPI apart: the prior is the larger of kappa and of
- * how much more the points' CPIs vary than their proxy CPIs across the whole
- * design (by weight), so that a program whose clusters differ in CPI more
- * than their proxy says starts wide; and cluster h's factor f_h is its
- * measured spread against the model's, (nu_cluster M_h + Syy_h) /
- * ((nu_cluster + df_h) M_h), M_h the model's variance over the whole
- * cluster: the clusters whose points disagree more than their proxy CPIs
- * say get wider (and more points), those that agree narrower; the others
- * keep f = 1. The 95% interval is +- z x the standard error, z calibrated on
- * the tuning set (bench/accuracy_eval.sh).
+ * P_g^2 the variance of proxy CPI over the stratum (known), c_h the
+ * geometric mean of CPI / proxy CPI at the cluster's points. sigma^2 comes
+ * from the clusters with two points or more, whose log ratios differ by u
+ * (and by how much their strata differ beyond their proxy CPI: it errs
+ * wide): sum_h SS_h over sum_h (n_h - 1) degrees of freedom, the collapsed
+ * strata estimator (Cochran 5A.12). Where no cluster has two points, the
+ * clusters are collapsed in pairs, neighbours in proxy CPI at their points
+ * (wider still: it holds how the clusters' ratios differ). Most designs
+ * have few pairs, so
+ * sigma^2 has a conjugate prior, a scaled inverse chi-square with prior_df
+ * degrees of freedom and scale prior_sd^2, fitted by marginal likelihood to
+ * the tuning set's points (bench/accuracy_eval.sh): the posterior is
+ * (prior_df prior_sd^2 + sum SS_h) / (prior_df + sum (n_h - 1)). The 95%
+ * interval is +- t x the standard error, t Student's quantile with
+ * Satterthwaite's degrees of freedom for the variance (its sigma^2 part
+ * estimated with prior_df + pairs): no constant is fitted to coverage.
  *
  * ts_refine, the second stage, splits strata where that variance is largest
  * until the predicted half-width is within the target or the budget is
@@ -42,11 +46,9 @@
 #include "output.h"
 
 typedef struct ts_model {
-    double kappa;        /* CPI per unit of proxy CPI, before the points say (at least) */
-    double kappa_weight; /* its weight: as many pairs of points 5% of the mean proxy CPI apart */
-    double rho;          /* the spread the proxy does not see, relative to the CPI */
-    double nu_cluster;   /* the model's weight in a cluster's spread, in degrees of freedom */
-    double z;            /* the 95% interval's half-width in standard errors */
+    double level;        /* the interval's confidence (0.95) */
+    double prior_df;     /* sigma^2's prior: its degrees of freedom */
+    double prior_sd;     /* and its scale, sigma's prior guess (log ratio) */
 } ts_model;
 
 extern const ts_model ts_model_default;
@@ -65,8 +67,11 @@ typedef struct ts_interval {
     size_t points, measured;
     double estimate;     /* sum_g W_g CPI_g (complete designs) */
     double se, half;     /* relative standard error and 95% half-width */
-    double kappa;        /* the program's, from its points */
-    double pairs;        /* degrees of freedom of the clusters' disagreement */
+    double df;           /* the variance's degrees of freedom (Satterthwaite's) */
+    double z;            /* t's quantile at them */
+    double pairs;        /* sigma^2's degrees of freedom from the points */
+    double resid_ss;     /* and their sum of squares, sum_h SS_h */
+    double resid_sd;     /* sigma, its posterior estimate */
 } ts_interval;
 
 /* The estimate and its interval for design ch. */
