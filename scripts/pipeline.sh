@@ -690,8 +690,8 @@ m, b = doc.get("measured") or {}, doc.get("budget") or {}
 if not m.get("complete"):
     sys.exit(0)
 line = (f"estimate from the {m['points']} regions (simpoint --measured): CPI {m['cpi']:.4f} "
-        f"± {100 * m['ci95_relative']:.2f}% (95%: {m['low']:.4f} .. {m['high']:.4f}; kappa {m['kappa']:.2f} from "
-        f"{m['pairs']:.0f} degrees of freedom)")
+        f"± {100 * m['ci95_relative']:.2f}% (95%: {m['low']:.4f} .. {m['high']:.4f}; t {m['t']:.2f} at {m['df']:.1f} "
+        f"degrees of freedom, {m['pairs']:.0f} of them from points that share a cluster)")
 if b.get("simpoint_points"):
     line += f"; the budget: {b['points']} points, {b['points'] / b['simpoint_points']:.2f} x SimPoint's {b['simpoint_points']}"
 print(line)
