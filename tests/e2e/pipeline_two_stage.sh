@@ -67,8 +67,8 @@ grep -q -- "--reweighted" two/.stamps/validate || fail "validate did not take th
 run -o two -i 100k -k 20 --target-ci 0.5 > again.log 2>&1 || fail "the rerun failed"
 ! grep -q ": running" again.log || fail "the rerun ran a stage again: $(grep ': running' again.log)"
 
-# a target met by the first stage adds nothing, and the rest goes on
-run -o met -i 100k -k 20 --target-ci 50 > met.log 2>&1 || { cat met.log; fail "--target-ci 50 failed"; }
+# a target met by the first stage (phases: +- 52%, its phases few points apart) adds nothing, and the rest goes on
+run -o met -i 100k -k 20 --target-ci 100 > met.log 2>&1 || { cat met.log; fail "--target-ci 100 failed"; }
 grep -q "the second added 0 where" met.log || fail "a met target added points: $(grep 'two stages' met.log)"
 [ "$(python3 -c 'import json; print(len(json.load(open("met/regions2.json"))["results"]))')" = 0 ] ||
     fail "regions simulated for a met target"
