@@ -296,7 +296,8 @@ void core_drain_stores(sim_core *c)
         store_entry *s = &c->stq[i % n];
         if (!s->committed) break;
         if (s->done != UINT64_MAX) continue;
-        s->done = memsys_store(c->ua->mem, s->addr, c->now).ready;
+        mem_result w = memsys_store(c->ua->mem, s->addr, c->now);
+        s->done = w.ready, s->write_start = c->now, s->write_wait = w.queued;
         if (s->done <= c->now) s->done = c->now + 1;
         core_wake_at(c, s->done);
         c->active = true;

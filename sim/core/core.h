@@ -96,6 +96,8 @@ typedef struct store_entry {
     uint64_t seq, addr;
     uint64_t addr_ready, data_ready;
     uint64_t done;             /* write complete (UINT64_MAX until issued) */
+    uint64_t write_start;      /* when its write began (the probe's) */
+    uint32_t write_wait;       /* ... and waited for an L1D MSHR */
     uint8_t size;
     bool committed;
 } store_entry;

@@ -124,6 +124,7 @@ instance_record probe_instance_record(const sim_core *c, const uop *u, bool reti
     bool scheduled = dispatched && u->d.mem_access == RV_MEM_LOAD && u->issue != CYCLE_NEVER;
     const store_entry *sq = c->stq_head < c->stq_tail ? &c->stq[c->stq_head % (uint64_t)c->cfg.stq_entries] : NULL;
     return (instance_record){.sq_head_seq = sq ? sq->seq : UINT64_MAX, .sq_head_done = sq ? sq->done : UINT64_MAX,
+                         .sq_head_start = sq ? sq->write_start : 0, .sq_head_wait = sq ? sq->write_wait : 0,
                          .instance = u->instance, .seq = u->d.icount, .pc = u->d.insn.pc, .mem_addr = u->d.mem_addr,
                          .fetched = u->fetched, .dispatched = u->dispatched, .ready = dispatched ? u->ready : 0,
                          /* an aborted instance may end before it issues or completes */

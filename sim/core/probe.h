@@ -94,6 +94,8 @@ typedef struct instance_record {
     uint64_t history;          /* conditional-branch outcomes before its fetch, newest in bit 0 */
     uint64_t sq_head_seq;      /* the oldest store in the store queue when it ended (UINT64_MAX: none) */
     uint64_t sq_head_done;     /* ... when that store's write completes (UINT64_MAX: not issued yet) */
+    uint64_t sq_head_start;    /* ... when it began (issued) */
+    uint32_t sq_head_wait;     /* ... its wait for an L1D MSHR (issued) */
     uint8_t l1d_line;          /* a retired store: enum l1d_line, its line in the L1D as it committed */
 } instance_record;
 
