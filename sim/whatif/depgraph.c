@@ -106,6 +106,7 @@ typedef struct brought {
 /* A committed store's write to the L1D. */
 typedef struct store_write {
     uint64_t seq, addr, committed, done; /* done: UINT64_MAX until seen */
+    uint64_t began, wait;      /* seen: when its write began in the core, and its wait for an MSHR */
     bool absent;               /* its line was not in the L1D as it committed (the probe's l1d_line) */
     enum store_kind kind;
     uint64_t latency;          /* a fill's, without waiting for an MSHR */
@@ -728,28 +729,31 @@ static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, cons
     return p;
 }
 
-/* How the store's write reached the L1D in the core, from when it began:
- * one write a cycle, in order, from its commit. A write that took longer
- * than a hit, to a line with no fill in flight, filled the line itself
- * (loads and stores after it share the fill); its latency beyond an
- * unloaded fill's is taken as its wait for an MSHR. A store never seen at
- * the store queue's head merged with a fill of its line in flight, else
- * missed if its line was not in the L1D as it committed (taking as long as
- * the last store's miss seen), else hit. Any other write to a line the
+/* How the store's write reached the L1D in the core, from when it began
+ * (as the probe showed it at the store queue's head; one never seen there
+ * began one cycle after the write before, or at its commit). A write that
+ * took longer than a hit, to a line with no fill in flight, filled the
+ * line itself (loads and stores after it share the fill), taking its time
+ * less its wait for an MSHR. A store never seen at the store queue's head
+ * merged with a fill of its line in flight, else missed if its line was
+ * not in the L1D as it committed (taking as long as the last store's miss
+ * seen, up to an unloaded fill's), else hit. Any other write to a line the
  * graph knows a fill of shares that fill (a merge, or a hit after it). */
 static void classify_store(depgraph *dg, store_write *w)
 {
-    uint64_t start = dg->write_core = max_u64(w->committed, dg->write_core + 1);
+    bool seen = w->done != UINT64_MAX;
+    uint64_t start = dg->write_core = seen ? w->began : max_u64(w->committed, dg->write_core + 1);
     uint64_t line = (w->addr >> LINE_SHIFT) + 1;
     line_fill *f = fill_of(dg, w->addr);
-    bool seen = w->done != UINT64_MAX, known = f->line == line;
-    uint64_t latency = seen ? cycles_after(w->done, start) : 0;
-    if (!seen && w->absent && !(known && f->real_ready > start)) latency = dg->store_fill;
+    bool known = f->line == line;
+    uint64_t latency = seen ? cycles_after(w->done, start + w->wait) : 0;
+    if (!seen && w->absent && !(known && f->real_ready > start))
+        latency = dg->store_fill < dg->fill_max ? dg->store_fill : dg->fill_max;
     *w = (store_write){.seq = w->seq, .addr = w->addr, .committed = w->committed, .done = w->done, .fill = f};
     if (latency <= dg->l1d_latency + 1 || (known && (seen ? merged(dg, f, start, w->done) : f->real_ready > start))) {
         w->kind = known ? STORE_SHARES : STORE_HIT;
     } else {
-        w->kind = STORE_FILLS, w->latency = latency < dg->fill_max ? latency : dg->fill_max;
+        w->kind = STORE_FILLS, w->latency = latency;
         if (seen) dg->store_fill = w->latency;
         *f = (line_fill){.line = line, .real_ready = seen ? w->done : start + w->latency, .latency = w->latency};
     }
@@ -931,7 +935,10 @@ static void see_store_queue(depgraph *dg, const instance_record *r)
     if (r->sq_head_seq == UINT64_MAX) return;
     while (dg->store_seen < dg->nstores && dg->stores[dg->store_seen & (RING - 1)].seq < r->sq_head_seq) dg->store_seen++;
     bool head = dg->store_seen < dg->nstores && dg->stores[dg->store_seen & (RING - 1)].seq == r->sq_head_seq;
-    if (head && r->sq_head_done != UINT64_MAX) dg->stores[dg->store_seen & (RING - 1)].done = r->sq_head_done;
+    if (head && r->sq_head_done != UINT64_MAX) {
+        store_write *w = &dg->stores[dg->store_seen & (RING - 1)];
+        w->done = r->sq_head_done, w->began = r->sq_head_start, w->wait = r->sq_head_wait;
+    }
     resolve_stores(dg, dg->store_seen + (head && r->sq_head_done != UINT64_MAX));
 }
 

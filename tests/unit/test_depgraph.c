@@ -265,7 +265,7 @@ Test(depgraph, store_misses_hold_mshrs)
         uint64_t committed = 20 + (uint64_t)i * LATENCY / 32;
         r[i] = store((uint64_t)i, committed, 0x100000 + 128 * (uint64_t)(i / 4) + 8 * (uint64_t)(i % 4));
         done[i] = i % 4 ? done[i - i % 4] : committed + 1 + LATENCY;
-        if (i) r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = done[i - 1];
+        if (i) r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = done[i - 1], r[i].sq_head_start = r[i - 1].ended;
     }
     uarch_config core;
     uarch_config_defaults(&core);
@@ -475,14 +475,16 @@ Test(depgraph, a_store_miss_waits_for_mshrs_beyond_an_unloaded_dram_access)
 {
     /* Stores each to a line of its own, the core's 8 MSHRs full: each write
      * seen done 700 cycles after its commit, of which an unloaded DRAM
-     * access is 4 + 14 + 30 + 135 = 183 and the rest the wait for an MSHR.
-     * The graph's own MSHRs then give 8 lines every 183 cycles, as the
-     * core's did. */
+     * access is 4 + 14 + 30 + 135 = 183 and the rest the wait for an MSHR
+     * the probe shows. The graph's own MSHRs then give 8 lines every 183
+     * cycles, as the core's did. */
     enum { N = 2048, DRAM = 183 };
     static instance_record r[N];
     for (int i = 0; i < N; i++) {
         r[i] = store((uint64_t)i, 20 + (uint64_t)i * DRAM / 8, 0x100000 + 128 * (uint64_t)i);
-        if (i) r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = r[i - 1].ended + 700;
+        if (i)
+            r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = r[i - 1].ended + 700,
+            r[i].sq_head_start = r[i - 1].ended, r[i].sq_head_wait = 700 - DRAM;
     }
     uarch_config core;
     uarch_config_defaults(&core);
@@ -490,6 +492,30 @@ Test(depgraph, a_store_miss_waits_for_mshrs_beyond_an_unloaded_dram_access)
     depgraph_config cfg = {.nsets = 1};
     depgraph_result g = run_on(&core, &cfg, r, N);
     cr_assert(g.cycles[0] < (uint64_t)N * DRAM / 8 * 102 / 100, "%lu cycles, %lu simulated", (unsigned long)g.cycles[0],
+              (unsigned long)(r[N - 1].ended - 14));
+}
+
+Test(depgraph, a_store_that_waited_for_an_mshr_holds_it_for_its_fill_alone)
+{
+    /* Stores each to a line of its own that the LLC holds (4 + 14 + 30 =
+     * 48 cycles), the core's 8 MSHRs full: each write seen done 150 cycles
+     * after it began, 102 of them waiting for an MSHR (the probe's). The
+     * graph's MSHRs then give 8 lines every 48 cycles, as the core's did,
+     * not every 150 (nor every unloaded DRAM access's 183). */
+    enum { N = 2048, LLC = 48, WAIT = 102 };
+    static instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        r[i] = store((uint64_t)i, 20 + (uint64_t)i * LLC / 8, 0x100000 + 128 * (uint64_t)i);
+        if (i)
+            r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = r[i - 1].ended + WAIT + LLC,
+            r[i].sq_head_start = r[i - 1].ended, r[i].sq_head_wait = WAIT;
+    }
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.prefetch_next_line = false;
+    depgraph_config cfg = {.nsets = 1};
+    depgraph_result g = run_on(&core, &cfg, r, N);
+    cr_assert(g.cycles[0] < (uint64_t)N * LLC / 8 * 110 / 100, "%lu cycles, %lu simulated", (unsigned long)g.cycles[0],
               (unsigned long)(r[N - 1].ended - 14));
 }
 
