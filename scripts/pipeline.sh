@@ -679,6 +679,15 @@ simulate_new_regions() {
     fi
 }
 
+# validate_with REGIONS2 VALIDATE ARGS...: validate, taking the second
+# stage's region results (REGIONS2) too when it simulated any: known only once
+# that stage ran (on Slurm, in the job).
+validate_with() {
+    local r2=$1
+    shift
+    if [ -n "$r2" ] && grep -q '"region"' "$r2"; then "$@" "--regions=$r2"; else "$@"; fi
+}
+
 # estimate_summary JSON: the estimate and its 95% interval from the points'
 # CPIs (simpoint --measured), with the budget and, in two stages, what the
 # second added.
@@ -900,7 +909,6 @@ if [ -n "$TARGET_CI" ]; then
         { echo "pipeline.sh: --target-ci wants a percentage, not '$TARGET_CI'" >&2; exit 1; }
     [ "$BUDGET" != none ] || { echo "pipeline.sh: --target-ci adds points within a budget: not with -M $METHOD or --budget none" >&2; exit 1; }
     [ ${#EXTRA[@]} -eq 0 ] || { echo "pipeline.sh: --target-ci and --extra-per-cluster: one way of measuring the spread at a time" >&2; exit 1; }
-    [ "$ENGINE" == local ] || { echo "pipeline.sh: --target-ci is for --engine local (the second stage depends on the first's results)" >&2; exit 1; }
 fi
 [ -z "$NO_FULL" ] || REGIONS_PER_TASK=$REGIONS_MAX
 for t in bbv simpoint checkpoint sim validate; do
@@ -970,7 +978,7 @@ run_stage regions regions "$O/regions.json" "$(path_list "$O/ckpt/checkpoints.js
     simulate_regions "$O/ckpt" "$O/regions.json" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${SIM_JOBS[@]}"
 # The points, the regions and what validate makes of them: with --target-ci,
 # the second stage's design (P.2) and both stages' regions.
-FINAL=$P REGION_FILES=("$O/regions.json") MEASURED=(--measured "$O/regions.json")
+FINAL=$P REGION_FILES=("$O/regions.json") REGIONS2= MEASURED=(--measured "$O/regions.json")
 VALIDATE_MORE=(--checkpoints "$O/ckpt/checkpoints.json")
 if [ -n "$TARGET_CI" ]; then
     run_stage tool simpoint2 "$(path_list "$P.2.simpoints" "$P.2.weights" "$P.2.labels")" \
@@ -983,8 +991,8 @@ if [ -n "$TARGET_CI" ]; then
     run_stage tool regions2 "$O/regions2.json" "$(path_list "$O/ckpt2/checkpoints.json" "$B/sim" "$CONFIG_DEP")" \
         simulate_new_regions "$O/ckpt2" "$O/regions2.json" "${CORE[@]}" "${PROFILE[@]}" --warmup "$MODE" "${SIM_JOBS[@]}"
     FINAL=$P.2 VALIDATE_MORE=(--reweighted) MEASURED+=(--measured "$O/regions2.json" --target-ci "$TARGET_CI")
-    # validate takes results of one region or more: none when the first stage met the target
-    ! grep -q '"region"' "$O/regions2.json" || REGION_FILES+=("$O/regions2.json")
+    # validate takes results of one region or more: none when the first stage met the target (validate_with)
+    REGIONS2=$O/regions2.json
 fi
 # The estimate and its 95% interval from the regions alone (simpoint
 # --measured), for the methods over the proxy metrics; said once made.
@@ -1036,8 +1044,8 @@ full_command "$G" "$@"
 CACHED=1 run_stage guest full "$FULL_OUTS" "$FULL_INS" "${FULL_CMD[@]}"
 run_stage tool validate "$O/validate/report.json" \
     "$(path_list "$FINAL.simpoints" "$FINAL.weights" "$FINAL.labels" "$P.summary.json" "$O/full.json" "$O/full.csv" \
-        "${REGION_FILES[@]}" "$B/validate")" \
-    "$B/validate" --simpoints "$FINAL.simpoints" --weights "$FINAL.weights" --labels "$FINAL.labels" --interval "$N" \
+        "${REGION_FILES[@]}" ${REGIONS2:+"$REGIONS2"} "$B/validate")" \
+    validate_with "$REGIONS2" "$B/validate" --simpoints "$FINAL.simpoints" --weights "$FINAL.weights" --labels "$FINAL.labels" --interval "$N" \
     --full "$O/full.json" "${REGION_FILES[@]/#/--regions=}" --profile-summary "$P.summary.json" \
     "${VALIDATE_MORE[@]}" --name "$NAME" \
     -o "$O/validate"
@@ -1046,7 +1054,7 @@ engine_finish
 
 sed -n '/^## Summary/,/^## Metrics/p' "$O/validate/report.md" | grep -v '^## Metrics' | tee -a "$O/pipeline.log"
 sed -n '/^## Warnings/,$p' "$O/validate/report.md" | tee -a "$O/pipeline.log"
-[ -n "$TARGET_CI" ] || say_estimate
+[ -n "$TARGET_CI" ] && [ "$ENGINE" == local ] || say_estimate
 log "== reports in $O/validate (report.md, report.json, *.csv, plots/); where the time goes: $O/regions.md"
 if [ -n "$MAXERR" ] && over_error "$MAXERR"; then
     log "the CPI error is over $MAXERR"
