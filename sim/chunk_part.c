@@ -11,7 +11,7 @@
 #include "outfile.h"
 #include "util.h"
 
-static const char MAGIC[16] = "rvsample part 1\n";
+static const char MAGIC[16] = "rvsample part 2\n";
 
 /* The build's shapes: a part from a build with other counters, states or
  * widths cannot be read as this one's. */
@@ -128,6 +128,54 @@ static void put_sampled(wbuf *b, const sampled_run *s)
     }
 }
 
+/* ProfileMe's per-pc figures and totals. */
+static void put_profileme(wbuf *b, const profileme_result *r)
+{
+    put_u64(b, r->cfg.interval);
+    put_u64(b, r->cfg.window);
+    put_u64(b, r->cfg.seed);
+    put_u64(b, r->cfg.issue_width);
+    put_u64(b, r->samples);
+    put_u64(b, r->pairs);
+    put_u64(b, r->instances);
+    put_u64(b, r->npcs);
+    for (size_t i = 0; i < r->npcs; i++) {
+        const pm_pc *p = &r->pcs[i];
+        put_u64(b, p->pc);
+        put_u64(b, p->samples);
+        for (int e = 0; e < PM_EVENTS; e++) put_u64(b, p->exact[e]), put_u64(b, p->sampled[e]);
+        for (int l = 0; l < PM_LATENCIES; l++) put_u64(b, p->exact_latency[l]), put_u64(b, p->sampled_latency[l]);
+        put_u64(b, p->useful_fwd);
+        put_u64(b, p->useful_bwd);
+        put_u64(b, p->pair_latency);
+        put_u64(b, p->exact_useful);
+        put_u64(b, p->exact_progress);
+    }
+}
+
+/* The chunk's calling contexts (sim/chunk_calls.h). */
+static void put_calls(wbuf *b, const call_profile *c)
+{
+    put_u64(b, c->nnodes);
+    for (size_t i = 0; i < c->nnodes; i++) {
+        put_u64(b, c->nodes[i].pc);
+        put_u64(b, c->nodes[i].parent);
+        put_u64(b, c->nodes[i].depth);
+    }
+    put_u64(b, c->ncharges);
+    for (size_t i = 0; i < c->ncharges; i++) {
+        put_u64(b, c->charges[i].pc);
+        put_u64(b, c->charges[i].node);
+        for (int s = 0; s < ST_COUNT; s++) put_u64(b, c->charges[i].units[s]);
+    }
+    put_u64(b, c->nframes);
+    for (size_t i = 0; i < c->nframes; i++) {
+        put_u64(b, c->frames[i].caller);
+        put_u64(b, c->frames[i].ret);
+    }
+    put_u64(b, c->cur);
+}
+
 void chunk_part_write(const char *path, const chunk_part *m, const sim_result *r)
 {
     wbuf b = {0};
@@ -161,6 +209,10 @@ void chunk_part_write(const char *path, const chunk_part *m, const sim_result *r
     for (size_t i = 0; i < r->log.n; i++) put_counters(&b, &r->log.rows[i]);
     put_u64(&b, (uint64_t)r->nsampled);
     for (int i = 0; i < r->nsampled; i++) put_sampled(&b, &r->sampled[i]);
+    put_u64(&b, r->calls != NULL);
+    if (r->calls) put_calls(&b, r->calls);
+    put_u64(&b, r->profileme != NULL);
+    if (r->profileme) put_profileme(&b, r->profileme);
 
     outfile *o = outfile_open(path);
     outfile_write(o, MAGIC, sizeof MAGIC);
@@ -304,6 +356,65 @@ static void get_sampled(rbuf *b, sampled_run *s)
     }
 }
 
+static profileme_result *get_profileme(rbuf *b)
+{
+    profileme_result *r = calloc(1, sizeof *r);
+    if (!r) die("out of memory");
+    r->cfg.interval = get_u64(b);
+    r->cfg.window = (uint32_t)get_max(b, UINT32_MAX, "ProfileMe's window is over 32 bits");
+    r->cfg.seed = get_u64(b);
+    r->cfg.issue_width = (uint32_t)get_max(b, UINT32_MAX, "ProfileMe's issue width is over 32 bits");
+    r->samples = get_u64(b);
+    r->pairs = get_u64(b);
+    r->instances = get_u64(b);
+    r->npcs = get_count(b, 8 * (7 + 2 * PM_EVENTS + 2 * PM_LATENCIES));
+    if (!(r->pcs = calloc(r->npcs ? r->npcs : 1, sizeof *r->pcs))) die("out of memory");
+    for (size_t i = 0; i < r->npcs; i++) {
+        pm_pc *p = &r->pcs[i];
+        p->pc = get_u64(b);
+        p->samples = get_u64(b);
+        for (int e = 0; e < PM_EVENTS; e++) p->exact[e] = get_u64(b), p->sampled[e] = get_u64(b);
+        for (int l = 0; l < PM_LATENCIES; l++) p->exact_latency[l] = get_u64(b), p->sampled_latency[l] = get_u64(b);
+        p->useful_fwd = get_u64(b);
+        p->useful_bwd = get_u64(b);
+        p->pair_latency = get_u64(b);
+        p->exact_useful = get_u64(b);
+        p->exact_progress = get_u64(b);
+    }
+    if (!b->bad && !r->cfg.interval) b->bad = "ProfileMe's interval is 0";
+    return r;
+}
+
+static call_profile *get_calls(rbuf *b)
+{
+    call_profile *c = calloc(1, sizeof *c);
+    if (!c) die("out of memory");
+    c->nnodes = get_count(b, 3 * 8);
+    if (!(c->nodes = calloc(c->nnodes ? c->nnodes : 1, sizeof *c->nodes))) die("out of memory");
+    for (size_t i = 0; i < c->nnodes; i++) {
+        c->nodes[i].pc = get_u64(b);
+        c->nodes[i].parent = (uint32_t)get_max(b, i ? i - 1 : 0, "a calling context's parent comes after it");
+        c->nodes[i].depth = (uint16_t)get_max(b, CALLS_MAX_DEPTH, "a calling context is too deep");
+    }
+    uint64_t last = c->nnodes ? c->nnodes - 1 : 0;
+    c->ncharges = get_count(b, (2 + ST_COUNT) * 8);
+    if (!(c->charges = calloc(c->ncharges ? c->ncharges : 1, sizeof *c->charges))) die("out of memory");
+    for (size_t i = 0; i < c->ncharges; i++) {
+        c->charges[i].pc = get_u64(b);
+        c->charges[i].node = (uint32_t)get_max(b, last, "a charge's calling context is out of range");
+        for (int s = 0; s < ST_COUNT; s++) c->charges[i].units[s] = get_u64(b);
+    }
+    c->nframes = get_count(b, 2 * 8);
+    if (!(c->frames = calloc(c->nframes ? c->nframes : 1, sizeof *c->frames))) die("out of memory");
+    for (size_t i = 0; i < c->nframes; i++) {
+        c->frames[i].caller = (uint32_t)get_max(b, last, "a frame's calling context is out of range");
+        c->frames[i].ret = get_u64(b);
+    }
+    c->cur = (uint32_t)get_max(b, last, "the current calling context is out of range");
+    if (!b->bad && !c->nnodes) b->bad = "no calling-context tree";
+    return c;
+}
+
 /* The run's end, as one of the names sim_result uses. */
 static const char *stop_name(rbuf *b)
 {
@@ -357,6 +468,8 @@ static void get_result(rbuf *b, chunk_part *m, sim_result *r)
     r->nsampled = (int)get_count(b, 8 * 10);
     if (r->nsampled && !(r->sampled = calloc((size_t)r->nsampled, sizeof *r->sampled))) die("out of memory");
     for (int i = 0; i < r->nsampled && !b->bad; i++) get_sampled(b, &r->sampled[i]);
+    if (get_max(b, 1, "the calling contexts' flag is not 0 or 1")) r->calls = get_calls(b);
+    if (get_max(b, 1, "the ProfileMe flag is not 0 or 1")) r->profileme = get_profileme(b);
     if (!b->bad && b->at != b->n) b->bad = "bytes follow its end";
     if (!b->bad && (!r->program || (m->count && m->index >= m->count))) b->bad = "its chunk is out of range";
 }

@@ -14,6 +14,8 @@
 #include "ckpt/ckpt_chunks.h"
 #include "ckpt/ckpt_fds.h"
 #include "ckpt/ckpt_pages.h"
+#include "chunk_calls.h"
+#include "chunk_files.h"
 #include "chunk_part.h"
 #include "chunk_pass.h"
 #include "outfile.h"
@@ -35,18 +37,25 @@ static sim_options chunk_run_options(const sim_options *o)
      * no chunk samples faster for being short. */
     co.sampling.cfg.continued = true;
     co.sampling.cfg.min_samples = 0;
+    co.sampling.chunk = true;
+    /* each chunk its own trace and records, joined after (sim/chunk_files.h) */
+    co.sampling.commit_trace = co.sampling.records = NULL;
     return co;
 }
 
 /* Every chunk, the last to the program's end when it is the run's last
  * (`last`). In parallel, as regions. */
-static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool last, sim_result *res)
+static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool last, const chunk_files *f,
+                       sim_result *res)
 {
-    region_job *jobs = malloc(n * sizeof *jobs);
+    region_job *jobs = calloc(n ? n : 1, sizeof *jobs);
     if (!jobs) die("out of memory");
-    for (size_t k = 0; k < n; k++) jobs[k] = (region_job){chunks[k].path, 0, last && k == n - 1};
+    for (size_t k = 0; k < n; k++)
+        jobs[k] = (region_job){chunks[k].path, 0, last && k == n - 1, chunk_files_path(f, "trace", k),
+                               chunk_files_path(f, "records", k)};
     sim_options co = chunk_run_options(o);
     sim_run_jobs(&co, jobs, n, "sim --full: chunks", res);
+    for (size_t k = 0; k < n; k++) free((char *)jobs[k].commit_trace), free((char *)jobs[k].records);
     free(jobs);
 }
 
@@ -71,7 +80,8 @@ static sim_result *slot_for(result_slots *s, size_t k)
 }
 
 /* A worker: the next chunk as soon as it is ready, until there are none. */
-static void chunk_worker(const sim_options *co, chunk_pass *p, size_t *next, result_slots *slots)
+static void chunk_worker(const sim_options *co, chunk_pass *p, const chunk_files *f, size_t *next,
+                         result_slots *slots)
 {
     for (;;) {
         pthread_mutex_lock(&p->mu);
@@ -85,7 +95,12 @@ static void chunk_worker(const sim_options *co, chunk_pass *p, size_t *next, res
         pthread_mutex_unlock(&p->mu);
         sim_options jo = *co;
         jo.region_to_end = last;
+        char *trace = chunk_files_path(f, "trace", k), *records = chunk_files_path(f, "records", k);
+        jo.sampling.commit_trace = trace;
+        jo.sampling.records = records;
         sim_region(&jo, c.path, 0, "none", r);
+        free(trace);
+        free(records);
         chunk_pass_finished(p);
     }
 }
@@ -94,7 +109,7 @@ static void chunk_worker(const sim_options *co, chunk_pass *p, size_t *next, res
  * from the moment the pass makes it ready (sim/chunk_pass.h); the results
  * in chunk order into *res. */
 static void pass_and_chunks(const sim_options *o, chunk_pass *p, uint64_t C, uint64_t W, int argc, char **argv,
-                            sim_result **res)
+                            const chunk_files *f, sim_result **res)
 {
     sim_options co = chunk_run_options(o);
     result_slots slots = {0};
@@ -104,9 +119,11 @@ static void pass_and_chunks(const sim_options *o, chunk_pass *p, uint64_t C, uin
     {
         if (omp_get_thread_num() == 0) {
             chunk_pass_run(p, o, C, W, argc, argv);
-            chunk_pass_wait_finished(p, o->progress);
+            /* given no other thread (OMP_THREAD_LIMIT), it simulates the chunks itself */
+            if (omp_get_num_threads() == 1) chunk_worker(&co, p, f, &next, &slots);
+            else chunk_pass_wait_finished(p, o->progress);
         } else {
-            chunk_worker(&co, p, &next, &slots);
+            chunk_worker(&co, p, f, &next, &slots);
         }
     }
     if (!(*res = calloc(p->n, sizeof **res))) die("out of memory");
@@ -170,6 +187,28 @@ static void stitch_sampled(const sim_result *res, size_t n, sim_result *r)
     free(cycles);
 }
 
+/* ProfileMe: every chunk's per-pc figures summed (profileme_results_stitch). */
+static void stitch_profileme(const sim_result *res, size_t n, sim_result *r)
+{
+    const profileme_result **pm = malloc(n * sizeof *pm);
+    if (!pm || !(r->profileme = malloc(sizeof *r->profileme))) die("out of memory");
+    for (size_t k = 0; k < n; k++)
+        if (!(pm[k] = res[k].profileme)) die("chunk %zu of %zu has no ProfileMe samples, unlike the first", k + 1, n);
+    profileme_results_stitch(pm, n, r->profileme);
+    free(pm);
+}
+
+/* Inclusive time: the chunks' calling contexts re-rooted (sim/chunk_calls.h). */
+static void stitch_calls(const sim_result *res, size_t n, sim_result *r)
+{
+    const call_profile **calls = malloc(n * sizeof *calls);
+    if (!calls) die("out of memory");
+    bool all = true;
+    for (size_t k = 0; k < n; k++) all &= (calls[k] = res[k].calls) != NULL;
+    if (all) r->calls = call_profiles_stitch(calls, n);
+    free(calls);
+}
+
 static void write_interval_log(const char *path, const sim_result *res, size_t n)
 {
     outfile *log = outfile_open(path);
@@ -184,7 +223,8 @@ static void write_interval_log(const char *path, const sim_result *res, size_t n
 }
 
 /* The chunks' results into the one a serial --full run writes. */
-static void stitch(const sim_options *o, const chunk *chunks, sim_result *res, size_t n, sim_result *r)
+static void stitch(const sim_options *o, const chunk *chunks, sim_result *res, size_t n, chunk_files *f,
+                   sim_result *r)
 {
     for (size_t k = 0; k < n; k++) check_chunk(&chunks[k], &res[k], k, n);
     sim_result *last = &res[n - 1];
@@ -202,14 +242,17 @@ static void stitch(const sim_options *o, const chunk *chunks, sim_result *res, s
             for (int b = 0; b <= PICS_STALL_BUCKETS; b++) r->no_event_stalls[b] += res[k].no_event_stalls[b];
     }
     if (res[0].nsampled) stitch_sampled(res, n, r);
+    stitch_calls(res, n, r);
+    if (res[0].profileme) stitch_profileme(res, n, r);
     if (o->interval_log) write_interval_log(o->interval_log, res, n);
+    if (f) chunk_files_stitch(f, res, n);
 }
 
 /* The chunks' results stitched into r, and freed; the summary's times. */
-static void finish(const sim_options *o, const chunk *chunks, sim_result *res, size_t n, sim_result *r,
-                   chunk_summary *s, double t0)
+static void finish(const sim_options *o, const chunk *chunks, sim_result *res, size_t n, chunk_files *f,
+                   sim_result *r, chunk_summary *s, double t0)
 {
-    stitch(o, chunks, res, n, r);
+    stitch(o, chunks, res, n, f, r);
     s->wall_seconds += now_seconds() - t0;
     for (size_t k = 0; k < n; k++) s->chunk_seconds += res[k].seconds;
     r->seconds = s->wall_seconds;
@@ -223,8 +266,10 @@ static void simulate_chunks(const sim_options *o, const chunk *chunks, size_t n,
     sim_result *res = calloc(n, sizeof *res);
     if (!res) die("out of memory");
     double t0 = now_seconds();
-    run_chunks(o, chunks, n, true, res);
-    finish(o, chunks, res, n, r, s, t0);
+    chunk_files f;
+    chunk_files_init(&f, &o->sampling);
+    run_chunks(o, chunks, n, true, &f, res);
+    finish(o, chunks, res, n, &f, r, s, t0);
 }
 
 uint64_t chunk_size(const chunk_options *co, uint64_t total_insts, uint64_t G, char *err, size_t errlen)
@@ -254,10 +299,12 @@ void sim_full_chunked(const sim_options *o, const chunk_options *co, int argc, c
     chunk_pass p;
     chunk_pass_init(&p, NULL);
     sim_result *res;
-    pass_and_chunks(o, &p, C, co->warmup, argc, argv, &res);
+    chunk_files f;
+    chunk_files_init(&f, &o->sampling);
+    pass_and_chunks(o, &p, C, co->warmup, argc, argv, &f, &res);
     s->chunks = p.n;
     s->pass_seconds = p.seconds;
-    finish(o, p.chunks, res, p.n, r, s, t0);
+    finish(o, p.chunks, res, p.n, &f, r, s, t0);
     chunk_pass_destroy(&p);
 }
 
@@ -328,6 +375,8 @@ static void check_part_sampling(const sim_options *o, const sim_result *res, con
     bool pics = so->pics;
     for (int i = 0; i < so->nprofilers; i++) pics |= profiler_policy_find(so->profilers[i])->events != 0;
     if (pics != (res->pics != NULL)) die("%s: its chunk has %s golden PICS, unlike this command", path, res->pics ? "a" : "no");
+    if (so->profileme != (res->profileme != NULL))
+        die("%s: its chunk was %s with ProfileMe, unlike this command", path, res->profileme ? "sampled" : "not sampled");
 }
 
 /* A part read, with its file. */
@@ -404,7 +453,7 @@ static void stitch_parts(const sim_options *o, char **paths, int npaths, sim_res
     }
     s->wall_seconds = last - first;
     free(p);
-    finish(o, chunks, res, n, r, s, t0);
+    finish(o, chunks, res, n, NULL, r, s, t0);
     free(chunks);
 }
 
@@ -459,7 +508,7 @@ void sim_chunk_part(const sim_options *o, char **paths, int npaths, uint64_t ind
     /* A chunk of a pass still running is not the last: its part does not know the count. */
     chunk_part m = {.index = index, .count = count, .region = c.region, .elf_crc = c.elf_crc,
                     .config_digest = uarch_config_digest(&o->cfg), .started = epoch_seconds()};
-    run_chunks(o, &c, 1, last, &res);
+    run_chunks(o, &c, 1, last, NULL, &res);
     m.ended = epoch_seconds();
     check_chunk(&c, &res, index, last ? index + 1 : index + 2);
     chunk_part_write(out, &m, &res);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunk_part.h"
 #include "distinct_outputs.h"
 #include "outfile.h"
 #include "util.h"
@@ -451,6 +452,12 @@ static void check_target(sim_cli *cli, int argc, char **argv)
     cli->target.argv = argv + optind;
 }
 
+/* sim --stitch PART...: the first target is a chunk part. */
+static bool chunk_parts_given(const sim_cli *cli)
+{
+    return cli->chunks.stitch && cli->target.argc > 0 && chunk_part_is(cli->target.argv[0]);
+}
+
 /* A chunked run stitches what sums over chunks; what does not is refused. */
 static void setup_chunks(sim_cli *cli)
 {
@@ -478,8 +485,10 @@ static void setup_chunks(sim_cli *cli)
         die("--chunk-pass runs the pass alone: its chunks are simulated and stitched by sim --stitch");
     if (co->count && !o->total_insts) die("--chunks N needs the program's length: --total-insts (bbv's count)");
     if (o->max_insts) die("--max-insts: not with a chunked run");
-    if (s->profileme || s->records || s->commit_trace)
-        die("--sample profileme, --samples and --commit-trace cannot be stitched across chunks yet: run --full without chunks");
+    if (s->pm_records) die("--profileme-samples cannot be stitched across chunks yet: run --full without chunks");
+    if ((s->records || s->commit_trace) && (co->part_out || co->pass_dir || chunk_parts_given(cli)))
+        die("--samples and --commit-trace are stitched by sim --full --chunk-insts and sim --stitch over checkpoints, "
+            "not over a job array's parts");
     if (cli->sens.nvariants || cli->icost || cli->icost_loads)
         die("--sensitivity and --icost run the program again: not with a chunked run");
     if (co->warmup == UINT64_MAX) co->warmup = CKPT_CHUNK_WARMUP_DEFAULT;

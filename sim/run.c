@@ -131,6 +131,7 @@ void sim_full(const sim_options *o, int argc, char **argv, sim_result *r)
     progress prog;
     progress_init(&prog, "sim --full", o->progress, o->max_insts ? o->max_insts : o->total_insts);
     counters begin = c->ctr;
+    r->origin = c->now;
     log_sink sink = {.csv = log};
     double t0 = now_seconds();
     run_logged(c, end, o->log_interval, &sink, &prog);
@@ -275,6 +276,7 @@ bool sim_region(const sim_options *o, const char *path, int region, const char *
         goto out;
     }
     counters start = c->ctr;
+    r->origin = c->now;
     profiling_begin(&prof, c->now);
     double t0 = now_seconds();
     log_sink sink = {.keep = o->region_log ? &r->log : NULL};
@@ -309,7 +311,7 @@ size_t sim_region_jobs(char **paths, int npaths, region_job **out)
         int n = meta.nregions ? meta.nregions : 1;
         for (int k = 0; k < n; k++) {
             if (njobs == cap && !(jobs = realloc(jobs, (cap *= 2) * sizeof *jobs))) die("out of memory");
-            jobs[njobs++] = (region_job){paths[i], k, false};
+            jobs[njobs++] = (region_job){.path = paths[i], .region = k};
         }
         ckpt_meta_free(&meta);
     }
@@ -328,6 +330,8 @@ void sim_run_jobs(const sim_options *o, const region_job *jobs, size_t n, const 
     for (size_t j = 0; j < n; j++) {
         sim_options jo = *o;
         jo.region_to_end = jobs[j].to_end;
+        if (jobs[j].commit_trace) jo.sampling.commit_trace = jobs[j].commit_trace;
+        if (jobs[j].records) jo.sampling.records = jobs[j].records;
         char *output = region_output(o, j, n);
         sim_region(&jo, jobs[j].path, jobs[j].region, output, &res[j]);
         free(output);

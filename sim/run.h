@@ -62,6 +62,7 @@ typedef struct sim_result {
     enum warmup_mode warmup;
     uint64_t warmup_insts, warmup_cycles;
     uint64_t start;              /* instruction count where measurement began */
+    uint64_t origin;             /* the core's cycle where it began (--commit-trace's and --samples' first) */
     counters c;
     const char *stopped_by;      /* "limit", "exit", "fault" */
     int exit_status;
@@ -96,6 +97,8 @@ typedef struct region_job {
     const char *path;
     int region;
     bool to_end;                 /* it runs to the program's end (a chunked run's last chunk) */
+    const char *commit_trace;    /* this job's --commit-trace and --samples files instead of the options' */
+    const char *records;         /* (a chunk's, stitched after: sim/chunk_files.h) */
 } region_job;
 size_t sim_region_jobs(char **paths, int npaths, region_job **out);
 /* The jobs in parallel (OpenMP, no more threads than jobs; the results do

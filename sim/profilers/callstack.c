@@ -9,18 +9,13 @@
 #include "uarch/bpred.h"
 #include "util.h"
 
-/* A call not yet returned from: the context it was made in, and where it
- * returns to. */
-typedef struct frame {
-    uint32_t caller;
-    uint64_t ret;
-} frame;
-
 struct callstack {
     const rv_mem *mem;
     decode_cache *decoded;
     bool started, seen_first;
-    frame *stack;
+    bool fresh;                /* a chunk's: a base node for every return past the base */
+    size_t bases;              /* base nodes made so far */
+    call_frame *stack;
     size_t depth, cap;
     uint32_t cur;              /* the context the next instruction runs in */
     bool pending_call, pending_ret;
@@ -62,7 +57,31 @@ callstack *callstack_new(const rv_mem *m)
     return cs;
 }
 
-void callstack_begin(callstack *cs) { cs->started = true; }
+void callstack_begin(callstack *cs, bool fresh)
+{
+    cs->started = true;
+    if (!fresh) return;
+    /* The warm-up's calls are forgotten, not the call or return its last
+     * instruction leaves pending: it takes effect on the first measured one. */
+    cs->fresh = true;
+    cs->seen_first = false;
+    cs->depth = 0;
+    cs->cur = cs->last_node = 0;
+    cs->last_pc = 0;
+    cs->nnodes = 1;
+    pair_map_free(&cs->children);
+}
+
+/* A new base: a node of its own in a chunk (while they are few), else shared by pc. */
+static uint32_t child(callstack *cs, uint32_t parent, uint64_t pc);
+static uint32_t base(callstack *cs, uint64_t pc)
+{
+    if (cs->fresh && cs->bases < CALLS_FRESH_BASES) {
+        cs->bases++;
+        return new_node(cs, 0, pc);
+    }
+    return child(cs, 0, pc);
+}
 
 /* The context a call from parent to pc enters (the deepest shares its own). */
 static uint32_t child(callstack *cs, uint32_t parent, uint64_t pc)
@@ -85,7 +104,7 @@ static void return_to(callstack *cs, uint64_t pc)
             cs->depth = i;
             return;
         }
-    if (!cs->depth) cs->cur = child(cs, 0, pc); /* past the base: a new base, its callers unknown */
+    if (!cs->depth) cs->cur = base(cs, pc); /* past the base: a new base, its callers unknown */
 }
 
 /* The instruction at pc commits: the context it runs in, once the call or
@@ -94,12 +113,12 @@ static uint32_t enter(callstack *cs, uint64_t pc)
 {
     if (!cs->seen_first) {
         cs->seen_first = true;
-        cs->cur = child(cs, 0, pc);
+        cs->cur = base(cs, pc);
     }
     if (cs->pending_ret) return_to(cs, pc);
     if (cs->pending_call) {
         cs->stack = grow_array(cs->stack, &cs->cap, cs->depth + 1, sizeof *cs->stack);
-        cs->stack[cs->depth++] = (frame){.caller = cs->cur, .ret = cs->pending_ret_addr};
+        cs->stack[cs->depth++] = (call_frame){.caller = cs->cur, .ret = cs->pending_ret_addr};
         cs->cur = child(cs, cs->cur, pc);
     }
     cs->pending_call = cs->pending_ret = false;
@@ -149,10 +168,10 @@ void callstack_attribute(void *ctx, uint64_t pc, uint16_t psv, const uint64_t un
 
 void callstack_finish(callstack *cs, call_profile *out)
 {
-    *out = (call_profile){.nodes = cs->nodes, .nnodes = cs->nnodes, .charges = cs->charges, .ncharges = cs->ncharges};
+    *out = (call_profile){.nodes = cs->nodes, .nnodes = cs->nnodes, .charges = cs->charges, .ncharges = cs->ncharges,
+                          .frames = cs->stack, .nframes = cs->depth, .cur = cs->cur};
     pair_map_free(&cs->children);
     pair_map_free(&cs->charge_at);
-    free(cs->stack);
     free(cs->decoded);
     free(cs);
 }
@@ -162,5 +181,6 @@ void call_profile_free(call_profile *p)
     if (!p) return;
     free(p->nodes);
     free(p->charges);
+    free(p->frames);
     *p = (call_profile){0};
 }

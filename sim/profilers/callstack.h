@@ -16,17 +16,25 @@
  * and a return past it starts a new base at the function returned to (its
  * callers unknown). A return to no frame with frames on the stack (a signal
  * handler's return into the trampoline) leaves the stack as it is. Contexts
- * deeper than CALLS_MAX_DEPTH calls share the deepest one. */
+ * deeper than CALLS_MAX_DEPTH calls share the deepest one.
+ *
+ * A chunk of a chunked full run (callstack_begin's `fresh`) starts its
+ * stack and tree empty at its first measured instruction, and gives every
+ * return past its base a base node of its own, in order (up to
+ * CALLS_FRESH_BASES; then they are shared as above): with the stack the
+ * chunk before ended with, sim/chunk_calls.c maps each base to the context
+ * the serial run was in there, and so every context to the serial run's. */
 #ifndef SIM_CALLSTACK_H
 #define SIM_CALLSTACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../core/probe.h"
 #include "mem.h"
 
-enum { CALLS_MAX_DEPTH = 256 };
+enum { CALLS_MAX_DEPTH = 256, CALLS_FRESH_BASES = 4096 };
 
 /* Node 0 is outside every context (no function); every other node is a
  * call: its parent's node and a pc of the function it entered (the first
@@ -44,19 +52,30 @@ typedef struct call_charge {
     uint64_t units[ST_COUNT];
 } call_charge;
 
+/* A call not yet returned from: the context it was made in, and where it
+ * returns to. */
+typedef struct call_frame {
+    uint32_t caller;
+    uint64_t ret;
+} call_frame;
+
 typedef struct call_profile {
     call_node *nodes;
     size_t nnodes;
     call_charge *charges;
     size_t ncharges;
+    call_frame *frames;        /* the stack at the end, oldest first */
+    size_t nframes;
+    uint32_t cur;              /* the context the next instruction would run in */
 } call_profile;
 
 typedef struct callstack callstack;
 
 /* Decodes committed instructions from the guest memory m. */
 callstack *callstack_new(const rv_mem *m);
-/* Charges count from here on (the stack is kept from the start). */
-void callstack_begin(callstack *cs);
+/* Charges count from here on (the stack is kept from the start; with
+ * fresh, as a chunk's, it starts here, empty, with bases of their own). */
+void callstack_begin(callstack *cs, bool fresh);
 attribution_fn callstack_attribute;
 /* The profile, moved out; cs freed. */
 void callstack_finish(callstack *cs, call_profile *out);

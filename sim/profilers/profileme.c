@@ -240,6 +240,28 @@ void profileme_finish(profileme *pm, profileme_result *out)
     free(pm);
 }
 
+void profileme_results_stitch(const profileme_result *const *r, size_t n, profileme_result *out)
+{
+    profileme *pm = calloc(1, sizeof *pm);
+    if (!pm) die("out of memory");
+    pm->cfg = r[0]->cfg;
+    for (size_t k = 0; k < n; k++) {
+        pm->samples += r[k]->samples, pm->pairs += r[k]->pairs, pm->instances += r[k]->instances;
+        for (size_t i = 0; i < r[k]->npcs; i++) {
+            const pm_pc *from = &r[k]->pcs[i];
+            pm_pc *to = pc_of(pm, from->pc);
+            for (int e = 0; e < PM_EVENTS; e++) to->exact[e] += from->exact[e], to->sampled[e] += from->sampled[e];
+            for (int l = 0; l < PM_LATENCIES; l++)
+                to->exact_latency[l] += from->exact_latency[l], to->sampled_latency[l] += from->sampled_latency[l];
+            to->samples += from->samples;
+            to->useful_fwd += from->useful_fwd, to->useful_bwd += from->useful_bwd;
+            to->pair_latency += from->pair_latency;
+            to->exact_useful += from->exact_useful, to->exact_progress += from->exact_progress;
+        }
+    }
+    profileme_finish(pm, out);
+}
+
 void profileme_result_free(profileme_result *r)
 {
     free(r->pcs);

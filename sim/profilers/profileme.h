@@ -68,6 +68,9 @@ typedef struct profileme_result {
 } profileme_result;
 void profileme_finish(profileme *pm, profileme_result *out); /* frees pm */
 void profileme_result_free(profileme_result *r);
+/* The results of a chunked run's chunks as one: every per-pc figure and
+ * total summed (each chunk samples from a seed of its own: profiling.c). */
+void profileme_results_stitch(const profileme_result *const *r, size_t n, profileme_result *out);
 
 /* The estimate of an event count from k samples: k x S (k x S/2 when
  * pairs count both members). */

@@ -57,7 +57,7 @@ static void attribute(void *ctx, uint64_t pc, uint16_t psv, const uint64_t units
 
 void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
 {
-    *p = (profiling){.core = c};
+    *p = (profiling){.core = c, .chunk = o->chunk};
     if (o->nprofilers) {
         if (o->records) {
             p->records = outfile_open(o->records);
@@ -83,6 +83,9 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
     if (o->profileme) {
         profileme_config cfg = o->pm;
         cfg.issue_width = (uint32_t)c->cfg.decode_width;
+        /* A chunk's samples from a stream of its own (the first chunk's the serial run's). */
+        uint64_t at = core_committed(c);
+        if (o->chunk && at) cfg.seed ^= splitmix64_next(&at);
         if (o->pm_records) {
             cfg.records = p->pm_records = outfile_open(o->pm_records);
             profileme_records_header(p->pm_records);
@@ -106,7 +109,7 @@ void profiling_begin(profiling *p, uint64_t origin)
     for (int i = 0; i < p->nsamplers; i++) sampler_begin_at(p->samplers[i], origin, core_committed(p->core));
     if (p->trace.out) trace_begin(&p->trace, origin);
     if (p->pics) pics_begin(p->pics);
-    callstack_begin(p->calls);
+    callstack_begin(p->calls, p->chunk);
     if (p->pm) profileme_begin(p->pm);
     if (p->graph) depgraph_begin(p->graph);
 }

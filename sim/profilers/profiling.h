@@ -29,6 +29,8 @@ typedef struct sampling_options {
     profileme_config pm;
     const char *pm_records;    /* --profileme-samples FILE */
     const depgraph_config *graph; /* the dependence-graph model of icost, or NULL */
+    bool chunk;                /* a chunk of a chunked full run: its call stack from its first measured
+                                  instruction (callstack_begin's fresh), stitched after */
 } sampling_options;
 
 typedef struct profiling {
@@ -42,6 +44,7 @@ typedef struct profiling {
     outfile *pm_records;
     depgraph *graph;
     sim_core *core;            /* the core attached to, for the measured length at begin */
+    bool chunk;                /* sampling_options' */
 } profiling;
 
 /* Period in cycles for a frequency on a core clocked at freq_mhz. */

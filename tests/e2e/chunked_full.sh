@@ -4,7 +4,9 @@
 # CPI within 0.1% and the golden profile within 0.5% (bench/chunked_compare.py);
 # sampled profiles stitched across chunks: one chunk gives the serial run's,
 # a sample every cycle gives TIP = golden, five chunks sample as often as the
-# serial run with TIP's error within a point of its; sim --stitch over
+# serial run with TIP's error within a point of its; --commit-trace and
+# --samples joined (one chunk: the serial run's bytes), ProfileMe and
+# inclusive time stitched; sim --stitch over
 # checkpoint --chunk-insts's checkpoints gives the very same result; validate
 # reads the result and says it was chunked; what cannot be stitched is
 # refused before anything runs.
@@ -13,10 +15,11 @@ cd "$T"
 mkdir tmp && export TMPDIR=$T/tmp # the chunks' checkpoints and page store, removed at the end
 prog=$RV/workloads/fp_flags
 sim() { "$BIN/sim" -q -G 1M --profile-top 0 "$@"; }
-SAMPLE=(--sample tip,nci --sample-hz 4000000 --sample-sweep-hz 400000)
+SAMPLE=(--sample tip,nci,profileme --sample-hz 4000000 --sample-sweep-hz 400000)
 
-sim --full "${SAMPLE[@]}" --interval-log serial.csv -o serial.json -- "$prog" > /dev/null
-OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 2M --interval-log chunked.csv -o chunked.json -- "$prog" > out.txt
+sim --full "${SAMPLE[@]}" --samples serial.samples.csv --commit-trace serial.trace.csv --interval-log serial.csv -o serial.json -- "$prog" > /dev/null
+OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 2M --samples chunked.samples.csv --commit-trace chunked.trace.csv \
+    --interval-log chunked.csv -o chunked.json -- "$prog" > out.txt
 [ -s out.txt ] || fail "the guest's output did not pass through once"
 read -r insts rows cpi _ _ _ _ profile < <(python3 "$TOP/bench/chunked_compare.py" serial.json serial.csv chunked.json chunked.csv) ||
     fail "an exact quantity differs: instructions $insts, interval rows $rows"
@@ -34,7 +37,8 @@ echo "ok   chunked full run (5 chunks of 2M, 100k warm-up): exact instructions a
 # samples as the serial run's, no two more than the chunk boundaries and the
 # cycles' difference allow, and TIP's error against the golden profile is
 # within a point of the serial run's; one chunk is the serial run itself.
-OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 10M -o one.json -- "$prog" > /dev/null
+OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 10M --samples one.samples.csv --commit-trace one.trace.csv \
+    -o one.json -- "$prog" > /dev/null
 python3 - serial.json chunked.json one.json <<'PY' || fail "sampled profiles across chunks (above)"
 import json, sys
 serial, chunked, one = (json.load(open(p))["results"][0] for p in sys.argv[1:])
@@ -63,6 +67,58 @@ assert tip["sampled_cycles"] == r["cycles"] == tip["samples"], (tip["sampled_cyc
 PY
 echo "ok   sampled profiles across 5 chunks: as many samples as serial, TIP's error within a point; one chunk is"
 echo "     the serial run; a sample every cycle gives TIP = golden over every cycle"
+
+# --commit-trace and --samples across chunks (sim/chunk_files.h): one chunk
+# writes the serial run's very bytes; five chunks' trace has every chunk's
+# committing lines the serial run's (bytes, and cycles since the line
+# before) from its first instructions on, all but a few near the boundaries
+# (bench/chunked_trace_compare.py); the records' cycles only grow, and their
+# weights add up to the stitched profiles' sampled cycles.
+cmp -s one.trace.csv serial.trace.csv && cmp -s one.samples.csv serial.samples.csv ||
+    fail "one chunk's --commit-trace or --samples is not the serial run's"
+python3 "$TOP/bench/chunked_trace_compare.py" serial.trace.csv chunked.trace.csv 2000000 > trace.txt ||
+    fail "the stitched commit trace: $(cat trace.txt)"
+awk '{ gsub(/%/, "", $6); if ($6 + 0 < 99.9 || $10 + 0 > 1000) bad = 1 } END { exit bad }' trace.txt ||
+    fail "a chunk's commit trace is not the serial run's: $(cat trace.txt)"
+python3 - chunked.samples.csv chunked.json <<'PY' || fail "the stitched sample records (above)"
+import csv, json, sys
+r = json.load(open(sys.argv[2]))["results"][0]
+weights, last = {}, {}
+for row in csv.DictReader(open(sys.argv[1])):
+    p, c = row["profiler"], int(row["cycle"])
+    assert c >= last.get(p, 0) and c < r["cycles"], (p, c, last.get(p))
+    last[p] = c
+    weights[p] = weights.get(p, 0) + int(row["weight"])
+for p in "tip", "nci":
+    assert weights[p] == r["sampled"][p]["sampled_cycles"], (p, weights[p], r["sampled"][p]["sampled_cycles"])
+PY
+echo "ok   --commit-trace and --samples across chunks: one chunk's are the serial run's bytes; five chunks' trace"
+echo "     the serial run's line for line, $(awk '{ gsub(/%/, "", $6); if (!m || $6 < m) m = $6 } END { print m }' trace.txt)% of each chunk's committing lines at least"
+
+# ProfileMe across chunks: one chunk is the serial run's; five count every
+# pc's retired instances exactly and take as many samples, within 1%.
+python3 - serial.json chunked.json one.json <<'PY' || fail "ProfileMe across chunks (above)"
+import json, sys
+s, c, one = (json.load(open(p))["results"][0]["profileme"] for p in sys.argv[1:])
+assert json.dumps(one) == json.dumps(s), "one chunk: not the serial run's ProfileMe"
+retired = lambda r: {p["pc"]: p["events"]["retired"]["exact"] for p in r["pcs"] if p["events"]["retired"]["exact"]}
+assert retired(s) == retired(c), "retired instances per pc differ"
+assert abs(c["samples"] - s["samples"]) <= 0.01 * s["samples"], (c["samples"], s["samples"])
+print(f"ok   ProfileMe across chunks: every pc's retired instances exact, {c['samples']} samples (serial {s['samples']})")
+PY
+
+# Inclusive time across chunks (sim/chunk_calls.h): every function's within
+# half a point of the serial run's, _start's every cycle.
+python3 - serial.json chunked.json <<'PY' || fail "inclusive time across chunks (above)"
+import json, sys
+s, c = (json.load(open(p))["results"][0] for p in sys.argv[1:])
+incl = lambda r: {f["name"]: f["cycles"] / r["cycles"] for f in r["profile"]["inclusive"]}
+a, b = incl(s), incl(c)
+assert abs(b["_start"] - 1) < 1e-9, b["_start"]
+worst = max(abs(a[f] - b.get(f, 0)) for f in a)
+assert worst <= 0.005, worst
+print(f"ok   inclusive time across chunks: every function within {100 * worst:.3f} points of the serial run's")
+PY
 
 # The same chunks from checkpoint --chunk-insts, stitched: the same result.
 "$BIN/checkpoint" -o ck --warm "$TOP/configs/boom-tip.ini" --chunk-insts 2M --warmup 100k -- "$prog" > /dev/null
@@ -128,8 +184,10 @@ grep -q "the full run was chunked: 5 chunks of 2,000,000 instructions" v/report.
 echo "ok   validate states the chunking"
 
 # Refused before anything runs; the guest's exit status still mirrored.
-expect_status 1 "$BIN/sim" --full --chunk-insts 2M --sample tip --samples s.csv -- "$prog" 2> err.txt
-grep -q "cannot be stitched across chunks" err.txt || fail "--samples: $(cat err.txt)"
+expect_status 1 "$BIN/sim" --full --chunk-insts 2M --sample profileme --profileme-samples pm.csv -- "$prog" 2> err.txt
+grep -q "cannot be stitched across chunks" err.txt || fail "--profileme-samples: $(cat err.txt)"
+expect_status 1 "$BIN/sim" --stitch --sample tip --samples s.csv parts/*.part 2> err.txt
+grep -q "not over a job array's parts" err.txt || fail "--samples over parts: $(cat err.txt)"
 expect_status 1 "$BIN/sim" --full --chunks 4 -- "$prog" 2> err.txt
 grep -q -- "--chunks N needs the program's length" err.txt || fail "--chunks: $(cat err.txt)"
 expect_status 1 "$BIN/sim" --full --chunk-insts 1500k -- "$prog" 2> err.txt
@@ -142,7 +200,7 @@ expect_status 3 "$BIN/sim" --full -q --chunk-insts 1M -- "$RV/progs/exit_code" 3
 expect_status 139 "$BIN/sim" --full -q --chunk-insts 1M -o fault.json -- "$RV/progs/segfault" 2> err.txt
 grep -q "segmentation fault" err.txt || fail "the guest's fault was not reported: $(cat err.txt)"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
-echo "ok   refused: --samples, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
+echo "ok   refused: --profileme-samples, --samples over parts, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
 echo "     the guest's exit status and fault as in a serial run"
 
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.

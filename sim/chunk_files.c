@@ -1,0 +1,154 @@
+#include "chunk_files.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "outfile.h"
+#include "util.h"
+
+void chunk_files_init(chunk_files *f, const sampling_options *o)
+{
+    *f = (chunk_files){.trace = o->commit_trace, .records = o->nprofilers ? o->records : NULL};
+    if (!f->trace && !f->records) return;
+    const char *tmp = getenv("TMPDIR");
+    if (asprintf(&f->dir, "%s/sim-chunk-files-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) die("out of memory");
+    if (!mkdtemp(f->dir)) die("cannot create a directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+}
+
+char *chunk_files_path(const chunk_files *f, const char *what, size_t k)
+{
+    if (!f || !f->dir || (!strcmp(what, "trace") ? !f->trace : !f->records)) return NULL;
+    char *path;
+    if (asprintf(&path, "%s/%s-%zu.csv", f->dir, what, k) < 0) die("out of memory");
+    return path;
+}
+
+/* Where chunk k's cycles go in the stitched run: add delta (mod 2^64). */
+static uint64_t *cycle_deltas(const sim_result *res, size_t n)
+{
+    uint64_t *d = malloc(n * sizeof *d), at = res[0].origin;
+    if (!d) die("out of memory");
+    for (size_t k = 0; k < n; k++) {
+        d[k] = at - res[k].origin;
+        at += res[k].c.cycles;
+    }
+    return d;
+}
+
+/* A line of chunk k's file: fields 0..nf-1 of it, split at commas; the rest
+ * after them in *rest. False when it has fewer. */
+static bool split(char *line, char **fields, int nf, char **rest)
+{
+    char *p = line;
+    for (int i = 0; i < nf; i++) {
+        fields[i] = p;
+        char *comma = strchr(p, ',');
+        if (!comma) return false;
+        *comma = 0;
+        p = comma + 1;
+    }
+    *rest = p;
+    return true;
+}
+
+static FILE *open_chunk(const char *path)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) die("%s: %s", path, strerror(errno));
+    return in;
+}
+
+/* cycle,run,...: the header lines once, each cycle moved. */
+static void stitch_trace(const chunk_files *f, size_t n, const uint64_t *delta)
+{
+    outfile *o = outfile_open(f->trace);
+    char *line = NULL;
+    size_t cap = 0;
+    for (size_t k = 0; k < n; k++) {
+        char *path = chunk_files_path(f, "trace", k);
+        FILE *in = open_chunk(path);
+        for (int i = 0; getline(&line, &cap, in) > 0; i++) {
+            char *fields[1], *rest;
+            if (i < 2) {
+                if (!k) outfile_printf(o, "%s", line); /* the comment and the header */
+                continue;
+            }
+            if (!split(line, fields, 1, &rest)) die("%s: line %d is not a commit trace's", path, i + 1);
+            outfile_printf(o, "%" PRIu64 ",%s", (uint64_t)strtoull(fields[0], NULL, 10) + delta[k], rest);
+        }
+        fclose(in);
+        free(path);
+    }
+    free(line);
+    outfile_commit(o);
+}
+
+/* profiler,cycle,weight,...: the header once, each cycle moved, the first
+ * record of each profiler in a chunk weighing also what the chunk before
+ * left (stitch_profile's `left`, sim/profilers/sampler.c). */
+static void stitch_records(const chunk_files *f, const sim_result *res, size_t n, const uint64_t *delta)
+{
+    const sampled_run *main0 = &res[0].sampled[0];
+    uint64_t *left = calloc((size_t)main0->nprofs + 1, sizeof *left);
+    bool *seen = calloc((size_t)main0->nprofs + 1, sizeof *seen);
+    if (!left || !seen) die("out of memory");
+    outfile *o = outfile_open(f->records);
+    char *line = NULL;
+    size_t cap = 0;
+    for (size_t k = 0; k < n; k++) {
+        const sampled_run *s = &res[k].sampled[0];
+        memset(seen, 0, (size_t)main0->nprofs * sizeof *seen);
+        char *path = chunk_files_path(f, "records", k);
+        FILE *in = open_chunk(path);
+        for (int i = 0; getline(&line, &cap, in) > 0; i++) {
+            char *fl[3], *rest;
+            if (!i) {
+                if (!k) outfile_printf(o, "%s", line);
+                continue;
+            }
+            if (!split(line, fl, 3, &rest)) die("%s: line %d is not a sample record", path, i + 1);
+            int p = 0;
+            while (p < s->nprofs && strcmp(s->profs[p].name, fl[0])) p++;
+            if (p == s->nprofs) die("%s: line %d: no profiler %s", path, i + 1, fl[0]);
+            uint64_t weight = (uint64_t)strtoull(fl[2], NULL, 10);
+            if (!seen[p]) weight += left[p], left[p] = 0, seen[p] = true;
+            outfile_printf(o, "%s,%" PRIu64 ",%" PRIu64 ",%s", fl[0], (uint64_t)strtoull(fl[1], NULL, 10) + delta[k], weight, rest);
+        }
+        fclose(in);
+        free(path);
+        for (int p = 0; p < s->nprofs; p++) left[p] += res[k].c.cycles - s->spanned + s->profs[p].carry;
+    }
+    free(line);
+    free(left);
+    free(seen);
+    outfile_commit(o);
+}
+
+void chunk_files_stitch(chunk_files *f, const sim_result *res, size_t n)
+{
+    if (!f->dir) return;
+    uint64_t *delta = cycle_deltas(res, n);
+    if (f->trace) stitch_trace(f, n, delta);
+    if (f->records && res[0].nsampled) stitch_records(f, res, n, delta);
+    free(delta);
+    chunk_files_remove(f, n);
+}
+
+void chunk_files_remove(chunk_files *f, size_t n)
+{
+    if (!f->dir) return;
+    const char *what[] = {"trace", "records"};
+    for (size_t k = 0; k < n; k++)
+        for (int w = 0; w < 2; w++) {
+            char *path = chunk_files_path(f, what[w], k);
+            if (path) unlink(path);
+            free(path);
+        }
+    rmdir(f->dir);
+    free(f->dir);
+    f->dir = NULL;
+}
