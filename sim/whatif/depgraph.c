@@ -130,6 +130,7 @@ typedef struct graph_state {
     uint64_t store_p[RING];    /* ... and its P: its data is in the store queue */
     uint64_t store_free[RING]; /* when its store-queue entry is free: its write done, and the older ones' */
     uint64_t write_prev;       /* when the last store written began its write (one a cycle, in order) */
+    uint64_t writes;           /* the resolved stores whose writes this set has made (in order) */
     queue iq[RES_COUNT - RES_RINGS]; /* the issue queues, freed at issue */
     /* The entries the current decode packet took, not yet in iq: BOOM's
      * dispatcher counts the entries the last cycle ended with, so one
@@ -604,11 +605,15 @@ static uint64_t size_of(const depgraph *dg, unsigned set, int res)
     return idealises(set, GC_WIN) ? dg->res[res].win : dg->res[res].base;
 }
 
+static void write_stores(depgraph *dg, graph_state *g, uint64_t upto, uint64_t t);
+
 /* When the next store finds room in a store queue of `size` entries (the
  * store `size` back is resolved: depgraph_instance). */
-static uint64_t store_queue_room(const depgraph *dg, const graph_state *g, uint64_t size)
+static uint64_t store_queue_room(depgraph *dg, graph_state *g, uint64_t size)
 {
-    return dg->nstores >= size ? g->store_free[(dg->nstores - size) & (RING - 1)] : 0;
+    if (dg->nstores < size) return 0;
+    write_stores(dg, g, dg->nstores - size + 1, 0);
+    return g->store_free[(dg->nstores - size) & (RING - 1)];
 }
 
 /* The current decode packet's issue-queue entries taken before cycle d
@@ -625,7 +630,7 @@ static void flush_packet_iq(const depgraph *dg, graph_state *g, uint64_t d)
 }
 
 /* D: in order, in its decode packet, once the structures it takes have room. */
-static uint64_t dispatch_node(const depgraph *dg, graph_state *g, const edges *e, uint64_t f)
+static uint64_t dispatch_node(depgraph *dg, graph_state *g, const edges *e, uint64_t f)
 {
     unsigned set = g->set;
     uint64_t arrive = f + arrival(dg, set, e); /* DD */
@@ -691,9 +696,11 @@ static void prefetch_next(depgraph *dg, int k, uint64_t addr, uint64_t t, uint64
 
 /* Whether store j (count) is still in the set's store queue at t: its
  * write not done (one not resolved yet is taken to be there). */
-static bool in_store_queue(const depgraph *dg, const graph_state *g, uint64_t j, uint64_t t)
+static bool in_store_queue(depgraph *dg, graph_state *g, uint64_t j, uint64_t t)
 {
-    return j >= dg->stores_resolved || g->store_free[j & (RING - 1)] > t;
+    if (j >= dg->stores_resolved) return true;
+    write_stores(dg, g, j + 1, 0);
+    return g->store_free[j & (RING - 1)] > t;
 }
 
 /* P of a load: from an older store to its address still in the store
@@ -783,14 +790,29 @@ static void write_store(depgraph *dg, int k, uint64_t j)
     g->store_free[j & (RING - 1)] = max_u64(j ? g->store_free[(j - 1) & (RING - 1)] : 0, done);
 }
 
-/* Resolve the stores before store `upto` in every set. */
+/* Set g's writes of the resolved stores, in order: those before store
+ * `upto`, and those that begin by cycle t. The core's L1D takes its MSHRs
+ * in the order it is asked, a load's as it dispatches and a write's as it
+ * begins: in this set's graph, a write goes after the loads that dispatch
+ * before it begins there (with the window idealised, loads dispatch far
+ * ahead of the stores' commits), whatever the baseline's order. */
+static void write_stores(depgraph *dg, graph_state *g, uint64_t upto, uint64_t t)
+{
+    for (; g->writes < dg->stores_resolved; g->writes++) {
+        uint64_t j = g->writes;
+        if (j >= upto && max_u64(g->store_c[j & (RING - 1)], j ? g->write_prev + 1 : 0) > t) break;
+        write_store(dg, (int)(g - dg->g), j);
+    }
+}
+
+/* Resolve the stores before store `upto`: how their writes reached the
+ * L1D in the core (each set makes them in its own time: write_stores). */
 static void resolve_stores(depgraph *dg, uint64_t upto)
 {
     for (; dg->stores_resolved < upto; dg->stores_resolved++) {
         store_write *w = &dg->stores[dg->stores_resolved & (RING - 1)];
         classify_store(dg, w);
         if (w->kind == STORE_SHARES) w->latency = w->fill->latency;
-        for (int k = 0; k < dg->nsets; k++) write_store(dg, k, dg->stores_resolved);
     }
 }
 
@@ -835,6 +857,7 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     bool bw = idealises(set, GC_BW);
     uint64_t f = fetch_node(dg, g, e);
     uint64_t d = dispatch_node(dg, g, e, f);
+    write_stores(dg, g, 0, d); /* the writes begun by its dispatch ask the L1D first */
     uint64_t ready = d + 1;                                                       /* DR */
     for (int s = 0; s < 3; s++)
         if (r->src[s] != RV_REG_NONE) ready = max_u64(ready, g->reg_p[r->src[s]]); /* PR */
@@ -964,9 +987,9 @@ void depgraph_instance(void *ctx, const instance_record *r)
     } else {
         edges e = measure(dg, r);
         if (e.is_store && dg->nstores >= dg->sq.base) resolve_stores(dg, dg->nstores - dg->sq.base + 1);
-        /* The core's L1D takes its MSHRs in the order it asks: a load at
-         * its dispatch, a store's write as it begins. The writes begun
-         * before this instruction dispatched go first. */
+        /* The core's L1D sees a load at its dispatch, a store's write as
+         * it begins: the writes begun before this instruction dispatched
+         * in the core are resolved first (the lines they fill). */
         while (dg->stores_resolved < dg->nstores &&
                max_u64(dg->stores[dg->stores_resolved & (RING - 1)].committed, dg->write_core + 1) <= r->dispatched)
             resolve_stores(dg, dg->stores_resolved + 1);

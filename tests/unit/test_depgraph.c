@@ -553,21 +553,57 @@ static void misses(instance_record *r, int n, uint64_t first, uint64_t base, uin
 Test(depgraph, a_load_asks_for_an_mshr_after_the_writes_begun_before_it)
 {
     /* Eight stores miss (their lines absent as they commit), their writes
-     * begun before a ninth miss, a load, dispatches: it waits for an MSHR
-     * until a write is done, as the core's L1D takes them in that order. */
+     * begun before a ninth miss, a load, dispatches (fetched late, after a
+     * late fetch stage's redirect): it waits for an MSHR until a write is
+     * done, as the core's L1D takes them in that order. */
     enum { N = 9, MISS_LATENCY = 183 };
     instance_record r[N];
     for (int i = 0; i < 8; i++) {
         r[i] = store((uint64_t)i, 20 + (uint64_t)i, 0x200000 + 128 * (uint64_t)i);
         r[i].l1d_line = L1D_ABSENT;
     }
+    r[7].fe_bubbles = 1;
     misses(r + 8, 1, 8, 0x300000, 40, MISS_LATENCY);
+    r[8].packet = 9;
     r[8].mshr_wait = 180, r[8].completed += 180, r[8].ended += 180;
     uarch_config core;
     uarch_config_defaults(&core);
     core.prefetch_next_line = false;
     depgraph_result g = run_on(&core, &(depgraph_config){.nsets = 1}, r, N);
     cr_assert(g.cycles[0] > 2 * MISS_LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, with_the_window_idealised_a_load_asks_for_an_mshr_before_later_writes)
+{
+    /* A 300-cycle operation at the ROB's head, eight stores whose writes
+     * miss (their lines absent as they commit), 150 independent operations
+     * that fill the ROB, and a load that misses: in the core it dispatched
+     * once the operation committed, after the writes began, and waited for
+     * an MSHR until one was done. With the window idealised it dispatches
+     * long before the stores commit, and the L1D gives it an MSHR first:
+     * its miss is over before the operation commits. */
+    enum { N = 1 + 8 + 150 + 1, LONG = 300, MISS_LATENCY = 183 };
+    static instance_record r[N];
+    r[0] = op(0, 10, 11, 11 + LONG, 12 + LONG);
+    for (int i = 1; i <= 8; i++) {
+        r[i] = store((uint64_t)i, 12 + LONG + (uint64_t)i, 0x200000 + 128 * (uint64_t)i);
+        r[i].l1d_line = L1D_ABSENT, r[i].packet = 1; /* a packet of 8: the FTQ's 40 packets hold them all */
+    }
+    for (int i = 9; i < N - 1; i++) {
+        uint64_t t = 11 + (uint64_t)i / 4;
+        r[i] = op((uint64_t)i, t, t + 1, t + 2, 12 + LONG + 8 + (uint64_t)i / 4);
+        r[i].packet = (uint32_t)i / 8 + 2;
+    }
+    misses(r + N - 1, 1, N - 1, 0x300000, 30 + LONG, MISS_LATENCY);
+    r[N - 1].mshr_wait = MISS_LATENCY, r[N - 1].completed += MISS_LATENCY, r[N - 1].ended += MISS_LATENCY;
+    r[N - 1].packet = N / 8 + 3;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.prefetch_next_line = false;
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
+    depgraph_result g = run_on(&core, &cfg, r, N);
+    cr_assert(g.cycles[0] > LONG + MISS_LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
+    cr_assert(g.cycles[1] < LONG + MISS_LATENCY / 2, "%lu cycles with the window idealised", (unsigned long)g.cycles[1]);
 }
 
 Test(depgraph, a_miss_takes_its_mshr_once_translated)
