@@ -264,7 +264,34 @@ static unsigned bmisp_bit(const icost_study *s)
 double icost_same_mispredicts_cost(const icost_study *s, const icost_set *set)
 {
     if (!bmisp_bit(s) || (set->mask & bmisp_bit(s))) return set->cost;
-    return set->cost + (set->mispredicts - s->base_mispredicts) * s->cycles_per_mispredict;
+    return set->cost + (set->mispredicts - s->base_mispredicts) * set->mispredict_price;
+}
+
+/* What a misprediction costs in each set's world: where re-simulation ran
+ * the set with bmisp too, the time its mispredictions take, cost(S +
+ * bmisp) - cost(S), over how many it made; else (a pair without its
+ * triple) the price of its member whose mispredictions differ most from
+ * the baseline's. */
+void icost_price_mispredicts(icost_study *s)
+{
+    unsigned b = bmisp_bit(s);
+    if (!b) return;
+    for (int i = 0; i < s->nsets; i++) {
+        icost_set *set = &s->sets[i];
+        const icost_set *with = find_set(s, set->mask | b);
+        if (!(set->mask & b) && with && set->mispredicts > 0)
+            set->mispredict_price = (with->cost - set->cost) / set->mispredicts;
+    }
+    for (int i = 0; i < s->nsets; i++) {
+        icost_set *set = &s->sets[i];
+        if ((set->mask & b) || find_set(s, set->mask | b)) continue;
+        double most = -1;
+        for (int e = 0; e < s->n; e++) {
+            const icost_set *member = (set->mask & 1u << e) ? find_set(s, 1u << e) : NULL;
+            if (member && fabs(member->mispredicts - s->base_mispredicts) > most)
+                most = fabs(member->mispredicts - s->base_mispredicts), set->mispredict_price = member->mispredict_price;
+        }
+    }
 }
 
 /* |graph - reference| / reference over the costs above 5% of the cycles. */
@@ -352,8 +379,8 @@ void icost_run(icost_study *s, bool triples, const sim_options *o, const sim_tar
         set->cpi = results_cpi(set->run.res, set->run.n);
         set->cost = s->base_cpi - set->cpi;
         set->mispredicts = results_mispredicts(set->run.res, set->run.n);
-        if (set->mask == bmisp_bit(s) && s->base_mispredicts > 0) s->cycles_per_mispredict = set->cost / s->base_mispredicts;
     }
+    icost_price_mispredicts(s);
     for (int i = 0; i < s->nsets; i++) s->sets[i].icost = mobius(s, s->sets[i].mask, false);
     icost_compare_graph(s, is_loads_study(s) ? graph_run.res : base, n);
     s->resim_seconds = resim_seconds(s);
@@ -421,14 +448,13 @@ json_t *icost_json(const icost_study *s)
                           "baseline_branch_mispredicts_per_insn", s->base_mispredicts, "classes", els, "terms", terms,
                           "other", "cpi", other(s), "percent", 100 * other(s) / s->base_cpi);
     if (s->has_graph)
-        json_object_set_new(o, "graph", json_pack("{s:f, s:f, s:i, s:f, s:f, s:{s:f, s:f, s:f}, s:f, s:f}",
+        json_object_set_new(o, "graph", json_pack("{s:f, s:f, s:i, s:f, s:f, s:{s:f, s:f}, s:f, s:f}",
                                                   "critical_path_cpi", s->graph_cpi,
                                                   "critical_path_difference", s->graph_cpi / s->base_cpi - 1,
                                                   "costs_compared", s->graph_compared, "mean_cost_difference",
                                                   s->graph_mean_diff, "worst_cost_difference", s->graph_worst_diff,
                                                   "same_mispredicts", "mean_cost_difference", s->graph_same_mean_diff,
                                                   "worst_cost_difference", s->graph_same_worst_diff,
-                                                  "cycles_per_mispredict", s->cycles_per_mispredict,
                                                   "seconds", s->graph_seconds, "resimulation_seconds", s->resim_seconds));
     return o;
 }
@@ -465,10 +491,10 @@ void icost_print(FILE *f, const icost_study *s)
                    "  re-simulation's by %.1f%% on average, %.1f%% at worst (%d costs above 5%%; paper: 8.1%%, 14.3%%)\n",
                 100 * (s->graph_cpi / s->base_cpi - 1), 100 * s->graph_mean_diff, 100 * s->graph_worst_diff,
                 s->graph_compared);
-    if (s->has_graph && s->cycles_per_mispredict > 0)
-        fprintf(f, "  (%.1f%%, %.1f%% with re-simulation's mispredictions held at the baseline's, at %.1f cycles\n"
-                   "  each: the predictor follows the fetch packets, which bw changes; the graph keeps them)\n",
-                100 * s->graph_same_mean_diff, 100 * s->graph_same_worst_diff, s->cycles_per_mispredict);
+    if (s->has_graph && bmisp_bit(s))
+        fprintf(f, "  (%.1f%%, %.1f%% with re-simulation's mispredictions held at the baseline's: the predictor\n"
+                   "  follows the fetch packets, which bw changes; the graph keeps the baseline's events)\n",
+                100 * s->graph_same_mean_diff, 100 * s->graph_same_worst_diff);
     if (s->has_graph)
         fprintf(f, "  the graph's %d sets took %.2f s, one re-simulation %.2f s\n", s->nsets + 1, s->graph_seconds,
                 s->resim_seconds);

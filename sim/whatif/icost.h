@@ -39,6 +39,7 @@ typedef struct icost_set {
     what_if run;
     double cpi, cost, icost;   /* CPI units */
     double mispredicts;        /* re-simulation's branch mispredictions per instruction */
+    double mispredict_price;   /* cycles one more costs in the set's world (icost_same_mispredicts_cost) */
     double graph_cost, graph_icost; /* the dependence graph's, when it ran */
 } icost_set;
 
@@ -59,7 +60,7 @@ typedef struct icost_study {
     /* The same against re-simulation's costs with its branch mispredictions
      * held at the baseline's (icost_same_mispredicts_cost): the events the
      * graph keeps. */
-    double base_mispredicts, cycles_per_mispredict;
+    double base_mispredicts;
     double graph_same_mean_diff, graph_same_worst_diff;
     double graph_seconds, resim_seconds; /* host time: the graph's, one re-simulation's (mean) */
 } icost_study;
@@ -86,9 +87,15 @@ void icost_compare_graph(icost_study *s, const sim_result *base, size_t n);
  * baseline's: the predictor's tables and history follow the fetch packets,
  * so a set that changes them (bw) mispredicts more or less, an event the
  * graph, which keeps the baseline's events, cannot see. The difference is
- * priced at bmisp's cost per baseline misprediction; without bmisp in the
- * study, the cost itself. */
+ * priced at what a misprediction costs in the set's world (its
+ * mispredict_price); without bmisp in the study, or with bmisp in the
+ * set, the cost itself. */
 double icost_same_mispredicts_cost(const icost_study *s, const icost_set *set);
+/* Each set's mispredict_price, from re-simulation's costs and mispredictions
+ * (icost_run does): where it ran the set with bmisp too, cost(S + bmisp) -
+ * cost(S) over the set's mispredictions; else its member's whose
+ * mispredictions differ most from the baseline's. */
+void icost_price_mispredicts(icost_study *s);
 json_t *icost_json(const icost_study *s);
 /* The paper's Table III shape: singletons, pairs labelled, "other". */
 void icost_print(FILE *f, const icost_study *s);
