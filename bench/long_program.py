@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bench/long_program.sh's report:
 long_program.py RUN-DIR SERIAL.json SERIAL.csv WALL SERIAL-WALL CPUS NICE PROGRAM LINES > long_program.md
+long_program.py --project INSTS PASS-S CHUNK-MIPS STITCH-S SERIAL-MIPS: the full run's projection alone
 
 RUN-DIR is pipeline.sh's output directory (its pipeline.log has every job's
 "NAME: done in S s" line, with the time it ended); SERIAL.json and .csv the
@@ -9,6 +10,7 @@ seconds from submitting its jobs to the end of validate; SERIAL-WALL the
 serial run's; CPUS the cluster's; NICE the niceness the jobs ran at."""
 import csv
 import glob
+import heapq
 import json
 import os
 import re
@@ -54,6 +56,20 @@ def hms(s):
     return f"{s:.1f} s"
 
 
+def pipelined(t_pass, chunks, dur, cpus):
+    """The chunked full run's end when chunk k (an array task, started in
+    index order on the first free of `cpus` CPUs once the pass starts) may
+    begin once the pass has gone past its end ((k + 1) / chunks of the pass;
+    the last one at the pass's end) and takes dur (sim/chunk_pass.h)."""
+    free = [0.0] * cpus
+    end = 0.0
+    for k in range(chunks):
+        start = max(heapq.heappop(free), t_pass * (k + 1) / chunks)
+        heapq.heappush(free, start + dur)
+        end = max(end, start + dur)
+    return end
+
+
 def main(run, serial_json, serial_csv, wall, serial_wall, cpus, niceness, program, lines):
     wall, serial_wall, cpus = float(wall), float(serial_wall), int(cpus)
     st = stages(os.path.join(run, "pipeline.log"))
@@ -66,7 +82,14 @@ def main(run, serial_json, serial_csv, wall, serial_wall, cpus, niceness, progra
     regions = [v for k, v in st.items() if k.startswith("regions.tasks.")]
     # a chunk task's instructions: C, the last one's the rest
     task_insts = {k: C if k < n - 1 else insts - (n - 1) * C for k, _ in tasks}
-    rates = [task_insts[k] / v[1] for k, v in tasks if k in task_insts]
+    # a task starts with the pass and waits for its chunk's checkpoint (its log says how long): its rate is
+    # from the end of that wait
+    waited = {}
+    for k, _ in tasks:
+        m = re.search(r"its checkpoint after ([0-9.]+) s", open(os.path.join(run, "logs", f"full.chunks.{k}.log")).read())
+        waited[k] = float(m[1]) if m else 0.0
+    busy = {k: v[1] - waited[k] for k, v in tasks}
+    rates = [task_insts[k] / busy[k] for k, v in tasks if k in task_insts]
     r_chunk = statistics.median(rates)
     chunks_span = max(v[2] for _, v in tasks) - min(v[0] for _, v in tasks)
     serial = result(serial_json)
@@ -102,7 +125,8 @@ def main(run, serial_json, serial_csv, wall, serial_wall, cpus, niceness, progra
     row(f"regions: the longest of {len(regions)} tasks", len(regions), 0, t_regions)
     row("regions: join", 1, 0, t["regions"])
     row("full run: functional pass (chunk checkpoints)", 1, insts, t["full.pass"])
-    print(f"| full run: chunk tasks, median rate | {len(tasks)} | {C:,} each | {statistics.median(v[1] for _, v in tasks):.1f}"
+    print(f"| full run: chunk tasks, median rate (after the wait for a checkpoint) | {len(tasks)} | {C:,} each | "
+          f"{statistics.median(busy.values()):.1f}"
           f" | {r_chunk / 1e6:.2f} |")
     print(f"| full run: chunk tasks, first start to last end ({min(cpus, len(tasks))} at a time) | {len(tasks)} | {insts:,} | "
           f"{chunks_span:.1f} | {insts / chunks_span / 1e6:.2f} |")
@@ -112,9 +136,10 @@ def main(run, serial_json, serial_csv, wall, serial_wall, cpus, niceness, progra
     est = insts / r_serial
     label = "measured" if whole else f"estimated from {s_insts:,} instructions in {s_secs:.1f} s"
     print(f"| serial full run ({label}) | 1 | {insts:,} | {est:.1f} | {r_serial / 1e6:.2f} |\n")
+    full_wall = st["full"][2] - st["full.pass"][0]  # the chunks start with the pass, as it makes them ready
     print(f"The chunked full run (pass, {n} chunks of {C:,} after a detailed warm-up of {warm:,}, stitch) took "
-          f"{hms(t['full.pass'] + chunks_span + t['full'])} of wall time on {min(cpus, len(tasks))} CPUs against the serial "
-          f"run's {hms(est)} ({est / (t['full.pass'] + chunks_span + t['full']):.1f}x); the chunks' simulations (each a "
+          f"{hms(full_wall)} of wall time from the pass's start to the stitch's end on {min(cpus, len(tasks))} CPUs against "
+          f"the serial run's {hms(est)} ({est / full_wall:.1f}x); the chunks' simulations (each a "
           f"wall time, two at once beside other work) summed to {ch['chunk_seconds']:.0f} s, "
           f"{insts / ch['chunk_seconds'] / 1e6:.2f} M instructions/s a chunk against the serial run's "
           f"{r_serial / 1e6:.2f} alone afterwards.")
@@ -131,31 +156,65 @@ def main(run, serial_json, serial_csv, wall, serial_wall, cpus, niceness, progra
     print(f"From the rates above (each stage's seconds per instruction, at the same interval size: the regions' work "
           f"does not grow with the program, simpoint's, the stitch's and validate's grow with the intervals and log rows, "
           f"taken as linear), a chunk task at the median rate measured ({r_chunk / 1e6:.2f} M instructions/s, its "
-          f"restore and warm-up included) and every chunk running at once, one a CPU. The chains after bbv run side by side: "
+          f"restore and warm-up included), each chunk starting as soon as the pass has gone past its end (sim/chunk_pass.h) "
+          f"on a CPU of its own. The chains after bbv run side by side: "
           f"simpoint, checkpoint and the regions; the full run's pass, chunks and stitch. The serial full run at "
           f"{r_serial / 1e6:.2f} M instructions/s takes {hms(TARGET / r_serial)}.\n")
     side = t_sp + t_ck + t_reg
     t_serial = TARGET / r_serial
     print(f"Stages: bbv {hms(t_bbv)}; simpoint, checkpoint and the regions {hms(side)}; the full run's functional "
           f"pass {hms(t_pass)}, stitch {hms(t_stitch)}; validate {hms(t_val)}.\n")
-    print("| chunks | chunk | the full run: pass + chunks + stitch | serial full run | speedup | "
+    r_pass = TARGET / t_pass
+    keep_up = int(-(-r_pass // r_chunk))  # CPUs that simulate chunks as fast as the pass makes them
+    print("| chunks | chunk | the full run: pass + chunks + stitch | (chunks after the whole pass) | serial full run | speedup | "
           "the pipeline | with a serial full run | speedup |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for per_node in (1, 10):
         chunks = NODES * per_node
         per = TARGET / chunks
-        chunked = t_pass + per / r_chunk + t_stitch
+        chunked = pipelined(t_pass, chunks, per / r_chunk, chunks) + t_stitch
+        after = t_pass + per / r_chunk + t_stitch
         total = t_bbv + max(side, chunked) + t_val
         serial_total = t_bbv + max(side, t_serial) + t_val
         size = f"{per:.0e}".replace("e+", "e")
         print(f"| {chunks:,} ({per_node} CPU{'s' if per_node > 1 else ''} a node) | {size} | {hms(chunked)} "
-              f"(chunks {hms(per / r_chunk)}) | {hms(t_serial)} | **{t_serial / chunked:.1f}x** | {hms(total)} | "
+              f"(a chunk {hms(per / r_chunk)}) | {hms(after)} | {hms(t_serial)} | **{t_serial / chunked:.1f}x** | {hms(total)} | "
               f"{hms(serial_total)} | {serial_total / total:.1f}x |")
-    print("\nThe functional pass is serial: at these rates it bounds the chunked full run, however many nodes simulate "
-          "the chunks (1,000 tasks are Slurm's default MaxArraySize); with the full run in chunks the pipeline's longest "
-          "chain is " + ("the sampled one (bbv, then the warm checkpoints' pass)." if side >= t_pass + TARGET / (10 * NODES) / r_chunk + t_stitch
-          else "the full run's."))
+    per = TARGET / (10 * NODES)
+    few = pipelined(t_pass, 10 * NODES, per / r_chunk, keep_up) + t_stitch
+    print(f"\nThe functional pass is serial: at these rates it bounds the chunked full run, however many nodes simulate "
+          f"the chunks (an array takes at most MaxArraySize tasks, 1,001 by default). Since each chunk starts as the pass "
+          f"makes it ready, the chunks need not run at once: the pass makes a chunk every {hms(per / r_pass)} of "
+          f"{hms(per / r_chunk)} each, so {keep_up} CPUs keep up with it ({r_pass / 1e6:.1f} against "
+          f"{r_chunk / 1e6:.2f} M instructions/s) and 1,000 chunks on {keep_up} CPUs end at {hms(few)}, "
+          f"where the chunks run after the whole pass would take {hms(t_pass + TARGET / keep_up / r_chunk + t_stitch)} on "
+          f"them. With the full run in chunks the pipeline's longest chain is "
+          + ("the sampled one (bbv, then the warm checkpoints' pass)." if side >= t_pass + TARGET / (10 * NODES) / r_chunk + t_stitch
+             else "the full run's."))
+
+
+def project(insts, pass_seconds, chunk_mips, stitch_seconds, serial_mips):
+    """--project: the full run's projection alone, from the figures of a
+    report (its pass, the chunks' median rate, the stitch, the serial rate)."""
+    scale = TARGET / float(insts)
+    t_pass, t_stitch = float(pass_seconds) * scale, float(stitch_seconds) * scale
+    r_chunk, r_pass, t_serial = float(chunk_mips) * 1e6, TARGET / t_pass, TARGET / (float(serial_mips) * 1e6)
+    keep_up = int(-(-r_pass // r_chunk))
+    print(f"10^12 instructions: pass {hms(t_pass)} ({r_pass / 1e6:.1f} M/s), a chunk task {r_chunk / 1e6:.2f} M/s, "
+          f"stitch {hms(t_stitch)}, serial {hms(t_serial)}; {keep_up} CPUs keep up with the pass (a chunk of 1e9 every "
+          f"{hms(1e9 / r_pass)}, {hms(1e9 / r_chunk)} each); a pass at 150 M/s would take {hms(TARGET / 150e6)}")
+    print("| chunks | CPUs | chunks as the pass makes them ready | chunks after the whole pass | speedup over serial |")
+    print("|--:|--:|--:|--:|--:|")
+    for chunks, cpus in ((100, 100), (1000, 1000), (1000, keep_up), (1000, 100)):
+        dur = TARGET / chunks / r_chunk
+        new = pipelined(t_pass, chunks, dur, cpus) + t_stitch
+        waves = -(-chunks // cpus)
+        old = t_pass + waves * dur + t_stitch
+        print(f"| {chunks:,} | {cpus:,} | {hms(new)} | {hms(old)} | {t_serial / new:.1f}x |")
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:9], int(sys.argv[9]))
+    if sys.argv[1] == "--project":
+        project(*sys.argv[2:7])
+    else:
+        main(*sys.argv[1:9], int(sys.argv[9]))

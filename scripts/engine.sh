@@ -28,7 +28,7 @@ declare -A PRODUCER=() # output path -> the job of this run that writes it
 SUBMITTED=()           # records "id dir name tasks tag deps" (printf %q, read back by eval), tasks 0 but for an array
 DRY_ID=0 JOB_ID='' NODE_CPUS=''  # the most CPUs of a node (sinfo), the most a job asks for
 CLUSTER_CPUS=''                  # every node's CPUs (sinfo): the tasks of --full-chunks auto
-MAX_ARRAY=''                     # Slurm's MaxArraySize (scontrol): an array's tasks are 0 .. MAX_ARRAY - 1
+MAX_ARRAY=''                     # Slurm's MaxArraySize (scontrol): an array's task indices are below it
 
 engine_usage() {
     cat << 'EOF'
@@ -47,8 +47,8 @@ simpoint, checkpoint, the regions as a job array over the checkpoints (one task 
 --regions-per-task, then a join into the usual file), the full run on its own or,
 with --full-chunks, as a functional pass that checkpoints every chunk (full.pass),
 a job array of one task per chunk (full.chunks: N tasks, or auto's one per CPU of
-the cluster, at most Slurm's MaxArraySize - 1 (scontrol show config; 1000 when it
-cannot be read); the nodes need not be the same) that starts once the pass has
+the cluster, at most Slurm's MaxArraySize, task indices 0 to MaxArraySize - 1
+(scontrol show config; 1000 when it cannot be read); the nodes need not be the same) that starts once the pass has
 started (after, not afterok), each task simulating its chunk as soon as the pass
 has published its checkpoint (one chunk past it), and a job that stitches them
 (full), and validate or the report after all of its inputs. The outputs are where a local run
@@ -263,7 +263,7 @@ array_of() { [ "$1" -eq 0 ] || echo " (array of $1 tasks)"; }
 # join job that writes OUT. A COMMAND full_in_chunks N|auto G SIM... (a
 # chunked full run): the pass (NAME.pass), an array of a task per chunk
 # (NAME.chunks: N, or auto's one per CPU of the cluster, at most the
-# cluster's MaxArraySize - 1, the highest task index Slurm takes; a run with
+# cluster's MaxArraySize: Slurm takes task indices below it; a run with
 # fewer chunks leaves the rest idle) started with the pass, and the stitch
 # (NAME), which writes OUTPUTS.
 engine_submit() {
@@ -281,10 +281,10 @@ engine_submit() {
     engine_last "$name"
     if [ "$1" == full_in_chunks ]; then
         local CHUNK_TASKS=$2
-        local max=$((${MAX_ARRAY:-1001} - 1)) pass
+        local max=${MAX_ARRAY:-1000} pass
         [ "$CHUNK_TASKS" != auto ] || CHUNK_TASKS=$((${CLUSTER_CPUS:-4} < max ? ${CLUSTER_CPUS:-4} : max))
         [ "$CHUNK_TASKS" -ge 1 ] || CHUNK_TASKS=1
-        [ "$CHUNK_TASKS" -le "$max" ] || { log "$name: --full-chunks $CHUNK_TASKS: Slurm takes arrays of at most $max tasks (MaxArraySize $((max + 1)))"; exit 1; }
+        [ "$CHUNK_TASKS" -le "$max" ] || { log "$name: --full-chunks $CHUNK_TASKS: Slurm takes arrays of at most $max tasks (MaxArraySize)"; exit 1; }
         engine_sbatch "$name.pass" 0 "$deps" "$why" engine_job tool "$name.pass" "$O/logs/$name.pass.log" \
             "$O/full.chunks/chunks.json" "" chunks_pass "${@:2}"
         pass=$JOB_ID
@@ -373,7 +373,7 @@ pass_alive() {
 # is the price of starting it without a job of its own (a compute node may
 # not submit jobs, and one array keeps the stitch's dependency simple).
 chunks_task() {
-    local pass=$1 d=$O/full.chunks k=$CHUNK_TASK f nap=1 alive count
+    local pass=$1 d=$O/full.chunks k=$CHUNK_TASK f nap=1 alive count t0=$EPOCHREALTIME
     shift
     chunk_split "$@"
     f=$d/$(printf 'chunk-%06d.ckpt' "$k")
@@ -392,6 +392,7 @@ chunks_task() {
         sleep "$nap"
         nap=$((nap < 16 ? 2 * nap : 30))
     done
+    awk -v a="$t0" -v b="$EPOCHREALTIME" -v k="$k" 'BEGIN { printf "chunk %d: its checkpoint after %.2f s\n", k, b - a }'
     "$CHUNK_SIM" --stitch --part "$k" --part-out "$O/full.parts/$k.part" "${CHUNK_OPTS[@]}" "$d"
 }
 

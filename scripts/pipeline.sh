@@ -805,8 +805,11 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
   --full-chunks N|auto  the full run in N chunks simulated in parallel from warm checkpoints
                     and stitched (sim --full --chunk-insts; auto: one per CPU, each at least
                     ten log intervals; sampled profiles too, their periods going on across
-                    chunks); with --engine slurm, a job array of a task per chunk (auto: one
-                    per CPU of the cluster) [one serial run]
+                    chunks); each chunk starts once the pass has gone one chunk past its
+                    checkpoint; with --engine slurm, a job array of a task per chunk that
+                    starts with the pass, each task waiting for its own checkpoint (auto:
+                    one per CPU of the cluster, at most Slurm's MaxArraySize; a larger
+                    N is refused) [one serial run]
   --cache DIR       keep the full detailed run in DIR, and take it from there when an
                     earlier run, into any -o and at any -i, had the same key: the
                     program, its arguments, the files they name and the files under

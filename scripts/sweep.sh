@@ -58,7 +58,8 @@ workload (build/rv/workloads/*) with argument SIZE.
                   whole-program estimate from its regions alone (DIR/estimates.md)
   --full-chunks N|auto  each full run in N chunks simulated in parallel from warm
                   checkpoints and stitched, as pipeline.sh's (with --engine slurm, a
-                  job array of a task per chunk) [one serial run]
+                  job array of a task per chunk, at most Slurm's MaxArraySize,
+                  started with the pass) [one serial run]
   -f              redo every stage
   -h              this help
 EOF
