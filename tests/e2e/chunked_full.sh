@@ -174,6 +174,33 @@ refused 1 "go together" --stitch --part 0 ck/*.ckpt
 echo "ok   chunks simulated one process each (--part) and their parts stitched: the same result; missing,"
 echo "     repeated, truncated, damaged parts, another core or sampling, a chunk out of range refused"
 
+# The pass alone (--chunk-pass DIR, a Slurm pass job's): chunks 0-3 simulated
+# as if the pass were still running (no chunks.json yet, chunk 4 not yet
+# published: their parts know no count), chunk 4 once it is there; the
+# parts stitched are the same result again.
+sim --full --chunk-insts 2M --chunk-pass pd -- "$prog" > /dev/null
+expect_eq "published checkpoints" 5 "$(ls pd/chunk-*.ckpt | wc -l)"
+mv pd/chunks.json chunks.json.saved && mv pd/chunk-000004.ckpt last.ckpt
+mkdir parts2
+for k in 0 1 2 3; do sim --stitch "${SAMPLE[@]}" --part $k --part-out parts2/$k.part pd; done
+refused 125 "chunk-000004.ckpt: not written yet" --stitch "${SAMPLE[@]}" --part 4 --part-out x.json pd
+refused 125 "the last chunk's part is missing" --stitch "${SAMPLE[@]}" -o x.json parts2/*.part
+mv chunks.json.saved pd/chunks.json && mv last.ckpt pd/chunk-000004.ckpt
+sim --stitch "${SAMPLE[@]}" --part 4 --part-out parts2/4.part pd
+refused 125 "the run has 5 chunks" --stitch --part 5 --part-out x.json pd
+sim --stitch "${SAMPLE[@]}" --interval-log parts2.csv -o parts2.json parts2/*.part
+cmp -s parts2.csv chunked.csv || fail "the --chunk-pass parts' interval log differs from sim --full --chunk-insts's"
+python3 - parts2.json chunked.json <<'PY' || fail "the --chunk-pass parts' result differs from sim --full --chunk-insts's"
+import json, sys
+a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:])
+for r in a, b:
+    for k in "seconds", "mips", "chunked", "interval_log", "program":
+        r.pop(k, None)
+assert a == b, [k for k in a if a[k] != b.get(k)]
+PY
+echo "ok   the pass alone (--chunk-pass) and the chunks from its directory, the first four before it ended:"
+echo "     the same result; a chunk not yet published, a missing last part, a chunk out of range refused"
+
 # validate reads it unchanged and says the full run was chunked.
 "$BIN/bbv" -o p --interval 1M --no-gzip -- "$prog" > /dev/null
 "$BIN/simpoint" -loadFVFile p.1000000.bb -maxK 3 -fixedLength off -saveSimpoints p.sp -saveSimpointWeights p.w \
