@@ -1,6 +1,7 @@
 #include "chunk_pass.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -60,11 +61,22 @@ static char *dir_path(const char *dir, uint64_t k, bool hidden)
     return path;
 }
 
+static void flush_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fsync(fd) != 0) die("cannot flush %s: %s", path, strerror(errno));
+    close(fd);
+}
+
 /* Chunks [p->ready, upto) are ready: published into the directory, or
  * woken in this process. Called with p->mu held. */
 static void make_ready(chunk_pass *p, size_t upto)
 {
+    /* A task on another node opens the checkpoint once it appears, and then
+     * the store: both are on the server first (NFS flushes on fsync or close). */
+    if (p->dir && upto > p->ready) flush_file(p->store);
     for (size_t k = p->ready; p->dir && k < upto; k++) {
+        flush_file(p->chunks[k].path);
         char *to = dir_path(p->dir, k, false);
         if (rename(p->chunks[k].path, to) != 0) die("cannot publish %s: %s", to, strerror(errno));
         free(p->chunks[k].path);
