@@ -141,7 +141,7 @@ typedef struct graph_state {
         uint64_t d, release;
     } packet_iq[IQ_SLOT_MAX];
     int npacket_iq;
-    port_cycle *ports[RES_COUNT - RES_RINGS]; /* with bw: each issue queue's ports, by cycle mod PORT_HORIZON */
+    port_cycle *ports[RES_COUNT - RES_RINGS]; /* each issue queue's ports, by cycle mod PORT_HORIZON */
     /* The front end's queues: the FTQ holds a fetch packet until its last
      * instruction commits; a branch holds one of the outstanding-branch
      * entries until it completes. */
@@ -173,7 +173,7 @@ struct depgraph {
     bool prefetch;             /* the next-line prefetcher (prefetch.next_line) */
     uarch_config fetch_cfg[2]; /* the fetch packet's geometry: the core's, and with bw idealised */
     int dividers[2];           /* integer and FP dividers */
-    unsigned issue_ideal[RES_COUNT - RES_RINGS]; /* each queue's issue width with bw idealised */
+    unsigned issue[2][RES_COUNT - RES_RINGS]; /* each queue's issue width: the core's, with bw idealised */
     sizes rob;
     sizes res[RES_COUNT];
     int nloads;
@@ -248,9 +248,12 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->l1d_latency = (uint64_t)core->l1d_latency;
     dg->mshrs = (uint64_t)core->l1d_mshrs;
     dg->dividers[0] = core->div_units, dg->dividers[1] = core->fdiv_units;
-    dg->issue_ideal[0] = (unsigned)param_max("iq.int_issue");
-    dg->issue_ideal[1] = (unsigned)param_max("iq.mem_issue");
-    dg->issue_ideal[2] = (unsigned)param_max("iq.fp_issue");
+    dg->issue[0][0] = (unsigned)core->iq_int_issue;
+    dg->issue[0][1] = (unsigned)core->iq_mem_issue;
+    dg->issue[0][2] = (unsigned)core->iq_fp_issue;
+    dg->issue[1][0] = (unsigned)param_max("iq.int_issue");
+    dg->issue[1][1] = (unsigned)param_max("iq.mem_issue");
+    dg->issue[1][2] = (unsigned)param_max("iq.fp_issue");
     dg->buffer = (uint64_t)(core->fetch_buffer + core->fetch_width * core->icache_to_decode +
                             core->decode_width * core->decode_stages);
     dg->buffer_ideal = (uint64_t)(core->fetch_buffer + param_max("frontend.fetch_width") * core->icache_to_decode) +
@@ -264,7 +267,7 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->max_branches = (uint64_t)core->max_branches;
     if (dg->buffer_ideal >= RING || dg->rob.win >= RING || dg->ftq + 1 >= RING || dg->max_branches >= RING ||
         dg->fbw_ideal > IQ_SLOT_MAX || dg->res[RES_IQ_INT].win > IQ_MAX || dg->res[RES_IQ_MEM].win > IQ_MAX ||
-        dg->res[RES_IQ_FP].win > IQ_MAX || dg->issue_ideal[0] > 32 || dg->issue_ideal[1] > 32 || dg->issue_ideal[2] > 32)
+        dg->res[RES_IQ_FP].win > IQ_MAX || dg->issue[1][0] > 32 || dg->issue[1][1] > 32 || dg->issue[1][2] > 32)
         die("depgraph: a structure larger than its ring (a bug)");
     dg->nloads = cfg->nloads;
     memcpy(dg->loads, cfg->loads, sizeof dg->loads);
@@ -280,7 +283,7 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
         graph_state *g = &dg->g[k];
         g->set = cfg->sets[k];
         if (!(g->mshr_free = calloc(dg->mshrs, sizeof *g->mshr_free))) die("out of memory");
-        for (int q = 0; q < RES_COUNT - RES_RINGS && idealises(g->set, GC_BW); q++)
+        for (int q = 0; q < RES_COUNT - RES_RINGS; q++)
             if (!(g->ports[q] = calloc(PORT_HORIZON, sizeof *g->ports[q]))) die("out of memory");
     }
     return dg;
@@ -316,8 +319,7 @@ typedef struct edges {
     bool after_serial;         /* a serialising instruction before it: it dispatches once that commits */
     bool serial;               /* serialising: it dispatches into an empty ROB */
     uint64_t serial_dispatch;  /* ... that long after the commit before (older stores drain too) */
-    uint64_t re, ep;
-    uint64_t re2;              /* a store whose halves issued apart: its second half's wait for a port */
+    uint64_t ep;
     bool load, dmiss;
     uint64_t mshr_wait;        /* part of ep: the graph's own MSHRs decide it */
     unsigned load_bits;        /* the set bits that idealise this load (its pc) */
@@ -429,7 +431,7 @@ static edges measure(depgraph *dg, const instance_record *r)
      * from the later of the two. */
     uint64_t start = r->issued > r->ready ? r->issued : r->ready;
     unsigned cls = r->cls;
-    edges e = {.re = cycles_after(start, r->ready), .ep = cycles_after(r->completed, start), .speed = core_op_speed(cls),
+    edges e = {.ep = cycles_after(r->completed, start), .speed = core_op_speed(cls),
                .load = r->load, .wake = r->wake, .dmiss = r->load && !(r->flags & UOP_FORWARDED) && r->mem_level > MEM_L1,
                .mshr_wait = r->mshr_wait, .divider = cls == CLS_DIV ? 0 : cls == CLS_FDIV || cls == CLS_FSQRT ? 1 : -1,
                .new_packet = r->packet != dg->prev_packet, .after_taken = dg->prev_taken,
@@ -439,8 +441,6 @@ static edges measure(depgraph *dg, const instance_record *r)
                .is_store = cls == CLS_STORE || cls == CLS_FSTORE, .branch = cls == CLS_BRANCH || cls == CLS_JALR,
                .iq = queue_of(cls),
                .regs = r->dst == RV_REG_NONE ? -1 : r->dst < RV_REG_F0 ? RES_INT_REGS : RES_FP_REGS};
-    if (e.divider >= 0) e.re = 0; /* the graph's own dividers decide the wait */
-    if (r->issued2) e.re2 = cycles_after(r->issued2, max_u64(r->issued + 1, r->ready));
     if (e.new_packet) { /* the core marks a packet's misses on its first instruction */
         dg->packet_imiss = r->flags & UOP_L1I_MISS, dg->packet_itlb = r->flags & UOP_ITLB_MISS;
         e.fe_blocks = dg->packet_imiss || dg->packet_itlb;
@@ -817,8 +817,8 @@ static void resolve_stores(depgraph *dg, uint64_t upto)
 }
 
 /* The issue ports u can go to (sim/core/dispatch.c ports_of), at the
- * widest issue. */
-static uint32_t ports_allowed(const depgraph *dg, const instance_record *r, const edges *e)
+ * core's issue widths or (bw) the widest. */
+static uint32_t ports_allowed(const depgraph *dg, const instance_record *r, const edges *e, bool bw)
 {
     unsigned cls = r->cls;
     int only = -1;
@@ -830,7 +830,7 @@ static uint32_t ports_allowed(const depgraph *dg, const instance_record *r, cons
     } else if (e->iq == RES_IQ_FP) {
         if (cls == CLS_FDIV || cls == CLS_FSQRT || (r->dst != RV_REG_NONE && r->dst < RV_REG_F0)) only = 0;
     }
-    unsigned width = dg->issue_ideal[e->iq - RES_RINGS];
+    unsigned width = dg->issue[bw][e->iq - RES_RINGS];
     return only < 0 ? (uint32_t)(((uint64_t)1 << width) - 1) : 1u << (only % (int)width);
 }
 
@@ -865,23 +865,24 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
      * issue with its data ready too); its data joins it whenever it comes. */
     uint64_t from = !e->is_store ? ready : max_u64(d + 1, r->src[0] != RV_REG_NONE ? g->reg_p[r->src[0]] : 0);
     uint64_t *divider = e->divider >= 0 ? earliest(g->divider_free[e->divider], dg->dividers[e->divider], &from) : NULL;
-    /* RE: contention, as measured, or gone with the unit's latency (a unit
-     * that takes no time is never busy); with bw, the issue ports' own: every
-     * port has an ALU, but a jump, CSR access, multiply, divide or FP
-     * divide goes to its one port, which an ALU operation may have taken. */
+    /* RE: the issue ports, taken as the core takes them (in program order
+     * at dispatch, the lowest free; sim/core/dispatch.c reserve_issue), so
+     * a set that brings operations together (bmisp, win) makes them
+     * contend as the core would: every port has an ALU, but a jump, CSR
+     * access, multiply, divide or FP divide goes to its one port, which an
+     * ALU operation may have taken. An operation the set makes take no time
+     * needs no port (but with bw). */
     uint64_t issue;
-    if (bw) issue = reserve_port(g->ports[e->iq - RES_RINGS], ports_allowed(dg, r, e), from);
-    else if ((e->speed == OP_LONG && idealises(set, GC_LGALU)) || (e->speed == OP_SHORT && idealises(set, GC_SHALU)))
+    if (!bw && ((e->speed == OP_LONG && idealises(set, GC_LGALU)) || (e->speed == OP_SHORT && idealises(set, GC_SHALU))))
         issue = from;
-    else issue = from + e->re;
+    else issue = reserve_port(g->ports[e->iq - RES_RINGS], ports_allowed(dg, r, e, bw), from);
     uint64_t exec = max_u64(issue, ready);
     /* A store whose data comes after its address issues its data as a
      * second half, on a port of its own; its issue-queue entry stays until
      * then (sim/core/dispatch.c schedule_store_halves). */
     uint64_t leaves = issue;
     if (e->is_store && ready > issue)
-        leaves = bw ? reserve_port(g->ports[e->iq - RES_RINGS], ports_allowed(dg, r, e), max_u64(issue + 1, ready))
-                    : max_u64(issue + 1, ready) + e->re2;
+        leaves = reserve_port(g->ports[e->iq - RES_RINGS], ports_allowed(dg, r, e, bw), max_u64(issue + 1, ready));
     uint64_t p = e->load ? load_complete(dg, g, e, r, exec, k) : exec + execution(e, set); /* EP */
     if (divider) *divider = p;
     uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;

@@ -16,7 +16,11 @@
  * store's data, whatever makes that late; a store whose write the probe
  * never showed misses if its line was not in the L1D as it committed. A
  * load that hit the L1D after a page walk takes the walk's time, and with
- * bmisp walks itself when only the wrong path had. */
+ * bmisp walks itself when only the wrong path had, or misses a line only a
+ * squashed wrong-path load filled. A write holds its MSHR for its fill
+ * less its measured wait; each set gives MSHRs in its own order of asking.
+ * The issue ports are the core's in every set: with bmisp, multiplies
+ * brought together contend for theirs. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -147,6 +151,28 @@ Test(depgraph, unresolved_branches_hold_fetch)
     depgraph_config cfg = {.nsets = 1};
     depgraph_result g = run(&cfg, r, N);
     cr_assert(g.cycles[0] > (N / 2 / 20) * LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, with_bmisp_multiplies_brought_together_contend_for_their_port)
+{
+    /* Groups of four independent multiplies and a mispredicted branch: in
+     * the core each group is fetched after the last branch resolved, so
+     * its multiplies never met another group's at the one multiply port.
+     * With bmisp the groups dispatch back to back, and the multiplies
+     * issue one a cycle: 4 cycles a group, not 5 / 4 (the decode width). */
+    enum { GROUPS = 100, N = GROUPS * 5 };
+    static instance_record r[N];
+    for (int i = 0; i < N; i++) {
+        uint64_t t = 20 + 20 * (uint64_t)(i / 5);
+        r[i] = op((uint64_t)i, t, t + 1, t + 4, t + 5);
+        r[i].fetched = t - 6, r[i].fetch_ready = t - 1, r[i].packet = (uint32_t)(i / 5) * 2 + (uint32_t)(i % 5 / 4) + 1;
+        if (i % 5 < 4) r[i].cls = CLS_MUL, r[i].dst = (uint8_t)(5 + i % 5), r[i].ready = r[i].issued = t + 1 + (uint64_t)(i % 5);
+        else r[i].cls = CLS_BRANCH, r[i].flags = UOP_MISPREDICT, r[i].completed = t + 2;
+    }
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bmisp")}};
+    depgraph_result g = run(&cfg, r, N);
+    cr_assert(g.cycles[1] >= 4 * GROUPS, "%lu cycles with bmisp, %lu in the baseline", (unsigned long)g.cycles[1],
+              (unsigned long)g.cycles[0]);
 }
 
 Test(depgraph, an_ideal_fetch_packet_ends_with_its_bytes)
