@@ -112,6 +112,7 @@ static void finish_pass(chunk_pass *p, uint64_t C, uint64_t W, uint64_t insts)
     }
     make_ready(p, p->n);
     p->done = true;
+    progress_init(&p->chunks_progress, "sim --full: chunks", p->show_progress, p->n);
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
 }
@@ -134,6 +135,7 @@ void chunk_pass_run(chunk_pass *p, const sim_options *o, uint64_t C, uint64_t W,
         p->store = temp_file("pages");
     }
     ckpt_page_store *store = ckpt_page_store_create(p->store);
+    p->show_progress = o->progress;
     progress prog;
     progress_init(&prog, "sim --full: functional pass", o->progress, o->total_insts);
     for (uint64_t k = 0;; k++) {
@@ -190,20 +192,10 @@ void chunk_pass_finished(chunk_pass *p)
 {
     pthread_mutex_lock(&p->mu);
     p->finished++;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
-}
-
-void chunk_pass_wait_finished(chunk_pass *p, bool force_progress)
-{
-    pthread_mutex_lock(&p->mu);
-    progress prog;
-    progress_init(&prog, "sim --full: chunks", force_progress, p->n);
-    while (p->finished < p->n) {
-        progress_update(&prog, p->finished);
-        pthread_cond_wait(&p->cv, &p->mu);
+    if (p->done) {
+        progress_update(&p->chunks_progress, p->finished);
+        if (p->finished == p->n) progress_finish(&p->chunks_progress, p->finished);
     }
-    progress_finish(&prog, p->finished);
     pthread_mutex_unlock(&p->mu);
 }
 

@@ -7,6 +7,11 @@
  * chunk k starts one chunk's pass (C + W instructions at warming's speed)
  * after its checkpoint, not after the whole pass.
  *
+ * In one process the pass runs on one of OpenMP's threads, the chunks on the
+ * others, and that thread simulates chunks too once the pass is done: no
+ * more threads than OMP_NUM_THREADS (bench/results/chunk_overlap.md: on CPUs
+ * that other work keeps busy, one more thread for the pass was slower).
+ *
  * In one process the chunks wait for readiness on a condition variable
  * (sim --full --chunk-insts). For a Slurm job array the pass publishes into
  * a directory (sim --full --chunk-insts --chunk-pass DIR): chunk k's
@@ -22,6 +27,7 @@
 #include <stdint.h>
 
 #include "ckpt/ckpt_chunks.h"
+#include "progress.h"
 #include "run.h"
 
 /* A chunk to simulate: its checkpoint (or part) and its region. */
@@ -39,6 +45,8 @@ typedef struct chunk_pass {
     size_t ready;                /* chunks [0, ready) may be simulated */
     bool done;                   /* the pass has ended: n is the run's number of chunks, all ready */
     size_t finished;             /* chunks simulated (counted by their consumers) */
+    bool show_progress;          /* --progress */
+    progress chunks_progress;    /* the chunks', once the pass is done */
     const char *dir;             /* --chunk-pass DIR, or NULL: temporary files */
     char *store;                 /* the checkpoints' page store */
     uint64_t insts;              /* the program's instructions (when done) */
@@ -53,10 +61,8 @@ void chunk_pass_run(chunk_pass *p, const sim_options *o, uint64_t C, uint64_t W,
 /* Wait until chunk k is ready or the pass done: false when there is no
  * chunk k; else *c (path shared with p) and whether it is the last. */
 bool chunk_pass_wait(chunk_pass *p, size_t k, chunk *c, bool *last);
-/* One more chunk simulated: wakes chunk_pass_wait_finished. */
+/* One more chunk simulated (the chunks' progress line once the pass is done). */
 void chunk_pass_finished(chunk_pass *p);
-/* Wait until every chunk of a done pass is finished, showing progress. */
-void chunk_pass_wait_finished(chunk_pass *p, bool force_progress);
 /* Frees p; temporary checkpoints and store removed (a DIR's kept). */
 void chunk_pass_destroy(chunk_pass *p);
 

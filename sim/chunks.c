@@ -105,26 +105,21 @@ static void chunk_worker(const sim_options *co, chunk_pass *p, const chunk_files
     }
 }
 
-/* The pass on one thread, and the chunks on OpenMP's threads, each chunk
- * from the moment the pass makes it ready (sim/chunk_pass.h); the results
- * in chunk order into *res. */
+/* The pass on one of OpenMP's threads and the chunks on all of them, each
+ * chunk from the moment the pass makes it ready (sim/chunk_pass.h); the
+ * results in chunk order into *res. */
 static void pass_and_chunks(const sim_options *o, chunk_pass *p, uint64_t C, uint64_t W, int argc, char **argv,
                             const chunk_files *f, sim_result **res)
 {
     sim_options co = chunk_run_options(o);
     result_slots slots = {0};
     size_t next = 0;
-    int workers = omp_get_max_threads();
-#pragma omp parallel num_threads(workers + 1)
+    /* The pass's thread simulates chunks too once it is done (with one
+     * thread, then all of them: the pass first, as before the overlap). */
+#pragma omp parallel
     {
-        if (omp_get_thread_num() == 0) {
-            chunk_pass_run(p, o, C, W, argc, argv);
-            /* given no other thread (OMP_THREAD_LIMIT), it simulates the chunks itself */
-            if (omp_get_num_threads() == 1) chunk_worker(&co, p, f, &next, &slots);
-            else chunk_pass_wait_finished(p, o->progress);
-        } else {
-            chunk_worker(&co, p, f, &next, &slots);
-        }
+        if (omp_get_thread_num() == 0) chunk_pass_run(p, o, C, W, argc, argv);
+        chunk_worker(&co, p, f, &next, &slots);
     }
     if (!(*res = calloc(p->n, sizeof **res))) die("out of memory");
     for (size_t k = 0; k < p->n; k++) {
