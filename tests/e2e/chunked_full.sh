@@ -238,6 +238,11 @@ grep -q 'full.pass  <- dry1$' pl.txt && grep -q 'full.chunks (array of 3 tasks) 
 awk '/job dry6: full.pass/,/job dry7/' pl.txt | grep -q -- '--cpus-per-task=2' ||
     fail "the functional pass does not ask for the warming thread's CPU"
 awk '/job dry7: full.chunks/,/job dry8/' pl.txt | grep -q -- '--cpus-per-task=1' || fail "a chunk task asks for more than a CPU"
+awk '/job dry7: full.chunks/,/job dry8/' pl.txt | grep -q -- '--dependency=after:dry6 ' ||
+    fail "the chunk tasks do not start with the pass"
+! BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl1 -i 1M -k 3 --full-chunks 1001 --engine slurm --dry-run -- "$prog" > pl1.txt 2>&1 &&
+    grep -q "full-chunks 1001: Slurm takes arrays of at most 1000 tasks" pl1.txt ||
+    fail "more chunk tasks than MaxArraySize (1000 when unknown): $(tail -n 2 pl1.txt)"
 OMP_NUM_THREADS=2 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl2 -i 1M -k 3 --full-chunks 3 --sample tip,nci -- "$prog" \
     > pl2.txt 2>&1 || fail "pipeline.sh --full-chunks --sample: $(tail -n 5 pl2.txt)"
 python3 - pl2/full.json <<'PY' || fail "pipeline.sh --full-chunks --sample: the full run is not chunked and sampled"
@@ -247,5 +252,6 @@ assert r["chunked"]["chunks"] == 3 and r["sampled"]["tip"]["samples"] > 0, (r["c
 PY
 grep -q "the full run was chunked: 3 chunks" pl2/validate/report.md && grep -q "^## Profiles" pl2/validate/report.md ||
     fail "pipeline.sh --full-chunks --sample: validate's report"
-echo "ok   pipeline.sh --full-chunks: on Slurm a pass (2 CPUs), an array of a task per chunk and a stitch; with"
+echo "ok   pipeline.sh --full-chunks: on Slurm a pass (2 CPUs), an array of a task per chunk started with it (at"
+echo "     most MaxArraySize) and a stitch; with"
 echo "     --sample, the chunked full run's sampled profiles and validate's report"
