@@ -115,7 +115,11 @@ struct uarch_warmer {
     const cache *l1i, *l1d;
     /* the run's last fetch's line and translations (UINT64_MAX: none yet) */
     uint64_t iline, ipage, dpage;
-    uint64_t iline_repeats, ipage_repeats, dpage_repeats, load_repeats, store_repeats;
+    /* Repeats: of the L1I, of the I-TLB, of both (fetches in the line of
+     * the last), of the D-TLB, and of the L1D (loads, stores). No two are
+     * added to together: GCC made that one 16-byte addition, whose load
+     * waited for the scalar stores of one of them (no store forwarding) */
+    uint64_t iline_repeats, ipage_repeats, fetch_repeats, dpage_repeats, data_repeats[2];
     /* without a thread, what the L1s' requests need below them, made a
      * batch at a time (memsys_warm_below: the host fetches the sets of the
      * requests ahead, rather than wait for each in turn) */
@@ -188,8 +192,7 @@ static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
     }
     bool store = access & RV_MEM_STORE;
     if (l1_repeat(w, false, addr, store)) {
-        w->store_repeats += store;
-        w->load_repeats += !store;
+        w->data_repeats[store]++;
     } else {
         l1_request(w, store ? MEMSYS_STORE : MEMSYS_LOAD, addr);
     }
@@ -236,8 +239,7 @@ static inline uint64_t run_fetches(uarch_warmer *w, uint64_t from, uint64_t to)
             run_fetch(w, from << shift);
             n--;
         }
-        w->iline_repeats += n;
-        w->ipage_repeats += n;
+        w->fetch_repeats += n;
         from = last + 1;
     }
     return from;
@@ -327,11 +329,12 @@ static void catch_up(uarch_warmer *w)
     uarch *u = w->u;
     if (!w->thread) below_catch_up(w);
     bpred_warm_flush(u->bp);
-    memsys_warm_ifetch_repeated(u->mem, w->iline_repeats);
-    tlbs_warm_repeated(u->tlb, true, w->ipage_repeats);
+    memsys_warm_ifetch_repeated(u->mem, w->iline_repeats + w->fetch_repeats);
+    tlbs_warm_repeated(u->tlb, true, w->ipage_repeats + w->fetch_repeats);
     tlbs_warm_repeated(u->tlb, false, w->dpage_repeats);
-    memsys_warm_data_repeated(u->mem, w->load_repeats, w->store_repeats);
-    w->iline_repeats = w->ipage_repeats = w->dpage_repeats = w->load_repeats = w->store_repeats = 0;
+    memsys_warm_data_repeated(u->mem, w->data_repeats[0], w->data_repeats[1]);
+    w->iline_repeats = w->ipage_repeats = w->fetch_repeats = w->dpage_repeats = 0;
+    w->data_repeats[0] = w->data_repeats[1] = 0;
 }
 
 void uarch_warmer_sync(uarch_warmer *w)
