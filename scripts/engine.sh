@@ -368,12 +368,13 @@ pass_alive() {
 # chunks_task PASS N|auto G SIM...: chunk CHUNK_TASK (a job array's task)
 # into O/full.parts as soon as the pass (job PASS) has published its
 # checkpoint; none when the run has fewer chunks than the array has tasks.
-# It waits (polling, 1 s doubling to 30 s) while the pass runs: a task
+# It waits (polling, 0.5 s doubling to 10 s: a chunk takes minutes, a stat
+# on a shared file system is cheap) while the pass runs: a task
 # started with the pass holds its CPU idle until its chunk is ready, which
 # is the price of starting it without a job of its own (a compute node may
 # not submit jobs, and one array keeps the stitch's dependency simple).
 chunks_task() {
-    local pass=$1 d=$O/full.chunks k=$CHUNK_TASK f nap=1 alive count t0=$EPOCHREALTIME
+    local pass=$1 d=$O/full.chunks k=$CHUNK_TASK f nap=5 alive count t0=$EPOCHREALTIME
     shift
     chunk_split "$@"
     f=$d/$(printf 'chunk-%06d.ckpt' "$k")
@@ -389,8 +390,8 @@ chunks_task() {
             fi
         fi
         [ "$alive" == 1 ] || { echo "the pass (job $pass) ended without publishing chunk $k ($f)" >&2; return 1; }
-        sleep "$nap"
-        nap=$((nap < 16 ? 2 * nap : 30))
+        sleep "$((nap / 10)).$((nap % 10))" # tenths of a second
+        nap=$((nap < 50 ? 2 * nap : 100))
     done
     awk -v a="$t0" -v b="$EPOCHREALTIME" -v k="$k" 'BEGIN { printf "chunk %d: its checkpoint after %.2f s\n", k, b - a }'
     "$CHUNK_SIM" --stitch --part "$k" --part-out "$O/full.parts/$k.part" "${CHUNK_OPTS[@]}" "$d"
