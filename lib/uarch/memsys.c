@@ -286,8 +286,10 @@ static inline level *below_l1s(memsys *m) { return m->lv[L1D].next; }
 static inline uint8_t below_level(memsys *m) { return below_l1s(m) ? below_l1s(m)->c.level : MEM_DRAM; }
 
 /* Fill L1 lv with line tag (flags: its dirty and prefetch bits): read it
- * from below, write back the dirty line it evicts. */
-static inline void warm_l1_fill(memsys *m, level *lv, uint64_t tag, uint8_t flags, memsys_log *log)
+ * from below, write back the dirty line it evicts. Always inlined: GCC
+ * called it, twice on a miss that prefetches (a pointer chase's L1s'
+ * requests took 15% longer so). */
+__attribute__((always_inline)) static inline void warm_l1_fill(memsys *m, level *lv, uint64_t tag, uint8_t flags, memsys_log *log)
 {
     log_below(log, tag, BELOW_READ);
     cache_victim victim =
