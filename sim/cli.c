@@ -39,7 +39,7 @@ const char sim_usage[] =
     "                          detailed warm-up, and the chunks are stitched into one result\n"
     "                          (sampled profiles too: their periods go on across chunks);\n"
     "                          each chunk starts as soon as the pass has gone one chunk past\n"
-    "                          its checkpoint, on one of OpenMP's threads (the pass has its own)\n"
+    "                          its checkpoint, on OpenMP's threads (the pass runs on one of them)\n"
     "      --chunks N          ... in N chunks of the program's --total-insts\n"
     "      --chunk-warmup W    the detailed warm-up before each chunk (default 100k)\n"
     "      --chunk-pass DIR    with --chunk-insts or --chunks: the functional pass alone, each\n"
