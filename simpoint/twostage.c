@@ -10,7 +10,7 @@
 
 /* The prior of sigma^2: bench/accuracy_eval.sh's maximum marginal
  * likelihood fit to the budget design's points on the tuning set. */
-const ts_model ts_model_default = {.level = 0.95, .prior_df = 0.49, .prior_sd = 0.0027};
+const ts_model ts_model_default = {.level = 0.95, .prior_df = 0.39, .prior_sd = 0.0034};
 
 /* ------------------------------------------------------------ the design */
 
