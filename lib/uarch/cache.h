@@ -216,6 +216,15 @@ __attribute__((always_inline)) static inline void cache_prefetch_set(const cache
     __builtin_prefetch(c->flags + first);
 }
 
+/* The same for what a lookup of tag reads alone: the set's tags and order. */
+__attribute__((always_inline)) static inline void cache_prefetch_lookup(const cache *c, uint64_t tag)
+{
+    uint64_t first = cache_set(c, tag);
+    __builtin_prefetch(c->tags + first);
+    __builtin_prefetch(c->tags + first + c->ways - 1);
+    __builtin_prefetch(c->order + first);
+}
+
 /* The position of the line holding tag if it is the most recently used of
  * its set, where a lookup finds it without reordering; else CACHE_ABSENT. */
 static inline uint64_t cache_mru(const cache *c, uint64_t tag)
