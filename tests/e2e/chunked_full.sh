@@ -15,11 +15,10 @@ cd "$T"
 mkdir tmp && export TMPDIR=$T/tmp # the chunks' checkpoints and page store, removed at the end
 prog=$RV/workloads/fp_flags
 sim() { "$BIN/sim" -q -G 1M --profile-top 0 "$@"; }
-SAMPLE=(--sample tip,nci,profileme --sample-hz 4000000 --sample-sweep-hz 400000)
+SAMPLE=(--sample tip,nci --sample-hz 4000000 --sample-sweep-hz 400000)
 
-sim --full "${SAMPLE[@]}" --samples serial.samples.csv --commit-trace serial.trace.csv --interval-log serial.csv -o serial.json -- "$prog" > /dev/null
-OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 2M --samples chunked.samples.csv --commit-trace chunked.trace.csv \
-    --interval-log chunked.csv -o chunked.json -- "$prog" > out.txt
+sim --full "${SAMPLE[@]}" --interval-log serial.csv -o serial.json -- "$prog" > /dev/null
+OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 2M --interval-log chunked.csv -o chunked.json -- "$prog" > out.txt
 [ -s out.txt ] || fail "the guest's output did not pass through once"
 read -r insts rows cpi _ _ _ _ profile < <(python3 "$TOP/bench/chunked_compare.py" serial.json serial.csv chunked.json chunked.csv) ||
     fail "an exact quantity differs: instructions $insts, interval rows $rows"
@@ -37,8 +36,7 @@ echo "ok   chunked full run (5 chunks of 2M, 100k warm-up): exact instructions a
 # samples as the serial run's, no two more than the chunk boundaries and the
 # cycles' difference allow, and TIP's error against the golden profile is
 # within a point of the serial run's; one chunk is the serial run itself.
-OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 10M --samples one.samples.csv --commit-trace one.trace.csv \
-    -o one.json -- "$prog" > /dev/null
+OMP_NUM_THREADS=2 sim --full "${SAMPLE[@]}" --chunk-insts 10M -o one.json -- "$prog" > /dev/null
 python3 - serial.json chunked.json one.json <<'PY' || fail "sampled profiles across chunks (above)"
 import json, sys
 serial, chunked, one = (json.load(open(p))["results"][0] for p in sys.argv[1:])
@@ -68,57 +66,69 @@ PY
 echo "ok   sampled profiles across 5 chunks: as many samples as serial, TIP's error within a point; one chunk is"
 echo "     the serial run; a sample every cycle gives TIP = golden over every cycle"
 
-# --commit-trace and --samples across chunks (sim/chunk_files.h): one chunk
-# writes the serial run's very bytes; five chunks' trace has every chunk's
-# committing lines the serial run's (bytes, and cycles since the line
-# before) from its first instructions on, all but a few near the boundaries
-# (bench/chunked_trace_compare.py); the records' cycles only grow, and their
-# weights add up to the stitched profiles' sampled cycles.
-cmp -s one.trace.csv serial.trace.csv && cmp -s one.samples.csv serial.samples.csv ||
+# --commit-trace, --samples, ProfileMe and inclusive time across chunks, on
+# a program of many calls (1.7M instructions, -G 100k, chunks of 300k): one
+# chunk writes the serial run's very bytes and samples ProfileMe as it does;
+# six chunks' trace has every chunk's committing lines the serial run's
+# (bytes, and cycles since the line before) from its first instructions on,
+# all but a few near the boundaries (bench/chunked_trace_compare.py); the
+# records' cycles only grow, their weights adding up to the stitched
+# profiles' sampled cycles; ProfileMe counts every pc's retired instances
+# exactly and samples as often, give or take chance; every function's
+# inclusive time within half a point of the serial run's (sim/chunk_calls.h);
+# the chunks from --chunk-pass's directory, one process each, the same.
+calls=$RV/progs/call_tree
+small() { sim -G 100k --sample tip,nci,profileme --sample-hz 4000000 "$@"; }
+small --full --samples s.serial.csv --commit-trace t.serial.csv -o c.serial.json -- "$calls" > /dev/null
+OMP_NUM_THREADS=2 small --full --chunk-insts 300k --samples s.chunked.csv --commit-trace t.chunked.csv -o c.chunked.json \
+    -- "$calls" > /dev/null
+OMP_NUM_THREADS=2 small --full --chunk-insts 2M --samples s.one.csv --commit-trace t.one.csv -o c.one.json -- "$calls" > /dev/null
+cmp -s t.one.csv t.serial.csv && cmp -s s.one.csv s.serial.csv ||
     fail "one chunk's --commit-trace or --samples is not the serial run's"
-python3 "$TOP/bench/chunked_trace_compare.py" serial.trace.csv chunked.trace.csv 2000000 > trace.txt ||
+python3 "$TOP/bench/chunked_trace_compare.py" t.serial.csv t.chunked.csv 300000 > trace.txt ||
     fail "the stitched commit trace: $(cat trace.txt)"
+expect_eq "chunks in the commit trace" 6 "$(wc -l < trace.txt)"
 awk '{ gsub(/%/, "", $6); if ($6 + 0 < 99.9 || $10 + 0 > 1000) bad = 1 } END { exit bad }' trace.txt ||
     fail "a chunk's commit trace is not the serial run's: $(cat trace.txt)"
-python3 - chunked.samples.csv chunked.json <<'PY' || fail "the stitched sample records (above)"
-import csv, json, sys
-r = json.load(open(sys.argv[2]))["results"][0]
+python3 - s.chunked.csv c.serial.json c.chunked.json c.one.json <<'PY' || fail "records, ProfileMe or inclusive time across chunks (above)"
+import csv, json, math, sys
+s, c, one = (json.load(open(p))["results"][0] for p in sys.argv[2:])
 weights, last = {}, {}
 for row in csv.DictReader(open(sys.argv[1])):
-    p, c = row["profiler"], int(row["cycle"])
-    assert c >= last.get(p, 0) and c < r["cycles"], (p, c, last.get(p))
-    last[p] = c
+    p, cyc = row["profiler"], int(row["cycle"])
+    assert cyc >= last.get(p, 0) and cyc < c["cycles"], (p, cyc, last.get(p))
+    last[p] = cyc
     weights[p] = weights.get(p, 0) + int(row["weight"])
 for p in "tip", "nci":
-    assert weights[p] == r["sampled"][p]["sampled_cycles"], (p, weights[p], r["sampled"][p]["sampled_cycles"])
-PY
-echo "ok   --commit-trace and --samples across chunks: one chunk's are the serial run's bytes; five chunks' trace"
-echo "     the serial run's line for line, $(awk '{ gsub(/%/, "", $6); if (!m || $6 < m) m = $6 } END { print m }' trace.txt)% of each chunk's committing lines at least"
-
-# ProfileMe across chunks: one chunk is the serial run's; five count every
-# pc's retired instances exactly and take as many samples, within 1%.
-python3 - serial.json chunked.json one.json <<'PY' || fail "ProfileMe across chunks (above)"
-import json, sys
-s, c, one = (json.load(open(p))["results"][0]["profileme"] for p in sys.argv[1:])
-assert json.dumps(one) == json.dumps(s), "one chunk: not the serial run's ProfileMe"
-retired = lambda r: {p["pc"]: p["events"]["retired"]["exact"] for p in r["pcs"] if p["events"]["retired"]["exact"]}
+    assert weights[p] == c["sampled"][p]["sampled_cycles"], (p, weights[p], c["sampled"][p]["sampled_cycles"])
+assert json.dumps(one["profileme"]) == json.dumps(s["profileme"]), "one chunk: not the serial run's ProfileMe"
+retired = lambda r: {p["pc"]: p["events"]["retired"]["exact"] for p in r["profileme"]["pcs"] if p["events"]["retired"]["exact"]}
 assert retired(s) == retired(c), "retired instances per pc differ"
-assert abs(c["samples"] - s["samples"]) <= 0.01 * s["samples"], (c["samples"], s["samples"])
-print(f"ok   ProfileMe across chunks: every pc's retired instances exact, {c['samples']} samples (serial {s['samples']})")
-PY
-
-# Inclusive time across chunks (sim/chunk_calls.h): every function's within
-# half a point of the serial run's, _start's every cycle.
-python3 - serial.json chunked.json <<'PY' || fail "inclusive time across chunks (above)"
-import json, sys
-s, c = (json.load(open(p))["results"][0] for p in sys.argv[1:])
+n, m = s["profileme"]["samples"], c["profileme"]["samples"]
+assert abs(m - n) <= 4 * math.sqrt(n) + 6, (m, n)
 incl = lambda r: {f["name"]: f["cycles"] / r["cycles"] for f in r["profile"]["inclusive"]}
 a, b = incl(s), incl(c)
 assert abs(b["_start"] - 1) < 1e-9, b["_start"]
 worst = max(abs(a[f] - b.get(f, 0)) for f in a)
-assert worst <= 0.005, worst
-print(f"ok   inclusive time across chunks: every function within {100 * worst:.3f} points of the serial run's")
+assert worst <= 0.005 and len(a) > 50, (worst, len(a))
+print(f"ok   across 6 chunks: ProfileMe's retired instances exact, {m} samples (serial {n}); the inclusive time of "
+      f"{len(a)} functions within {100 * worst:.3f} points")
 PY
+small --full --chunk-insts 300k --chunk-pass cpd -- "$calls" > /dev/null
+mkdir cparts
+for k in 0 1 2 3 4 5; do small --stitch --part $k --part-out cparts/$k.part cpd; done
+small --stitch -o c.parts.json cparts/*.part
+python3 - c.parts.json c.chunked.json <<'PY' || fail "call_tree's parts (ProfileMe, inclusive time) differ from its chunked run"
+import json, sys
+a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:])
+for r in a, b:
+    for k in "seconds", "mips", "chunked", "interval_log", "program":
+        r.pop(k, None)
+assert a == b, [k for k in a if a[k] != b.get(k)]
+PY
+echo "ok   --commit-trace and --samples across chunks: one chunk's are the serial run's bytes; six chunks' trace"
+echo "     the serial run's line for line, $(awk '{ gsub(/%/, "", $6); if (!m || $6 < m) m = $6 } END { print m }' trace.txt)% of each chunk's committing lines at least; the same"
+echo "     ProfileMe and inclusive time from --chunk-pass's parts"
 
 # The same chunks from checkpoint --chunk-insts, stitched: the same result.
 "$BIN/checkpoint" -o ck --warm "$TOP/configs/boom-tip.ini" --chunk-insts 2M --warmup 100k -- "$prog" > /dev/null
