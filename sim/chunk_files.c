@@ -12,8 +12,9 @@
 
 void chunk_files_init(chunk_files *f, const sampling_options *o)
 {
-    *f = (chunk_files){.trace = o->commit_trace, .records = o->nprofilers ? o->records : NULL};
-    if (!f->trace && !f->records) return;
+    *f = (chunk_files){.trace = o->commit_trace, .records = o->nprofilers ? o->records : NULL,
+                       .pm = o->profileme ? o->pm_records : NULL};
+    if (!f->trace && !f->records && !f->pm) return;
     const char *tmp = getenv("TMPDIR");
     if (asprintf(&f->dir, "%s/sim-chunk-files-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) die("out of memory");
     if (!mkdtemp(f->dir)) die("cannot create a directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
@@ -21,7 +22,9 @@ void chunk_files_init(chunk_files *f, const sampling_options *o)
 
 char *chunk_files_path(const chunk_files *f, const char *what, size_t k)
 {
-    if (!f || !f->dir || (!strcmp(what, "trace") ? !f->trace : !f->records)) return NULL;
+    if (!f || !f->dir) return NULL;
+    const char *out = !strcmp(what, "trace") ? f->trace : !strcmp(what, "records") ? f->records : f->pm;
+    if (!out) return NULL;
     char *path;
     if (asprintf(&path, "%s/%s-%zu.csv", f->dir, what, k) < 0) die("out of memory");
     return path;
@@ -128,12 +131,44 @@ static void stitch_records(const chunk_files *f, const sim_result *res, size_t n
     outfile_commit(o);
 }
 
+/* sample,member,instance,...: the header once, samples and instances
+ * numbered on from the chunks before. */
+static void stitch_pm(const chunk_files *f, const sim_result *res, size_t n)
+{
+    outfile *o = outfile_open(f->pm);
+    char *line = NULL;
+    size_t cap = 0;
+    uint64_t samples = 0, instance = res[0].profileme->first_instance;
+    for (size_t k = 0; k < n; k++) {
+        const profileme_result *pm = res[k].profileme;
+        char *path = chunk_files_path(f, "pm", k);
+        FILE *in = open_chunk(path);
+        for (int i = 0; getline(&line, &cap, in) > 0; i++) {
+            char *fl[3], *rest;
+            if (!i) {
+                if (!k) outfile_printf(o, "%s", line);
+                continue;
+            }
+            if (!split(line, fl, 3, &rest)) die("%s: line %d is not a ProfileMe sample", path, i + 1);
+            outfile_printf(o, "%" PRIu64 ",%s,%" PRIu64 ",%s", (uint64_t)strtoull(fl[0], NULL, 10) + samples, fl[1],
+                           (uint64_t)strtoull(fl[2], NULL, 10) - pm->first_instance + instance, rest);
+        }
+        fclose(in);
+        free(path);
+        samples += pm->samples;
+        instance += pm->instances;
+    }
+    free(line);
+    outfile_commit(o);
+}
+
 void chunk_files_stitch(chunk_files *f, const sim_result *res, size_t n)
 {
     if (!f->dir) return;
     uint64_t *delta = cycle_deltas(res, n);
     if (f->trace) stitch_trace(f, n, delta);
     if (f->records && res[0].nsampled) stitch_records(f, res, n, delta);
+    if (f->pm && res[0].profileme) stitch_pm(f, res, n);
     free(delta);
     chunk_files_remove(f, n);
 }
@@ -141,9 +176,9 @@ void chunk_files_stitch(chunk_files *f, const sim_result *res, size_t n)
 void chunk_files_remove(chunk_files *f, size_t n)
 {
     if (!f->dir) return;
-    const char *what[] = {"trace", "records"};
+    const char *what[] = {"trace", "records", "pm"};
     for (size_t k = 0; k < n; k++)
-        for (int w = 0; w < 2; w++) {
+        for (int w = 0; w < 3; w++) {
             char *path = chunk_files_path(f, what[w], k);
             if (path) unlink(path);
             free(path);

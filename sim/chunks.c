@@ -39,7 +39,7 @@ static sim_options chunk_run_options(const sim_options *o)
     co.sampling.cfg.min_samples = 0;
     co.sampling.chunk = true;
     /* each chunk its own trace and records, joined after (sim/chunk_files.h) */
-    co.sampling.commit_trace = co.sampling.records = NULL;
+    co.sampling.commit_trace = co.sampling.records = co.sampling.pm_records = NULL;
     return co;
 }
 
@@ -52,10 +52,11 @@ static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool
     if (!jobs) die("out of memory");
     for (size_t k = 0; k < n; k++)
         jobs[k] = (region_job){chunks[k].path, 0, last && k == n - 1, chunk_files_path(f, "trace", k),
-                               chunk_files_path(f, "records", k)};
+                               chunk_files_path(f, "records", k), chunk_files_path(f, "pm", k)};
     sim_options co = chunk_run_options(o);
     sim_run_jobs(&co, jobs, n, "sim --full: chunks", res);
-    for (size_t k = 0; k < n; k++) free((char *)jobs[k].commit_trace), free((char *)jobs[k].records);
+    for (size_t k = 0; k < n; k++)
+        free((char *)jobs[k].commit_trace), free((char *)jobs[k].records), free((char *)jobs[k].pm_records);
     free(jobs);
 }
 
@@ -95,12 +96,15 @@ static void chunk_worker(const sim_options *co, chunk_pass *p, const chunk_files
         pthread_mutex_unlock(&p->mu);
         sim_options jo = *co;
         jo.region_to_end = last;
-        char *trace = chunk_files_path(f, "trace", k), *records = chunk_files_path(f, "records", k);
+        char *trace = chunk_files_path(f, "trace", k), *records = chunk_files_path(f, "records", k),
+             *pm = chunk_files_path(f, "pm", k);
         jo.sampling.commit_trace = trace;
         jo.sampling.records = records;
+        jo.sampling.pm_records = pm;
         sim_region(&jo, c.path, 0, "none", r);
         free(trace);
         free(records);
+        free(pm);
         chunk_pass_finished(p);
     }
 }

@@ -485,10 +485,9 @@ static void setup_chunks(sim_cli *cli)
         die("--chunk-pass runs the pass alone: its chunks are simulated and stitched by sim --stitch");
     if (co->count && !o->total_insts) die("--chunks N needs the program's length: --total-insts (bbv's count)");
     if (o->max_insts) die("--max-insts: not with a chunked run");
-    if (s->pm_records) die("--profileme-samples cannot be stitched across chunks yet: run --full without chunks");
-    if ((s->records || s->commit_trace) && (co->part_out || co->pass_dir || chunk_parts_given(cli)))
-        die("--samples and --commit-trace are stitched by sim --full --chunk-insts and sim --stitch over checkpoints, "
-            "not over a job array's parts");
+    if ((s->records || s->commit_trace || s->pm_records) && (co->part_out || co->pass_dir || chunk_parts_given(cli)))
+        die("--samples, --commit-trace and --profileme-samples are stitched by sim --full --chunk-insts and sim --stitch "
+            "over checkpoints, not over a job array's parts");
     if (cli->sens.nvariants || cli->icost || cli->icost_loads)
         die("--sensitivity and --icost run the program again: not with a chunked run");
     if (co->warmup == UINT64_MAX) co->warmup = CKPT_CHUNK_WARMUP_DEFAULT;

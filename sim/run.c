@@ -332,6 +332,7 @@ void sim_run_jobs(const sim_options *o, const region_job *jobs, size_t n, const 
         jo.region_to_end = jobs[j].to_end;
         if (jobs[j].commit_trace) jo.sampling.commit_trace = jobs[j].commit_trace;
         if (jobs[j].records) jo.sampling.records = jobs[j].records;
+        if (jobs[j].pm_records) jo.sampling.pm_records = jobs[j].pm_records;
         char *output = region_output(o, j, n);
         sim_region(&jo, jobs[j].path, jobs[j].region, output, &res[j]);
         free(output);

@@ -99,6 +99,7 @@ typedef struct region_job {
     bool to_end;                 /* it runs to the program's end (a chunked run's last chunk) */
     const char *commit_trace;    /* this job's --commit-trace and --samples files instead of the options' */
     const char *records;         /* (a chunk's, stitched after: sim/chunk_files.h) */
+    const char *pm_records;      /* and --profileme-samples */
 } region_job;
 size_t sim_region_jobs(char **paths, int npaths, region_job **out);
 /* The jobs in parallel (OpenMP, no more threads than jobs; the results do

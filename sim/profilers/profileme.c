@@ -38,6 +38,7 @@ struct profileme {
     pm_slot *ring;             /* the last 2W+1 instances, by instance mod 2W+1 */
     uint64_t last;             /* the newest instance in the ring + 1 (0: none) */
     uint64_t samples, pairs, instances;
+    uint64_t first_instance;
 };
 
 profileme *profileme_new(const profileme_config *cfg)
@@ -198,7 +199,7 @@ void profileme_instance(void *ctx, const instance_record *r)
     unsigned events = events_of(r);
     pm_pc *p = pc_of(pm, r->pc);
     add(p->exact, r, events, p->exact_latency);
-    pm->instances++;
+    if (!pm->instances++) pm->first_instance = r->instance;
     if (pm->ring) ring_push(pm, r);
     if (!pm->armed) pm->next = r->instance + draw(pm), pm->armed = true;
     if (pm->awaiting_second) {
@@ -233,7 +234,7 @@ void profileme_finish(profileme *pm, profileme_result *out)
     for (uint64_t c = pm->last > pm->cfg.window ? pm->last - pm->cfg.window : 0; pm->ring && c < pm->last; c++)
         exact_overlaps(pm, c);
     *out = (profileme_result){.cfg = pm->cfg, .pcs = pm->pcs, .npcs = pm->npcs, .samples = pm->samples,
-                              .pairs = pm->pairs, .instances = pm->instances};
+                              .pairs = pm->pairs, .instances = pm->instances, .first_instance = pm->first_instance};
     if (out->npcs) qsort(out->pcs, out->npcs, sizeof *out->pcs, by_samples);
     cost_table_free(&pm->index);
     free(pm->ring);
@@ -245,6 +246,7 @@ void profileme_results_stitch(const profileme_result *const *r, size_t n, profil
     profileme *pm = calloc(1, sizeof *pm);
     if (!pm) die("out of memory");
     pm->cfg = r[0]->cfg;
+    pm->first_instance = r[0]->first_instance;
     for (size_t k = 0; k < n; k++) {
         pm->samples += r[k]->samples, pm->pairs += r[k]->pairs, pm->instances += r[k]->instances;
         for (size_t i = 0; i < r[k]->npcs; i++) {

@@ -65,6 +65,7 @@ typedef struct profileme_result {
     pm_pc *pcs;
     size_t npcs;
     uint64_t samples, pairs, instances;
+    uint64_t first_instance;   /* the first measured instance's number (--profileme-samples' across chunks) */
 } profileme_result;
 void profileme_finish(profileme *pm, profileme_result *out); /* frees pm */
 void profileme_result_free(profileme_result *r);

@@ -79,20 +79,28 @@ echo "     the serial run; a sample every cycle gives TIP = golden over every cy
 # the chunks from --chunk-pass's directory, one process each, the same.
 calls=$RV/progs/call_tree
 small() { sim -G 100k --sample tip,nci,profileme --sample-hz 4000000 "$@"; }
-small --full --samples s.serial.csv --commit-trace t.serial.csv -o c.serial.json -- "$calls" > /dev/null
-OMP_NUM_THREADS=2 small --full --chunk-insts 300k --samples s.chunked.csv --commit-trace t.chunked.csv -o c.chunked.json \
-    -- "$calls" > /dev/null
-OMP_NUM_THREADS=2 small --full --chunk-insts 2M --samples s.one.csv --commit-trace t.one.csv -o c.one.json -- "$calls" > /dev/null
-cmp -s t.one.csv t.serial.csv && cmp -s s.one.csv s.serial.csv ||
-    fail "one chunk's --commit-trace or --samples is not the serial run's"
+for run in serial chunked:300k one:2M; do
+    name=${run%%:*} chunks=()
+    [ "$name" == serial ] || chunks=(--chunk-insts "${run#*:}")
+    OMP_NUM_THREADS=2 small --full "${chunks[@]}" --samples "s.$name.csv" --commit-trace "t.$name.csv" \
+        --profileme-samples "pm.$name.csv" -o "c.$name.json" -- "$calls" > /dev/null
+done
+cmp -s t.one.csv t.serial.csv && cmp -s s.one.csv s.serial.csv && cmp -s pm.one.csv pm.serial.csv ||
+    fail "one chunk's --commit-trace, --samples or --profileme-samples is not the serial run's"
 python3 "$TOP/bench/chunked_trace_compare.py" t.serial.csv t.chunked.csv 300000 > trace.txt ||
     fail "the stitched commit trace: $(cat trace.txt)"
 expect_eq "chunks in the commit trace" 6 "$(wc -l < trace.txt)"
 awk '{ gsub(/%/, "", $6); if ($6 + 0 < 99.9 || $10 + 0 > 1000) bad = 1 } END { exit bad }' trace.txt ||
     fail "a chunk's commit trace is not the serial run's: $(cat trace.txt)"
-python3 - s.chunked.csv c.serial.json c.chunked.json c.one.json <<'PY' || fail "records, ProfileMe or inclusive time across chunks (above)"
+python3 - s.chunked.csv c.serial.json c.chunked.json c.one.json pm.chunked.csv <<'PY' ||
+    fail "records, ProfileMe or inclusive time across chunks (above)"
 import csv, json, math, sys
-s, c, one = (json.load(open(p))["results"][0] for p in sys.argv[2:])
+s, c, one = (json.load(open(p))["results"][0] for p in sys.argv[2:5])
+pm = list(csv.DictReader(open(sys.argv[5])))
+assert [int(r["sample"]) for r in pm] == sorted(int(r["sample"]) for r in pm), "ProfileMe's samples out of order"
+assert {int(r["sample"]) for r in pm} == set(range(c["profileme"]["samples"])), "ProfileMe's samples not numbered on"
+inst = [int(r["instance"]) for r in pm]
+assert inst == sorted(inst) and inst[-1] < c["profileme"]["instances"], "ProfileMe's instances not numbered on"
 weights, last = {}, {}
 for row in csv.DictReader(open(sys.argv[1])):
     p, cyc = row["profiler"], int(row["cycle"])
@@ -126,7 +134,7 @@ for r in a, b:
         r.pop(k, None)
 assert a == b, [k for k in a if a[k] != b.get(k)]
 PY
-echo "ok   --commit-trace and --samples across chunks: one chunk's are the serial run's bytes; six chunks' trace"
+echo "ok   --commit-trace, --samples and --profileme-samples across chunks: one chunk's are the serial run's bytes; six chunks' trace"
 echo "     the serial run's line for line, $(awk '{ gsub(/%/, "", $6); if (!m || $6 < m) m = $6 } END { print m }' trace.txt)% of each chunk's committing lines at least; the same"
 echo "     ProfileMe and inclusive time from --chunk-pass's parts"
 
@@ -221,8 +229,6 @@ grep -q "the full run was chunked: 5 chunks of 2,000,000 instructions" v/report.
 echo "ok   validate states the chunking"
 
 # Refused before anything runs; the guest's exit status still mirrored.
-expect_status 1 "$BIN/sim" --full --chunk-insts 2M --sample profileme --profileme-samples pm.csv -- "$prog" 2> err.txt
-grep -q "cannot be stitched across chunks" err.txt || fail "--profileme-samples: $(cat err.txt)"
 expect_status 1 "$BIN/sim" --stitch --sample tip --samples s.csv parts/*.part 2> err.txt
 grep -q "not over a job array's parts" err.txt || fail "--samples over parts: $(cat err.txt)"
 expect_status 1 "$BIN/sim" --full --chunks 4 -- "$prog" 2> err.txt
@@ -237,7 +243,7 @@ expect_status 3 "$BIN/sim" --full -q --chunk-insts 1M -- "$RV/progs/exit_code" 3
 expect_status 139 "$BIN/sim" --full -q --chunk-insts 1M -o fault.json -- "$RV/progs/segfault" 2> err.txt
 grep -q "segmentation fault" err.txt || fail "the guest's fault was not reported: $(cat err.txt)"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
-echo "ok   refused: --profileme-samples, --samples over parts, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
+echo "ok   refused: --samples over parts, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
 echo "     the guest's exit status and fault as in a serial run"
 
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
