@@ -151,6 +151,13 @@ static void open_staging(const char *out_dir)
     snprintf(copy, sizeof copy, "%s", out_dir);
     snprintf(parent, sizeof parent, "%s", dirname(copy));
     remove_stale_staging(parent, base);
+    /* A stop signal that came between creating the directory and catching
+     * the signals would end the process and leave the directory: they wait
+     * until the handler is in place (no other thread runs yet). */
+    sigset_t stops, before;
+    sigemptyset(&stops);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) sigaddset(&stops, stop_signals[i]);
+    sigprocmask(SIG_BLOCK, &stops, &before);
     if (snprintf(staging, sizeof staging, "%s/.%s.tmpXXXXXX", parent, base) >= (int)sizeof staging ||
         !mkdtemp(staging)) {
         *staging = 0;
@@ -166,6 +173,7 @@ static void open_staging(const char *out_dir)
     snprintf(probe, sizeof probe, "%s/checkpoints.json", staging);
     outfile_probe(probe);
     catch_stop_signals();
+    sigprocmask(SIG_SETMASK, &before, NULL); /* one that came meanwhile is handled now */
 }
 
 /* Move everything staged into out_dir, checkpoints.json last. */
