@@ -58,35 +58,56 @@ static bool split(char *line, char **fields, int nf, char **rest)
     return true;
 }
 
-static FILE *open_chunk(const char *path)
+/* Chunk files read a record at a time (one line buffer for them all). */
+typedef struct chunk_reader {
+    char *path;
+    FILE *in;
+    char *line;
+    size_t cap;
+    int lineno;
+} chunk_reader;
+
+static void reader_open(chunk_reader *r, const chunk_files *f, const char *what, size_t k)
 {
-    FILE *in = fopen(path, "r");
-    if (!in) die("%s: %s", path, strerror(errno));
-    return in;
+    r->path = chunk_files_path(f, what, k);
+    r->in = fopen(r->path, "r");
+    if (!r->in) die("%s: %s", r->path, strerror(errno));
+    r->lineno = 0;
+}
+
+/* The next record of the open file, split into nf fields and the rest: its
+ * first `header` lines are no records, and go to o when copy_header (the
+ * first chunk's). False at its end, which closes it. */
+static bool next_record(chunk_reader *r, int header, outfile *o, bool copy_header, char **fields, int nf,
+                        char **rest, const char *what)
+{
+    while (getline(&r->line, &r->cap, r->in) > 0) {
+        if (r->lineno++ < header) {
+            if (copy_header) outfile_printf(o, "%s", r->line);
+            continue;
+        }
+        if (!split(r->line, fields, nf, rest)) die("%s: line %d is not %s", r->path, r->lineno, what);
+        return true;
+    }
+    fclose(r->in);
+    free(r->path);
+    r->in = NULL, r->path = NULL;
+    return false;
 }
 
 /* cycle,run,...: the header lines once, each cycle moved. */
 static void stitch_trace(const chunk_files *f, size_t n, const uint64_t *delta)
 {
     outfile *o = outfile_open(f->trace);
-    char *line = NULL;
-    size_t cap = 0;
+    chunk_reader r = {0};
     for (size_t k = 0; k < n; k++) {
-        char *path = chunk_files_path(f, "trace", k);
-        FILE *in = open_chunk(path);
-        for (int i = 0; getline(&line, &cap, in) > 0; i++) {
-            char *fields[1], *rest;
-            if (i < 2) {
-                if (!k) outfile_printf(o, "%s", line); /* the comment and the header */
-                continue;
-            }
-            if (!split(line, fields, 1, &rest)) die("%s: line %d is not a commit trace's", path, i + 1);
+        char *fields[1], *rest;
+        reader_open(&r, f, "trace", k);
+        /* two header lines: the comment and the column names */
+        while (next_record(&r, 2, o, !k, fields, 1, &rest, "a commit trace's"))
             outfile_printf(o, "%" PRIu64 ",%s", (uint64_t)strtoull(fields[0], NULL, 10) + delta[k], rest);
-        }
-        fclose(in);
-        free(path);
     }
-    free(line);
+    free(r.line);
     outfile_commit(o);
 }
 
@@ -100,32 +121,23 @@ static void stitch_records(const chunk_files *f, const sim_result *res, size_t n
     bool *seen = calloc((size_t)main0->nprofs + 1, sizeof *seen);
     if (!left || !seen) die("out of memory");
     outfile *o = outfile_open(f->records);
-    char *line = NULL;
-    size_t cap = 0;
+    chunk_reader r = {0};
     for (size_t k = 0; k < n; k++) {
         const sampled_run *s = &res[k].sampled[0];
         memset(seen, 0, (size_t)main0->nprofs * sizeof *seen);
-        char *path = chunk_files_path(f, "records", k);
-        FILE *in = open_chunk(path);
-        for (int i = 0; getline(&line, &cap, in) > 0; i++) {
-            char *fl[3], *rest;
-            if (!i) {
-                if (!k) outfile_printf(o, "%s", line);
-                continue;
-            }
-            if (!split(line, fl, 3, &rest)) die("%s: line %d is not a sample record", path, i + 1);
+        char *fl[3], *rest;
+        reader_open(&r, f, "records", k);
+        while (next_record(&r, 1, o, !k, fl, 3, &rest, "a sample record")) {
             int p = 0;
             while (p < s->nprofs && strcmp(s->profs[p].name, fl[0])) p++;
-            if (p == s->nprofs) die("%s: line %d: no profiler %s", path, i + 1, fl[0]);
+            if (p == s->nprofs) die("%s: line %d: no profiler %s", r.path, r.lineno, fl[0]);
             uint64_t weight = (uint64_t)strtoull(fl[2], NULL, 10);
             if (!seen[p]) weight += left[p], left[p] = 0, seen[p] = true;
             outfile_printf(o, "%s,%" PRIu64 ",%" PRIu64 ",%s", fl[0], (uint64_t)strtoull(fl[1], NULL, 10) + delta[k], weight, rest);
         }
-        fclose(in);
-        free(path);
         for (int p = 0; p < s->nprofs; p++) left[p] += res[k].c.cycles - s->spanned + s->profs[p].carry;
     }
-    free(line);
+    free(r.line);
     free(left);
     free(seen);
     outfile_commit(o);
@@ -136,29 +148,19 @@ static void stitch_records(const chunk_files *f, const sim_result *res, size_t n
 static void stitch_pm(const chunk_files *f, const sim_result *res, size_t n)
 {
     outfile *o = outfile_open(f->pm);
-    char *line = NULL;
-    size_t cap = 0;
+    chunk_reader r = {0};
     uint64_t samples = 0, instance = res[0].profileme->first_instance;
     for (size_t k = 0; k < n; k++) {
         const profileme_result *pm = res[k].profileme;
-        char *path = chunk_files_path(f, "pm", k);
-        FILE *in = open_chunk(path);
-        for (int i = 0; getline(&line, &cap, in) > 0; i++) {
-            char *fl[3], *rest;
-            if (!i) {
-                if (!k) outfile_printf(o, "%s", line);
-                continue;
-            }
-            if (!split(line, fl, 3, &rest)) die("%s: line %d is not a ProfileMe sample", path, i + 1);
+        char *fl[3], *rest;
+        reader_open(&r, f, "pm", k);
+        while (next_record(&r, 1, o, !k, fl, 3, &rest, "a ProfileMe sample"))
             outfile_printf(o, "%" PRIu64 ",%s,%" PRIu64 ",%s", (uint64_t)strtoull(fl[0], NULL, 10) + samples, fl[1],
                            (uint64_t)strtoull(fl[2], NULL, 10) - pm->first_instance + instance, rest);
-        }
-        fclose(in);
-        free(path);
         samples += pm->samples;
         instance += pm->instances;
     }
-    free(line);
+    free(r.line);
     outfile_commit(o);
 }
 
