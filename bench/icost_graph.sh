@@ -106,7 +106,7 @@ print(f'Produced by `bench/icost_graph.sh` (`--icost {classes}`; the bundled wor
       'instructions at SIZE 1, the known-answer programs of tests/sim and tests/progs/icost_* whole; one thread). Costs compared: '
       'those above 5% of the cycles; difference: |graph - re-simulation| / re-simulation (the paper: 8.1% '
       'mean, 14.3% worst); held: the same against re-simulation\'s costs with its branch mispredictions held at '
-      'the baseline\'s (priced at bmisp\'s cost per misprediction: the predictor follows the fetch packets, '
+      'the baseline\'s (priced at what one costs in the set\'s world: the predictor follows the fetch packets, '
       'which bw changes, while the graph keeps the baseline\'s events; sim/RESULTS.md); critical path: the '
       f'graph\'s baseline against the simulated cycles. Before: {before_label}, where given.\n')
 print('| program | compared | mean | worst | held: mean | held: worst | critical path | before: compared | mean | '

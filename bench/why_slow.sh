@@ -93,7 +93,7 @@ for w in names:
           f"{100 * sm['mean_cost_difference']:.1f}% | {100 * sm['worst_cost_difference']:.1f}% |")
 print(f'\nMedian of the mean differences: {100 * sorted(gm)[len(gm) // 2]:.1f}% (paper: 8.1% mean, 14.3% worst). '
       'Held: against re-simulation\'s costs with its branch mispredictions held at the baseline\'s, priced at '
-      'bmisp\'s cost per misprediction (the predictor follows the fetch packets, which bw changes; the graph keeps '
+      'what one costs in the set\'s world (the predictor follows the fetch packets, which bw changes; the graph keeps '
       'the baseline\'s events: sim/RESULTS.md).')
 print('\n## ProfileMe: estimates against exact counts (one sample per 1,000 fetched instances)\n')
 print('| workload | samples | retired: total error | hot pcs (>= 100 samples): mean abs error | inside 95% interval | within 1 +- 1/sqrt(k) |')
