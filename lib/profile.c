@@ -27,10 +27,11 @@ static void cost_grow(cost_table *t)
     }
     free(t->slots);
     t->slots = slots, t->cap = cap;
+    if (!t->recent && !(t->recent = calloc(COST_RECENT, sizeof *t->recent))) die("out of memory for a profile table");
 }
 
 /* Open addressing on non-zero keys (guest code never sits at address 0). */
-cost *cost_at(cost_table *t, uint64_t key)
+cost *cost_find(cost_table *t, uint64_t key)
 {
     if ((t->n + 1) * 4 > t->cap * 3) cost_grow(t);
     size_t h = hash_key(key, t->cap);
@@ -39,12 +40,14 @@ cost *cost_at(cost_table *t, uint64_t key)
         t->slots[h].key = key;
         t->n++;
     }
+    t->recent[(key >> 1) & (COST_RECENT - 1)] = (uint32_t)h;
     return &t->slots[h];
 }
 
 void cost_table_free(cost_table *t)
 {
     free(t->slots);
+    free(t->recent);
     *t = (cost_table){0};
 }
 

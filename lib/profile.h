@@ -31,13 +31,28 @@ typedef struct cost {
     uint32_t bits;            /* pcs: the instruction's encoding, for disassembly */
 } cost;
 
+enum { COST_RECENT = 1024 };
+
 typedef struct cost_table {
     cost *slots;
     size_t cap, n;
+    /* By the key's low bits, the slot a recent look-up found: the detailed
+     * core looks its pcs up several times per commit. A hint only, checked
+     * against the slot's key (keys are unique). */
+    uint32_t *recent;
 } cost_table;
 
+/* cost_at's look-up, without the hint. */
+cost *cost_find(cost_table *t, uint64_t key);
 /* The entry for key (non-zero), created empty when new. */
-cost *cost_at(cost_table *t, uint64_t key);
+static inline cost *cost_at(cost_table *t, uint64_t key)
+{
+    if (t->recent) {
+        cost *c = &t->slots[t->recent[(key >> 1) & (COST_RECENT - 1)]];
+        if (c->key == key) return c;
+    }
+    return cost_find(t, key);
+}
 void cost_table_free(cost_table *t);
 /* Entries in a new array sorted by total units, descending; *n set. */
 cost *cost_sorted(const cost_table *t, size_t *n);

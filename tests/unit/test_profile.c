@@ -196,3 +196,23 @@ Test(profile, regions_stand_for_their_share_of_time)
     free(c);
     /* Weight alone would give 0x200 a quarter, not a third. */
 }
+
+/* cost_at's recent-slot hints go stale as the table grows: every key must
+ * still find its own entry, and colliding hints must not mix keys up. */
+Test(profile, cost_at_finds_each_key_across_growth)
+{
+    cost_table t = {0};
+    for (uint64_t k = 2; k <= 20000; k += 2) {
+        cost_at(&t, k)->commits += k;
+        cost_at(&t, 2)->execs++;
+        cost_at(&t, k + (uint64_t)COST_RECENT * 2 * 7)->commits++; /* same hint as k */
+    }
+    for (uint64_t k = 2; k <= 20000; k += 2) {
+        cost *c = cost_at(&t, k);
+        cr_assert_eq(c->key, k);
+        uint64_t extra = k >= 2 + (uint64_t)COST_RECENT * 2 * 7 ? 1 : 0; /* also written as another k's twin */
+        cr_assert_eq(c->commits, k + extra, "key %llu", (unsigned long long)k);
+    }
+    cr_assert_eq(cost_at(&t, 2)->execs, 10000);
+    cost_table_free(&t);
+}
