@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "exec/exec_spec.h"
+
 void decode_cache_init(decode_cache *dc)
 {
     for (size_t i = 0; i < sizeof dc->e / sizeof dc->e[0]; i++) dc->e[i].pc = 1;
@@ -14,6 +16,7 @@ static const decoded *fill(decoded *d, const rv_insn *in)
     d->pc = in->pc;
     d->insn = *in;
     d->ops = rv_insn_operands(in);
+    d->spec_runnable = rv_spec_runnable(in);
     return d;
 }
 

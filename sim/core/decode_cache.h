@@ -18,6 +18,7 @@ typedef struct decoded {
     uint64_t pc;               /* 1: empty (pcs are even) */
     rv_insn insn;
     rv_operands ops;
+    bool spec_runnable;        /* rv_spec_runnable: the wrong path asks at every fetch */
 } decoded;
 
 typedef struct decode_cache {

@@ -150,8 +150,9 @@ static uint64_t fetch_packet_end(const uarch_config *k, uint64_t pc)
     return end < line_end ? end : line_end;
 }
 
-/* May the front end fetch a packet this cycle? */
-static bool fetch_ready(sim_core *c)
+/* May the front end fetch a packet this cycle? *branches: the outstanding
+ * branches (nothing the fetch stage does before its loop changes them). */
+static bool fetch_ready(sim_core *c, int *branches)
 {
     if (c->fetch_wait != UINT64_MAX && !c->wp.on) return false; /* until the branch resolves */
     if (c->fetch_next > c->now) {
@@ -160,13 +161,14 @@ static bool fetch_ready(sim_core *c)
     }
     if (c->fetch - c->disp >= (uint64_t)c->fetch_buffer_cap) return false;
     if (c->head < c->fetch && c->packet - core_uop(c, c->head)->packet >= (uint32_t)c->cfg.ftq_entries) return false;
-    if (unresolved_branches(c) >= c->cfg.max_branches) return false;
+    if ((*branches = unresolved_branches(c)) >= c->cfg.max_branches) return false;
     return next_insn(c);
 }
 
 void core_fetch_stage(sim_core *c)
 {
-    if (!fetch_ready(c)) return;
+    int branches;
+    if (!fetch_ready(c, &branches)) return;
     const uarch_config *k = &c->cfg;
     uint64_t pc = core_uop(c, c->fetch)->d.insn.pc;
     uint64_t packet_end = fetch_packet_end(k, pc);
@@ -183,7 +185,6 @@ void core_fetch_stage(sim_core *c)
     uint64_t ready = arrive + (uint64_t)k->icache_to_decode + (uint64_t)k->decode_stages; /* at dispatch */
     c->packet++;
     c->active = true;
-    int branches = unresolved_branches(c);
 
     for (int i = 0; i < k->fetch_width; i++) {
         if (i && !next_insn(c)) break;

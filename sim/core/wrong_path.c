@@ -50,7 +50,7 @@ bool wrong_path_next(sim_core *c)
     u->d = (rv_dyninst){.insn = d->insn, .icount = c->avail, .next_pc = d->pc + d->insn.len};
     u->ops = d->ops;
     u->wrong_path = true;
-    u->stuck = !rv_spec_runnable(&d->insn);
+    u->stuck = !d->spec_runnable;
     c->wp.fetch_pc = u->d.next_pc; /* a control transfer's prediction moves it (fetch.c) */
     /* Nothing is fetched past an instruction that cannot execute, nor
      * past more conditional branches than the predictor can rewind. */
