@@ -582,7 +582,7 @@ predicted_se() {
     [ -f "$P.simpoint.json" ] && grep -q '"predicted"' "$P.simpoint.json" || return 0
     local rel points
     rel=$(json_number "$P.simpoint.json" relative_se) points=$(json_number "$P.simpoint.json" points)
-    log "simpoint: $points points; predicted standard error of the CPI estimate from the proxy CPI, before simulating: $(awk -v r="$rel" 'BEGIN { printf "%.2f%%", 100 * r }') (the proxy sees part of the spread: on the tuning set 95% of errors fell within 2.1-2.4x 1.96 x it, bench/results/accuracy_eval.md; the interval from the regions measures it)"
+    log "simpoint: $points points; predicted standard error of the CPI estimate from the proxy CPI, before simulating: $(awk -v r="$rel" 'BEGIN { printf "%.2f%%", 100 * r }') (the proxy sees part of the spread: on the tuning set 95% of errors fell within 2.1-2.6x 1.96 x it, bench/results/accuracy_eval.md; the interval from the regions measures it)"
 }
 
 # sampling_cost: when the regions (every point, and every extra member of
