@@ -33,6 +33,7 @@ static uint64_t spec_load(rv_spec *s, rv_dyninst *d, uint64_t addr, unsigned byt
     memcpy(v, mem_host(s->mem, addr), bytes);
     for (int i = 0; i < s->nstores; i++) {
         const rv_spec_store *st = &s->stores[i];
+        if (st->addr >= addr + bytes || st->addr + st->size <= addr) continue; /* no byte in common */
         for (unsigned b = 0; b < st->size; b++)
             if (st->addr + b >= addr && st->addr + b < addr + bytes) v[st->addr + b - addr] = (uint8_t)(st->value >> (8 * b));
     }

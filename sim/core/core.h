@@ -351,9 +351,19 @@ uint16_t core_psv(const uop *u);
  * of `run` cycles from `cycle` on begins: is it read? */
 void probe_begin_view(sim_core *c, uint64_t cycle, uint64_t run);
 void probe_note_commits(sim_core *c, uint8_t stack_key);
-void probe_note_dispatch(sim_core *c, const uop *u);
-void probe_note_fetch(sim_core *c, const uop *u);
 void probe_note_squash(sim_core *c, uint64_t from);
+/* Per instruction fetched or dispatched: inline, the test of whether any
+ * consumer reads the view being most of it. */
+void probe_noted_dispatch(sim_core *c, const uop *u);
+void probe_noted_fetch(sim_core *c, const uop *u);
+static inline void probe_note_dispatch(sim_core *c, const uop *u)
+{
+    if (c->view_on) probe_noted_dispatch(c, u);
+}
+static inline void probe_note_fetch(sim_core *c, const uop *u)
+{
+    if (c->view_on) probe_noted_fetch(c, u);
+}
 /* An instance leaves the window: retired, or aborted by the flush of
  * stack key abort_key (callers check that an instance probe is attached). */
 void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key);

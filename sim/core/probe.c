@@ -89,18 +89,16 @@ void probe_note_commits(sim_core *c, uint8_t stack_key)
                                   .psv = c->flush_psv};
 }
 
-void probe_note_dispatch(sim_core *c, const uop *u)
+void probe_noted_dispatch(sim_core *c, const uop *u)
 {
-    if (!c->view_on) return;
     commit_view *v = &c->view;
     if (!v->ndispatch) v->dispatch_first = insn_of(u);
     v->dispatch_last = insn_of(u);
     v->ndispatch++;
 }
 
-void probe_note_fetch(sim_core *c, const uop *u)
+void probe_noted_fetch(sim_core *c, const uop *u)
 {
-    if (!c->view_on) return;
     commit_view *v = &c->view;
     if (!v->nfetch) v->fetch_first = insn_of(u);
     v->nfetch++;

@@ -109,7 +109,9 @@ void wrong_path_squash(sim_core *c)
     c->wp_ended.branch = c->wp.branch;
     c->wp_ended.n = 0;
     unsigned issued = 0;
-    for (uint64_t s = from; s < c->fetch; s++) {
+    /* Without instance probes only the dispatched ones need anything. */
+    uint64_t end = c->ninstance_probes ? c->fetch : c->disp;
+    for (uint64_t s = from; s < end; s++) {
         uop *u = core_uop(c, s);
         if (c->ninstance_probes) c->wp_ended.r[c->wp_ended.n++] = probe_instance_record(c, u, false, STK_FLUSHED_MISPREDICT);
         if (s >= c->disp) continue;
