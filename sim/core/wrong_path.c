@@ -55,7 +55,7 @@ bool wrong_path_next(sim_core *c)
     /* Nothing is fetched past an instruction that cannot execute, nor
      * past more conditional branches than the predictor can rewind. */
     if (u->stuck) c->wp.stopped = true;
-    if (rv_ops[u->d.insn.op].cls == CLS_BRANCH && ++c->wp.branches == TAGE_REWIND_MAX - 1) c->wp.stopped = true;
+    if (rv_ops[d->insn.op].cls == CLS_BRANCH && ++c->wp.branches == TAGE_REWIND_MAX - 1) c->wp.stopped = true;
     c->avail++;
     return true;
 }
