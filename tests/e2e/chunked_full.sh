@@ -15,6 +15,18 @@ cd "$T"
 mkdir tmp && export TMPDIR=$T/tmp # the chunks' checkpoints and page store, removed at the end
 prog=$RV/workloads/fp_flags
 sim() { "$BIN/sim" -q -G 1M --profile-top 0 "$@"; }
+# same_result A.json B.json: the two runs' results agree but for timing and
+# how they were chunked (which keys differ, if not).
+same_result() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:])
+for r in a, b:
+    for k in "seconds", "mips", "chunked", "interval_log", "program":
+        r.pop(k, None)
+assert a == b, [k for k in a if a[k] != b.get(k)]
+PY
+}
 SAMPLE=(--sample tip,nci --sample-hz 4000000 --sample-sweep-hz 400000)
 
 sim --full "${SAMPLE[@]}" --interval-log serial.csv -o serial.json -- "$prog" > /dev/null
@@ -126,14 +138,7 @@ small --full --chunk-insts 300k --chunk-pass cpd -- "$calls" > /dev/null
 mkdir cparts
 for k in 0 1 2 3 4 5; do small --stitch --part $k --part-out cparts/$k.part cpd; done
 small --stitch -o c.parts.json cparts/*.part
-python3 - c.parts.json c.chunked.json <<'PY' || fail "call_tree's parts (ProfileMe, inclusive time) differ from its chunked run"
-import json, sys
-a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:])
-for r in a, b:
-    for k in "seconds", "mips", "chunked", "interval_log", "program":
-        r.pop(k, None)
-assert a == b, [k for k in a if a[k] != b.get(k)]
-PY
+same_result c.parts.json c.chunked.json || fail "call_tree's parts (ProfileMe, inclusive time) differ from its chunked run"
 echo "ok   --commit-trace, --samples and --profileme-samples across chunks: one chunk's are the serial run's bytes; six chunks' trace"
 echo "     the serial run's line for line, $(awk '{ gsub(/%/, "", $6); if (!m || $6 < m) m = $6 } END { print m }' trace.txt)% of each chunk's committing lines at least; the same"
 echo "     ProfileMe and inclusive time from --chunk-pass's parts"
@@ -143,14 +148,7 @@ echo "     ProfileMe and inclusive time from --chunk-pass's parts"
 expect_eq "chunk checkpoints" 5 "$(ls ck/*.ckpt | wc -l)"
 sim --stitch "${SAMPLE[@]}" --interval-log stitched.csv -o stitched.json ck/*.ckpt
 cmp -s stitched.csv chunked.csv || fail "sim --stitch's interval log differs from sim --full --chunk-insts's"
-python3 - stitched.json chunked.json <<'PY' || fail "sim --stitch's result differs from sim --full --chunk-insts's"
-import json, sys
-a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:])
-for r in a, b:
-    for k in "seconds", "mips", "chunked", "interval_log", "program":
-        r.pop(k, None)
-assert a == b
-PY
+same_result stitched.json chunked.json || fail "sim --stitch's result differs from sim --full --chunk-insts's"
 echo "ok   sim --stitch over checkpoint --chunk-insts: the same result"
 
 # The same chunks one process each (a Slurm array's tasks: sim --stitch --part),
@@ -159,15 +157,8 @@ mkdir parts
 for k in 0 1 2 3 4; do sim --stitch "${SAMPLE[@]}" --part $k --part-out parts/$k.part ck/*.ckpt; done
 sim --stitch "${SAMPLE[@]}" --interval-log parts.csv -o parts.json parts/*.part
 cmp -s parts.csv chunked.csv || fail "the parts' interval log differs from sim --full --chunk-insts's"
-python3 - parts.json stitched.json <<'PY' || fail "the parts' result differs from sim --stitch's"
-import json, sys
-a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:])
-assert a["chunked"]["chunks"] == 5
-for r in a, b:
-    for k in "seconds", "mips", "chunked", "interval_log", "program":
-        r.pop(k, None)
-assert a == b
-PY
+expect_eq "parts.json: chunks" 5 "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["chunked"]["chunks"])' parts.json)"
+same_result parts.json stitched.json || fail "the parts' result differs from sim --stitch's"
 refused() { # refused STATUS MESSAGE SIM-ARGS...: sim refuses, saying MESSAGE, writing no x.json
     local want=$1 msg=$2
     shift 2
@@ -208,14 +199,7 @@ sim --stitch "${SAMPLE[@]}" --part 4 --part-out parts2/4.part pd
 refused 125 "the run has 5 chunks" --stitch --part 5 --part-out x.json pd
 sim --stitch "${SAMPLE[@]}" --interval-log parts2.csv -o parts2.json parts2/*.part
 cmp -s parts2.csv chunked.csv || fail "the --chunk-pass parts' interval log differs from sim --full --chunk-insts's"
-python3 - parts2.json chunked.json <<'PY' || fail "the --chunk-pass parts' result differs from sim --full --chunk-insts's"
-import json, sys
-a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:])
-for r in a, b:
-    for k in "seconds", "mips", "chunked", "interval_log", "program":
-        r.pop(k, None)
-assert a == b, [k for k in a if a[k] != b.get(k)]
-PY
+same_result parts2.json chunked.json || fail "the --chunk-pass parts' result differs from sim --full --chunk-insts's"
 echo "ok   the pass alone (--chunk-pass) and the chunks from its directory, the first four before it ended:"
 echo "     the same result; a chunk not yet published, a missing last part, a chunk out of range refused"
 
