@@ -213,6 +213,20 @@ Test(depgraph, an_icache_miss_blocks_the_next_packet)
     cr_assert(g.cycles[1] < 30, "%lu cycles with imiss idealised", (unsigned long)g.cycles[1]);
 }
 
+/* r[0] a mispredicted branch resolved at 20; r[1..n) the correct path
+ * after it, four a packet from cycle 24 on, at 0x10000 on. */
+static void after_a_mispredict(instance_record *r, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t t = 24 + (uint64_t)i / 4;
+        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
+        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)i / 4 + 2;
+        r[i].pc = 0x10000 + 4 * (uint64_t)i;
+    }
+    r[0] = op(0, 10, 11, 20, 21);
+    r[0].cls = CLS_BRANCH, r[0].flags = UOP_MISPREDICT, r[0].packet = 1;
+}
+
 Test(depgraph, a_line_the_wrong_path_fetched_misses_without_it)
 {
     /* A mispredicted branch; its wrong path misses the I-cache on line X
@@ -221,14 +235,8 @@ Test(depgraph, a_line_the_wrong_path_fetched_misses_without_it)
      * misses, some 100 cycles more than the baseline. */
     enum { N = 1 + 400 + 4, MISS_LATENCY = 100 };
     static instance_record r[N];
-    for (int i = 0; i < N; i++) {
-        uint64_t t = 24 + (uint64_t)i / 4;
-        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
-        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)i / 4 + 2;
-        r[i].pc = i < N - 4 ? 0x10000 + 4 * (uint64_t)i : 0x2000 + 4 * (uint64_t)(i - (N - 4));
-    }
-    r[0] = op(0, 10, 11, 20, 21);
-    r[0].cls = CLS_BRANCH, r[0].flags = UOP_MISPREDICT, r[0].packet = 1;
+    after_a_mispredict(r, N);
+    for (int i = N - 4; i < N; i++) r[i].pc = 0x2000 + 4 * (uint64_t)(i - (N - 4));
     instance_record wrong = op(1, 16, 0, 0, 21);
     wrong.pc = 0x2000, wrong.fetched = 15, wrong.fetch_ready = 15 + MISS_LATENCY, wrong.flags = UOP_L1I_MISS;
     wrong.retired = false, wrong.abort_key = STK_FLUSHED_MISPREDICT, wrong.packet = 2;
@@ -247,14 +255,7 @@ Test(depgraph, a_line_a_squashed_wrong_path_load_fills_misses_without_it)
      * more than the baseline. */
     enum { N = 1 + 400 + 1, MISS_LATENCY = 100 };
     static instance_record r[N];
-    for (int i = 0; i < N; i++) {
-        uint64_t t = 24 + (uint64_t)i / 4;
-        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
-        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)i / 4 + 2;
-        r[i].pc = 0x10000 + 4 * (uint64_t)i;
-    }
-    r[0] = op(0, 10, 11, 20, 21);
-    r[0].cls = CLS_BRANCH, r[0].flags = UOP_MISPREDICT, r[0].packet = 1;
+    after_a_mispredict(r, N);
     instance_record *x = &r[N - 1];
     x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40000, x->mem_level = MEM_L1;
     x->completed = x->issued + 4, x->ended = x->completed + 1;
