@@ -141,6 +141,15 @@ char *xstrdup(const char *s)
     return d;
 }
 
+void *grow_array(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return p;
+    *cap = *cap ? 2 * *cap : 256;
+    if (*cap < need) *cap = need;
+    if (!(p = realloc(p, *cap * size))) die("out of memory");
+    return p;
+}
+
 uint64_t splitmix64_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);

@@ -3,6 +3,7 @@
 #define RV_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
 
@@ -46,5 +47,9 @@ uint64_t splitmix64_next(uint64_t *state);
 
 /* strdup that dies when out of memory. */
 char *xstrdup(const char *s);
+
+/* An array p of *cap elements of `size` bytes, grown (doubling, at least
+ * 256) so that it holds `need`; dies when out of memory. */
+void *grow_array(void *p, size_t *cap, size_t need, size_t size);
 
 #endif

@@ -13,15 +13,6 @@ typedef struct tree {
     pair_map children, charge_at;
 } tree;
 
-static void *grow(void *a, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap) return a;
-    *cap = *cap ? 2 * *cap : 256;
-    if (*cap < need) *cap = need;
-    if (!(a = realloc(a, *cap * size))) die("out of memory");
-    return a;
-}
-
 /* The context a call from parent to pc enters, as callstack.c's child(). */
 static uint32_t child(tree *t, uint32_t parent, uint64_t pc)
 {
@@ -29,7 +20,7 @@ static uint32_t child(tree *t, uint32_t parent, uint64_t pc)
     if (p->nodes[parent].depth >= CALLS_MAX_DEPTH) return parent;
     uint32_t n = pair_find(&t->children, parent, pc);
     if (n != PAIR_NONE) return n;
-    p->nodes = grow(p->nodes, &t->node_cap, p->nnodes + 1, sizeof *p->nodes);
+    p->nodes = grow_array(p->nodes, &t->node_cap, p->nnodes + 1, sizeof *p->nodes);
     n = (uint32_t)p->nnodes++;
     p->nodes[n] = (call_node){.pc = pc, .parent = parent, .depth = (uint16_t)(p->nodes[parent].depth + 1)};
     pair_insert(&t->children, parent, pc, n);
@@ -54,7 +45,7 @@ static void charge(tree *t, uint32_t node, const call_charge *c)
     call_profile *p = t->p;
     uint32_t i = pair_find(&t->charge_at, node, c->pc);
     if (i == PAIR_NONE) {
-        p->charges = grow(p->charges, &t->charge_cap, p->ncharges + 1, sizeof *p->charges);
+        p->charges = grow_array(p->charges, &t->charge_cap, p->ncharges + 1, sizeof *p->charges);
         i = (uint32_t)p->ncharges++;
         p->charges[i] = (call_charge){.pc = c->pc, .node = node};
         pair_insert(&t->charge_at, node, c->pc, i);
@@ -84,7 +75,7 @@ static void add_chunk(tree *t, const call_profile *c, size_t k)
         }
     }
     for (size_t i = 0; i < c->ncharges; i++) charge(t, map[c->charges[i].node], &c->charges[i]);
-    p->frames = grow(p->frames, &t->frame_cap, p->nframes + c->nframes, sizeof *p->frames);
+    p->frames = grow_array(p->frames, &t->frame_cap, p->nframes + c->nframes, sizeof *p->frames);
     for (size_t i = 0; i < c->nframes; i++)
         p->frames[p->nframes++] = (call_frame){.caller = map[c->frames[i].caller], .ret = c->frames[i].ret};
     p->cur = map[c->cur];
@@ -95,7 +86,7 @@ call_profile *call_profiles_stitch(const call_profile *const *chunks, size_t n)
 {
     tree t = {0};
     if (!(t.p = calloc(1, sizeof *t.p))) die("out of memory");
-    t.p->nodes = grow(NULL, &t.node_cap, 1, sizeof *t.p->nodes);
+    t.p->nodes = grow_array(NULL, &t.node_cap, 1, sizeof *t.p->nodes);
     t.p->nodes[0] = (call_node){0};
     t.p->nnodes = 1;
     for (size_t k = 0; k < n; k++) add_chunk(&t, chunks[k], k);

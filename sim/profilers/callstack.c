@@ -30,15 +30,6 @@ struct callstack {
     pair_map charge_at;        /* (node, pc) -> charge */
 };
 
-static void *grow_array(void *p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap) return p;
-    *cap = *cap ? 2 * *cap : 256;
-    if (*cap < need) *cap = need;
-    if (!(p = realloc(p, *cap * size))) die("out of memory");
-    return p;
-}
-
 static uint32_t new_node(callstack *cs, uint32_t parent, uint64_t pc)
 {
     cs->nodes = grow_array(cs->nodes, &cs->node_cap, cs->nnodes + 1, sizeof *cs->nodes);
