@@ -43,6 +43,19 @@ static sim_options chunk_run_options(const sim_options *o)
     return co;
 }
 
+/* Chunk k's job: its checkpoint, to the program's end if `to_end`, into
+ * its own files (chunk_job_free frees their names). */
+static region_job chunk_job(const chunk_files *f, const char *path, size_t k, bool to_end)
+{
+    return (region_job){path, 0, to_end, chunk_files_path(f, "trace", k), chunk_files_path(f, "records", k),
+                        chunk_files_path(f, "pm", k)};
+}
+
+static void chunk_job_free(region_job *j)
+{
+    free((char *)j->commit_trace), free((char *)j->records), free((char *)j->pm_records);
+}
+
 /* Every chunk, the last to the program's end when it is the run's last
  * (`last`). In parallel, as regions. */
 static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool last, const chunk_files *f,
@@ -50,13 +63,10 @@ static void run_chunks(const sim_options *o, const chunk *chunks, size_t n, bool
 {
     region_job *jobs = calloc(n ? n : 1, sizeof *jobs);
     if (!jobs) die("out of memory");
-    for (size_t k = 0; k < n; k++)
-        jobs[k] = (region_job){chunks[k].path, 0, last && k == n - 1, chunk_files_path(f, "trace", k),
-                               chunk_files_path(f, "records", k), chunk_files_path(f, "pm", k)};
+    for (size_t k = 0; k < n; k++) jobs[k] = chunk_job(f, chunks[k].path, k, last && k == n - 1);
     sim_options co = chunk_run_options(o);
     sim_run_jobs(&co, jobs, n, "sim --full: chunks", res);
-    for (size_t k = 0; k < n; k++)
-        free((char *)jobs[k].commit_trace), free((char *)jobs[k].records), free((char *)jobs[k].pm_records);
+    for (size_t k = 0; k < n; k++) chunk_job_free(&jobs[k]);
     free(jobs);
 }
 
@@ -94,17 +104,9 @@ static void chunk_worker(const sim_options *co, chunk_pass *p, const chunk_files
         pthread_mutex_lock(&p->mu);
         sim_result *r = slot_for(slots, k);
         pthread_mutex_unlock(&p->mu);
-        sim_options jo = *co;
-        jo.region_to_end = last;
-        char *trace = chunk_files_path(f, "trace", k), *records = chunk_files_path(f, "records", k),
-             *pm = chunk_files_path(f, "pm", k);
-        jo.sampling.commit_trace = trace;
-        jo.sampling.records = records;
-        jo.sampling.pm_records = pm;
-        sim_region(&jo, c.path, 0, "none", r);
-        free(trace);
-        free(records);
-        free(pm);
+        region_job job = chunk_job(f, c.path, k, last);
+        sim_run_job(co, &job, "none", r);
+        chunk_job_free(&job);
         chunk_pass_finished(p);
     }
 }

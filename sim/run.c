@@ -319,6 +319,16 @@ size_t sim_region_jobs(char **paths, int npaths, region_job **out)
     return njobs;
 }
 
+bool sim_run_job(const sim_options *o, const region_job *job, const char *output, sim_result *r)
+{
+    sim_options jo = *o;
+    jo.region_to_end = job->to_end;
+    if (job->commit_trace) jo.sampling.commit_trace = job->commit_trace;
+    if (job->records) jo.sampling.records = job->records;
+    if (job->pm_records) jo.sampling.pm_records = job->pm_records;
+    return sim_region(&jo, job->path, job->region, output, r);
+}
+
 void sim_run_jobs(const sim_options *o, const region_job *jobs, size_t n, const char *what, sim_result *res)
 {
     progress prog;
@@ -328,13 +338,8 @@ void sim_run_jobs(const sim_options *o, const region_job *jobs, size_t n, const 
     int threads = omp_get_max_threads() < (int)n ? omp_get_max_threads() : (int)n;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
     for (size_t j = 0; j < n; j++) {
-        sim_options jo = *o;
-        jo.region_to_end = jobs[j].to_end;
-        if (jobs[j].commit_trace) jo.sampling.commit_trace = jobs[j].commit_trace;
-        if (jobs[j].records) jo.sampling.records = jobs[j].records;
-        if (jobs[j].pm_records) jo.sampling.pm_records = jobs[j].pm_records;
         char *output = region_output(o, j, n);
-        sim_region(&jo, jobs[j].path, jobs[j].region, output, &res[j]);
+        sim_run_job(o, &jobs[j], output, &res[j]);
         free(output);
 #pragma omp atomic
         finished++;

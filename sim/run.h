@@ -106,6 +106,8 @@ size_t sim_region_jobs(char **paths, int npaths, region_job **out);
  * not depend on their number), results in job order; what: the progress
  * line's name. */
 void sim_run_jobs(const sim_options *o, const region_job *jobs, size_t n, const char *what, sim_result *res);
+/* One job: sim_region with the job's own options (to the end, its files). */
+bool sim_run_job(const sim_options *o, const region_job *job, const char *output, sim_result *r);
 
 /* One region of one checkpoint; output: where the guest's output goes
  * ("none" to discard). Failures become r->message (the other regions still
