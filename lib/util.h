@@ -45,6 +45,9 @@ static inline uint64_t cycles_after(uint64_t later, uint64_t earlier) { return l
 /* splitmix64: a seeded stream of random numbers, the same on every host. */
 uint64_t splitmix64_next(uint64_t *state);
 
+/* Where temporary files go: $TMPDIR, else /tmp. */
+const char *temp_dir(void);
+
 /* strdup that dies when out of memory. */
 char *xstrdup(const char *s);
 

@@ -15,9 +15,8 @@ void chunk_files_init(chunk_files *f, const sampling_options *o)
     *f = (chunk_files){.trace = o->commit_trace, .records = o->nprofilers ? o->records : NULL,
                        .pm = o->profileme ? o->pm_records : NULL};
     if (!f->trace && !f->records && !f->pm) return;
-    const char *tmp = getenv("TMPDIR");
-    if (asprintf(&f->dir, "%s/sim-chunk-files-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) die("out of memory");
-    if (!mkdtemp(f->dir)) die("cannot create a directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    if (asprintf(&f->dir, "%s/sim-chunk-files-XXXXXX", temp_dir()) < 0) die("out of memory");
+    if (!mkdtemp(f->dir)) die("cannot create a directory in %s: %s", temp_dir(), strerror(errno));
 }
 
 char *chunk_files_path(const chunk_files *f, const char *what, size_t k)

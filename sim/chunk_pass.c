@@ -42,11 +42,10 @@ void chunk_pass_init(chunk_pass *p, const char *dir)
  * tracked as one), chunk_pass_destroy on success. */
 static char *temp_file(const char *what)
 {
-    const char *dir = getenv("TMPDIR");
     char *path;
-    if (asprintf(&path, "%s/sim-%s-XXXXXX", dir && *dir ? dir : "/tmp", what) < 0) die("out of memory");
+    if (asprintf(&path, "%s/sim-%s-XXXXXX", temp_dir(), what) < 0) die("out of memory");
     int fd = mkstemp(path);
-    if (fd < 0) die("cannot create a chunk %s in %s: %s", what, dir && *dir ? dir : "/tmp", strerror(errno));
+    if (fd < 0) die("cannot create a chunk %s in %s: %s", what, temp_dir(), strerror(errno));
     close(fd);
     outfile_track(path);
     return path;
