@@ -164,30 +164,10 @@ CACHE_HOT void cache_use(cache *c, uint64_t set, unsigned w, unsigned ways)
 /* The way of the set at `set` used least recently: the victim. */
 CACHE_HOT unsigned cache_lru_way(const cache *c, uint64_t set, unsigned ways) { return c->order[set + ways - 1]; }
 
-CACHE_HOT uint64_t cache_lookup_in(cache *c, uint64_t tag, unsigned ways)
-{
-    uint64_t set = (tag & c->set_mask) * ways;
-    unsigned mru = c->order[set];
-    if (c->tags[set + mru] == tag)
-        return set + mru;
-    unsigned w = cache_way_of(c, set, tag, ways);
-    if (w == ways)
-        return CACHE_ABSENT;
-    cache_use(c, set, w, ways);
-    return set + w;
-}
-
-/* The position of the line holding tag, made the most recently used;
- * CACHE_ABSENT on a miss. */
-CACHE_HOT uint64_t cache_lookup(cache *c, uint64_t tag)
-{
-    return c->ways == CACHE_FAST_WAYS ? cache_lookup_in(c, tag, CACHE_FAST_WAYS) : cache_lookup_in(c, tag, c->ways);
-}
-
 /* The same lookup, every way compared at once rather than the most recent
  * first: for a level below the L1s, whose set is rarely in the host's
  * caches, the tags' load then need not wait for the order's (the two
- * misses overlap). The same result and state as cache_lookup. */
+ * misses overlap). The same result and state as cache_lookup (below). */
 CACHE_HOT uint64_t cache_lookup_wide_in(cache *c, uint64_t tag, unsigned ways)
 {
     uint64_t set = (tag & c->set_mask) * ways;
@@ -197,6 +177,24 @@ CACHE_HOT uint64_t cache_lookup_wide_in(cache *c, uint64_t tag, unsigned ways)
     cache_use(c, set, w, ways); /* the most recent already: its order stays */
     return set + w;
 }
+
+/* The most recently used way first (mostly the one), then every way. */
+CACHE_HOT uint64_t cache_lookup_in(cache *c, uint64_t tag, unsigned ways)
+{
+    uint64_t set = (tag & c->set_mask) * ways;
+    unsigned mru = c->order[set];
+    if (c->tags[set + mru] == tag)
+        return set + mru;
+    return cache_lookup_wide_in(c, tag, ways);
+}
+
+/* The position of the line holding tag, made the most recently used;
+ * CACHE_ABSENT on a miss. */
+CACHE_HOT uint64_t cache_lookup(cache *c, uint64_t tag)
+{
+    return c->ways == CACHE_FAST_WAYS ? cache_lookup_in(c, tag, CACHE_FAST_WAYS) : cache_lookup_in(c, tag, c->ways);
+}
+
 CACHE_HOT uint64_t cache_lookup_wide(cache *c, uint64_t tag)
 {
     return c->ways == CACHE_FAST_WAYS ? cache_lookup_wide_in(c, tag, CACHE_FAST_WAYS)
