@@ -241,16 +241,16 @@ void icost_graph_config(const icost_study *s, bool triples, depgraph_config *out
     for (int i = 0; i < s->n && is_loads_study(s); i++) out->loads[out->nloads++] = s->el[i].pc;
 }
 
-/* Branch mispredictions per instruction, regions weighted as the CPI is. */
+/* A region's branch mispredictions per instruction. */
+static double result_mispredicts(const sim_result *r)
+{
+    return r->c.instructions ? (double)r->c.events[EV_BRANCH_MISPREDICTS] / (double)r->c.instructions : 0;
+}
+
+/* ... of a set of results, regions weighted as the CPI is. */
 static double results_mispredicts(const sim_result *res, size_t n)
 {
-    double w = 0, m = 0;
-    for (size_t i = 0; i < n; i++) w += result_weight(&res[i]);
-    for (size_t i = 0; i < n && w > 0; i++)
-        if (res[i].c.instructions)
-            m += result_weight(&res[i]) / w * (double)res[i].c.events[EV_BRANCH_MISPREDICTS] /
-                 (double)res[i].c.instructions;
-    return m;
+    return results_weighted(res, n, result_mispredicts);
 }
 
 /* The element that idealises bmisp, as a mask bit; 0 if none. */

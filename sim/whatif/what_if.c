@@ -20,14 +20,16 @@ double result_cpi(const sim_result *r)
     return r->c.instructions ? (double)r->c.cycles / (double)r->c.instructions : 0;
 }
 
-double results_cpi(const sim_result *res, size_t n)
+double results_weighted(const sim_result *res, size_t n, double (*of_region)(const sim_result *))
 {
-    double w = 0, cpi = 0;
+    double w = 0, sum = 0;
     for (size_t i = 0; i < n; i++) w += result_weight(&res[i]);
     if (!(w > 0)) return 0;
-    for (size_t i = 0; i < n; i++) cpi += result_weight(&res[i]) / w * result_cpi(&res[i]);
-    return cpi;
+    for (size_t i = 0; i < n; i++) sum += result_weight(&res[i]) / w * of_region(&res[i]);
+    return sum;
 }
+
+double results_cpi(const sim_result *res, size_t n) { return results_weighted(res, n, result_cpi); }
 
 /* A run's options: the baseline's, with its core and warm-up, and nothing
  * but the golden attribution (no sampling, traces, logs or progress). */

@@ -37,8 +37,10 @@ void what_if_free(what_if *w);
  * an extra member of a cluster (it measures the cluster's spread only). */
 double result_weight(const sim_result *r);
 double result_cpi(const sim_result *r);
-/* The CPI of a set of results: regions weighted by result_weight, or the
- * one --full run's. */
+/* A per-instruction figure of a set of results: each region's (of_region)
+ * weighted by result_weight, or the one --full run's. */
+double results_weighted(const sim_result *res, size_t n, double (*of_region)(const sim_result *));
+/* Their CPI (results_weighted of result_cpi). */
 double results_cpi(const sim_result *res, size_t n);
 
 #endif
