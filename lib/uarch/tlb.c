@@ -302,16 +302,27 @@ static void l1_try_log(l1_tlb *l)
     l->in_log = true;
 }
 
+/* The least recently used entry by the log (l->in_log): its oldest stamp
+ * an entry still has, the fields in locals (a store through one of the
+ * arrays might change them, for all the compiler knows). */
+static inline unsigned l1_victim_logged(l1_tlb *l)
+{
+    const unsigned *log = l->log, mask = l->log_mask;
+    const uint64_t *last_use = l->last_use;
+    uint64_t from = l->log_from;
+    while (last_use[log[from & mask]] != from)
+        from++;
+    l->log_from = from;
+    return log[from & mask];
+}
+
 /* The least recently used entry (empty entries were never used): the
  * scan's, out of line (l1_victim). */
 static unsigned l1_victim_scanned(l1_tlb *l)
 {
     for (;;) {
-        if (l->in_log) {
-            while (!l1_log_oldest_in_use(l))
-                l->log_from++;
-            return l1_log_oldest(l);
-        }
+        if (l->in_log)
+            return l1_victim_logged(l);
         while (l->next_oldest < l->noldest) {
             unsigned k = l->next_oldest++, i = l->oldest[k];
             if (l->last_use[i] == l->oldest_stamp[k])
@@ -322,21 +333,8 @@ static unsigned l1_victim_scanned(l1_tlb *l)
     }
 }
 
-/* The least recently used entry: the log's, the fields in locals (a store
- * through one of the arrays might change them, for all the compiler
- * knows), or the scan's. */
-static inline unsigned l1_victim(l1_tlb *l)
-{
-    if (!l->in_log)
-        return l1_victim_scanned(l);
-    const unsigned *log = l->log, mask = l->log_mask;
-    const uint64_t *last_use = l->last_use;
-    uint64_t from = l->log_from;
-    while (last_use[log[from & mask]] != from)
-        from++;
-    l->log_from = from;
-    return log[from & mask];
-}
+/* The least recently used entry: the log's inline, else the scan's. */
+static inline unsigned l1_victim(l1_tlb *l) { return l->in_log ? l1_victim_logged(l) : l1_victim_scanned(l); }
 
 static inline void l1_fill(l1_tlb *l, uint64_t vpn, uint64_t ready, bool walked)
 {
