@@ -54,6 +54,15 @@ static depgraph_result run(const depgraph_config *cfg, const instance_record *r,
     return run_on(&core, cfg, r, n);
 }
 
+/* The same without the next-line prefetcher: the test's misses are its own. */
+static depgraph_result run_without_prefetch(const depgraph_config *cfg, const instance_record *r, int n)
+{
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.prefetch_next_line = false;
+    return run_on(&core, cfg, r, n);
+}
+
 /* The baseline and bmisp: r[0], a mispredicted branch, then its wrong
  * path (told after it, as the probe does), then r[1..n). */
 static depgraph_result run_bmisp_with_wrong_path(const instance_record *r, int n, const instance_record *wrong, int nwrong)
@@ -294,11 +303,8 @@ Test(depgraph, store_misses_hold_mshrs)
         done[i] = i % 4 ? done[i - i % 4] : committed + 1 + LATENCY;
         if (i) r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = done[i - 1], r[i].sq_head_start = r[i - 1].ended;
     }
-    uarch_config core;
-    uarch_config_defaults(&core);
-    core.prefetch_next_line = false;
     depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
-    depgraph_result g = run_on(&core, &cfg, r, N);
+    depgraph_result g = run_without_prefetch(&cfg, r, N);
     cr_assert(g.cycles[0] > (N / 32 - 1) * LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
     cr_assert(g.cycles[1] > g.cycles[0] * 85 / 100, "%lu cycles with the window idealised, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
@@ -446,11 +452,8 @@ Test(depgraph, a_store_not_seen_misses_if_its_line_was_absent)
         r[i] = store((uint64_t)i, 20 + (uint64_t)i * LATENCY / 32, 0x100000 + 128 * (uint64_t)(i / 4) + 8 * (uint64_t)(i % 4));
         r[i].l1d_line = i % 4 ? L1D_FILLING : L1D_ABSENT;
     }
-    uarch_config core;
-    uarch_config_defaults(&core);
-    core.prefetch_next_line = false;
     depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
-    depgraph_result g = run_on(&core, &cfg, r, N);
+    depgraph_result g = run_without_prefetch(&cfg, r, N);
     cr_assert(g.cycles[0] > (N / 32) * LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
     cr_assert(g.cycles[1] > g.cycles[0] * 85 / 100, "%lu cycles with the window idealised, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
@@ -498,6 +501,20 @@ Test(depgraph, a_page_only_the_wrong_path_walked_is_walked_without_it)
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
 
+/* Stores each to a line of its own, committed one every latency / 8
+ * cycles (8 MSHRs, each line `latency` away), each seen at the store
+ * queue's head writing from when the one before ended, for wait + latency
+ * cycles, `wait` of them waiting for an MSHR (the probe's). */
+static void stores_one_a_line(instance_record *r, int n, uint64_t latency, uint64_t wait)
+{
+    for (int i = 0; i < n; i++) {
+        r[i] = store((uint64_t)i, 20 + (uint64_t)i * latency / 8, 0x100000 + 128 * (uint64_t)i);
+        if (i)
+            r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = r[i - 1].ended + wait + latency,
+            r[i].sq_head_start = r[i - 1].ended, r[i].sq_head_wait = wait;
+    }
+}
+
 Test(depgraph, a_store_miss_waits_for_mshrs_beyond_an_unloaded_dram_access)
 {
     /* Stores each to a line of its own, the core's 8 MSHRs full: each write
@@ -507,17 +524,9 @@ Test(depgraph, a_store_miss_waits_for_mshrs_beyond_an_unloaded_dram_access)
      * cycles, as the core's did. */
     enum { N = 2048, DRAM = 183 };
     static instance_record r[N];
-    for (int i = 0; i < N; i++) {
-        r[i] = store((uint64_t)i, 20 + (uint64_t)i * DRAM / 8, 0x100000 + 128 * (uint64_t)i);
-        if (i)
-            r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = r[i - 1].ended + 700,
-            r[i].sq_head_start = r[i - 1].ended, r[i].sq_head_wait = 700 - DRAM;
-    }
-    uarch_config core;
-    uarch_config_defaults(&core);
-    core.prefetch_next_line = false;
+    stores_one_a_line(r, N, DRAM, 700 - DRAM);
     depgraph_config cfg = {.nsets = 1};
-    depgraph_result g = run_on(&core, &cfg, r, N);
+    depgraph_result g = run_without_prefetch(&cfg, r, N);
     cr_assert(g.cycles[0] < (uint64_t)N * DRAM / 8 * 102 / 100, "%lu cycles, %lu simulated", (unsigned long)g.cycles[0],
               (unsigned long)(r[N - 1].ended - 14));
 }
@@ -531,17 +540,9 @@ Test(depgraph, a_store_that_waited_for_an_mshr_holds_it_for_its_fill_alone)
      * not every 150 (nor every unloaded DRAM access's 183). */
     enum { N = 2048, LLC = 48, WAIT = 102 };
     static instance_record r[N];
-    for (int i = 0; i < N; i++) {
-        r[i] = store((uint64_t)i, 20 + (uint64_t)i * LLC / 8, 0x100000 + 128 * (uint64_t)i);
-        if (i)
-            r[i].sq_head_seq = (uint64_t)i - 1, r[i].sq_head_done = r[i - 1].ended + WAIT + LLC,
-            r[i].sq_head_start = r[i - 1].ended, r[i].sq_head_wait = WAIT;
-    }
-    uarch_config core;
-    uarch_config_defaults(&core);
-    core.prefetch_next_line = false;
+    stores_one_a_line(r, N, LLC, WAIT);
     depgraph_config cfg = {.nsets = 1};
-    depgraph_result g = run_on(&core, &cfg, r, N);
+    depgraph_result g = run_without_prefetch(&cfg, r, N);
     cr_assert(g.cycles[0] < (uint64_t)N * LLC / 8 * 110 / 100, "%lu cycles, %lu simulated", (unsigned long)g.cycles[0],
               (unsigned long)(r[N - 1].ended - 14));
 }
@@ -593,10 +594,7 @@ Test(depgraph, a_load_asks_for_an_mshr_after_the_writes_begun_before_it)
     misses(r + 8, 1, 8, 0x300000, 40, MISS_LATENCY);
     r[8].packet = 9;
     r[8].mshr_wait = 180, r[8].completed += 180, r[8].ended += 180;
-    uarch_config core;
-    uarch_config_defaults(&core);
-    core.prefetch_next_line = false;
-    depgraph_result g = run_on(&core, &(depgraph_config){.nsets = 1}, r, N);
+    depgraph_result g = run_without_prefetch(&(depgraph_config){.nsets = 1}, r, N);
     cr_assert(g.cycles[0] > 2 * MISS_LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
 }
 
@@ -624,11 +622,8 @@ Test(depgraph, with_the_window_idealised_a_load_asks_for_an_mshr_before_later_wr
     misses(r + N - 1, 1, N - 1, 0x300000, 30 + LONG, MISS_LATENCY);
     r[N - 1].mshr_wait = MISS_LATENCY, r[N - 1].completed += MISS_LATENCY, r[N - 1].ended += MISS_LATENCY;
     r[N - 1].packet = N / 8 + 3;
-    uarch_config core;
-    uarch_config_defaults(&core);
-    core.prefetch_next_line = false;
     depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
-    depgraph_result g = run_on(&core, &cfg, r, N);
+    depgraph_result g = run_without_prefetch(&cfg, r, N);
     cr_assert(g.cycles[0] > LONG + MISS_LATENCY, "%lu cycles", (unsigned long)g.cycles[0]);
     cr_assert(g.cycles[1] < LONG + MISS_LATENCY / 2, "%lu cycles with the window idealised", (unsigned long)g.cycles[1]);
 }
@@ -642,9 +637,6 @@ Test(depgraph, a_miss_takes_its_mshr_once_translated)
     misses(r, 8, 0, 0x300000, 10, 50);
     misses(r + 8, 1, 8, 0x500000, 11, 64 + MISS_LATENCY);
     r[8].flags = UOP_DTLB_MISS | UOP_L2TLB_MISS;
-    uarch_config core;
-    uarch_config_defaults(&core);
-    core.prefetch_next_line = false;
-    depgraph_result g = run_on(&core, &(depgraph_config){.nsets = 1}, r, N);
+    depgraph_result g = run_without_prefetch(&(depgraph_config){.nsets = 1}, r, N);
     cr_assert(g.cycles[0] < 11 + 64 + MISS_LATENCY + 10, "%lu cycles", (unsigned long)g.cycles[0]);
 }
