@@ -141,30 +141,27 @@ static char *coverage_name(const char *base, double p)
     return join(base, tail);
 }
 
+/* One of the choice's files at base + suffix, and with a coverage below 1
+ * its twin holding only the points that coverage keeps. */
+static void write_with_coverage(void (*write)(const char *, const sp_choice *, const bool *), const char *base,
+                                const char *suffix, const sp_choice *ch, const bool *keep, double coverage)
+{
+    char *path = join(base, suffix);
+    write(path, ch, NULL);
+    if (keep) {
+        char *lpt = coverage_name(path, coverage);
+        write(lpt, ch, keep);
+        free(lpt);
+    }
+    free(path);
+}
+
 void write_choice_outputs(const output_names *names, const char *suffix, const sp_run *run, const sp_choice *ch,
                           size_t n)
 {
     bool *keep = names->coverage < 1 ? coverage_mask(ch, names->coverage) : NULL;
-    if (names->simpoints) {
-        char *path = join(names->simpoints, suffix);
-        write_simpoints(path, ch, NULL);
-        if (keep) {
-            char *lpt = coverage_name(path, names->coverage);
-            write_simpoints(lpt, ch, keep);
-            free(lpt);
-        }
-        free(path);
-    }
-    if (names->weights) {
-        char *path = join(names->weights, suffix);
-        write_weights(path, ch, NULL);
-        if (keep) {
-            char *lpt = coverage_name(path, names->coverage);
-            write_weights(lpt, ch, keep);
-            free(lpt);
-        }
-        free(path);
-    }
+    if (names->simpoints) write_with_coverage(write_simpoints, names->simpoints, suffix, ch, keep, names->coverage);
+    if (names->weights) write_with_coverage(write_weights, names->weights, suffix, ch, keep, names->coverage);
     if (names->labels) {
         char *path = join(names->labels, suffix);
         write_labels(path, run, ch, n);
