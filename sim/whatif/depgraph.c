@@ -1,5 +1,6 @@
 #include "depgraph.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,7 @@ struct depgraph {
     double seconds;
     int nsets;
     graph_state *g;
+    FILE *trace;               /* RVSAMPLE_DEPGRAPH_TRACE: every load in every set (bench/icost_events.sh) */
 };
 
 static int param_max(const char *name)
@@ -269,6 +271,9 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
         dg->fbw_ideal > IQ_SLOT_MAX || dg->res[RES_IQ_INT].win > IQ_MAX || dg->res[RES_IQ_MEM].win > IQ_MAX ||
         dg->res[RES_IQ_FP].win > IQ_MAX || dg->issue[1][0] > 32 || dg->issue[1][1] > 32 || dg->issue[1][2] > 32)
         die("depgraph: a structure larger than its ring (a bug)");
+    const char *trace = getenv("RVSAMPLE_DEPGRAPH_TRACE");
+    if (trace && *trace && !(dg->trace = fopen(trace, "w"))) die("depgraph: cannot write %s", trace);
+    if (dg->trace) fprintf(dg->trace, "set,index,pc,addr,line,dispatch,exec,latency,core_latency,fill_latency,tlb,wp_tlb\n");
     dg->nloads = cfg->nloads;
     memcpy(dg->loads, cfg->loads, sizeof dg->loads);
     dg->nsets = cfg->nsets;
@@ -372,8 +377,28 @@ static bool merged(const depgraph *dg, const line_fill *f, uint64_t start, uint6
     return f->real_ready > start && done <= f->real_ready + dg->l1d_latency;
 }
 
+/* A D-TLB miss's latency, by what it missed: the L2 TLB's, and a page
+ * walk's. */
+static uint64_t tlb_latency(const depgraph *dg, uint16_t flags)
+{
+    return flags & UOP_L2TLB_MISS ? dg->l2tlb_latency + dg->walk_latency : flags & UOP_DTLB_MISS ? dg->l2tlb_latency : 0;
+}
+
+/* Of a load's access from `start` to its data, the part its address
+ * translation took (its D-TLB miss), at most what it took beyond a hit
+ * (less when it merged with a walk in flight). */
+static uint64_t translation(const depgraph *dg, const instance_record *r, uint64_t start)
+{
+    uint64_t tlb = tlb_latency(dg, r->flags), took = cycles_after(r->completed, start);
+    uint64_t beyond_hit = took > dg->l1d_latency ? took - dg->l1d_latency : 0;
+    return tlb < beyond_hit ? tlb : beyond_hit;
+}
+
 /* A load that missed and did not merge with a fill of its line filled it:
- * the line's fill is now its own. */
+ * the line's fill is now its own. Its latency is the memory's alone, from
+ * the MSHR on: a load that later finds the line missing in a set that
+ * lacks the fill (with bmisp, one a wrong-path load made) translates its
+ * own address first, whatever the filler's translation took. */
 static enum line_use classify_load(depgraph *dg, const instance_record *r, bool missed, line_fill **out)
 {
     line_fill *f = fill_of(dg, r->mem_addr);
@@ -382,7 +407,7 @@ static enum line_use classify_load(depgraph *dg, const instance_record *r, bool 
     *out = f;
     if (missed && (!known || !merged(dg, f, r->issued, r->completed))) {
         *f = (line_fill){.line = line, .real_ready = r->completed,
-                         .latency = cycles_after(r->completed, r->issued + r->mshr_wait)};
+                         .latency = cycles_after(r->completed, r->issued + r->mshr_wait + translation(dg, r, r->issued))};
         return LINE_FILLS;
     }
     return known ? LINE_SHARES : LINE_HIT;
@@ -418,13 +443,6 @@ static uint64_t store_to(const depgraph *dg, uint64_t addr)
     return s->store && s->addr == addr && dg->nstores - (s->store - 1) < RING ? s->store : 0;
 }
 
-/* A D-TLB miss's latency, by what it missed: the L2 TLB's, and a page
- * walk's. */
-static uint64_t tlb_latency(const depgraph *dg, uint16_t flags)
-{
-    return flags & UOP_L2TLB_MISS ? dg->l2tlb_latency + dg->walk_latency : flags & UOP_DTLB_MISS ? dg->l2tlb_latency : 0;
-}
-
 static edges measure(depgraph *dg, const instance_record *r)
 {
     /* A store's address may issue before its data is ready: execution runs
@@ -453,8 +471,7 @@ static edges measure(depgraph *dg, const instance_record *r)
         /* A hit takes its translation's time too (less when it merged with
          * a walk in flight); with bmisp, a page only the wrong path had
          * translated is translated by the load itself. */
-        uint64_t tlb = tlb_latency(dg, r->flags), beyond_hit = e.ep > dg->l1d_latency ? e.ep - dg->l1d_latency : 0;
-        e.tlb = tlb < beyond_hit ? tlb : beyond_hit;
+        e.tlb = translation(dg, r, start);
         e.wp_tlb = wrong_path_brought(dg->wrong_path_pages, r->mem_addr >> TLB_PAGE_SHIFT, !(r->flags & UOP_DTLB_MISS));
         e.store = store_to(dg, r->mem_addr);
     }
@@ -496,7 +513,7 @@ static bool load_misses(const depgraph *dg, const edges *e, unsigned set, uint64
      * not make): the first to find the line missing fills it, the rest wait
      * for that. */
     if (e->line == LINE_SHARES && !filled) {
-        *latency = e->fill->latency;
+        *latency = e->tlb + e->fill->latency; /* its own translation, then the memory's part (the caller splits them) */
         return true;
     }
     return false;
@@ -884,6 +901,10 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     if (e->is_store && ready > issue)
         leaves = reserve_port(g->ports[e->iq - RES_RINGS], ports_allowed(dg, r, e, bw), max_u64(issue + 1, ready));
     uint64_t p = e->load ? load_complete(dg, g, e, r, exec, k) : exec + execution(e, set); /* EP */
+    if (dg->trace && e->load)
+        fprintf(dg->trace, "%u,%" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", set, i, r->pc, r->mem_addr, (int)e->line, d, exec, p - exec, e->ep,
+                e->fill ? e->fill->latency : 0, e->tlb, e->wp_tlb);
     if (divider) *divider = p;
     uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;
     uint64_t c = max_u64(p, g->c_prev);                                           /* PC, CC */
@@ -1011,6 +1032,7 @@ void depgraph_finish(depgraph *dg, depgraph_result *out)
         free(dg->g[k].mshr_free);
         for (int q = 0; q < RES_COUNT - RES_RINGS; q++) free(dg->g[k].ports[q]);
     }
+    if (dg->trace) fclose(dg->trace);
     free(dg->fills);
     free(dg->wrong_path_lines);
     free(dg->wrong_path_pages);

@@ -17,7 +17,8 @@
  * never showed misses if its line was not in the L1D as it committed. A
  * load that hit the L1D after a page walk takes the walk's time, and with
  * bmisp walks itself when only the wrong path had, or misses a line only a
- * squashed wrong-path load filled. A write holds its MSHR for its fill
+ * squashed wrong-path load filled (its own walk, then the fill's memory
+ * time, not the wrong-path load's walk again). A write holds its MSHR for its fill
  * less its measured wait; each set gives MSHRs in its own order of asking.
  * The issue ports are the core's in every set: with bmisp, multiplies
  * brought together contend for theirs. */
@@ -499,6 +500,32 @@ Test(depgraph, a_page_only_the_wrong_path_walked_is_walked_without_it)
     depgraph_result g = run_bmisp_with_wrong_path(r, N, wrong, N - 1);
     cr_assert(g.cycles[1] > g.cycles[0] + (N - 1) * 40, "%lu cycles with bmisp, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, a_line_and_page_only_the_wrong_path_brought_cost_a_walk_and_a_miss_without_it)
+{
+    /* A mispredicted branch; its wrong path's load walks its page (4 + 60
+     * cycles) and misses the L1D (100 more), and is squashed. Long after,
+     * the correct path's load of that line finds both the translation and
+     * the line. With bmisp there is no wrong path: the load walks, then
+     * misses, 160 cycles more than its hit (beyond what bmisp saves
+     * without the wrong path's load), not the wrong-path access's walk and
+     * fill on top of its own walk. */
+    enum { N = 1 + 800 + 1, WALK = 64, MISS_LATENCY = 100 };
+    static instance_record r[N];
+    after_a_mispredict(r, N);
+    instance_record *x = &r[N - 1];
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40000, x->mem_level = MEM_L1;
+    x->completed = x->issued + 4, x->ended = x->completed + 1;
+    x->load_issue = x->issued, x->load_data = x->completed;
+    instance_record wrong = op(1, 16, 17, 0, 21);
+    wrong.pc = 0x2000, wrong.cls = CLS_LOAD, wrong.load = true, wrong.mem_addr = 0x40008, wrong.mem_level = MEM_DRAM;
+    wrong.flags = UOP_DTLB_MISS | UOP_L2TLB_MISS, wrong.load_issue = 17, wrong.load_data = 17 + WALK + MISS_LATENCY;
+    wrong.retired = false, wrong.abort_key = STK_FLUSHED_MISPREDICT, wrong.packet = 2;
+    depgraph_result alone = run_bmisp_with_wrong_path(r, N, &wrong, 0), g = run_bmisp_with_wrong_path(r, N, &wrong, 1);
+    int64_t more = (int64_t)(g.cycles[1] - g.cycles[0]) - (int64_t)(alone.cycles[1] - alone.cycles[0]);
+    cr_assert(more > WALK + MISS_LATENCY - 10 && more < WALK + MISS_LATENCY,
+              "%ld cycles more with bmisp (walk %d, miss %d)", (long)more, WALK, MISS_LATENCY);
 }
 
 /* Stores each to a line of its own, committed one every latency / 8
