@@ -29,3 +29,13 @@ largest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # json_mips FILE SECTION: the mips of a section of a checkpoints.json
 json_mips() { sed -n "/\"$2\"/,/}/s/.*\"mips\": \([0-9.]*\).*/\1/p" "$1" | head -n 1; }
+
+# build_against SRC_TOP SOURCE OUT: a bench program (bench/SOURCE) built
+# against SRC_TOP's headers and library (SRC_TOP/build/rel/librv.a)
+build_against() {
+    [ -f "$1/build/rel/librv.a" ] || die "no $1/build/rel/librv.a (make build there)"
+    mkdir -p "$(dirname "$3")"
+    cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -fopenmp -I"$1/lib" -I"$1/build/gen" -o "$3" \
+        "$TOP/bench/$2" "$1/build/rel/librv.a" -ldw -lelf -lz -ljansson -linih -lm -fopenmp ||
+        die "could not build bench/$2 against $1"
+}

@@ -23,17 +23,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ $# -gt 0 ] || set -- 1024 16384 65536
-LIBS="-ldw -lelf -lz -ljansson -linih -lm -fopenmp"
-# build SRC_TOP OUT: the bench against SRC_TOP's headers and library
-build() {
-    [ -f "$1/build/rel/librv.a" ] || die "no $1/build/rel/librv.a (make build there)"
-    # shellcheck disable=SC2086 # the libraries split into their flags
-    cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -fopenmp -I"$1/lib" -I"$1/build/gen" -o "$2" \
-        "$TOP/bench/warm_model.c" "$1/build/rel/librv.a" $LIBS || die "could not build the bench against $1"
-}
-mkdir -p "$TOP/build/bench"
-build "$TOP" "$TOP/build/bench/warm_model"
-[ -z "$REF" ] || build "$REF" "$TOP/build/bench/warm_model_ref"
+build_against "$TOP" warm_model.c "$TOP/build/bench/warm_model"
+[ -z "$REF" ] || build_against "$REF" warm_model.c "$TOP/build/bench/warm_model_ref"
 for nodes in "$@"; do
     for r in $(seq 1 "$ROUNDS"); do
         [ -z "$REF" ] || echo "$nodes lines, reference: $("$TOP/build/bench/warm_model_ref" "$nodes")"
