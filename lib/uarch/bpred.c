@@ -450,7 +450,9 @@ void bpred_warm_flush(bpred *b)
     b->stats.cond_mispredicts += (uint64_t)__builtin_popcount(wrong);
     /* a BTB miss counts only when the direction was right (as in bpred_predict_update) */
     b->stats.btb_misses += (uint64_t)__builtin_popcount(q->btb_unknown & ~wrong);
-    *q = (pending_conds){0};
+    q->n = q->nhistory = 0; /* (pc and at are written before they are read) */
+    q->taken = q->btb_unknown = 0;
+    q->history = 0;
 }
 
 const bpred_stats *bpred_get_stats(const bpred *b) { return &b->stats; }

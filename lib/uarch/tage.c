@@ -78,12 +78,20 @@ struct tage {
     uint32_t keep_ring[MAX_RINGS];
     uint32_t all[MAX_RINGS];   /* all() of the newest outcome, per ring */
     /* all() of every ring for the newest outcomes, [ring][position]: the
-     * newest at `newest`, older ones before it. Each value is there twice,
-     * at p and p + size, so that four consecutive ones are contiguous from
-     * any position. Big enough that a batch's outcomes do not overwrite
-     * what its oldest branch reads. */
+     * newest at `newest`, older ones before it. The first LANES - 1 are
+     * there twice, at p and p + size, so that four consecutive ones are
+     * contiguous from any position. Big enough that a batch's outcomes do
+     * not overwrite what its oldest branch reads. */
     uint32_t *all_ring;
     uint32_t ring_size, newest;
+    /* The newest 64 outcomes of the history, the newest at bit 63, kept
+     * by shift_in; not after a rewind until recent_ok again. Branches in a
+     * batch whose pc and newest repeat_len outcomes are those of the
+     * branch before them read the same entries (repeat_len: the longest
+     * history, 0 when it is longer than 64). */
+    uint64_t recent;
+    bool recent_ok;
+    uint32_t repeat_len;
     uint32_t tick;             /* updates since the last aging */
     uint32_t rng;              /* xorshift32, for allocation choices */
 };
@@ -120,9 +128,12 @@ static inline __attribute__((always_inline)) void shift_rings(tage *t, uint32_t 
     for (int j = 0; j < n; j++) {
         bool outcome = taken >> j & 1;
         uint32_t q = (p + 1 + (uint32_t)j) & (size - 1);
+        bool mirrored = q < LANES - 1; /* see all_ring */
+#pragma GCC unroll 4 /* a[] in registers: each step waits for the last, not for a store's forwarding */
         for (int r = 0; r < nrings; r++) {
             a[r] = next_all(a[r], keep[r], outcome);
-            ring[r][q] = ring[r][q + size] = a[r];
+            ring[r][q] = a[r];
+            if (mirrored) ring[r][q + size] = a[r];
         }
     }
     for (int r = 0; r < nrings; r++) t->all[r] = a[r];
@@ -146,6 +157,7 @@ static inline __attribute__((always_inline)) void shift_in(tage *t, uint32_t tak
     }
     t->newest = (t->newest + (uint32_t)n) & (t->ring_size - 1);
     t->head = head;
+    t->recent = t->recent >> n | (uint64_t)taken << (64 - n); /* taken's bits past n go past bit 63 */
 }
 
 /* Recompute the ring of folds from the history ring (after a restore or a
@@ -156,12 +168,14 @@ static void refold(tage *t)
 {
     memset(t->all, 0, sizeof t->all);
     t->newest = 0;
+    t->recent = 0;
     uint32_t newest = t->head;
     for (uint32_t age = t->hist_mask + 1; age-- > 0;) {
         bool taken = t->hist[(newest - age) & t->hist_mask] != 0;
         t->head = (newest - age - 1) & t->hist_mask; /* shift_in rewrites the outcome where it was */
         shift_in(t, taken, 1);
     }
+    t->recent_ok = true;
 }
 
 void tage_table_geometry(const uarch_config *c, int i, int *log_entries, int *tag_bits)
@@ -230,6 +244,7 @@ tage *tage_new(const uarch_config *c)
     t->age_period = 1u << (c->bp_tage_log_entries + 8);
 
     int len = hash_tables(t, c);
+    t->repeat_len = len <= 64 ? (uint32_t)len : 0;
     uint32_t ring = 1;
     while (ring <= (uint32_t)len + TAGE_MAX_PUSHES) ring <<= 1; /* what a rewind goes back to stays */
     t->hist_mask = ring - 1;
@@ -349,16 +364,29 @@ static inline lanes folds_at(const uint32_t *ring, const uint32_t *at, bool cons
  * match: branch j is predicted from the history as it stood after
  * at[j] of the batch's outcomes, all() at `first` + at[j]. p_lo and p_hi:
  * the halves of each branch's row, slot its slot, all to a multiple of four branches
- * (the lanes past n are hashed too, harmlessly). */
+ * (the lanes past n are hashed too, harmlessly). Bit j of repeats: branch
+ * j is hashed as branch j - 1 (see repeats_of); four such in a row are
+ * copied rather than hashed. */
 static void hash_batch(const tage *t, const uint32_t *p_lo, const uint32_t *p_hi, const uint32_t *slot,
-                       const uint8_t *at, uint32_t first, batch *b)
+                       const uint8_t *at, uint32_t first, uint32_t repeats, batch *b)
 {
     const uint32_t ring_mask = t->ring_size - 1;
     for (int j = 0; j < b->n; j += LANES) {
+        if ((repeats >> j & 0xf) == 0xf) { /* (never for j = 0) */
+            for (int i = 0; i < t->ntab; i++) {
+                lanes index = (lanes){0} + b->idx[i][j - 1], tag = (lanes){0} + b->tag[i][j - 1];
+                memcpy(&b->idx[i][j], &index, sizeof index);
+                memcpy(&b->tag[i][j], &tag, sizeof tag);
+            }
+            lanes match = (lanes){0} + b->match[j - 1];
+            memcpy(&b->match[j], &match, sizeof match);
+            continue;
+        }
         uint32_t pos[LANES];
         for (int l = 0; l < LANES; l++) pos[l] = first + at[j + l];
         bool consecutive = pos[1] == pos[0] + 1 && pos[2] == pos[0] + 2 && pos[3] == pos[0] + 3;
-        hash_input in = {.lo = load_lanes(&p_lo[j]), .hi = load_lanes(&p_hi[j]), .slot = load_lanes(&slot[j])};
+        hash_input in; /* not initialised whole: the rings past nrings are never read */
+        in.lo = load_lanes(&p_lo[j]), in.hi = load_lanes(&p_hi[j]), in.slot = load_lanes(&slot[j]);
         for (int r = 0; r < t->nrings; r++) in.now[r] = folds_at(ring_at(t, r), pos, consecutive, 0, ring_mask);
         lanes match = {0};
         for (int i = 0; i < t->ntab; i++) {
@@ -381,7 +409,8 @@ static void hash_one(const tage *t, uint64_t pc, batch *b)
 {
     const uint32_t ring_mask = t->ring_size - 1;
     branch_addr a = addr_of(t, pc);
-    hash_input in = {.lo = {(uint32_t)a.row}, .hi = {(uint32_t)(a.row >> 32)}, .slot = {a.slot}};
+    hash_input in; /* as in hash_batch */
+    in.lo = (lanes){(uint32_t)a.row}, in.hi = (lanes){(uint32_t)(a.row >> 32)}, in.slot = (lanes){a.slot};
     for (int r = 0; r < t->nrings; r++) in.now[r] = (lanes){t->all[r]};
     b->match[0] = 0;
     for (int i = 0; i < t->ntab; i++) {
@@ -479,6 +508,46 @@ static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken, int 
     return pred;
 }
 
+/* The newest 64 outcomes after the first a (<= 64) of a batch's (bit i
+ * of batch the i-th), before being the newest 64 before them; the newest
+ * at bit 63. */
+static inline uint64_t window_after(uint64_t before, uint64_t batch, unsigned a)
+{
+    if (a == 0) return before;
+    if (a >= 64) return batch;
+    return before >> a | batch << (64 - a);
+}
+
+/* Rebuild t->recent from the history ring (after a rewind). */
+static void recent_from_history(tage *t)
+{
+    uint64_t r = 0;
+    for (uint32_t age = 64; age-- > 0;) r = r >> 1 | (uint64_t)(t->hist[(t->head - age) & t->hist_mask] != 0) << 63;
+    t->recent = r;
+    t->recent_ok = true;
+}
+
+/* Which branches of a batch (bit j for branch j > 0) are hashed as the one
+ * before: the same pc, and the same newest repeat_len outcomes (the folds
+ * of every table depend on those only, the index and the tag on the folds
+ * and the pc), so the same entries and tags. None when the history is
+ * longer than 64. */
+static uint32_t repeats_of(tage *t, const uint64_t *pc, const uint8_t *at, int n, uint64_t history)
+{
+    uint32_t same_pc = 0;
+    for (int j = 1; j < n; j++) same_pc |= (uint32_t)(pc[j] == pc[j - 1]) << j;
+    if (!same_pc || !t->repeat_len) return 0; /* (the usual case of most programs: cheaply done) */
+    if (!t->recent_ok) recent_from_history(t);
+    uint32_t repeats = 0, shift = 64 - t->repeat_len;
+    uint64_t before = t->recent;
+    for (uint32_t m = same_pc; m; m &= m - 1) {
+        int j = __builtin_ctz(m);
+        uint64_t w = window_after(before, history, at[j]), last = window_after(before, history, at[j - 1]);
+        repeats |= (uint32_t)(((w ^ last) >> shift) == 0) << j;
+    }
+    return repeats;
+}
+
 uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, const uint8_t *at, int n,
                                    uint64_t history, int nhistory)
 {
@@ -492,13 +561,14 @@ uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, 
         at4[j] = at[j];
     }
     for (int j = n; j % LANES; j++) p_lo[j] = p_hi[j] = slot[j] = 0, at4[j] = 0; /* hashed too, to no use */
+    uint32_t repeats = repeats_of(t, pc, at, n, history);
     /* The outcomes go into the history first: the tables do not depend on
      * them, and the folds of the later branches do. */
     for (int done = 0; done < nhistory; done += 32)
         shift_in(t, (uint32_t)(history >> done), nhistory - done < 32 ? nhistory - done : 32);
     batch b;
     b.n = n;
-    hash_batch(t, p_lo, p_hi, slot, at4, first, &b);
+    hash_batch(t, p_lo, p_hi, slot, at4, first, repeats, &b);
     uint32_t wrong = 0;
     for (int j = 0; j < n; j++) {
         bool outcome = taken >> j & 1;
@@ -531,6 +601,7 @@ void tage_history_rewind(tage *t, tage_history m)
 {
     t->head = m.head & t->hist_mask;
     t->newest = m.newest & (t->ring_size - 1);
+    t->recent_ok = false;
     for (int r = 0; r < t->nrings; r++) t->all[r] = t->all_ring[(size_t)r * 2 * t->ring_size + t->newest];
 }
 

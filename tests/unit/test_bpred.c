@@ -483,3 +483,57 @@ Test(bpred, warm_batches_train_as_predict_update)
         bpred_free(batched);
     }
 }
+
+/* Both predictors learn from the branch: one at once, the other a batch at a time. */
+static void learn_both(bpred *one, bpred *batched, const rv_insn *in, bool taken)
+{
+    bpred_predict_update(one, in, taken, 0x10400);
+    bpred_warm(batched, in, taken, 0x10400);
+}
+
+/* A loop: its branch taken a varying number of times in a row, then
+ * another branch; TAGE hashes a batch's run of the same branch with the
+ * same recent history once (tage.c, repeats_of). Now and then the detailed
+ * core speculates 60 loop branches (taken) a few branches after the other
+ * one (not taken), then rewinds: the history goes back to one that holds
+ * the other branch's outcome among its newest 64, the next loop branches
+ * are no repeats then. Once flushed, the batched predictor is
+ * bpred_predict_update's, with the longest history within 64 outcomes and
+ * beyond. */
+Test(bpred, warm_batches_of_a_loop_train_as_predict_update)
+{
+    enum { N = 40000 };
+    rv_insn loop = cond(0x10450), other = cond(0x10468);
+    for (int longest = 64; longest <= 100; longest += 36) {
+        uarch_config c = defaults();
+        c.bp_tage_log_entries = 6; /* small tables: allocations among the runs */
+        c.bp_tage_max_hist = longest;
+        bpred *one = bpred_new(&c), *batched = bpred_new(&c);
+        uint64_t seed = 9;
+        for (int i = 0; i < N;) {
+            uint64_t r = xorshift(&seed);
+            for (int left = 1 + (int)(r >> 8) % 200; left > 0; left--, i++) learn_both(one, batched, &loop, left > 1);
+            bool speculate = r % 8 == 0;
+            learn_both(one, batched, &other, !speculate && (r >> 40 & 1));
+            if (!speculate) continue;
+            for (int k = 0; k < 10; k++) learn_both(one, batched, &loop, true);
+            bpred_warm_flush(batched);
+            bpred *both[] = {one, batched};
+            for (int k = 0; k < 2; k++) {
+                bp_checkpoint cp = bpred_checkpoint(both[k]);
+                for (int s = 0; s < 60; s++) {
+                    bp_prediction p;
+                    bpred_predict(both[k], &loop, &p);
+                    bp_event e;
+                    bpred_event(&loop, true, 0x10400, &e);
+                    bpred_speculate(both[k], &e);
+                }
+                bpred_rewind(both[k], &cp);
+            }
+        }
+        bpred_warm_flush(batched);
+        expect_same_predictor(one, batched, longest <= 64 ? "history within 64" : "history beyond 64");
+        bpred_free(one);
+        bpred_free(batched);
+    }
+}
