@@ -4,6 +4,8 @@
 #     make -f bench/calib/calib.mk TARGETS...
 # from the top directory; the targets name their parameters:
 #   build/calib/coremark-N     CoreMark, ITERATIONS=N, performance-run seeds
+#   build/calib/coremark-s32-N the same with ee_u32 a signed int (the variant
+#                              Luffca measured on MegaBoom's RTL beside the default)
 #   build/calib/dhrystone      Dhrystone 2.1; reads the number of runs on stdin
 #   build/calib/embench-NAME   Embench-IoT's NAME with embench_main.c
 #   build/calib/branch-random-OUTER, branch-predictable-OUTER
@@ -30,6 +32,25 @@ $(O)/coremark-%: $(CM_SRCS) $(CM_HDRS) $(CAL)/calib.mk
 	@mkdir -p $(@D)
 	$(RVCC) $(call cm_flags,$*) '-DFLAGS_STR="$(call cm_flags,$*)"' \
 	    -I$(V)/coremark -I$(V)/coremark/posix -o $@ $(CM_SRCS)
+
+# The signed variant: a copy of the posix port's core_portme.c and .h
+# (core_portme.c includes its header from its own directory) whose ee_u32 is
+# a signed int, found before the vendored port; the vendored files stay as
+# they are.
+S32 := $(O)/coremark-s32-port
+$(S32)/core_portme.h: $(V)/coremark/posix/core_portme.h $(CAL)/calib.mk
+	@mkdir -p $(@D)
+	sed 's/^typedef unsigned int   ee_u32;/typedef signed int     ee_u32;/' $< > $@.tmp
+	grep -q '^typedef signed int     ee_u32;' $@.tmp || { rm -f $@.tmp; echo "calib.mk: no ee_u32 typedef in $<" >&2; exit 1; }
+	mv $@.tmp $@
+$(S32)/core_portme.c: $(V)/coremark/posix/core_portme.c
+	@mkdir -p $(@D)
+	cp $< $@
+CM_S32_SRCS := $(sort $(wildcard $(V)/coremark/core_*.c)) $(S32)/core_portme.c
+$(O)/coremark-s32-%: $(CM_S32_SRCS) $(S32)/core_portme.h $(CM_HDRS) $(CAL)/calib.mk
+	@mkdir -p $(@D)
+	$(RVCC) $(call cm_flags,$*) '-DFLAGS_STR="$(call cm_flags,$*) ee_u32=int"' \
+	    -I$(V)/coremark -I$(S32) -I$(V)/coremark/posix -o $@ $(CM_S32_SRCS)
 
 # Dhrystone 2.1 as distributed: K&R C (-w: its many warnings are expected),
 # the two modules compiled apart (the rule that forbids inlining across

@@ -14,7 +14,8 @@
 #   CoreMark/MHz = iterations x 1e6 / cycles, over the cycles the extra
 #       iterations of a second build take (CoreMark's timed loop, without
 #       start-up and report) and over the whole run; CoreMark's own timing
-#       is meaningless here (the emulator's clock counts instructions)
+#       is meaningless here (the emulator's clock counts instructions); the
+#       same for the signed-ee_u32 build, and the ratio of the two
 #   DMIPS/MHz = (runs x 1e6 / cycles) / 1757, the same two ways
 #   mispredict penalty = extra cycles per extra misprediction of
 #       branch_penalty.S's random variant over its predictable one
@@ -54,7 +55,9 @@ done
 # The programs; their names carry their parameters (calib.mk builds them,
 # report.py reads the parameters back). Two CoreMark builds and two
 # Dhrystone run counts: the difference is the benchmark's timed loop alone.
-# Sizes: 2-15 M instructions each, about 70 M per configuration in all
+# CoreMark twice over: as distributed, and with a signed ee_u32 (coremark-s32-N),
+# the two builds whose difference Luffca measured on MegaBoom's RTL.
+# Sizes: 2-15 M instructions each, about 85 M per configuration in all
 # (seconds of simulation; --quick: a third of that).
 if [ $quick -eq 1 ]; then
     CM=(3 9) DHRY=(3000 9000) OUTER=2048 TAKEN=(16-62500 4-250000) EMBENCH=(crc32)
@@ -64,7 +67,7 @@ else
     EMBENCH=(crc32 edn huffbench matmult-int wikisort)
     md=${md:-$TOP/bench/results/calib.md}
 fi
-PROGS=("${CM[@]/#/coremark-}" "${DHRY[@]/#/dhrystone-}" "${EMBENCH[@]/#/embench-}"
+PROGS=("${CM[@]/#/coremark-}" "${CM[@]/#/coremark-s32-}" "${DHRY[@]/#/dhrystone-}" "${EMBENCH[@]/#/embench-}"
        "branch-random-$OUTER" "branch-predictable-$OUTER" "${TAKEN[@]/#/taken-}")
 # binary NAME: the program that NAME runs (the Dhrystones share one)
 binary() { case $1 in dhrystone-*) echo "$OUT/dhrystone" ;; *) echo "$OUT/$1" ;; esac; }
