@@ -181,10 +181,9 @@ enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values
 #define BPRED_STATE_TAG UINT64_C(0x3564657270627672) /* "rvbpred5" in memory */
 
 /* Conditional branches that bpred_warm has trained the BTB with but not yet
- * TAGE: their direction is predicted and trained a batch at a time. */
+ * TAGE: their direction is predicted and trained a batch at a time. Their
+ * pcs and history positions are the bpred's pending_pc and pending_at. */
 typedef struct pending_conds {
-    uint64_t pc[TAGE_BATCH];
-    uint8_t at[TAGE_BATCH]; /* the j-th is predicted after that many of the history's outcomes */
     uint32_t taken;        /* bit j: the j-th was taken */
     uint32_t btb_unknown;  /* bit j: it was taken to a target the BTB did not hold */
     int n;
@@ -215,6 +214,8 @@ struct bpred {
     ubtb ubtb;
     ras ras;
     pending_conds pending;
+    uint64_t pending_pc[TAGE_BATCH];
+    uint8_t pending_at[TAGE_BATCH]; /* the j-th is predicted after that many of the history's outcomes */
     bp_bank bank;          /* the global history's bank fetch is in */
     int bank_shift;
     bpred_stats stats;
@@ -409,50 +410,79 @@ static inline void queue_history(pending_conds *q, int outcome)
     q->nhistory++;
 }
 
-static inline void warm_event(bpred *b, const bp_event *e)
+/* What warm_event changes every event: the batch's counts, the bank and
+ * two statistics. A run of events learns in a local copy (warm_regs_of,
+ * then warm_regs_put), which stays in registers: in b, each would be
+ * loaded and stored again every event, as the stores to the tables might
+ * alias them (bench/bpred_model.sh: 2-3% of the time a branch). */
+typedef struct warm_regs {
+    pending_conds q;
+    bp_bank bank;
+    uint64_t branches, cond;
+} warm_regs;
+
+static inline warm_regs warm_regs_of(const bpred *b) { return (warm_regs){.q = b->pending, .bank = b->bank}; }
+
+static inline void warm_regs_put(bpred *b, const warm_regs *r)
 {
-    pending_conds *q = &b->pending;
-    b->stats.branches++;
-    queue_history(q, bank_enter(&b->bank, e->pc, b->bank_shift));
+    b->pending = r->q;
+    b->bank = r->bank;
+    b->stats.branches += r->branches;
+    b->stats.cond += r->cond;
+}
+
+static inline void warm_event(bpred *b, warm_regs *r, const bp_event *e)
+{
+    pending_conds *q = &r->q;
+    r->branches++;
+    queue_history(q, bank_enter(&r->bank, e->pc, b->bank_shift));
     if (e->kind != BP_COND) {
         bp_outcome o = {0};
         learn_targets(b, e, &o); /* TAGE is not involved */
-        queue_history(q, bank_leave(&b->bank, e));
+        queue_history(q, bank_leave(&r->bank, e));
         return;
     }
-    b->stats.cond++;
+    r->cond++;
     bim_train(&b->bim, e->pc, e->taken);
-    q->pc[q->n] = e->pc;
-    q->at[q->n] = (uint8_t)q->nhistory;
+    b->pending_pc[q->n] = e->pc;
+    b->pending_at[q->n] = (uint8_t)q->nhistory;
     q->taken |= (uint32_t)e->taken << q->n;
     if (e->taken) q->btb_unknown |= (uint32_t)!btb_train(&b->btb, e->pc, e->target) << q->n;
-    queue_history(q, bank_leave(&b->bank, e));
+    queue_history(q, bank_leave(&r->bank, e));
     /* (A batch shifts in at most one outcome per branch, and the open bank's.) */
-    if (++q->n == TAGE_BATCH) bpred_warm_flush(b);
+    if (++q->n == TAGE_BATCH) {
+        b->pending = *q;
+        bpred_warm_flush(b);
+        *q = b->pending;
+    }
 }
 
 void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target)
 {
     bp_event e;
-    if (bpred_event(in, taken, target, &e)) warm_event(b, &e);
+    if (!bpred_event(in, taken, target, &e)) return;
+    warm_regs r = warm_regs_of(b);
+    warm_event(b, &r, &e);
+    warm_regs_put(b, &r);
 }
 
 void bpred_warm_events(bpred *b, const bp_event *e, int n)
 {
-    for (int i = 0; i < n; i++) warm_event(b, &e[i]);
+    warm_regs r = warm_regs_of(b);
+    for (int i = 0; i < n; i++) warm_event(b, &r, &e[i]);
+    warm_regs_put(b, &r);
 }
 
 void bpred_warm_flush(bpred *b)
 {
     pending_conds *q = &b->pending;
     if (!q->n && !q->nhistory) return;
-    uint32_t wrong = tage_predict_update_batch(b->dir, q->pc, q->taken, q->at, q->n, q->history, q->nhistory);
+    uint32_t wrong =
+        tage_predict_update_batch(b->dir, b->pending_pc, q->taken, b->pending_at, q->n, q->history, q->nhistory);
     b->stats.cond_mispredicts += (uint64_t)__builtin_popcount(wrong);
     /* a BTB miss counts only when the direction was right (as in bpred_predict_update) */
     b->stats.btb_misses += (uint64_t)__builtin_popcount(q->btb_unknown & ~wrong);
-    q->n = q->nhistory = 0; /* (pc and at are written before they are read) */
-    q->taken = q->btb_unknown = 0;
-    q->history = 0;
+    *q = (pending_conds){0};
 }
 
 const bpred_stats *bpred_get_stats(const bpred *b) { return &b->stats; }

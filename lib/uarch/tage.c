@@ -489,7 +489,7 @@ static inline int longest_match(uint32_t match) { return 31 - __builtin_clz(matc
  * prediction read from the tables as they stand; returns that prediction.
  * wrong_before >= 0: whether an earlier reading (at fetch) was wrong, which
  * decides the allocation instead; -1: this reading's. */
-static bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken, int wrong_before)
+static inline __attribute__((always_inline)) bool predict_train(tage *t, uint64_t p, batch *b, int j, bool taken, int wrong_before)
 {
     uint32_t match = b->match[j];
     /* the longest and second-longest matching tables */
