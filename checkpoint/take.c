@@ -211,7 +211,7 @@ static void publish_staging(const char *out_dir)
 static json_t *warming_json(const uarch *u, uint64_t icount)
 {
     proxy_counts c; /* the misses, walks and mispredictions */
-    proxy_counts_read(u, icount, &c);
+    proxy_counts_read(u, icount, NULL, &c);
     const memsys_stats *m = memsys_get_stats(u->mem);
     const tlb_stats *t = tlbs_get_stats(u->tlb);
     const bpred_stats *b = bpred_get_stats(u->bp);

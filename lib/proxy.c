@@ -1,5 +1,26 @@
 #include "proxy.h"
 
+#include <string.h>
+
+/* The latency the detailed core's units give a long operation's class
+ * (fu.* of the configuration), 0 for the classes that take an ALU's cycle,
+ * a memory access (counted as misses) or a serialising one. */
+static int long_latency(const uarch_config *c, int cls)
+{
+    switch (cls) {
+    case CLS_MUL: return c->lat_mul;
+    case CLS_DIV: return c->lat_div;
+    case CLS_FADD: return c->lat_fadd;
+    case CLS_FMUL: return c->lat_fmul;
+    case CLS_FMA: return c->lat_fma;
+    case CLS_FDIV: return c->lat_fdiv;
+    case CLS_FSQRT: return c->lat_fsqrt;
+    case CLS_FCVT: case CLS_FMOVE: return c->lat_fcvt;
+    case CLS_FMISC: return c->lat_fmisc;
+    default: return 0;
+    }
+}
+
 void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)
 {
     *pen = (proxy_penalties){
@@ -10,9 +31,17 @@ void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)
         .walk = c->ptw_latency,
         .mispredict = c->regread_stages + c->redirect_penalty + c->icache_to_decode + c->decode_stages,
     };
+    for (int k = 0; k < CLS_COUNT; k++)
+        pen->op[k] = long_latency(c, k) > 1 ? long_latency(c, k) - 1 : 0;
 }
 
-void proxy_counts_read(const uarch *u, uint64_t icount, proxy_counts *out)
+void proxy_count_ops(uint64_t *ops, const rv_block *b, uint32_t first, uint32_t executed)
+{
+    for (const rv_insn *in = b->insns + first, *end = in + executed; in < end; in++)
+        ops[rv_ops[in->op].cls]++;
+}
+
+void proxy_counts_read(const uarch *u, uint64_t icount, const uint64_t *ops, proxy_counts *out)
 {
     const memsys_stats *m = memsys_get_stats(u->mem);
     const tlb_stats *t = tlbs_get_stats(u->tlb);
@@ -28,11 +57,13 @@ void proxy_counts_read(const uarch *u, uint64_t icount, proxy_counts *out)
         .walks = t->l2_misses,
         .mispredicts = b->cond_mispredicts + b->indirect_mispredicts + b->return_mispredicts,
     };
+    if (ops)
+        memcpy(out->ops, ops, sizeof out->ops);
 }
 
 proxy_counts proxy_counts_sub(const proxy_counts *a, const proxy_counts *b)
 {
-    return (proxy_counts){
+    proxy_counts d = {
         .insts = a->insts - b->insts,
         .l1i_misses = a->l1i_misses - b->l1i_misses,
         .l1d_misses = a->l1d_misses - b->l1d_misses,
@@ -43,6 +74,9 @@ proxy_counts proxy_counts_sub(const proxy_counts *a, const proxy_counts *b)
         .walks = a->walks - b->walks,
         .mispredicts = a->mispredicts - b->mispredicts,
     };
+    for (int k = 0; k < CLS_COUNT; k++)
+        d.ops[k] = a->ops[k] - b->ops[k];
+    return d;
 }
 
 double proxy_cpi(const proxy_counts *c, const proxy_penalties *pen)
@@ -56,17 +90,41 @@ double proxy_cpi(const proxy_counts *c, const proxy_penalties *pen)
     return 1.0 + stall / (double)c->insts;
 }
 
+double proxy_long_cpi(const proxy_counts *c, const proxy_penalties *pen)
+{
+    double cycles = 0;
+    for (int k = 0; k < CLS_COUNT; k++)
+        cycles += (double)c->ops[k] * pen->op[k];
+    return c->insts ? cycles / (double)c->insts : 0;
+}
+
+/* The columns' groups of classes: what the latencies of the configuration
+ * set apart (FP divide and square root are not pipelined). */
+static uint64_t ops_of(const proxy_counts *c, const int *cls)
+{
+    uint64_t n = 0;
+    for (; *cls >= 0; cls++)
+        n += c->ops[*cls];
+    return n;
+}
+static const int MULS[] = {CLS_MUL, -1}, DIVS[] = {CLS_DIV, -1},
+                 FP_OPS[] = {CLS_FADD, CLS_FMUL, CLS_FMA, CLS_FCVT, CLS_FMOVE, CLS_FMISC, -1},
+                 FP_DIVS[] = {CLS_FDIV, CLS_FSQRT, -1};
+
 void proxy_write_header(outfile *o, const char *config_name, const uarch_config *c, uint64_t interval)
 {
     proxy_penalties p;
     proxy_penalties_of(c, &p);
-    outfile_printf(o, "# rvsample proxy 1\n# interval %llu\n# config %s %016llx\n",
+    outfile_printf(o, "# rvsample proxy 2\n# interval %llu\n# config %s %016llx\n",
                    (unsigned long long)interval, config_name, (unsigned long long)uarch_config_digest(c));
     outfile_printf(o, "# penalties l1_miss=%g l2_miss=%g llc_miss=%g tlb_miss=%g walk=%g mispredict=%g\n",
                    p.l1_miss, p.l2_miss, p.llc_miss, p.tlb_miss, p.walk, p.mispredict);
+    outfile_printf(o, "# long mul=%g div=%g fadd=%g fmul=%g fma=%g fdiv=%g fsqrt=%g fcvt=%g fmisc=%g\n",
+                   p.op[CLS_MUL], p.op[CLS_DIV], p.op[CLS_FADD], p.op[CLS_FMUL], p.op[CLS_FMA], p.op[CLS_FDIV],
+                   p.op[CLS_FSQRT], p.op[CLS_FCVT], p.op[CLS_FMISC]);
     outfile_printf(o, "interval\tinstructions\tl1i_misses\tl1d_misses\tl2_misses\tllc_misses\titlb_misses\t"
                       "dtlb_misses\twalks\tmispredicts\tl1d_mpki\tl2_mpki\tllc_mpki\ttlb_mpki\tbranch_mpki\t"
-                      "proxy_cpi\n");
+                      "proxy_cpi\tint_muls\tint_divs\tfp_ops\tfp_divs\tlong_cpi\n");
 }
 
 void proxy_write_line(outfile *o, uint64_t index, const proxy_counts *c, const proxy_penalties *pen)
@@ -78,7 +136,10 @@ void proxy_write_line(outfile *o, uint64_t index, const proxy_counts *c, const p
                    (unsigned long long)c->llc_misses, (unsigned long long)c->itlb_misses,
                    (unsigned long long)c->dtlb_misses, (unsigned long long)c->walks,
                    (unsigned long long)c->mispredicts);
-    outfile_printf(o, "\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.6f\n", (double)c->l1d_misses * k,
+    outfile_printf(o, "\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.6f", (double)c->l1d_misses * k,
                    (double)c->l2_misses * k, (double)c->llc_misses * k,
                    (double)(c->itlb_misses + c->dtlb_misses) * k, (double)c->mispredicts * k, proxy_cpi(c, pen));
+    outfile_printf(o, "\t%llu\t%llu\t%llu\t%llu\t%.6f\n", (unsigned long long)ops_of(c, MULS),
+                   (unsigned long long)ops_of(c, DIVS), (unsigned long long)ops_of(c, FP_OPS),
+                   (unsigned long long)ops_of(c, FP_DIVS), proxy_long_cpi(c, pen));
 }

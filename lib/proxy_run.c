@@ -6,6 +6,7 @@ static void warm(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_
 {
     proxy_run *r = ctx;
     uarch_warmer_block(r->warmer, b, first, start, executed);
+    proxy_count_ops(r->ops, b, first, executed);
 }
 
 /* An interval of series i ended: its events are the counters' growth. */
@@ -14,7 +15,7 @@ static void closed(void *ctx, int i, uint64_t index, uint64_t retired)
     proxy_run *r = ctx;
     proxy_counts now;
     if (r->warmer) uarch_warmer_sync(r->warmer); /* else the run is over: up to date */
-    proxy_counts_read(&r->u, retired, &now);
+    proxy_counts_read(&r->u, retired, r->ops, &now);
     proxy_counts c = proxy_counts_sub(&now, &r->last[i]);
     if (r->outs[i])
         proxy_write_line(r->outs[i], index, &c, &r->pen);

@@ -21,15 +21,25 @@ static int column_of(char *header, const char *name)
     return -1;
 }
 
-static bool field(char *line, int col, double *v)
+/* The fields of line at columns col[0..n) (-1: none, left as they are). */
+static bool fields(char *line, const int *col, int n, double *v)
 {
-    char *save = NULL, *t = strtok_r(line, "\t\n", &save);
-    for (int i = 0; t && i < col; i++)
-        t = strtok_r(NULL, "\t\n", &save);
-    return t && parse_double(t, v);
+    int found = 0, wanted = 0;
+    for (int j = 0; j < n; j++)
+        wanted += col[j] >= 0;
+    char *save = NULL;
+    int i = 0;
+    for (char *t = strtok_r(line, "\t\n", &save); t && found < wanted; t = strtok_r(NULL, "\t\n", &save), i++)
+        for (int j = 0; j < n; j++)
+            if (col[j] == i) {
+                if (!parse_double(t, &v[j]))
+                    return false;
+                found++;
+            }
+    return found == wanted;
 }
 
-double *proxy_load(const char *path, size_t n)
+double *proxy_load(const char *path, size_t n, double long_weight)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -37,22 +47,31 @@ double *proxy_load(const char *path, size_t n)
     double *cpi = sp_malloc((n ? n : 1) * sizeof *cpi);
     char *line = NULL;
     size_t cap = 0, lineno = 0, rows = 0;
-    int col = -1;
+    int col[2] = {-1, -1}; /* proxy_cpi, long_cpi */
     while (getline(&line, &cap, f) > 0) {
         lineno++;
         if (line[0] == '#' || line[0] == '\n')
             continue;
-        if (col < 0) {
-            if ((col = column_of(line, "proxy_cpi")) < 0)
+        if (col[0] < 0) {
+            char *copy = xstrdup(line); /* column_of cuts its argument */
+            col[0] = column_of(line, "proxy_cpi");
+            col[1] = long_weight != 0 ? column_of(copy, "long_cpi") : -1;
+            free(copy);
+            if (col[0] < 0)
                 die("%s:%zu: no proxy_cpi column (is it a bbv --proxy file?)", path, lineno);
+            if (long_weight != 0 && col[1] < 0)
+                die("%s:%zu: no long_cpi column (a bbv --proxy file of format 1: give --proxy-long 0)", path, lineno);
             continue;
         }
-        double v;
-        if (!field(line, col, &v) || !(v >= 1) || !isfinite(v))
-            die("%s:%zu: expected a proxy CPI >= 1 in column %d", path, lineno, col + 1);
+        double v[2] = {0, 0};
+        bool ok = fields(line, col, 2, v);
+        if (!ok || !(v[0] >= 1) || !isfinite(v[0]))
+            die("%s:%zu: expected a proxy CPI >= 1 in column %d", path, lineno, col[0] + 1);
+        if (!(v[1] >= 0) || !isfinite(v[1]))
+            die("%s:%zu: expected a long-operation CPI >= 0 in column %d", path, lineno, col[1] + 1);
         if (rows == n)
             die("%s:%zu: more intervals than the %zu of the vectors", path, lineno, n);
-        cpi[rows++] = v;
+        cpi[rows++] = v[0] + long_weight * v[1];
     }
     bool err = ferror(f);
     free(line);

@@ -20,7 +20,10 @@
  *                      all: N less the clusters extra representatives;
  *  --proxy-dims S      k-means runs on the projected BBVs with one more
  *                      dimension, the proxy CPI robustly scaled to S times
- *                      the BBVs' own spread (proxy_dims.h). */
+ *                      the BBVs' own spread (proxy_dims.h);
+ *  --proxy-long W      the proxy CPI all of these (and the predicted and
+ *                      measured intervals) use is bbv's proxy_cpi plus W x
+ *                      its long_cpi (the long-latency operations). */
 #ifndef SP_PROXY_H
 #define SP_PROXY_H
 
@@ -41,9 +44,11 @@ typedef struct sp_proxy {
     size_t points;      /* --points N; 0: F x clusters */
 } sp_proxy;
 
-/* The proxy_cpi column of a .proxy file; it must have n interval lines.
- * Dies with file:line and the problem. */
-double *proxy_load(const char *path, size_t n);
+/* The proxy CPI of each interval of a .proxy file: its proxy_cpi column
+ * plus long_weight x its long_cpi column (the long-latency operations'
+ * cycles per instruction, --proxy-long; not read when long_weight is 0).
+ * It must have n interval lines. Dies with file:line and the problem. */
+double *proxy_load(const char *path, size_t n, double long_weight);
 
 /* Representatives (and strata) of ch, a choice_from_run of run, by px. */
 void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_choice *ch);

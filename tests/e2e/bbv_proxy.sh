@@ -10,6 +10,9 @@
 #    (the warming thread) it is the same as with one thread;
 #  - checkpoint --warm's manifest counts what the model met, as the .proxy
 #    lines up to its last checkpoint do;
+#  - the long-latency operations (multiply, divide, FP) a whole run counts
+#    are those of its blocks as GNU objdump disassembles them, times the
+#    blocks' executions in the .bb file;
 #  - --select-by proxy keeps every representative in its cluster, --stratify
 #    writes consistent files within 1.2x the points, and validate accepts them;
 #  - bad input: one line, non-zero status, no output.
@@ -48,16 +51,69 @@ def rows(path):
     return head, [dict(zip(head, r)) for r in body]
 head, whole = rows(sys.argv[3])
 assert len(whole) == 1
-counts = head[1:10]  # instructions .. mispredicts
+counts = head[1:10] + ["int_muls", "int_divs", "fp_ops", "fp_divs"]  # instructions .. mispredicts, operations
 for path in sys.argv[1:3]:
     _, r = rows(path)
     for c in counts:
         s = sum(int(x[c]) for x in r)
         assert s == int(whole[0][c]), f"{path}: {c} sums to {s}, the whole run has {whole[0][c]}"
-    assert all(float(x["proxy_cpi"]) >= 1 for x in r)
+    assert all(float(x["proxy_cpi"]) >= 1 and float(x["long_cpi"]) >= 0 for x in r)
 print("ok   per-interval counts add up to the whole run's:",
       ", ".join(f"{c} {whole[0][c]}" for c in counts))
 PY
+# The long-latency operations of whole runs, against objdump's reading of
+# the blocks they ran (the .bbmap's start and length, the .bb's instructions
+# per block): an independent decoder for the classes.
+for w in int_compute stencil fp_flags; do
+    "$BIN/bbv" -o ops.$w -i 1G --proxy "$CFG" -- "$RV/workloads/$w" 1 > /dev/null
+    riscv64-linux-gnu-objdump -d -M no-aliases "$RV/workloads/$w" > ops.$w.dis
+    python3 - ops.$w <<'PY' || fail "$w: long-latency operations against objdump"
+import gzip, re, sys
+pre = sys.argv[1]
+addrs, mnem = [], {}
+for l in open(pre + ".dis"):
+    m = re.match(r"\s+([0-9a-f]+):\t[0-9a-f ]+\t(\S+)", l)
+    if m:
+        a = int(m.group(1), 16)
+        addrs.append(a)
+        mnem[a] = m.group(2)
+addrs.sort()
+index = {a: i for i, a in enumerate(addrs)}
+blocks = {}
+for l in open(pre + ".bbmap"):
+    if not l.startswith("#"):
+        f = l.split()
+        blocks[int(f[0])] = (int(f[1], 16), int(f[2]))
+def group(m):
+    if m in ("mul", "mulh", "mulhsu", "mulhu", "mulw"):
+        return "int_muls"
+    if re.match(r"(div|rem)u?w?$", m):
+        return "int_divs"
+    if m.startswith(("fdiv.", "fsqrt.")):
+        return "fp_divs"
+    if m.startswith("f") and not m.startswith("fence") and m not in ("fld", "flw", "fsd", "fsw", "flh", "fsh"):
+        return "fp_ops"
+    return None
+want = dict.fromkeys(("int_muls", "int_divs", "fp_ops", "fp_divs"), 0)
+line = [l for l in gzip.open(f"{pre}.1000000000.bb.gz", "rt") if l.startswith("T")]
+assert len(line) == 1
+for tok in line[0][1:].split():
+    _, b, c = tok.split(":")
+    start, n = blocks[int(b)]
+    assert int(c) % n == 0, f"block {b}: {c} instructions, not whole runs of its {n}"
+    i = index[start]
+    for a in addrs[i:i + n]:
+        g = group(mnem[a])
+        if g:
+            want[g] += int(c) // n
+rows = [l.rstrip("\n").split("\t") for l in open(f"{pre}.1000000000.proxy") if not l.startswith("#")]
+got = dict(zip(rows[0], rows[1]))
+for g, v in want.items():
+    assert int(got[g]) == v, f"{g}: bbv counts {got[g]}, objdump's blocks {v}"
+assert float(got["long_cpi"]) > 0
+print(f"ok   {pre[4:]}: the long-latency operations are objdump's:", ", ".join(f"{g} {v}" for g, v in want.items()))
+PY
+done
 # When a run's shortest intervals are 100k instructions or more, the
 # predictor, the TLBs, the L2 and the LLC train on a second thread, the model brought up to
 # date at each interval's end; the file is the same as with one thread (and
@@ -130,6 +186,9 @@ expect_status 125 "$BIN/bbv" -o bad --set l1d.ways=4 -- "$RV/workloads/phases" 1
 expect_status 125 "$BIN/bbv" --count-only --proxy "$CFG" -- "$RV/workloads/phases" 1
 ls bad.* > /dev/null 2>&1 && fail "bbv left output after bad input"
 head -n 20 "$PX" > short.proxy
+cut -f 1-16 "$PX" > old.proxy  # format 1: no long_cpi
+expect_status 1 sp --proxy old.proxy --proxy-dims 1 --proxy-long 1 -saveSimpoints bad.sp
+expect_status 1 sp --proxy "$PX" --proxy-dims 1 --proxy-long -1 -saveSimpoints bad.sp
 expect_status 1 sp --proxy short.proxy --select-by proxy -saveSimpoints bad.sp
 expect_status 1 sp --select-by proxy -saveSimpoints bad.sp
 [ ! -e bad.sp ] || fail "simpoint wrote output after bad input"

@@ -1,0 +1,151 @@
+/* bbv --proxy's per-interval metrics (lib/proxy.c): the penalties taken
+ * from the configuration, the long-latency operations counted per timing
+ * class from decoded blocks, and the line written per interval. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proxy.h"
+
+/* addi a0,a0,1; mul a0,a0,a1; div a0,a0,a1; fadd.d fa0,fa0,fa1; fdiv.d fa0,fa0,fa1; fld fa0,0(a0) */
+static const uint32_t BLOCK[] = {0x00150513, 0x02b50533, 0x02b54533, 0x02b57553, 0x1ab57553, 0x00053507};
+enum { NBLOCK = sizeof BLOCK / sizeof BLOCK[0] };
+
+static rv_block *block_of(const uint32_t *bits, int n)
+{
+    rv_block *b = calloc(1, sizeof *b + (size_t)n * sizeof(rv_insn));
+    cr_assert(b);
+    b->n = (uint32_t)n;
+    for (int i = 0; i < n; i++)
+        rv_decode(&b->insns[i], 0x1000 + 4 * (uint64_t)i, (uint16_t)(bits[i] & 0xffff), (uint16_t)(bits[i] >> 16));
+    return b;
+}
+
+static proxy_penalties defaults(uarch_config *c)
+{
+    uarch_config_defaults(c);
+    proxy_penalties p;
+    proxy_penalties_of(c, &p);
+    return p;
+}
+
+Test(proxy, penalties_charge_a_long_operation_its_latency_beyond_a_cycle)
+{
+    uarch_config c;
+    proxy_penalties p = defaults(&c);
+    cr_assert_float_eq(p.op[CLS_MUL], c.lat_mul - 1, 1e-12);
+    cr_assert_float_eq(p.op[CLS_DIV], c.lat_div - 1, 1e-12);
+    cr_assert_float_eq(p.op[CLS_FMA], c.lat_fma - 1, 1e-12);
+    cr_assert_float_eq(p.op[CLS_FSQRT], c.lat_fsqrt - 1, 1e-12);
+    cr_assert_float_eq(p.op[CLS_FMOVE], c.lat_fcvt - 1, 1e-12);
+    /* an ALU's cycle, memory accesses (their misses are counted) */
+    cr_assert_eq(p.op[CLS_ALU], 0);
+    cr_assert_eq(p.op[CLS_LOAD], 0);
+    cr_assert_eq(p.op[CLS_FLOAD], 0);
+    c.lat_fadd = 9;
+    proxy_penalties_of(&c, &p);
+    cr_assert_float_eq(p.op[CLS_FADD], 8, 1e-12, "the configuration's latency, not a constant");
+}
+
+Test(proxy, count_ops_counts_the_retired_positions_by_class)
+{
+    rv_block *b = block_of(BLOCK, NBLOCK);
+    uint64_t ops[CLS_COUNT] = {0};
+    proxy_count_ops(ops, b, 0, NBLOCK);
+    cr_assert_eq(ops[CLS_ALU], 1);
+    cr_assert_eq(ops[CLS_MUL], 1);
+    cr_assert_eq(ops[CLS_DIV], 1);
+    cr_assert_eq(ops[CLS_FADD], 1);
+    cr_assert_eq(ops[CLS_FDIV], 1);
+    cr_assert_eq(ops[CLS_FLOAD], 1);
+    /* a block run in part: positions 2 and 3 only (div, fadd.d) */
+    memset(ops, 0, sizeof ops);
+    proxy_count_ops(ops, b, 2, 2);
+    uint64_t all = 0;
+    for (int k = 0; k < CLS_COUNT; k++)
+        all += ops[k];
+    cr_assert_eq(all, 2);
+    cr_assert_eq(ops[CLS_DIV], 1);
+    cr_assert_eq(ops[CLS_FADD], 1);
+    free(b);
+}
+
+Test(proxy, long_cpi_is_the_operations_cycles_per_instruction_and_leaves_proxy_cpi_alone)
+{
+    uarch_config c;
+    proxy_penalties p = defaults(&c);
+    proxy_counts n = {.insts = 1000, .l1d_misses = 10};
+    n.ops[CLS_MUL] = 100;
+    n.ops[CLS_FDIV] = 5;
+    n.ops[CLS_ALU] = 800;
+    double expect = (100.0 * (c.lat_mul - 1) + 5.0 * (c.lat_fdiv - 1)) / 1000;
+    cr_assert_float_eq(proxy_long_cpi(&n, &p), expect, 1e-12);
+    cr_assert_float_eq(proxy_cpi(&n, &p), 1 + 10 * p.l1_miss / 1000, 1e-12);
+    proxy_counts none = {0};
+    cr_assert_eq(proxy_long_cpi(&none, &p), 0, "no instructions: no cost");
+}
+
+Test(proxy, counts_sub_subtracts_the_operations_too)
+{
+    proxy_counts a = {.insts = 50, .mispredicts = 7}, b = {.insts = 20, .mispredicts = 3};
+    a.ops[CLS_FMA] = 12;
+    b.ops[CLS_FMA] = 2;
+    a.ops[CLS_DIV] = 4;
+    proxy_counts d = proxy_counts_sub(&a, &b);
+    cr_assert_eq(d.insts, 30);
+    cr_assert_eq(d.mispredicts, 4);
+    cr_assert_eq(d.ops[CLS_FMA], 10);
+    cr_assert_eq(d.ops[CLS_DIV], 4);
+}
+
+/* The header names every column of the line, and the operations' columns
+ * group the classes as README says. */
+Test(proxy, a_line_has_a_value_under_every_header_column)
+{
+    uarch_config c;
+    proxy_penalties p = defaults(&c);
+    char path[] = "/tmp/test_proxy_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    outfile *o = outfile_open(path);
+    proxy_write_header(o, "cfg.ini", &c, 1000);
+    proxy_counts n = {.insts = 1000};
+    n.ops[CLS_MUL] = 3;
+    n.ops[CLS_DIV] = 2;
+    n.ops[CLS_FADD] = 5;
+    n.ops[CLS_FCVT] = 1;
+    n.ops[CLS_FMOVE] = 1;
+    n.ops[CLS_FDIV] = 4;
+    n.ops[CLS_FSQRT] = 1;
+    proxy_write_line(o, 7, &n, &p);
+    outfile_commit(o);
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    char head[1024] = "", line[1024] = "", buf[1024];
+    while (fgets(buf, sizeof buf, f))
+        if (buf[0] != '#')
+            strcpy(head[0] ? line : head, buf);
+    fclose(f);
+    unlink(path);
+    char *names[32], *values[32], *s1 = NULL, *s2 = NULL;
+    int nn = 0, nv = 0;
+    for (char *t = strtok_r(head, "\t\n", &s1); t && nn < 32; t = strtok_r(NULL, "\t\n", &s1))
+        names[nn++] = t;
+    for (char *t = strtok_r(line, "\t\n", &s2); t && nv < 32; t = strtok_r(NULL, "\t\n", &s2))
+        values[nv++] = t;
+    cr_assert_eq(nn, nv);
+    const char *want[][2] = {{"interval", "7"}, {"instructions", "1000"}, {"int_muls", "3"}, {"int_divs", "2"},
+                             {"fp_ops", "7"}, {"fp_divs", "5"}};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        int i = 0;
+        while (i < nn && strcmp(names[i], want[w][0]) != 0)
+            i++;
+        cr_assert(i < nn, "no %s column", want[w][0]);
+        cr_assert_str_eq(values[i], want[w][1], "%s", want[w][0]);
+    }
+    cr_assert_str_eq(names[nn - 1], "long_cpi");
+    cr_assert_float_eq(atof(values[nv - 1]), proxy_long_cpi(&n, &p), 1e-6);
+}
