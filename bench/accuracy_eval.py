@@ -199,7 +199,8 @@ def profile_and_simulate(out, run, variant, keys):
 # ------------------------------------------------------------- scoring
 
 def read_fine(d):
-    """The 100k rows: block-count dicts, proxy penalties and lengths, cycles per row."""
+    """The 100k rows: block-count dicts, (length, proxy stall cycles, long-operation
+    cycles: 0 in a profile of format 1), cycles per row."""
     bb = []
     with gzip.open(d / f"prof.{FINE}.bb.gz", "rt") as f:
         for line in f:
@@ -221,14 +222,14 @@ def read_fine(d):
                 continue
             rec = dict(zip(header, cols))
             n = int(rec["instructions"])
-            px.append((n, (float(rec["proxy_cpi"]) - 1) * n))
+            px.append((n, (float(rec["proxy_cpi"]) - 1) * n, float(rec.get("long_cpi", 0)) * n))
     cyc = []
     with open(d / "full.csv") as f:
         for rec in csv.DictReader(f):
             cyc.append((int(rec["instructions"]), int(rec["cycles"])))
     if not (len(bb) == len(px) == len(cyc)):
         raise SystemExit(f"{d}: {len(bb)} vectors, {len(px)} proxy rows, {len(cyc)} log rows")
-    for (n, _), (m, _) in zip(px, cyc):
+    for (n, *_), (m, _) in zip(px, cyc):
         if n != m:
             raise SystemExit(f"{d}: the profile and the full run's log disagree on interval lengths")
     return bb, px, cyc
@@ -248,7 +249,7 @@ def coarse(bb, px, cyc, offset):
                 row[b] = row.get(b, 0) + c
         lines.append("T" + " ".join(f":{b}:{c}" for b, c in sorted(row.items())))
         n = sum(px[i][0] for i in g)
-        prox.append((n, 1 + sum(px[i][1] for i in g) / n))
+        prox.append((n, 1 + sum(px[i][1] for i in g) / n, sum(px[i][2] for i in g) / n))
         ic.append((sum(cyc[i][0] for i in g), sum(cyc[i][1] for i in g)))
     return lines, prox, ic
 
@@ -257,9 +258,9 @@ def write_inputs(tmp, lines, prox):
     bbf, pxf = tmp / "v.bb", tmp / "v.proxy"
     bbf.write_text("\n".join(lines) + "\n")
     with open(pxf, "w") as f:
-        f.write("# rvsample proxy 1\ninterval\tinstructions\tproxy_cpi\n")
-        for i, (n, p) in enumerate(prox):
-            f.write(f"{i}\t{n}\t{p:.9g}\n")
+        f.write("# rvsample proxy 2\ninterval\tinstructions\tproxy_cpi\tlong_cpi\n")
+        for i, (n, p, lc) in enumerate(prox):
+            f.write(f"{i}\t{n}\t{p:.9g}\t{lc:.9g}\n")
     return bbf, pxf
 
 
@@ -379,6 +380,11 @@ METHODS = [
     ("two-stage:2%", {"opts": [*BUDGETED, "--pilot", "1x"], "flow": "2"}),
     ("two-stage:1%", {"opts": [*BUDGETED, "--pilot", "1x"], "flow": "1"}),
     ("two-stage:1%/3x", {"opts": ["--proxy-dims", "1", "--points", "3x", "--pilot", "1x"], "flow": "1"}),
+    # The long-latency operations in the proxy CPI (simpoint --proxy-long W), weights tried on the tuning set.
+    *((f"budget:1.5x,long:{w}", {"opts": [*BUDGETED, "--proxy-long", w], "flow": "measured"}) for w in ("0.25", "0.5", "1", "2", "4")),
+    # ... and each point the member of its stratum whose proxy CPI is nearest the stratum's (--select-by proxy).
+    *((f"budget:1.5x,select,long:{w}", {"opts": [*BUDGETED, "--select-by", "proxy", "--proxy-long", w], "flow": "measured"})
+      for w in ("0", "1", "2", "4")),
 ]
 
 

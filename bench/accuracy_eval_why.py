@@ -28,12 +28,31 @@ def categories(d):
     return rows, keys
 
 
+def explained(pooled):
+    """Shares of the pooled within-stratum variance of y that x1, x2 and both
+    explain: pooled = [(weight, y, x1, x2)], each about its stratum's means."""
+    def fit(cols):
+        # weighted least squares without intercept, by the normal equations (1 or 2 columns)
+        a = [[sum(w * r[i] * r[j] for w, _, *r in pooled) for j in cols] for i in cols]
+        b = [sum(w * y * r[i] for w, y, *r in pooled) for i in cols]
+        if len(cols) == 1:
+            c = [b[0] / a[0][0]] if a[0][0] > 0 else [0.0]
+        else:
+            det = a[0][0] * a[1][1] - a[0][1] * a[1][0]
+            c = [(b[0] * a[1][1] - b[1] * a[0][1]) / det, (a[0][0] * b[1] - a[1][0] * b[0]) / det] if det > 0 else [0.0, 0.0]
+        return sum(ci * bi for ci, bi in zip(c, b)), c  # the explained sum of squares, the slopes
+    tot = sum(w * y * y for w, y, *_ in pooled)
+    fits = [fit(c) for c in ([0], [1], [0, 1])]
+    return [e / tot if tot > 0 else 0.0 for e, _ in fits], fits[2][1]
+
+
 def one(out, variant, prog):
     d = Path(out) / "runs" / prog / variant
     bb, px, cyc = ae.read_fine(d)
     rows, keys = categories(d)
     share = dict.fromkeys(keys, 0.0)
     total = 0.0
+    pooled = []
     lines = []
     for off in ae.OFFSETS:
         tmp = Path(out) / "tmp" / f"why.{prog}.{variant}.{off}"
@@ -57,6 +76,9 @@ def one(out, variant, prog):
             mean_x = sum(prox[j][1] * agg[j]["instructions"] for j in mem) / n
             if len(mem) > 1:
                 total += wts[g] ** 2 * st.pvariance(y)
+                lx = [prox[j][2] for j in mem]
+                pooled += [(wts[g] ** 2 / len(mem), yj - st.mean(y), xj - st.mean(x), lj - st.mean(lx))
+                           for yj, xj, lj in zip(y, x, lx)]
                 for k in keys:
                     share[k] += wts[g] ** 2 * st.pvariance([agg[j][k] / agg[j]["instructions"] for j in mem])
             strata.append((wts[g] * (agg[i]["cycles"] / agg[i]["instructions"] - mean_y) / true * 100, g, i, len(mem),
@@ -70,7 +92,9 @@ def one(out, variant, prog):
                          f"against the stratum's {my:.3f} +- {sy:.3f}; proxy CPI {x:.3f} against {mx:.3f} +- {sx:.3f}")
     top = sorted(share.items(), key=lambda kv: -kv[1])[:4]
     head = (f"### {prog} ({variant})\n\nWithin-stratum variance of CPI by category, summed over the offsets: "
-            + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in top) + "\n")
+            + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in top)
+            + "; explained by a line through the proxy CPI {:.0f}%, the long operations' CPI {:.0f}%, both {:.0f}% "
+              "(slopes {:+.2f} and {:+.2f} CPI per unit)\n".format(*(100 * e for e in explained(pooled)[0]), *explained(pooled)[1]))
     return head + "\n" + "\n".join(lines) + "\n"
 
 

@@ -38,8 +38,8 @@ workload (build/rv/workloads/*) with argument SIZE.
   -b LIST         BIC thresholds, comma-separated [0.9]
   -M LIST         ways of choosing the points, comma-separated, each compared on the
                   same full-run logs: simpoint (SimPoint 3.2's), or parts joined by
-                  '+': select[:N], stratify[:F], dims[:S] (simpoint's --select-by proxy,
-                  --stratify, --proxy-dims over bbv --proxy's metrics, with the core
+                  '+': select[:N], stratify[:F], dims[:S], long[:W] (simpoint's --select-by
+                  proxy, --stratify, --proxy-dims, --proxy-long over bbv --proxy's metrics, with the core
                   configuration of -c) [dims:1, as pipeline.sh's -M]
   -r LIST         configurations whose regions are simulated for real, as
                   INTERVAL:MAXK[:BIC][@METHOD] comma-separated; 'none' for none
