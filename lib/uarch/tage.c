@@ -104,6 +104,7 @@ static inline int sat(int v, bool up, int lo, int hi)
 }
 
 static inline uint32_t mask_bits(int n) { return (1u << n) - 1; }
+static inline uint64_t mask_bits64(uint32_t n) { return (UINT64_C(1) << n) - 1; }
 
 /* all() after one more outcome: rotated left by one within the width, the
  * outcome at bit 0 (a >= keep / 2 + 1: the bit rotated round). */
@@ -540,6 +541,13 @@ static uint32_t repeats_of(tage *t, const uint64_t *pc, const uint8_t *at, int n
     if (!t->recent_ok) recent_from_history(t);
     uint32_t repeats = 0, shift = 64 - t->repeat_len;
     uint64_t before = t->recent;
+    /* A loop of one branch, as the usual case: the outcomes every branch
+     * sees all the same (those of before from the first branch's oldest
+     * on, and the batch's up to the last branch's) */
+    uint32_t oldest = at[0] + shift, last = at[n - 1];
+    uint64_t old_mask = oldest < 64 ? ~UINT64_C(0) << oldest : 0, new_mask = last < 64 ? mask_bits64(last) : ~UINT64_C(0);
+    if (((before & old_mask) == old_mask && (history & new_mask) == new_mask) || !((before & old_mask) | (history & new_mask)))
+        return same_pc;
     for (uint32_t m = same_pc; m; m &= m - 1) {
         int j = __builtin_ctz(m);
         uint64_t w = window_after(before, history, at[j]), last = window_after(before, history, at[j - 1]);
