@@ -8,9 +8,10 @@
 #   bbv -i 1M --proxy configs/boom-tip.ini -- PROG ARGS
 #   BEFORE -i 1M --proxy ...             -- PROG ARGS   (with --before BEFORE)
 # BEFORE is another bbv to compare with (e.g. one built from an older
-# commit); its .proxy, .bb files and block map must be the same as this one's,
-# and those of both bbv runs the same .bb files and block map, or the script
-# says so and exits non-zero. Writes bench/results/proxy_pass.txt
+# commit); its .proxy, .bb files and block map must be the same as this one's
+# (a .proxy of format 1, before the long operations' columns: the columns it
+# has), and those of both bbv runs the same .bb files and block map, or the
+# script says so and exits non-zero. Writes bench/results/proxy_pass.txt
 # (proxy_pass_quick.txt with --quick).
 #
 # Usage: bench/bench_proxy_pass.sh [--quick] [--reps N] [--size N] [--before BBV [--before-name TEXT]]
@@ -57,6 +58,14 @@ time_run() {
 }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
 same() { cmp -s <(zcat -f "$1") <(zcat -f "$2"); }
+# The .proxy files: format 1 ($1 before issue 37's columns) is the first 16 columns of format 2.
+same_proxy() {
+    if grep -q '^# rvsample proxy 1$' "$1"; then
+        cmp -s <(grep -v '^#' "$1") <(grep -v '^#' "$2" | cut -f 1-16)
+    else
+        same "$1" "$2"
+    fi
+}
 
 R=$TOP/bench/results/proxy_pass${QUICK:+_quick}.txt
 bad=0 load0=$(cut -d' ' -f1 /proc/loadavg)
@@ -78,7 +87,7 @@ for run in "${RUNS[@]}"; do
         same "$W/f.$f" "$W/p.$f" || { echo "bench_proxy_pass: $label: --proxy changed $f" >&2; bad=1; }
         [ -z "$BEFORE" ] || same "$W/b.$f" "$W/p.$f" || { echo "bench_proxy_pass: $label: $f differs from --before's" >&2; bad=1; }
     done
-    [ -z "$BEFORE" ] || same "$W/b.1000000.proxy" "$W/p.1000000.proxy" ||
+    [ -z "$BEFORE" ] || same_proxy "$W/b.1000000.proxy" "$W/p.1000000.proxy" ||
         { echo "bench_proxy_pass: $label: the .proxy file differs from --before's" >&2; bad=1; }
     insts=$(sed -n 's/.*"instructions": *\([0-9]*\).*/\1/p' "$W/p.summary.json" | head -n 1)
     {
