@@ -174,11 +174,11 @@ static int bank_shift_of(const uarch_config *c)
     G(bp_tage_tables) G(bp_tage_log_entries) G(bp_tage_large_tables) G(bp_tage_tag_bits) G(bp_tage_tag_growth) \
     G(bp_tage_min_hist) \
     G(bp_tage_max_hist) G(bp_bimodal_log_entries) G(bp_bim_log_entries) G(bp_btb_entries) G(bp_btb_ways) \
-    G(bp_ras_entries) G(fetch_width)
+    G(bp_ras_entries) G(bp_loop_sets) G(fetch_width)
 #define COUNT(f) +1
 enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values */
 #undef COUNT
-#define BPRED_STATE_TAG UINT64_C(0x3564657270627672) /* "rvbpred5" in memory */
+#define BPRED_STATE_TAG UINT64_C(0x3664657270627672) /* "rvbpred6" in memory */
 
 /* Conditional branches that bpred_warm has trained the BTB with but not yet
  * TAGE: their direction is predicted and trained a batch at a time. Their
@@ -213,6 +213,7 @@ struct bpred {
     btb btb;
     ubtb ubtb;
     ras ras;
+    loop_pred *loop;       /* NULL without one */
     pending_conds pending;
     uint64_t pending_pc[TAGE_BATCH];
     uint8_t pending_at[TAGE_BATCH]; /* the j-th is predicted after that many of the history's outcomes */
@@ -233,6 +234,7 @@ bpred *bpred_new(const uarch_config *c)
     bpred *b = calloc(1, sizeof *b);
     if (!b) die("out of memory");
     b->dir = tage_new(c);
+    b->loop = loop_new(c);
     b->bank_shift = bank_shift_of(c);
     b->bank = (bp_bank){.bank = BP_NO_BANK};
     b->btb = (btb){.e = calloc((size_t)sets * ways, sizeof *b->btb.e), .set_mask = sets - 1, .ways = ways};
@@ -253,6 +255,7 @@ void bpred_free(bpred *b)
 {
     if (!b) return;
     tage_free(b->dir);
+    loop_free(b->loop);
     free(b->btb.e);
     free(b->ubtb.e);
     free(b->bim.ctr);
@@ -264,6 +267,7 @@ void bpred_free(bpred *b)
 static void bpred_clear(bpred *b)
 {
     tage_clear(b->dir);
+    if (b->loop) loop_clear(b->loop);
     b->pending = (pending_conds){0};
     b->bank = (bp_bank){.bank = BP_NO_BANK};
     memset(b->btb.e, 0, btb_size(&b->btb));
@@ -305,6 +309,14 @@ static void learn_targets(bpred *b, const bp_event *e, bp_outcome *o)
     }
 }
 
+/* The loop predictor's part in a conditional branch at pc predicted and
+ * resolved at once (functional warming, bpred_predict_update): TAGE's
+ * direction was tage_wrong; whether the prediction was. */
+static bool in_order(bpred *b, uint64_t pc, bool tage_wrong)
+{
+    return b->loop ? loop_in_order(b->loop, &pc, 1, tage_wrong) : tage_wrong;
+}
+
 static bp_outcome predict_update(bpred *b, const bp_event *e)
 {
     bp_outcome o = {0};
@@ -315,7 +327,7 @@ static bp_outcome predict_update(bpred *b, const bp_event *e)
         tage_pred p;
         tage_predict(b->dir, e->pc, &p);
         tage_train(b->dir, e->pc, &p, e->taken);
-        o.mispredict = p.taken != e->taken;
+        o.mispredict = in_order(b, e->pc, p.taken != e->taken);
         bim_train(&b->bim, e->pc, e->taken);
         b->stats.cond++;
         b->stats.cond_mispredicts += o.mispredict;
@@ -344,13 +356,18 @@ void bpred_predict(bpred *b, const rv_insn *in, bp_prediction *p)
     uint64_t f1 = u && (kind != BP_COND || u->ctr >= 2) ? u->target : next;
     /* F2: the BTB; the BIM gives a conditional branch's direction */
     uint64_t btb_target = 0, f2 = next;
-    bool btb_hit = btb_lookup(&b->btb, in->pc, &btb_target);
-    if (kind == BP_COND) tage_predict(b->dir, in->pc, &p->dir);
+    bool btb_hit = btb_lookup(&b->btb, in->pc, &btb_target), flips = false;
+    p->loop = (loop_reading){0};
+    if (kind == BP_COND) {
+        tage_predict(b->dir, in->pc, &p->dir);
+        if (b->loop) flips = loop_read(b->loop, in->pc, &p->loop);
+    }
     if (btb_hit && (kind != BP_COND || bim_taken(&b->bim, in->pc))) f2 = btb_target;
-    /* F3: TAGE's direction, direct targets from predecode, the return stack;
-     * other indirect jumps keep the BTB's target (none: fall through). */
+    /* F3: TAGE's direction (the loop predictor may invert it), direct
+     * targets from predecode, the return stack; other indirect jumps keep
+     * the BTB's target (none: fall through). */
     uint64_t f3 = f2, top;
-    if (kind == BP_COND) f3 = p->dir.taken ? direct : next;
+    if (kind == BP_COND) f3 = p->dir.taken != flips ? direct : next;
     else if (!indirect) f3 = direct;
     else if (kind == BP_RET && ras_top(&b->ras, &top)) f3 = top;
     p->next_pc = f3;
@@ -360,6 +377,7 @@ void bpred_predict(bpred *b, const rv_insn *in, bp_prediction *p)
 void bpred_speculate(bpred *b, const bp_event *e)
 {
     push_history(b, bank_leave(&b->bank, e));
+    if (b->loop && e->kind == BP_COND) loop_fetched(b->loop, e->pc);
     uint64_t top;
     if (e->kind == BP_RET) ras_pop(&b->ras, &top);
     if (e->pushes) ras_push(&b->ras, e->pc + e->len);
@@ -367,7 +385,8 @@ void bpred_speculate(bpred *b, const bp_event *e)
 
 bp_checkpoint bpred_checkpoint(const bpred *b)
 {
-    return (bp_checkpoint){tage_history_mark(b->dir), b->bank, b->ras.top, b->ras.count, b->ras.a[b->ras.top]};
+    return (bp_checkpoint){tage_history_mark(b->dir), b->bank, b->ras.top, b->ras.count, b->ras.a[b->ras.top],
+                           b->loop ? loop_mark(b->loop) : 0};
 }
 
 void bpred_rewind(bpred *b, const bp_checkpoint *cp)
@@ -376,6 +395,12 @@ void bpred_rewind(bpred *b, const bp_checkpoint *cp)
     b->bank = cp->bank;
     b->ras.top = cp->ras_top, b->ras.count = cp->ras_count;
     b->ras.a[b->ras.top] = cp->ras_top_entry;
+    if (b->loop) loop_rewind(b->loop, cp->loop_mark);
+}
+
+void bpred_resolved_mispredict(bpred *b, const bp_event *e, const bp_prediction *p)
+{
+    if (b->loop && e->kind == BP_COND) loop_mispredicted(b->loop, e->pc, &p->loop);
 }
 
 void bpred_commit(bpred *b, const bp_event *e, const bp_prediction *p)
@@ -479,6 +504,8 @@ void bpred_warm_flush(bpred *b)
     if (!q->n && !q->nhistory) return;
     uint32_t wrong =
         tage_predict_update_batch(b->dir, b->pending_pc, q->taken, b->pending_at, q->n, q->history, q->nhistory);
+    /* In order, after TAGE's: the loop predictor only reads its direction. */
+    if (b->loop) wrong = loop_in_order(b->loop, b->pending_pc, q->n, wrong);
     b->stats.cond_mispredicts += (uint64_t)__builtin_popcount(wrong);
     /* a BTB miss counts only when the direction was right (as in bpred_predict_update) */
     b->stats.btb_misses += (uint64_t)__builtin_popcount(q->btb_unknown & ~wrong);
@@ -501,6 +528,7 @@ void bpred_save(const bpred *b, ustate *s)
     ustate_put_u64(s, b->ras.count);
     ustate_put_u64(s, b->bank.bank);
     ustate_put_u64(s, b->bank.not_taken);
+    if (b->loop) loop_save(b->loop, s);
 }
 
 bool bpred_restore(bpred *b, ustate *s)
@@ -517,6 +545,7 @@ bool bpred_restore(bpred *b, ustate *s)
     b->ras.count = (uint32_t)(count < b->ras.n ? count : b->ras.n);
     b->bank.bank = ustate_get_u64(s);
     b->bank.not_taken = ustate_get_u64(s) != 0;
+    if (b->loop) loop_restore(b->loop, s);
     if (!s->bad) return true;
     bpred_clear(b); /* truncated: cold rather than half restored */
     return false;

@@ -1,12 +1,15 @@
 /* Branch prediction: a TAGE direction predictor (bimodal base plus tagged
- * tables with geometric history lengths), a set-associative BTB for
- * targets, a small fully associative micro-BTB and a return-address stack.
+ * tables with geometric history lengths) with SonicBOOM's loop predictor
+ * (uarch/loop.h; together TAGE-L), a set-associative BTB for targets, a
+ * small fully associative micro-BTB and a return-address stack.
  *
  * The detailed core uses it as SonicBOOM's front end does (see
  * bp_prediction): bpred_predict at fetch reads every structure without
  * changing any, bpred_speculate then updates the speculative state (the
- * global history and the return stack) with the branch, and bpred_commit
- * trains the tables when the branch commits.
+ * global history, the return stack and the loop predictor's counts) with
+ * the branch, bpred_resolved_mispredict teaches the loop predictor when a
+ * mispredicted branch resolves, and bpred_commit trains the other tables
+ * when the branch commits.
  *
  * Functional warming (bpred_warm*, and bpred_predict_update, which tests
  * use too) trains at once, in program order, as if every branch committed
@@ -20,6 +23,7 @@
 
 #include "decode.h"
 #include "uarch/config.h"
+#include "uarch/loop.h"
 #include "uarch/state.h"
 #include "uarch/tage.h"
 
@@ -120,6 +124,7 @@ typedef struct bp_prediction {
     uint64_t next_pc;      /* F3's prediction: where fetch continues after the branch */
     uint8_t bubbles;       /* fetch cycles lost to later stages overriding earlier ones (0-2) */
     tage_pred dir;         /* conditional branches: TAGE's reading */
+    loop_reading loop;     /* ... and the loop predictor's (uarch/loop.h) */
 } bp_prediction;
 
 /* The prediction for the control transfer in (decoded: predecode knows
@@ -128,10 +133,15 @@ typedef struct bp_prediction {
  * before the prediction (see bpred.c, the global history). */
 void bpred_predict(bpred *b, const rv_insn *in, bp_prediction *p);
 /* The speculative state after fetching e: its outcome goes into the global
- * history (as its bank's, see bpred.c), its call or return into the return stack. (The front end
- * fetches past a misprediction only once it is resolved, so the repaired
- * history and stack are the ones the outcome gives.) */
+ * history (as its bank's, see bpred.c), its call or return into the return
+ * stack, a conditional branch's fetch into the loop predictor's count. (The
+ * front end fetches past a misprediction only once it is resolved, so the
+ * repaired history and stack are the ones the outcome gives.) */
 void bpred_speculate(bpred *b, const bp_event *e);
+/* A mispredicted branch has resolved (after the rewind to its checkpoint):
+ * what learns at once rather than at commit, as in BOOM (the loop
+ * predictor). */
+void bpred_resolved_mispredict(bpred *b, const bp_event *e, const bp_prediction *p);
 /* The speculative state (global history, return stack) to repair after a
  * misprediction: BOOM restores the history and the return stack's top
  * pointer and top entry; deeper entries the wrong path overwrote stay so.
@@ -148,6 +158,7 @@ typedef struct bp_checkpoint {
     bp_bank bank;
     uint32_t ras_top, ras_count;
     uint64_t ras_top_entry;
+    uint64_t loop_mark;
 } bp_checkpoint;
 bp_checkpoint bpred_checkpoint(const bpred *b);
 void bpred_rewind(bpred *b, const bp_checkpoint *cp);

@@ -66,6 +66,7 @@
     P(bp_btb_entries,   bpred,    btb_entries,     512,   1,   65536, "BTB entries") \
     P(bp_ubtb_entries,  bpred,    ubtb_entries,    16,    1,   256,   "micro-BTB entries (fully associative; a hit redirects fetch at once)") \
     P(bp_btb_ways,      bpred,    btb_ways,        4,     1,   64,    "BTB associativity") \
+    P(bp_loop_sets,     bpred,    loop_sets,       16,    0,   1024,  "loop predictor entries a branch slot of a fetch bank (TAGE-L's L; 0: none)") \
     P(bp_ras_entries,   bpred,    ras_entries,     32,    1,   1024,  "return address stack entries") \
     P(line_bytes,       cache,    line_bytes,      64,    16,  256,   "cache line size, all levels") \
     P(l1i_kib,          l1i,      size_kib,        32,    1,   65536, "L1 instruction cache size, KiB") \

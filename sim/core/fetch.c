@@ -116,6 +116,14 @@ static void predict(sim_core *c, uop *u)
     u->fe_bubbles = o.bubbles;
 }
 
+/* The mispredicted branch u has resolved, its wrong path is gone: the
+ * predictor learns what BOOM teaches it at once (bpred_resolved_mispredict). */
+static void resolved_mispredict(sim_core *c, const uop *u)
+{
+    bp_event e;
+    if (core_bp_event(u, &e)) bpred_resolved_mispredict(c->ua->bp, &e, &c->predictions[u->d.icount & c->win_mask]);
+}
+
 void core_resolve_stage(sim_core *c)
 {
     if (c->fetch_wait == UINT64_MAX || c->fetch_wait >= c->disp) return; /* it resolves once it is scheduled */
@@ -126,6 +134,7 @@ void core_resolve_stage(sim_core *c)
         return;
     }
     if (c->wp.on) wrong_path_squash(c);
+    resolved_mispredict(c, core_uop(c, c->fetch_wait));
     /* The redirect cancels the wrong path's bubbles; only a miss the
      * I-cache is busy with still holds it. */
     uint64_t refetch = resolved + (uint64_t)c->cfg.redirect_penalty;

@@ -116,9 +116,17 @@ Test(bpred, constant_branches_converge)
                      dir[i] ? "taken" : "not taken");
 }
 
-Test(bpred, tage_learns_a_loop_of_eight)
+/* TAGE alone: without the loop predictor, which learns loops too. */
+static uarch_config tage_only(void)
 {
     uarch_config c = defaults();
+    c.bp_loop_sets = 0;
+    return c;
+}
+
+Test(bpred, tage_learns_a_loop_of_eight)
+{
+    uarch_config c = tage_only();
     unsigned long period = 8;
     double rate = run_branch(&c, loop_exit, &period, 2000, 20000);
     cr_expect_lt(rate, 0.02, "mispredict rate %.4f", rate);
@@ -128,23 +136,118 @@ Test(bpred, tage_learns_a_loop_of_thirty_two)
 {
     /* Needs the 37- or 64-outcome tables: checks that long histories are
      * folded without confusing the exit with other iterations. */
-    uarch_config c = defaults();
+    uarch_config c = tage_only();
     unsigned long period = 32;
     double rate = run_branch(&c, loop_exit, &period, 10000, 32000);
     cr_expect_lt(rate, 0.005, "mispredict rate %.4f", rate);
 }
 
-Test(bpred, short_history_cannot_learn_a_loop_of_eight)
+/* One tagged table with one outcome of history: TAGE sees the exit as
+ * every other iteration. */
+static uarch_config short_history(void)
 {
-    /* One tagged table with one outcome of history: the exit looks like
-     * every other iteration, so about one outcome in eight is missed. */
     uarch_config c = defaults();
     c.bp_tage_tables = 1;
     c.bp_tage_min_hist = 1;
     c.bp_tage_max_hist = 2;
+    return c;
+}
+
+Test(bpred, short_history_cannot_learn_a_loop_of_eight)
+{
+    /* Without the loop predictor about one outcome in eight is missed. */
+    uarch_config c = short_history();
+    c.bp_loop_sets = 0;
     unsigned long period = 8;
     double rate = run_branch(&c, loop_exit, &period, 2000, 20000);
     cr_expect_gt(rate, 0.10, "mispredict rate %.4f", rate);
+}
+
+/* ------------------------------------------------------- loop predictor */
+
+Test(bpred, loop_predictor_learns_the_trip_count_tage_cannot)
+{
+    /* The same TAGE with TAGE-L's loop predictor: once the exit has come
+     * at the same count 7 times it is predicted. */
+    uarch_config c = short_history();
+    unsigned long period = 8;
+    double rate = run_branch(&c, loop_exit, &period, 2000, 20000);
+    cr_expect_eq(rate, 0.0, "mispredict rate %.4f", rate);
+}
+
+Test(bpred, loop_predictor_predicts_exits_beyond_the_longest_history)
+{
+    /* 200 iterations: no history of 64 outcomes tells the exit apart, so
+     * TAGE misses every exit, one outcome in 200; the loop predictor none. */
+    uarch_config c = defaults();
+    unsigned long period = 200;
+    double with_loop = run_branch(&c, loop_exit, &period, 20000, 40000);
+    c.bp_loop_sets = 0;
+    double tage_only = run_branch(&c, loop_exit, &period, 20000, 40000);
+    cr_expect_gt(tage_only, 0.9 / 200, "TAGE alone: mispredict rate %.5f", tage_only);
+    cr_expect_eq(with_loop, 0.0, "with the loop predictor: mispredict rate %.5f", with_loop);
+}
+
+/* A loop of 100 iterations 40 times, then of 120: the confident entry
+ * inverts at 100 once (a misprediction that drops its confidence), misses
+ * the new exit while it relearns, then predicts it. */
+static bool trip_count_changes(unsigned long i, void *arg)
+{
+    (void)arg;
+    return i < 4000 ? i % 100 != 99 : (i - 4000) % 120 != 119;
+}
+
+Test(bpred, loop_predictor_relearns_a_changed_trip_count)
+{
+    uarch_config c = defaults();
+    bpred *b = bpred_new(&c);
+    rv_insn br = cond(0x10450), back = insn(RV_OP_jal, 0, 0, 0x10454);
+    back.imm = -0x54;
+    unsigned long wrong_before = 0, wrong_relearning = 0, wrong_after = 0;
+    for (unsigned long i = 0; i < 4000 + 120 * 40; i++) {
+        bool taken = trip_count_changes(i, NULL);
+        bool wrong = bpred_predict_update(b, &br, taken, taken ? 0x10400 : 0x10454).mispredict;
+        if (i >= 2000 && i < 4000) wrong_before += wrong;
+        else if (i >= 4000 && i < 4000 + 120 * 20) wrong_relearning += wrong;
+        else if (i >= 4000 + 120 * 20) wrong_after += wrong;
+        if (!taken) bpred_predict_update(b, &back, true, 0x10400);
+    }
+    bpred_free(b);
+    cr_expect_eq(wrong_before, 0, "trip count 100, learnt: %lu mispredictions", wrong_before);
+    cr_expect(wrong_relearning >= 2 && wrong_relearning <= 20, "relearning: %lu mispredictions", wrong_relearning);
+    cr_expect_eq(wrong_after, 0, "trip count 120, learnt: %lu mispredictions", wrong_after);
+}
+
+Test(bpred, loop_predictor_counts_are_rewound)
+{
+    /* The detailed core's view: fetches of the branch past a checkpoint
+     * (a wrong path) are taken back, so the exit is still predicted. */
+    uarch_config c = defaults();
+    bpred *b = bpred_new(&c);
+    rv_insn br = cond(0x10450);
+    unsigned long period = 200;
+    for (unsigned long i = 0; i < period * 20; i++) bpred_predict_update(b, &br, loop_exit(i, &period), 0x10400);
+    /* 198 iterations in: fetch the branch 5 times more, then rewind. */
+    for (unsigned long i = 0; i < period - 2; i++) bpred_predict_update(b, &br, true, 0x10400);
+    bp_checkpoint cp = bpred_checkpoint(b);
+    for (int k = 0; k < 5; k++) {
+        bp_prediction p;
+        bp_event e;
+        bpred_predict(b, &br, &p);
+        bpred_event(&br, true, 0x10400, &e);
+        bpred_speculate(b, &e);
+    }
+    bpred_rewind(b, &cp);
+    bp_prediction p;
+    bpred_predict(b, &br, &p);
+    uint64_t taken_pc = br.pc + (uint64_t)br.imm, fall_through = br.pc + br.len;
+    cr_expect(p.next_pc == taken_pc && !p.loop.flips, "the 199th iteration predicted taken");
+    bp_event e;
+    bpred_event(&br, true, 0x10400, &e);
+    bpred_speculate(b, &e);
+    bpred_predict(b, &br, &p);
+    cr_expect(p.next_pc == fall_through && p.loop.flips, "the 200th, the exit, predicted by the loop predictor");
+    bpred_free(b);
 }
 
 Test(bpred, random_branches_are_a_coin_toss)
