@@ -5,20 +5,9 @@
 /* The latency the detailed core's units give a long operation's class
  * (fu.* of the configuration), 0 for the classes that take an ALU's cycle,
  * a memory access (counted as misses) or a serialising one. */
-static int long_latency(const uarch_config *c, int cls)
+static unsigned long_latency(const uarch_config *c, int cls)
 {
-    switch (cls) {
-    case CLS_MUL: return c->lat_mul;
-    case CLS_DIV: return c->lat_div;
-    case CLS_FADD: return c->lat_fadd;
-    case CLS_FMUL: return c->lat_fmul;
-    case CLS_FMA: return c->lat_fma;
-    case CLS_FDIV: return c->lat_fdiv;
-    case CLS_FSQRT: return c->lat_fsqrt;
-    case CLS_FCVT: case CLS_FMOVE: return c->lat_fcvt;
-    case CLS_FMISC: return c->lat_fmisc;
-    default: return 0;
-    }
+    return uarch_long_class((unsigned)cls) ? uarch_unit_latency(c, (unsigned)cls) : 0;
 }
 
 void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "decode.h"
 #include "util.h"
 
 typedef struct param {
@@ -435,5 +436,31 @@ void uarch_config_print(const uarch_config *c, FILE *out)
         for (const param *p = s; p < params + NPARAMS; p++)
             if (!strcmp(p->section, s->section))
                 fprintf(out, "%-20s = %-7d ; %s\n", p->key, get(c, p), p->help);
+    }
+}
+
+bool uarch_long_class(unsigned cls)
+{
+    switch (cls) {
+    case CLS_MUL: case CLS_DIV: case CLS_FADD: case CLS_FMUL: case CLS_FMA: case CLS_FDIV: case CLS_FSQRT:
+    case CLS_FCVT: case CLS_FMOVE: case CLS_FMISC: return true;
+    default: return false;
+    }
+}
+
+unsigned uarch_unit_latency(const uarch_config *c, unsigned cls)
+{
+    switch (cls) {
+    case CLS_MUL: return (unsigned)c->lat_mul;
+    case CLS_DIV: return (unsigned)c->lat_div;
+    case CLS_FADD: return (unsigned)c->lat_fadd;
+    case CLS_FMUL: return (unsigned)c->lat_fmul;
+    case CLS_FMA: return (unsigned)c->lat_fma;
+    case CLS_FDIV: return (unsigned)c->lat_fdiv;
+    case CLS_FSQRT: return (unsigned)c->lat_fsqrt;
+    case CLS_FCVT: case CLS_FMOVE: return (unsigned)c->lat_fcvt;
+    case CLS_FMISC: return (unsigned)c->lat_fmisc;
+    case CLS_CSR: return (unsigned)c->lat_csr;
+    default: return (unsigned)c->lat_alu;
     }
 }

@@ -143,6 +143,13 @@ bool uarch_param_shapes_state(int i);
  * one bank of it: SonicBOOM's I-cache reads a packet of more than 8 bytes
  * as two banks, a smaller one as one (frontend.scala, nBanks). */
 static inline unsigned uarch_fetch_packet_bytes(const uarch_config *c) { return 2u * (unsigned)c->fetch_width; }
+/* Operation classes (decode.h's CLS_*) with a functional unit of their own
+ * whose latency is fu.* (multiplier, divider, FP units), and the latency
+ * a class's unit gives it: those, the CSR unit's, else an integer ALU's
+ * (a memory access's latency is the caches'). */
+bool uarch_long_class(unsigned cls);
+unsigned uarch_unit_latency(const uarch_config *c, unsigned cls);
+
 static inline unsigned uarch_fetch_bank_bytes(const uarch_config *c)
 {
     unsigned packet = uarch_fetch_packet_bytes(c);

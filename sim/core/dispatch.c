@@ -24,12 +24,7 @@ static enum issue_queue queue_of(unsigned cls)
 
 enum op_speed core_op_speed(unsigned cls)
 {
-    switch (cls) {
-    case CLS_CSR: return OP_CSR;
-    case CLS_MUL: case CLS_DIV: case CLS_FADD: case CLS_FMUL: case CLS_FMA: case CLS_FDIV: case CLS_FSQRT:
-    case CLS_FCVT: case CLS_FMOVE: case CLS_FMISC: return OP_LONG;
-    default: return OP_SHORT;
-    }
+    return cls == CLS_CSR ? OP_CSR : uarch_long_class(cls) ? OP_LONG : OP_SHORT;
 }
 
 /* The limit studies of interaction cost (notes/icost.md §2): operations
@@ -42,20 +37,7 @@ static bool idealised(const uarch_config *k, unsigned cls)
 
 static unsigned latency_of(const uarch_config *k, unsigned cls)
 {
-    if (idealised(k, cls)) return 0;
-    switch (cls) {
-    case CLS_MUL: return (unsigned)k->lat_mul;
-    case CLS_DIV: return (unsigned)k->lat_div;
-    case CLS_FADD: return (unsigned)k->lat_fadd;
-    case CLS_FMUL: return (unsigned)k->lat_fmul;
-    case CLS_FMA: return (unsigned)k->lat_fma;
-    case CLS_FDIV: return (unsigned)k->lat_fdiv;
-    case CLS_FSQRT: return (unsigned)k->lat_fsqrt;
-    case CLS_FCVT: case CLS_FMOVE: return (unsigned)k->lat_fcvt;
-    case CLS_FMISC: return (unsigned)k->lat_fmisc;
-    case CLS_CSR: return (unsigned)k->lat_csr;
-    default: return (unsigned)k->lat_alu;
-    }
+    return idealised(k, cls) ? 0 : uarch_unit_latency(k, cls);
 }
 
 /* Cycles after an instruction's completion before its dependents may
