@@ -13,6 +13,8 @@ static const char *const class_names[GC_COUNT] = {"dl1", "dmiss", "win", "bw", "
 
 static bool idealises(unsigned set, enum graph_class c) { return set >> c & 1; }
 
+static int64_t max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
+
 int depgraph_class(const char *name)
 {
     for (int c = 0; c < GC_COUNT; c++)
@@ -49,6 +51,13 @@ static uint64_t freed(const ring *r, uint64_t size)
 }
 
 static void take(ring *r, uint64_t release) { r->t[r->n++ & (RING - 1)] = release; }
+
+/* The same for the user `ahead` places after the next (ahead < size): the
+ * wrong path takes entries beyond the correct path's. */
+static uint64_t freed_ahead(const ring *r, uint64_t size, uint64_t ahead)
+{
+    return r->n + ahead >= size ? r->t[(r->n + ahead - size) & (RING - 1)] : 0;
+}
 
 /* An issue queue: entries are freed as they issue, out of order, so a new
  * entry waits until fewer than `size` of the older ones are still waiting:
@@ -114,6 +123,24 @@ typedef struct store_write {
     line_fill *fill;           /* the fill it made or merged with */
 } store_write;
 
+/* The wrong path after a mispredicted branch, in one set's graph: its
+ * instructions take ROB rows and load-queue entries behind the correct
+ * path's older ones, and dispatch in order until the branch resolves
+ * (then they are squashed); a load's access, and the line it fills,
+ * begins from its dispatch. With the window idealised the wrong path
+ * dispatches sooner, and where the branch resolves sooner it dispatches
+ * less. */
+typedef struct wrong_path {
+    uint64_t f, bd, resolves;  /* the branch's F, D and P */
+    uint64_t d;                /* the last wrong-path instruction's D; UINT64_MAX: its window is full */
+    bool gone;                 /* the branch resolved before the last one dispatched: no more do */
+    int64_t shift;             /* the last one's D after the branch's, less the baseline graph's */
+    uint64_t rows, row_n;      /* rows taken, instructions in the last */
+    uint64_t packets, packet_n; /* fetch packets so far, instructions in the last */
+    uint64_t packet_end;       /* with bw: where the wrong path's current fetch packet ends */
+    uint64_t loads;            /* load-queue entries taken */
+} wrong_path;
+
 /* One idealisation set's graph, as far as the next instruction needs it. */
 typedef struct graph_state {
     unsigned set;
@@ -153,6 +180,7 @@ typedef struct graph_state {
     uint64_t icache_free;      /* the I-cache takes the next packet's request (it blocks on a miss) */
     uint64_t branch_p[RING];   /* P of each branch, by branch count mod RING */
     uint64_t branches;
+    wrong_path wp;             /* the wrong path after the last mispredicted branch, in this set's graph */
 } graph_state;
 
 /* A cache line's fill by a missing load, as the graph's sets see it: later
@@ -182,7 +210,11 @@ struct depgraph {
     /* The previous instruction, for DD, PD and the serialising edges. */
     bool prev_mispredict, prev_flush, prev_serial, prev_bubbled, prev_taken;
     bool packet_imiss, packet_itlb; /* the core's fetch packet missed the I-cache, the I-TLB */
+    bool wp_open;              /* a mispredicted branch's wrong path is being told */
+    uint32_t wp_packet;        /* its last instruction's fetch packet */
+    uint64_t wp_next_pc;       /* ... and the pc after it */
     uint32_t prev_packet;
+    uint64_t prev_pc;
     uint64_t prev_fetched, prev_dispatched, prev_completed, prev_ended;
     /* The committed stores (by count mod RING): when each committed in
      * the core and, once seen at the store queue's head, when its write
@@ -204,6 +236,7 @@ struct depgraph {
     line_fill *fills;
     brought *wrong_path_lines; /* I-cache lines the wrong path's fetches filled */
     brought *wrong_path_pages; /* pages the wrong path's loads translated, missing the D-TLB */
+    bool *page_gone;           /* [page][set]: that set's wrong path did not get to it (wrong_path_dispatch) */
     uint64_t packet_wp_ifill;  /* the current core packet hit a line only the wrong path had filled: its latency */
     uint64_t *fill_ready;      /* [line][set]: when the fill arrives in the set's graph (0: absent there) */
     double seconds;
@@ -280,9 +313,10 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->fills = calloc(LINES, sizeof *dg->fills);
     dg->wrong_path_lines = calloc(LINES, sizeof *dg->wrong_path_lines);
     dg->wrong_path_pages = calloc(LINES, sizeof *dg->wrong_path_pages);
+    dg->page_gone = calloc((size_t)LINES * (size_t)cfg->nsets, sizeof *dg->page_gone);
     dg->store_to = calloc(LINES, sizeof *dg->store_to);
     dg->fill_ready = calloc((size_t)LINES * (size_t)cfg->nsets, sizeof *dg->fill_ready);
-    if (!dg->fills || !dg->fill_ready || !dg->wrong_path_lines || !dg->wrong_path_pages || !dg->store_to)
+    if (!dg->fills || !dg->fill_ready || !dg->wrong_path_lines || !dg->wrong_path_pages || !dg->page_gone || !dg->store_to)
         die("out of memory");
     for (int k = 0; k < cfg->nsets; k++) {
         graph_state *g = &dg->g[k];
@@ -333,6 +367,7 @@ typedef struct edges {
     uint64_t store;            /* the last older store to its address, + 1 (0: none the graph knows) */
     uint64_t tlb;              /* its D-TLB miss's part of its latency (an L2 TLB hit, a walk) */
     uint64_t wp_tlb;           /* its page only the wrong path had translated: the D-TLB miss without it (bmisp) */
+    const bool *wp_page_gone;  /* ... and the sets whose wrong path did not translate it (by set) */
     enum op_speed speed;
     int divider;               /* divide, square root: 0 integer, 1 FP, on an unpipelined unit; else -1 */
     bool is_store;
@@ -472,6 +507,8 @@ static edges measure(depgraph *dg, const instance_record *r)
          * a walk in flight); with bmisp, a page only the wrong path had
          * translated is translated by the load itself. */
         e.tlb = translation(dg, r, start);
+        e.wp_page_gone = &dg->page_gone[(size_t)(brought_slot(dg->wrong_path_pages, r->mem_addr >> TLB_PAGE_SHIFT) -
+                                                 dg->wrong_path_pages) * (size_t)dg->nsets];
         e.wp_tlb = wrong_path_brought(dg->wrong_path_pages, r->mem_addr >> TLB_PAGE_SHIFT, !(r->flags & UOP_DTLB_MISS));
         e.store = store_to(dg, r->mem_addr);
     }
@@ -730,7 +767,7 @@ static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, cons
     unsigned set = g->set;
     uint64_t latency;
     uint64_t *ready = e->fill ? &fill_ready(dg, e->fill)[k] : NULL;
-    if (idealises(set, GC_BMISP)) exec += e->wp_tlb; /* its own walk first */
+    if (idealises(set, GC_BMISP) || (e->wp_tlb && e->wp_page_gone[k])) exec += e->wp_tlb; /* its own walk first */
     if (e->store && in_store_queue(dg, g, e->store - 1, exec)) {
         if (e->line == LINE_FILLS && ready) *ready = 0; /* it fills nothing */
         return max_u64(exec + e->tlb + hit_latency(dg, set), g->store_p[(e->store - 1) & (RING - 1)]);
@@ -904,7 +941,8 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     if (dg->trace && e->load)
         fprintf(dg->trace, "%u,%" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", set, i, r->pc, r->mem_addr, (int)e->line, d, exec, p - exec, e->ep,
-                e->fill ? e->fill->latency : 0, e->tlb, e->wp_tlb);
+                e->fill ? e->fill->latency : 0, e->tlb,
+                idealises(set, GC_BMISP) || (e->wp_tlb && e->wp_page_gone[k]) ? e->wp_tlb : 0);
     if (divider) *divider = p;
     uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;
     uint64_t c = max_u64(p, g->c_prev);                                           /* PC, CC */
@@ -923,26 +961,115 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     g->f_prev = f, g->d_prev = d, g->p_prev = p, g->c_prev = c;
 }
 
+/* Core time t moved into set k's graph: by the last committed
+ * instruction's D there against the core's, and by `shift`. */
+static uint64_t in_set(const depgraph *dg, const graph_state *g, uint64_t t, int64_t shift)
+{
+    return (uint64_t)max_i64((int64_t)(t + g->d_prev) + shift, (int64_t)dg->prev_dispatched + 1) - dg->prev_dispatched;
+}
+
 /* A load the core scheduled but did not commit (a wrong path's, or one a
  * flush squashed) may have filled a line a committed load then found: the
  * fill happened in every set at the same distance from the last committed
- * instruction, but for a wrong path's in the sets that idealise bmisp. The
- * core schedules a load's access at dispatch, so the fill goes on when the
- * load is squashed before it issues or before its data comes: its access
- * is taken as scheduled (load_issue, load_data), not as far as it got. */
+ * instruction, but a wrong path's moved as its dispatch moves in the set
+ * and absent where the set's wrong path never got to it (bmisp: none
+ * does). The core schedules a load's access at dispatch, so the fill goes
+ * on when the load is squashed before it issues or before its data comes:
+ * its access is taken as scheduled (load_issue, load_data), not as far as
+ * it got. */
 static void aborted_load(depgraph *dg, const instance_record *r)
 {
-    if (!r->load || !r->load_data || r->mem_level == MEM_L1 || (r->flags & UOP_FORWARDED)) return;
+    if (!r->load || !r->load_data || (r->flags & UOP_FORWARDED)) return;
     instance_record access = *r;
     access.issued = r->load_issue, access.completed = r->load_data;
-    line_fill *f;
-    if (classify_load(dg, &access, true, &f) != LINE_FILLS) return;
+    bool wrong = r->abort_key == STK_FLUSHED_MISPREDICT && dg->wp_open;
+    line_fill *f = fill_of(dg, r->mem_addr);
+    bool known = f->line == (r->mem_addr >> LINE_SHIFT) + 1;
+    if (r->mem_level == MEM_L1 || classify_load(dg, &access, true, &f) != LINE_FILLS) {
+        /* It found the line filled, or being filled, by an earlier load: in
+         * a set whose wrong path did not make that fill but gets to this
+         * one, this one fills it. */
+        if (!wrong || !known) return;
+        uint64_t *ready = fill_ready(dg, f);
+        for (int k = 0; k < dg->nsets; k++) {
+            const graph_state *g = &dg->g[k];
+            if (!ready[k] && !idealises(g->set, GC_BMISP) && !g->wp.gone)
+                ready[k] = in_set(dg, g, access.issued + translation(dg, &access, access.issued) + f->latency, g->wp.shift);
+        }
+        return;
+    }
     f->absent_in = r->abort_key == STK_FLUSHED_MISPREDICT ? 1u << GC_BMISP : 0;
     uint64_t *ready = fill_ready(dg, f);
     for (int k = 0; k < dg->nsets; k++) {
         const graph_state *g = &dg->g[k];
-        bool absent = g->set & f->absent_in;
-        ready[k] = absent ? 0 : max_u64(access.completed + g->d_prev, dg->prev_dispatched) - dg->prev_dispatched;
+        if ((g->set & f->absent_in) || (wrong && g->wp.gone)) ready[k] = 0;
+        else ready[k] = in_set(dg, g, access.completed, wrong ? g->wp.shift : 0);
+    }
+}
+
+/* The wrong path's instruction r in each set's graph (but bmisp's, which
+ * has none): its fetch packet (with bw, ended by its bytes or a taken
+ * transfer at the wider width) arrives a cycle after the one before it,
+ * from the branch's fetch on; it fills ROB rows in order (the fetch
+ * buffer holds more than the stalled dispatch takes), a row taken once
+ * the row `rows` back has committed (a row the wrong path took never
+ * does: it stops), a load's entry once the one `lsq.load_entries` back
+ * is free. Against the core, each set moves it as far as its graph moves
+ * it from the baseline graph's: it dispatches while the core's time left
+ * until the branch resolved, so moved, is not below zero. */
+static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
+{
+    if (r->abort_key != STK_FLUSHED_MISPREDICT || (!dg->wp_open && !dg->prev_mispredict)) return;
+    bool first = !dg->wp_open;
+    if (first) dg->wp_packet = dg->prev_packet, dg->wp_next_pc = dg->prev_pc + 4; /* it may go on in the branch's packet */
+    bool packet = r->packet != dg->wp_packet;
+    bool jumped = r->pc <= dg->wp_next_pc - 4 || r->pc > dg->wp_next_pc; /* not the next 2 or 4 bytes on */
+    dg->wp_open = true, dg->wp_packet = r->packet, dg->wp_next_pc = r->pc + 4;
+    uint64_t arrive = cycles_after(r->fetch_ready, r->fetched);
+    for (int k = 0; k < dg->nsets; k++) {
+        graph_state *g = &dg->g[k];
+        wrong_path *w = &g->wp;
+        bool bw = idealises(g->set, GC_BW);
+        uint64_t fbw = bw ? dg->fbw_ideal : dg->fbw;
+        if (first) *w = (wrong_path){.f = g->f_prev, .bd = g->d_prev, .resolves = g->p_prev, .d = g->d_prev, .row_n = g->row_n,
+                                     .packet_end = g->packet_end, .packet_n = g->packet_n};
+        if (w->d == UINT64_MAX || idealises(g->set, GC_BMISP)) continue;
+        if (bw ? jumped || r->pc >= w->packet_end || w->packet_n >= (uint64_t)dg->fetch_cfg[1].fetch_width : packet) {
+            if (bw) w->packet_end = packet_end(&dg->fetch_cfg[1], r->pc), w->packet_n = 0;
+            w->packets++;
+        }
+        w->packet_n++;
+        uint64_t d = max_u64(w->d, w->f + w->packets + arrive);
+        if (w->row_n >= fbw) {
+            uint64_t rows = (idealises(g->set, GC_WIN) ? dg->rob.win : dg->rob.base) / fbw;
+            if (w->rows >= rows) d = UINT64_MAX;
+            else if (g->rows + w->rows >= rows) d = max_u64(d + 1, g->row_c[(g->rows + w->rows - rows) & (RING - 1)]);
+            else d++;
+            w->rows++, w->row_n = 0;
+        }
+        w->row_n++;
+        if (r->load && d != UINT64_MAX) {
+            uint64_t size = size_of(dg, g->set, RES_LDQ);
+            d = w->loads < size ? max_u64(d, freed_ahead(&g->res[RES_LDQ], size, w->loads)) : UINT64_MAX;
+            w->loads++;
+        }
+        w->d = d;
+    }
+    if (!r->dispatched) return; /* the core did not dispatch it: nor does any set (its address is not known) */
+    const wrong_path *base = &dg->g[0].wp;
+    int64_t left = (int64_t)dg->prev_completed - (int64_t)r->dispatched; /* in the core, until the branch resolved */
+    for (int k = 1; k < dg->nsets; k++) {
+        wrong_path *w = &dg->g[k].wp;
+        if (w->gone || idealises(dg->g[k].set, GC_BMISP)) continue;
+        w->shift = 0;
+        if (base->d == UINT64_MAX) continue; /* the baseline graph's window was full: as in the core */
+        if (w->d == UINT64_MAX) {
+            w->gone = true;
+            continue;
+        }
+        w->shift = ((int64_t)w->d - (int64_t)w->bd) - ((int64_t)base->d - (int64_t)base->bd);
+        int64_t sooner = ((int64_t)w->resolves - (int64_t)w->bd) - ((int64_t)base->resolves - (int64_t)base->bd);
+        w->gone = left + sooner - w->shift < 0;
     }
 }
 
@@ -955,8 +1082,17 @@ static void wrong_path_prefetches(depgraph *dg, const instance_record *r)
     if (r->abort_key != STK_FLUSHED_MISPREDICT) return;
     if ((r->flags & UOP_L1I_MISS) && !(r->flags & UOP_ITLB_MISS))
         wrong_path_brings(dg->wrong_path_lines, r->pc >> LINE_SHIFT, cycles_after(r->fetch_ready, r->fetched));
-    if (r->load && (r->flags & UOP_DTLB_MISS) && r->issued)
-        wrong_path_brings(dg->wrong_path_pages, r->mem_addr >> TLB_PAGE_SHIFT, tlb_latency(dg, r->flags));
+    if (r->load && r->issued) {
+        /* A set whose wrong path did not get to the load that translated
+         * the page, but gets to a later one of it, translates it there. */
+        uint64_t page = r->mem_addr >> TLB_PAGE_SHIFT;
+        brought *b = brought_slot(dg->wrong_path_pages, page);
+        bool again = b->key == page + 1;
+        if (!again && !(r->flags & UOP_DTLB_MISS)) return;
+        if (!again) wrong_path_brings(dg->wrong_path_pages, page, tlb_latency(dg, r->flags));
+        bool *gone = &dg->page_gone[(size_t)(b - dg->wrong_path_pages) * (size_t)dg->nsets];
+        for (int k = 0; k < dg->nsets; k++) gone[k] = (!again || gone[k]) && dg->wp_open && dg->g[k].wp.gone;
+    }
 }
 
 static void remember(depgraph *dg, const instance_record *r)
@@ -969,6 +1105,7 @@ static void remember(depgraph *dg, const instance_record *r)
     dg->prev_dispatched = r->dispatched;
     dg->prev_fetched = r->fetched;
     dg->prev_packet = r->packet;
+    dg->prev_pc = r->pc;
     dg->prev_completed = r->completed;
     dg->prev_ended = r->ended;
 }
@@ -1004,6 +1141,7 @@ void depgraph_instance(void *ctx, const instance_record *r)
     double t0 = timed ? now_seconds() : 0;
     see_store_queue(dg, r);
     if (!r->retired) {
+        wrong_path_dispatch(dg, r);
         aborted_load(dg, r);
         wrong_path_prefetches(dg, r);
     } else {
@@ -1017,6 +1155,7 @@ void depgraph_instance(void *ctx, const instance_record *r)
             resolve_stores(dg, dg->stores_resolved + 1);
         for (int k = 0; k < dg->nsets; k++) step(dg, k, r, &e);
         dg->n++;
+        dg->wp_open = false;
         if (e.is_store) add_store(dg, r);
         remember(dg, r);
     }
@@ -1036,6 +1175,7 @@ void depgraph_finish(depgraph *dg, depgraph_result *out)
     free(dg->fills);
     free(dg->wrong_path_lines);
     free(dg->wrong_path_pages);
+    free(dg->page_gone);
     free(dg->store_to);
     free(dg->fill_ready);
     free(dg->g);

@@ -18,7 +18,9 @@
  * load that hit the L1D after a page walk takes the walk's time, and with
  * bmisp walks itself when only the wrong path had, or misses a line only a
  * squashed wrong-path load filled (its own walk, then the fill's memory
- * time, not the wrong-path load's walk again). A write holds its MSHR for its fill
+ * time, not the wrong-path load's walk again); where the set resolves the
+ * branch sooner, its wrong path's late load, and the page it walked, are
+ * gone. A write holds its MSHR for its fill
  * less its measured wait; each set gives MSHRs in its own order of asking.
  * The issue ports are the core's in every set: with bmisp, multiplies
  * brought together contend for theirs. */
@@ -526,6 +528,60 @@ Test(depgraph, a_line_and_page_only_the_wrong_path_brought_cost_a_walk_and_a_mis
     int64_t more = (int64_t)(g.cycles[1] - g.cycles[0]) - (int64_t)(alone.cycles[1] - alone.cycles[0]);
     cr_assert(more > WALK + MISS_LATENCY - 10 && more < WALK + MISS_LATENCY,
               "%ld cycles more with bmisp (walk %d, miss %d)", (long)more, WALK, MISS_LATENCY);
+}
+
+/* A load that misses (100 cycles) and a mispredicted branch on it, whose
+ * wrong path's load, `after` cycles after the branch's dispatch, walks the
+ * page of the correct path's last load (which then hits the D-TLB);
+ * between, 200 operations. The baseline and dmiss. */
+static depgraph_result walked_late_on_the_wrong_path(uint64_t after)
+{
+    enum { N = 2 + 200 + 1 };
+    static instance_record r[N];
+    for (int i = 2; i < N; i++) {
+        uint64_t t = 130 + (uint64_t)i / 4;
+        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
+        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)i / 4 + 2, r[i].pc = 0x10000 + 4 * (uint64_t)i;
+    }
+    r[0] = op(0, 10, 11, 111, 112);
+    r[0].cls = CLS_LOAD, r[0].load = true, r[0].mem_level = MEM_DRAM, r[0].mem_addr = 0x80000, r[0].dst = 5;
+    r[1] = op(1, 10, 111, 112, 113);
+    r[1].cls = CLS_BRANCH, r[1].flags = UOP_MISPREDICT, r[1].src[0] = 5, r[1].pc = 0x1004;
+    for (int i = 0; i < 2; i++) r[i].fetched = 4, r[i].fetch_ready = 9, r[i].packet = 1;
+    instance_record *x = &r[N - 1];
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x400008, x->mem_level = MEM_L1;
+    x->completed = x->issued + 4, x->ended = x->completed + 1, x->load_issue = x->issued, x->load_data = x->completed;
+    instance_record wrong = op(2, 10 + after, 11 + after, 0, 113);
+    wrong.pc = 0x2000, wrong.fetched = 5, wrong.fetch_ready = 10, wrong.packet = 2;
+    wrong.cls = CLS_LOAD, wrong.load = true, wrong.mem_addr = 0x400000, wrong.mem_level = MEM_L1;
+    wrong.flags = UOP_DTLB_MISS | UOP_L2TLB_MISS, wrong.load_issue = wrong.issued, wrong.load_data = wrong.issued + 68;
+    wrong.retired = false, wrong.abort_key = STK_FLUSHED_MISPREDICT;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("dmiss")}};
+    depgraph *dg = depgraph_new(&cfg, &core);
+    depgraph_begin(dg);
+    depgraph_instance(dg, &r[0]);
+    depgraph_instance(dg, &r[1]);
+    depgraph_instance(dg, &wrong);
+    for (int i = 2; i < N; i++) depgraph_instance(dg, &r[i]);
+    depgraph_result g;
+    depgraph_finish(dg, &g);
+    return g;
+}
+
+Test(depgraph, a_wrong_path_ends_where_its_branch_resolves_in_the_set)
+{
+    /* With dmiss the branch's load hits: the branch resolves some 95
+     * cycles sooner, before the wrong path's load 80 cycles on (the core
+     * had 22 cycles to spare) dispatches, so the correct path's load walks
+     * its page itself (64 cycles); one 2 cycles on still dispatches. The
+     * baseline is the same either way. */
+    depgraph_result late = walked_late_on_the_wrong_path(80), early = walked_late_on_the_wrong_path(2);
+    cr_assert(late.cycles[0] + 2 >= early.cycles[0] && late.cycles[0] <= early.cycles[0] + 2, "%lu, %lu cycles",
+              (unsigned long)late.cycles[0], (unsigned long)early.cycles[0]);
+    cr_assert(late.cycles[1] > early.cycles[1] + 50, "with dmiss: %lu cycles, %lu with the early wrong-path load",
+              (unsigned long)late.cycles[1], (unsigned long)early.cycles[1]);
 }
 
 /* Stores each to a line of its own, committed one every latency / 8
