@@ -48,6 +48,9 @@ DEEPDIR = "inputs-read-through-a-directory-whose-name-is-sixty-chars"
 PAD = "RVSAMPLE_EVAL_PAD=" + "x" * 3072
 GUEST_ENV = ["PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/nonexistent", "PWD=/guest/work"]
 MAXK = 30
+# The lists whose inputs make_inputs.py makes with an option of their own
+# (their own seed; SPLIT.md), each into OUT/inputs-<option>.
+INPUT_SETS = {"eval.txt": "--eval", "tuning-extra.txt": "--tuning-extra"}
 JOBS = int(os.environ.get("JOBS", "2"))
 
 
@@ -69,7 +72,7 @@ def runs_of(specs):
         parts = spec.split(":")
         lst, st = parts[0], parts[1]
         only = set(parts[2].split(",")) if len(parts) > 2 else None
-        opt = ["--eval"] if Path(lst).name == "eval.txt" else []
+        opt = [INPUT_SETS[Path(lst).name]] if Path(lst).name in INPUT_SETS else []
         for label, prog, stdin, args in load_list(lst):
             if only is None or label in only:
                 out.append((st, label, prog, stdin, args, opt))
@@ -99,7 +102,7 @@ def digest_tree(d):
 def inputs_dir(out, opt, refresh=False):
     """The generated inputs, made again by REFRESH (cheap) and replaced when
     their content changed: the runs' keys hold their digest."""
-    d = Path(out) / ("inputs-eval" if opt else "inputs")
+    d = Path(out) / ("inputs" + (opt[0][1:] if opt else ""))  # inputs, inputs-eval, ...
     if d.is_dir() and not refresh:
         return d
     new = d.with_name(d.name + ".new")

@@ -51,14 +51,16 @@ for t in bbv simpoint sim; do [ -x "$B/$t" ] || { echo "accuracy_eval: $B/$t is 
 if [ -n "$SIM_FROM" ] && ! { [ -x "$SIM_FROM/sim" ] && [ -f "$SIM_FROM/boom-tip.ini" ]; }; then
     echo "accuracy_eval: -S $SIM_FROM: no sim and boom-tip.ini there" >&2; exit 2
 fi
-# The sets (SPLIT.md): the tuning set is the test corpus's pipeline runs.
+# The sets (SPLIT.md): the tuning set is the test corpus's pipeline runs
 TUNING=lua,gzip_stdout,bzip2_stdout,xz_stdout,zstd_stdout,sqlite_inmem,mawk_stats,sed_script,tcc_compile,lp_solve,nasm_elf,yaml_stdin,bash_signals
-EVAL_PROGS=$(sed -n 's/^\([a-z0-9_]*\) *| *\([^ |]*\).*/\2/p' "$C/eval.txt" | sort -u)
-for p in $EVAL_PROGS; do
-    [ -x "$CB/$p" ] || { echo "accuracy_eval: $CB/$p is missing (tests/corpus/build.sh --eval)" >&2; exit 2; }
+# and its later additions (tuning-extra.txt: kinds it lacked, SPLIT.md).
+for l in eval tuning-extra; do
+    for p in $(sed -n 's/^\([a-z0-9_]*\) *| *\([^ |]*\).*/\2/p' "$C/$l.txt" | sort -u); do
+        [ -x "$CB/$p" ] || { echo "accuracy_eval: $CB/$p is missing (tests/corpus/build.sh --$l)" >&2; exit 2; }
+    done
 done
-SETS=("$C/programs.txt:tuning:$TUNING" "$C/eval.txt:evaluation")
-[ "$TUNING_ONLY" = 0 ] || SETS=("${SETS[0]}")
+SETS=("$C/programs.txt:tuning:$TUNING" "$C/tuning-extra.txt:tuning" "$C/eval.txt:evaluation")
+[ "$TUNING_ONLY" = 0 ] || SETS=("${SETS[@]:0:2}")
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 # The tools and the core's configuration as they are now (bbv --proxy reads

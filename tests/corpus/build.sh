@@ -8,10 +8,11 @@
 # build/corpus/bin/<program> links to the cached binaries and
 # build/corpus/versions.txt lists the packages and versions built.
 # A recipe with SET=eval belongs to the evaluation set of the accuracy
-# bench (tests/corpus/SPLIT.md): `make corpus` and `make test` leave it out.
+# bench (tests/corpus/SPLIT.md), one with SET=tuning-extra to the tuning
+# set's later additions: `make corpus` and `make test` leave both out.
 #
-# Usage: tests/corpus/build.sh [--eval | --all | RECIPE...]
-#   (default: every recipe but the evaluation set's; --eval: those only)
+# Usage: tests/corpus/build.sh [--eval | --tuning-extra | --all | RECIPE...]
+#   (default: the test corpus's recipes; --eval, --tuning-extra: those only)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RECIPES=$ROOT/tests/corpus/recipes
@@ -104,7 +105,8 @@ build_one() {
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$CACHE" "$OUTDIR/bin"
-# recipes_in SET: the recipes of the test set ("test") or the evaluation set.
+# recipes_in SET: the recipes of the test set ("test"), the evaluation set
+# ("eval") or the tuning set's later additions ("tuning-extra").
 recipes_in() {
     local f set
     for f in "$RECIPES"/*.sh; do
@@ -115,7 +117,8 @@ recipes_in() {
 case ${1:-} in
 "") set -- $(recipes_in test) ;;
 --eval) set -- $(recipes_in eval) ;;
---all) set -- $(recipes_in test) $(recipes_in eval) ;;
+--tuning-extra) set -- $(recipes_in tuning-extra) ;;
+--all) set -- $(recipes_in test) $(recipes_in eval) $(recipes_in tuning-extra) ;;
 esac
 for r in "$@"; do [ -f "$RECIPES/$r.sh" ] || { say "no recipe $r"; exit 1; }; done
 ensure_deb_src "$(. "$RECIPES/$1.sh"; echo "$SRCPKG")"

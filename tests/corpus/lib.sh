@@ -4,7 +4,8 @@ CORPUS=$TOP/tests/corpus
 CORPUS_BIN=$TOP/build/corpus/bin
 # The table of runs: programs.txt (make test's), or with CORPUS_LIST=eval.txt
 # the evaluation set's (tests/corpus/SPLIT.md; built by build.sh --eval,
-# inputs from make_inputs.py --eval).
+# inputs from make_inputs.py --eval), with CORPUS_LIST=tuning-extra.txt the
+# tuning set's later additions' (build.sh and make_inputs.py --tuning-extra).
 CORPUS_LIST=${CORPUS_LIST:-programs.txt}
 QEMU=${QEMU:-qemu-riscv64}
 TIMEOUT=${TIMEOUT:-300}
@@ -82,9 +83,12 @@ corpus_left_out() {
 
 # corpus_inputs: the generated inputs, once, in $T/inputs.
 corpus_inputs() {
-    local eval=()
-    [ "$CORPUS_LIST" != eval.txt ] || eval=(--eval)
-    [ -d "$T/inputs" ] || python3 "$CORPUS/make_inputs.py" "${eval[@]}" "$T/inputs"
+    local opt=()
+    case $CORPUS_LIST in
+    eval.txt) opt=(--eval) ;;
+    tuning-extra.txt) opt=(--tuning-extra) ;;
+    esac
+    [ -d "$T/inputs" ] || python3 "$CORPUS/make_inputs.py" "${opt[@]}" "$T/inputs"
 }
 
 # corpus_fresh DIR: DIR afresh, holding a copy of the inputs.

@@ -35,6 +35,14 @@ runs instead (tests/corpus/eval.txt, SPLIT.md), from a seed of their own:
   work.tcl    a Tcl workload: a dict of counts, a sieve, an RPN evaluator (jimsh)
   module.c    a C translation unit as unit.c, larger (sparse-linearize)
 
+With --tuning-extra (make_inputs.py --tuning-extra DIR), the inputs of the
+tuning set's later additions (tests/corpus/tuning-extra.txt, SPLIT.md), from
+a seed of their own:
+  proteins.fa protein sequences evolved from one ancestor: substitutions,
+              insertions, deletions (probcons)
+  voice.raw   48 kHz 16-bit mono raw audio: voiced stretches (harmonics of a
+              gliding pitch) and unvoiced ones (noise) (opus_demo)
+
 With --text (make_inputs.py --text LINES FILE), only text.txt's English-like
 text, LINES lines of it (text.txt's 1200 first) into FILE: the larger input
 of bench/long_program.sh.
@@ -48,15 +56,16 @@ import shutil
 import sys
 from pathlib import Path
 
-USAGE = "usage: make_inputs.py DIR | --eval DIR | --text LINES FILE"
+USAGE = "usage: make_inputs.py DIR | --eval DIR | --tuning-extra DIR | --text LINES FILE"
 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
     print(USAGE + "\n\n" + __doc__.strip())
     sys.exit(0)
 EVAL = len(sys.argv) == 3 and sys.argv[1] == "--eval"
+EXTRA = len(sys.argv) == 3 and sys.argv[1] == "--tuning-extra"
 TEXT = len(sys.argv) == 4 and sys.argv[1] == "--text"
-if not (EVAL or TEXT or len(sys.argv) == 2) or (not EVAL and not TEXT and sys.argv[1].startswith("-")):
+if not (EVAL or EXTRA or TEXT or len(sys.argv) == 2) or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
     sys.exit("make_inputs.py: " + USAGE)  # an option is never a directory to fill
-out = Path(sys.argv[3] if TEXT else sys.argv[2] if EVAL else sys.argv[1])
+out = Path(sys.argv[3] if TEXT else sys.argv[2] if EVAL or EXTRA else sys.argv[1])
 if not TEXT:
     out.mkdir(parents=True, exist_ok=True)
 rng = random.Random(20261124)
@@ -377,8 +386,44 @@ puts [format "%d %d %d %d %s %d %d %d" [llength $keys] [llength $primes] $acc $n
 """)
 
 
+def tuning_extra_inputs(out):
+    """The tuning set's later additions' inputs (SPLIT.md): their own seed."""
+    import math, struct
+    r = random.Random(20261129)
+    aa = "ACDEFGHIKLMNPQRSTVWY"
+    seqs = ["".join(r.choice(aa) for _ in range(PROT_LEN))]
+    while len(seqs) < PROT_SEQS:  # each a mutated copy of an earlier one
+        s = list(r.choice(seqs))
+        for _ in range(r.randint(8, 30)):
+            k, op = r.randrange(len(s)), r.random()
+            if op < 0.7:
+                s[k] = r.choice(aa)
+            elif op < 0.85:
+                s.insert(k, r.choice(aa))
+            else:
+                del s[k]
+        seqs.append("".join(s))
+    (out / "proteins.fa").write_text("".join(f">p{i}\n{q}\n" for i, q in enumerate(seqs)))
+    rate, n, quarter = 48000, int(48000 * VOICE_SECONDS), 12000
+    samples = []
+    for i in range(n):
+        t, seg = i / rate, i // quarter
+        if seg % 4 == 3:  # an unvoiced stretch
+            v = 0.3 * (r.random() - 0.5)
+        else:  # harmonics of a pitch gliding within the stretch, falling off as 1/h
+            f0 = 100 + 30 * (seg % 5) + 40 * (i % quarter) / quarter
+            v = sum(0.25 / h * math.sin(2 * math.pi * h * f0 * t) for h in range(1, 7))
+            v += 0.02 * (r.random() - 0.5)
+        samples.append(int(max(-1, min(1, v)) * 32000))
+    (out / "voice.raw").write_bytes(struct.pack(f"<{n}h", *samples))
+
+
+PROT_SEQS, PROT_LEN, VOICE_SECONDS = 6, 45, 1.0  # 20-80M instructions each
 if EVAL:
     eval_inputs(out)
+    sys.exit(0)
+if EXTRA:
+    tuning_extra_inputs(out)
     sys.exit(0)
 if TEXT:
     out.write_text(text(int(sys.argv[2])))
