@@ -435,81 +435,74 @@ static inline void queue_history(pending_conds *q, int outcome)
     q->nhistory++;
 }
 
-/* What warm_event changes every event: the batch's counts, the bank and
- * two statistics. A run of events learns in a local copy (warm_regs_of,
- * then warm_regs_put), which stays in registers: in b, each would be
- * loaded and stored again every event, as the stores to the tables might
- * alias them (bench/bpred_model.sh: 2-3% of the time a branch). */
-typedef struct warm_regs {
-    pending_conds q;
-    bp_bank bank;
-    uint64_t branches, cond;
-} warm_regs;
-
-static inline warm_regs warm_regs_of(const bpred *b) { return (warm_regs){.q = b->pending, .bank = b->bank}; }
-
-static inline void warm_regs_put(bpred *b, const warm_regs *r)
+/* Train TAGE (and the loop predictor) with the batch q, gathered in
+ * pending_pc and pending_at. */
+static void flush_pending(bpred *b, pending_conds q)
 {
-    b->pending = r->q;
-    b->bank = r->bank;
-    b->stats.branches += r->branches;
-    b->stats.cond += r->cond;
+    uint32_t wrong =
+        tage_predict_update_batch(b->dir, b->pending_pc, q.taken, b->pending_at, q.n, q.history, q.nhistory);
+    /* In order, after TAGE's: the loop predictor only reads its direction. */
+    if (b->loop) wrong = loop_in_order(b->loop, b->pending_pc, q.n, wrong);
+    b->stats.cond_mispredicts += (uint64_t)__builtin_popcount(wrong);
+    /* a BTB miss counts only when the direction was right (as in bpred_predict_update) */
+    b->stats.btb_misses += (uint64_t)__builtin_popcount(q.btb_unknown & ~wrong);
 }
 
-static inline void warm_event(bpred *b, warm_regs *r, const bp_event *e)
+/* Learn from e with the batch being gathered in *q and the fetch bank in
+ * *bank; whether e is a conditional branch (the caller counts). A run of
+ * events (bpred_warm_events) keeps both in locals, which stay in
+ * registers: in b they would be loaded and stored again every event, as
+ * the stores to the tables may alias them (bench/bpred_model.sh: 2-3% of
+ * the time a branch). A single event (bpred_warm) learns in b's, as a
+ * copy in and out would wait on the last event's stores. */
+static inline bool warm_event(bpred *b, pending_conds *q, bp_bank *bank, const bp_event *e)
 {
-    pending_conds *q = &r->q;
-    r->branches++;
-    queue_history(q, bank_enter(&r->bank, e->pc, b->bank_shift));
+    queue_history(q, bank_enter(bank, e->pc, b->bank_shift));
     if (e->kind != BP_COND) {
         bp_outcome o = {0};
         learn_targets(b, e, &o); /* TAGE is not involved */
-        queue_history(q, bank_leave(&r->bank, e));
-        return;
+        queue_history(q, bank_leave(bank, e));
+        return false;
     }
-    r->cond++;
     bim_train(&b->bim, e->pc, e->taken);
     b->pending_pc[q->n] = e->pc;
     b->pending_at[q->n] = (uint8_t)q->nhistory;
     q->taken |= (uint32_t)e->taken << q->n;
     if (e->taken) q->btb_unknown |= (uint32_t)!btb_train(&b->btb, e->pc, e->target) << q->n;
-    queue_history(q, bank_leave(&r->bank, e));
+    queue_history(q, bank_leave(bank, e));
     /* (A batch shifts in at most one outcome per branch, and the open bank's.) */
     if (++q->n == TAGE_BATCH) {
-        b->pending = *q;
-        bpred_warm_flush(b);
-        *q = b->pending;
+        flush_pending(b, *q);
+        *q = (pending_conds){0};
     }
+    return true;
 }
 
 void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target)
 {
     bp_event e;
     if (!bpred_event(in, taken, target, &e)) return;
-    warm_regs r = warm_regs_of(b);
-    warm_event(b, &r, &e);
-    warm_regs_put(b, &r);
+    b->stats.branches++;
+    b->stats.cond += warm_event(b, &b->pending, &b->bank, &e);
 }
 
 void bpred_warm_events(bpred *b, const bp_event *e, int n)
 {
-    warm_regs r = warm_regs_of(b);
-    for (int i = 0; i < n; i++) warm_event(b, &r, &e[i]);
-    warm_regs_put(b, &r);
+    pending_conds q = b->pending;
+    bp_bank bank = b->bank;
+    uint64_t cond = 0;
+    for (int i = 0; i < n; i++) cond += warm_event(b, &q, &bank, &e[i]);
+    b->pending = q;
+    b->bank = bank;
+    b->stats.branches += (uint64_t)(n > 0 ? n : 0);
+    b->stats.cond += cond;
 }
 
 void bpred_warm_flush(bpred *b)
 {
-    pending_conds *q = &b->pending;
-    if (!q->n && !q->nhistory) return;
-    uint32_t wrong =
-        tage_predict_update_batch(b->dir, b->pending_pc, q->taken, b->pending_at, q->n, q->history, q->nhistory);
-    /* In order, after TAGE's: the loop predictor only reads its direction. */
-    if (b->loop) wrong = loop_in_order(b->loop, b->pending_pc, q->n, wrong);
-    b->stats.cond_mispredicts += (uint64_t)__builtin_popcount(wrong);
-    /* a BTB miss counts only when the direction was right (as in bpred_predict_update) */
-    b->stats.btb_misses += (uint64_t)__builtin_popcount(q->btb_unknown & ~wrong);
-    *q = (pending_conds){0};
+    if (!b->pending.n && !b->pending.nhistory) return;
+    flush_pending(b, b->pending);
+    b->pending = (pending_conds){0};
 }
 
 const bpred_stats *bpred_get_stats(const bpred *b) { return &b->stats; }
