@@ -6,8 +6,10 @@
  * execution latency, PP between loads of one cache line, PC, CC, CBW) and
  * the core's resources as edges from the instruction that frees an entry
  * to the one that takes it (ROB rows, physical registers, the load queue,
- * the issue queues, L1D MSHRs). Latencies come from the detailed core's
- * per-instruction timestamps (the instance probe). One streaming pass
+ * the issue queues, L1D MSHRs), and the wrong path after a mispredicted
+ * branch (the lines and pages it brings, as far as each set's window and
+ * its branch's resolution let it go). Latencies come from the detailed
+ * core's per-instruction timestamps (the instance probe). One streaming pass
  * evaluates the critical path of every idealisation set at once, so icost
  * needs no re-simulation; sim --icost puts its costs beside
  * re-simulation's. sim/RESULTS.md lists what is not modelled. */
