@@ -127,7 +127,7 @@ for s in sets:
           f"{e['wrong_path_issued']} | {e['l1d_misses']} | {e['dtlb_misses']} | {runs[s][1]} |")
 print('\n## The load in the graph and in re-simulation\n')
 print('| set | instances | re-simulation: mean latency | missed | D-TLB misses | graph: mean latency | missed | '
-      'missed in one only | graph\'s walks the wrong path had made |')
+      'missed in one only | graph: walks the baseline\'s wrong path had made |')
 print('|---|---:|---:|---:|---:|---:|---:|---:|---:|')
 for s in sets:
     rs, gs = runs[s][0], graph[s]
@@ -135,7 +135,7 @@ for s in sets:
         print(f'| {names[s]} | {len(rs)} re-simulated, {len(gs)} in the graph: not the same loads | | | | | | | |')
         continue
     glat = [int(g['latency']) for g in gs]
-    walks = sum(int(g['wp_tlb']) > 0 for g in gs) if s & 16 else 0
+    walks = sum(int(g['wp_tlb']) > 0 for g in gs)
     differ = sum((a > MISS) != (b > MISS) for (a, _), b in zip(rs, glat))
     print(f"| {names[s]} | {len(rs)} | {sum(a for a, _ in rs) / len(rs):.1f} | {sum(a > MISS for a, _ in rs)} | "
           f"{sum(t for _, t in rs)} | {sum(glat) / len(glat):.1f} | {sum(g > MISS for g in glat)} | {differ} | {walks} |")
