@@ -502,6 +502,15 @@ def per_program(rows, method, st):
     return out
 
 
+def tool_prior():
+    """simpoint's own prior (ts_model_default), to set beside the fit: the
+    two differ once the tuning set has changed since the tool's was fitted."""
+    src = (TOP / "simpoint/twostage.c").read_text()
+    df = re.search(r"ts_model_default = \{[^}]*\.prior_df = ([0-9.]+)", src)
+    sd = re.search(r"ts_model_default = \{[^}]*\.prior_sd = ([0-9.]+)", src)
+    return f"nu0 = {float(df[1]):.2f}, s0 = {100 * float(sd[1]):.2f}%" if df and sd else "not found"
+
+
 def prior_fit(rows, method="budget:1.5x"):
     """The prior of simpoint's sigma^2 (simpoint/twostage.h): the scaled inverse
     chi-square (nu0, s0^2) of greatest marginal likelihood on the tuning set's
@@ -627,7 +636,7 @@ def render(rows, methods):
           "freedom from the points (median); *df*: the variance's (median); *programs*: those whose every "
           f"perturbation's interval holds. sigma^2's prior, fitted on the tuning set's budget:1.5x designs "
           f"({nfit} perturbations with pairs) by maximum marginal likelihood (prior_fit): nu0 = {nu0:.2f}, "
-          f"s0 = {100 * s0:.2f}% (the tool's: simpoint/twostage.c ts_model_default).",
+          f"s0 = {100 * s0:.2f}% (the tool's, simpoint/twostage.c ts_model_default: {tool_prior()}).",
           ["first stage", "coverage", "half-width", "median", "pairs", "df", "programs held"],
           [(st, m, measured(st, m)) for st in sets for m in methods])
     for st in sets:
