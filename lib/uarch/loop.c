@@ -166,6 +166,20 @@ uint32_t loop_in_order(loop_pred *l, const uint64_t *pc, int n, uint32_t tage_wr
         loop_entry *e = entry_in(&g, pc[j], &tag);
         bool hit = e->tag == tag, tage_was_wrong = tage_wrong >> j & 1;
         if (!hit && !tage_was_wrong) continue; /* the usual case: nothing to count, nothing to learn */
+        if (hit && !tage_was_wrong) {
+            /* A run of fetches of this branch that TAGE got right (a loop of
+             * one branch): counted at once when none of them is at the count
+             * the entry inverts at. */
+            int k = j + 1;
+            while (k < n && pc[k] == pc[j] && !(tage_wrong >> k & 1)) k++;
+            unsigned run = (unsigned)(k - j), to_trip = (unsigned)(e->trip - e->count) & LOOP_COUNT_MASK;
+            if (e->conf != LOOP_CONFIDENT || to_trip >= run) {
+                e->count = (uint16_t)((e->count + run) & LOOP_COUNT_MASK);
+                e->age = (uint8_t)(e->age + run < LOOP_AGE_MAX ? e->age + run : LOOP_AGE_MAX);
+                j = k - 1;
+                continue;
+            }
+        }
         uint16_t count = e->count;
         bool inverted = inverts(e, tag);
         if (hit) count_fetch(e, inverted);

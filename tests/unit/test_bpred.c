@@ -561,6 +561,57 @@ static void expect_same_predictor(bpred *x, bpred *y, const char *what)
 /* bpred_warm trains conditional branches in batches: once flushed, the
  * statistics and the saved state are those of bpred_predict_update on
  * every branch, with immediate predictions interleaved or not. */
+/* The detailed core's path for a correct-path branch: predict, speculate
+ * with its outcome, learn at once if mispredicted, train at commit. */
+static bool fetch_resolve_commit(bpred *b, const rv_insn *in, bool taken, uint64_t next)
+{
+    bp_prediction p;
+    bp_event e;
+    bpred_predict(b, in, &p);
+    cr_assert(bpred_event(in, taken, next, &e));
+    bpred_speculate(b, &e);
+    bool wrong = bpred_judge(&p, &e).mispredict;
+    if (wrong) bpred_resolved_mispredict(b, &e, &p);
+    bpred_commit(b, &e, &p);
+    return wrong;
+}
+
+/* Loops of one branch, 150 to 249 iterations, each trip count 12 times:
+ * the loop predictor becomes confident, inverts at the exits, and when the
+ * trip count grows inverts once where TAGE was right. Batched warming
+ * counts a run of the branch at once; it must leave the state and make the
+ * mispredictions the detailed core's path (a separate implementation:
+ * loop_read, loop_fetched, loop_mispredicted) does. */
+Test(bpred, loop_predictor_warms_in_batches_as_the_core_learns)
+{
+    uarch_config c = defaults();
+    bpred *core = bpred_new(&c), *batched = bpred_new(&c);
+    rv_insn br = cond(0x10450);
+    br.imm = -0x50; /* back to 0x10400 */
+    unsigned long wrong = 0;
+    for (int loop = 0; loop < 120; loop++) {
+        int trip = 150 + (loop / 12) * 11 % 100;
+        for (int i = 0; i < trip; i++) {
+            bool taken = i != trip - 1;
+            uint64_t next = taken ? 0x10400 : 0x10454;
+            wrong += fetch_resolve_commit(core, &br, taken, next);
+            bpred_warm(batched, &br, taken, next);
+        }
+    }
+    bpred_warm_flush(batched);
+    /* Each trip count is learnt in 7 exits of its 12 and predicted after. */
+    cr_expect_lt(wrong, 110, "the loop predictor learnt the trip counts: %lu mispredictions", wrong);
+    cr_expect_eq(bpred_get_stats(batched)->cond_mispredicts, wrong, "batched warming's mispredictions");
+    ustate a = {0}, b = {0};
+    bpred_save(core, &a);
+    bpred_save(batched, &b);
+    cr_expect(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "the saved state");
+    ustate_free(&a);
+    ustate_free(&b);
+    bpred_free(core);
+    bpred_free(batched);
+}
+
 Test(bpred, warm_batches_train_as_predict_update)
 {
     enum { N = 30000 };
