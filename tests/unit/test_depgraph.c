@@ -257,6 +257,29 @@ Test(depgraph, a_line_the_wrong_path_fetched_misses_without_it)
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
 
+/* After a mispredicted branch, n - 1 operations ending in a correct-path
+ * load of line X (0x40000) that hits the L1D. */
+static void ending_in_a_hit_on_line_x(instance_record *r, int n)
+{
+    after_a_mispredict(r, n);
+    instance_record *x = &r[n - 1];
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40000, x->mem_level = MEM_L1;
+    x->completed = x->issued + 4, x->ended = x->completed + 1;
+    x->load_issue = x->issued, x->load_data = x->completed;
+}
+
+/* The wrong path's load of line X, dispatched at 16 (issued at `issued`,
+ * 0: the record has none), its access at 17 and its data `latency` cycles
+ * later; squashed. */
+static instance_record squashed_load_of_line_x(uint64_t issued, uint64_t latency)
+{
+    instance_record w = op(1, 16, issued, 0, 21);
+    w.pc = 0x2000, w.cls = CLS_LOAD, w.load = true, w.mem_addr = 0x40008, w.mem_level = MEM_DRAM;
+    w.load_issue = 17, w.load_data = 17 + latency;
+    w.retired = false, w.abort_key = STK_FLUSHED_MISPREDICT, w.packet = 2;
+    return w;
+}
+
 Test(depgraph, a_line_a_squashed_wrong_path_load_fills_misses_without_it)
 {
     /* A mispredicted branch; its wrong path's load of line X misses (the
@@ -267,15 +290,8 @@ Test(depgraph, a_line_a_squashed_wrong_path_load_fills_misses_without_it)
      * more than the baseline. */
     enum { N = 1 + 400 + 1, MISS_LATENCY = 100 };
     static instance_record r[N];
-    after_a_mispredict(r, N);
-    instance_record *x = &r[N - 1];
-    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40000, x->mem_level = MEM_L1;
-    x->completed = x->issued + 4, x->ended = x->completed + 1;
-    x->load_issue = x->issued, x->load_data = x->completed;
-    instance_record wrong = op(1, 16, 0, 0, 21);
-    wrong.pc = 0x2000, wrong.cls = CLS_LOAD, wrong.load = true, wrong.mem_addr = 0x40008, wrong.mem_level = MEM_DRAM;
-    wrong.load_issue = 17, wrong.load_data = 17 + MISS_LATENCY;
-    wrong.retired = false, wrong.abort_key = STK_FLUSHED_MISPREDICT, wrong.packet = 2;
+    ending_in_a_hit_on_line_x(r, N);
+    instance_record wrong = squashed_load_of_line_x(0, MISS_LATENCY);
     depgraph_result g = run_bmisp_with_wrong_path(r, N, &wrong, 1);
     cr_assert(g.cycles[1] > g.cycles[0] + MISS_LATENCY / 2, "%lu cycles with bmisp, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
@@ -515,15 +531,9 @@ Test(depgraph, a_line_and_page_only_the_wrong_path_brought_cost_a_walk_and_a_mis
      * fill on top of its own walk. */
     enum { N = 1 + 800 + 1, WALK = 64, MISS_LATENCY = 100 };
     static instance_record r[N];
-    after_a_mispredict(r, N);
-    instance_record *x = &r[N - 1];
-    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40000, x->mem_level = MEM_L1;
-    x->completed = x->issued + 4, x->ended = x->completed + 1;
-    x->load_issue = x->issued, x->load_data = x->completed;
-    instance_record wrong = op(1, 16, 17, 0, 21);
-    wrong.pc = 0x2000, wrong.cls = CLS_LOAD, wrong.load = true, wrong.mem_addr = 0x40008, wrong.mem_level = MEM_DRAM;
-    wrong.flags = UOP_DTLB_MISS | UOP_L2TLB_MISS, wrong.load_issue = 17, wrong.load_data = 17 + WALK + MISS_LATENCY;
-    wrong.retired = false, wrong.abort_key = STK_FLUSHED_MISPREDICT, wrong.packet = 2;
+    ending_in_a_hit_on_line_x(r, N);
+    instance_record wrong = squashed_load_of_line_x(17, WALK + MISS_LATENCY);
+    wrong.flags = UOP_DTLB_MISS | UOP_L2TLB_MISS;
     depgraph_result alone = run_bmisp_with_wrong_path(r, N, &wrong, 0), g = run_bmisp_with_wrong_path(r, N, &wrong, 1);
     int64_t more = (int64_t)(g.cycles[1] - g.cycles[0]) - (int64_t)(alone.cycles[1] - alone.cycles[0]);
     cr_assert(more > WALK + MISS_LATENCY - 10 && more < WALK + MISS_LATENCY,
