@@ -181,7 +181,9 @@ static inline void run_fetch(uarch_warmer *w, uint64_t pc)
         l1_request(w, MEMSYS_FETCH, pc);
 }
 
-static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
+/* Always inlined: GCC called it, once per data access noted (pointer chasing
+ * over 64 KB spent some 4% more CPU time warming so). */
+__attribute__((always_inline)) static inline void run_data(uarch_warmer *w, unsigned access, uint64_t addr)
 {
     uint64_t page = addr >> TLB_PAGE_SHIFT;
     if (page == w->dpage) {
