@@ -42,6 +42,9 @@ static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static inline uint64_t cycles_after(uint64_t later, uint64_t earlier) { return later > earlier ? later - earlier : 0; }
 
+/* The largest s with 2^s <= v (0 for 0 and 1). */
+static inline int floor_log2(uint64_t v) { return 63 - __builtin_clzll(v | 1); }
+
 /* splitmix64: a seeded stream of random numbers, the same on every host. */
 uint64_t splitmix64_next(uint64_t *state);
 

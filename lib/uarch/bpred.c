@@ -158,15 +158,6 @@ static int bank_leave(bp_bank *h, const bp_event *e)
     return out;
 }
 
-/* The log2 size of a fetch bank (uarch_fetch_bank_bytes). */
-static int bank_shift_of(const uarch_config *c)
-{
-    unsigned bank_bytes = uarch_fetch_bank_bytes(c);
-    int shift = 0;
-    while ((2u << shift) <= bank_bytes) shift++;
-    return shift;
-}
-
 /* ------------------------------------------------------------ predictor */
 
 /* The configuration values that shape the saved state. */
@@ -235,7 +226,7 @@ bpred *bpred_new(const uarch_config *c)
     if (!b) die("out of memory");
     b->dir = tage_new(c);
     b->loop = loop_new(c);
-    b->bank_shift = bank_shift_of(c);
+    b->bank_shift = floor_log2(uarch_fetch_bank_bytes(c));
     b->bank = (bp_bank){.bank = BP_NO_BANK};
     b->btb = (btb){.e = calloc((size_t)sets * ways, sizeof *b->btb.e), .set_mask = sets - 1, .ways = ways};
     b->ras = (ras){.a = calloc((size_t)c->bp_ras_entries, sizeof *b->ras.a), .n = (uint32_t)c->bp_ras_entries};

@@ -9,24 +9,27 @@
 #define LOOP_COUNT_MASK 0x3ff /* its counts are 10 bits */
 #define LOOP_AGE_MAX 7
 
-struct loop_pred {
+/* Where an entry is. */
+typedef struct loop_geometry {
     loop_entry *e;           /* [bank][slot][set] */
-    unsigned sets, slots, banks;
     int set_bits, packet_shift, bank_shift;
-    struct {
-        loop_entry *e;
-        uint16_t count;
-        uint8_t age;
-    } undo[LOOP_UNDO];       /* what each fetch changed, for a rewind */
+    unsigned sets, slots, banks;
+} loop_geometry;
+
+/* What a fetch changed, for a rewind. */
+typedef struct loop_undo {
+    loop_entry *e;
+    uint16_t count;
+    uint8_t age;
+} loop_undo;
+
+struct loop_pred {
+    loop_geometry g;
+    loop_undo undo[LOOP_UNDO];
     uint64_t fetches;
 };
 
-static int log2_of(unsigned v)
-{
-    int s = 0;
-    while ((2u << s) <= v) s++;
-    return s;
-}
+static size_t table_bytes(const loop_geometry *g) { return (size_t)g->banks * g->slots * g->sets * sizeof *g->e; }
 
 loop_pred *loop_new(const uarch_config *c)
 {
@@ -34,40 +37,25 @@ loop_pred *loop_new(const uarch_config *c)
     if (c->bp_loop_sets & (c->bp_loop_sets - 1)) die("bpred: %d loop predictor sets are not a power of two", c->bp_loop_sets);
     loop_pred *l = calloc(1, sizeof *l);
     if (!l) die("out of memory");
-    unsigned packet = uarch_fetch_packet_bytes(c), bank = uarch_fetch_bank_bytes(c);
-    l->sets = (unsigned)c->bp_loop_sets;
-    l->slots = bank / 2; /* a column per halfword a branch can start at */
-    l->banks = packet / bank;
-    l->set_bits = log2_of(l->sets);
-    l->packet_shift = log2_of(packet);
-    l->bank_shift = log2_of(bank);
-    if (!(l->e = calloc((size_t)l->banks * l->slots * l->sets, sizeof *l->e))) die("out of memory");
+    unsigned packet = uarch_fetch_packet_bytes(c), bank = uarch_fetch_bank_bytes(c), sets = (unsigned)c->bp_loop_sets;
+    /* A column per halfword a branch can start at, in each bank. */
+    l->g = (loop_geometry){.set_bits = floor_log2(sets), .packet_shift = floor_log2(packet),
+                           .bank_shift = floor_log2(bank), .sets = sets, .slots = bank / 2, .banks = packet / bank};
+    if (!(l->g.e = calloc(1, table_bytes(&l->g)))) die("out of memory");
     return l;
 }
 
 void loop_free(loop_pred *l)
 {
     if (!l) return;
-    free(l->e);
+    free(l->g.e);
     free(l);
 }
 
 void loop_clear(loop_pred *l)
 {
-    memset(l->e, 0, (size_t)l->banks * l->slots * l->sets * sizeof *l->e);
+    memset(l->g.e, 0, table_bytes(&l->g));
     l->fetches = 0;
-}
-
-/* Where an entry is: the geometry, read once per batch. */
-typedef struct loop_geometry {
-    loop_entry *e;
-    int set_bits, packet_shift, bank_shift;
-    unsigned sets, slots, banks;
-} loop_geometry;
-
-static loop_geometry geometry_of(const loop_pred *l)
-{
-    return (loop_geometry){l->e, l->set_bits, l->packet_shift, l->bank_shift, l->sets, l->slots, l->banks};
 }
 
 /* The entry of the branch at pc: its bank's column for its slot, the set
@@ -81,12 +69,6 @@ static inline loop_entry *entry_in(const loop_geometry *g, uint64_t pc, uint16_t
     return &g->e[((size_t)bank * g->slots + slot) * g->sets + (idx & (g->sets - 1))];
 }
 
-static loop_entry *entry_of(const loop_pred *l, uint64_t pc, uint16_t *tag)
-{
-    loop_geometry g = geometry_of(l);
-    return entry_in(&g, pc, tag);
-}
-
 static inline bool inverts(const loop_entry *e, uint16_t tag)
 {
     return e->tag == tag && e->count == e->trip && e->conf == LOOP_CONFIDENT;
@@ -95,7 +77,7 @@ static inline bool inverts(const loop_entry *e, uint16_t tag)
 bool loop_read(const loop_pred *l, uint64_t pc, loop_reading *r)
 {
     uint16_t tag;
-    const loop_entry *e = entry_of(l, pc, &tag);
+    const loop_entry *e = entry_in(&l->g, pc, &tag);
     r->count = e->count;
     r->flips = inverts(e, tag);
     return r->flips;
@@ -116,12 +98,9 @@ static inline void count_fetch(loop_entry *e, bool inverted)
 void loop_fetched(loop_pred *l, uint64_t pc)
 {
     uint16_t tag;
-    loop_entry *e = entry_of(l, pc, &tag);
+    loop_entry *e = entry_in(&l->g, pc, &tag);
     if (e->tag != tag) return;
-    l->undo[l->fetches & (LOOP_UNDO - 1)].e = e;
-    l->undo[l->fetches & (LOOP_UNDO - 1)].count = e->count;
-    l->undo[l->fetches & (LOOP_UNDO - 1)].age = e->age;
-    l->fetches++;
+    l->undo[l->fetches++ & (LOOP_UNDO - 1)] = (loop_undo){e, e->count, e->age};
     count_fetch(e, inverts(e, tag));
 }
 
@@ -153,14 +132,14 @@ static void learn(loop_entry *e, uint16_t tag, uint16_t count)
 void loop_mispredicted(loop_pred *l, uint64_t pc, const loop_reading *r)
 {
     uint16_t tag;
-    loop_entry *e = entry_of(l, pc, &tag);
+    loop_entry *e = entry_in(&l->g, pc, &tag);
     learn(e, tag, r->count);
 }
 
 uint32_t loop_in_order(loop_pred *l, const uint64_t *pc, int n, uint32_t tage_wrong)
 {
     uint32_t wrong = 0;
-    const loop_geometry g = geometry_of(l); /* (the entries' stores cannot change it) */
+    const loop_geometry g = l->g; /* a copy the entries' stores cannot change: kept in registers */
     for (int j = 0; j < n; j++) {
         uint16_t tag;
         loop_entry *e = entry_in(&g, pc[j], &tag);
@@ -197,20 +176,18 @@ void loop_rewind(loop_pred *l, uint64_t mark)
 {
     if (l->fetches - mark > LOOP_UNDO) die("loop predictor: a rewind past %d fetches", LOOP_UNDO);
     while (l->fetches > mark) {
-        l->fetches--;
-        loop_entry *e = l->undo[l->fetches & (LOOP_UNDO - 1)].e;
-        e->count = l->undo[l->fetches & (LOOP_UNDO - 1)].count;
-        e->age = l->undo[l->fetches & (LOOP_UNDO - 1)].age;
+        const loop_undo *u = &l->undo[--l->fetches & (LOOP_UNDO - 1)];
+        u->e->count = u->count, u->e->age = u->age;
     }
 }
 
 void loop_save(const loop_pred *l, ustate *s)
 {
-    ustate_put(s, l->e, (size_t)l->banks * l->slots * l->sets * sizeof *l->e);
+    ustate_put(s, l->g.e, table_bytes(&l->g));
 }
 
 void loop_restore(loop_pred *l, ustate *s)
 {
-    ustate_get(s, l->e, (size_t)l->banks * l->slots * l->sets * sizeof *l->e);
+    ustate_get(s, l->g.e, table_bytes(&l->g));
     l->fetches = 0;
 }
