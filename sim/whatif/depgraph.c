@@ -761,13 +761,21 @@ static bool in_store_queue(depgraph *dg, graph_state *g, uint64_t j, uint64_t t)
  * queue (a memory dependence: when the store's data is there), its own
  * miss, a hit, or the wait for the line an earlier load is filling (PP).
  * Updates the line's fill in this set. */
+/* The walk a load of a page the wrong path had translated makes itself in
+ * set k: where there is no wrong path (bmisp), or its wrong path did not
+ * get to the page. */
+static uint64_t own_walk(const edges *e, unsigned set, int k)
+{
+    return idealises(set, GC_BMISP) || (e->wp_tlb && e->wp_page_gone[k]) ? e->wp_tlb : 0;
+}
+
 static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, const instance_record *r, uint64_t exec,
                               int k)
 {
     unsigned set = g->set;
     uint64_t latency;
     uint64_t *ready = e->fill ? &fill_ready(dg, e->fill)[k] : NULL;
-    if (idealises(set, GC_BMISP) || (e->wp_tlb && e->wp_page_gone[k])) exec += e->wp_tlb; /* its own walk first */
+    exec += own_walk(e, set, k); /* its own walk first */
     if (e->store && in_store_queue(dg, g, e->store - 1, exec)) {
         if (e->line == LINE_FILLS && ready) *ready = 0; /* it fills nothing */
         return max_u64(exec + e->tlb + hit_latency(dg, set), g->store_p[(e->store - 1) & (RING - 1)]);
@@ -941,8 +949,7 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     if (dg->trace && e->load)
         fprintf(dg->trace, "%u,%" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", set, i, r->pc, r->mem_addr, (int)e->line, d, exec, p - exec, e->ep,
-                e->fill ? e->fill->latency : 0, e->tlb,
-                idealises(set, GC_BMISP) || (e->wp_tlb && e->wp_page_gone[k]) ? e->wp_tlb : 0);
+                e->fill ? e->fill->latency : 0, e->tlb, own_walk(e, set, k));
     if (divider) *divider = p;
     uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;
     uint64_t c = max_u64(p, g->c_prev);                                           /* PC, CC */
