@@ -2,14 +2,6 @@
 
 #include <string.h>
 
-/* The latency the detailed core's units give a long operation's class
- * (fu.* of the configuration), 0 for the classes that take an ALU's cycle,
- * a memory access (counted as misses) or a serialising one. */
-static unsigned long_latency(const uarch_config *c, int cls)
-{
-    return uarch_long_class((unsigned)cls) ? uarch_unit_latency(c, (unsigned)cls) : 0;
-}
-
 void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)
 {
     *pen = (proxy_penalties){
@@ -20,8 +12,13 @@ void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)
         .walk = c->ptw_latency,
         .mispredict = c->regread_stages + c->redirect_penalty + c->icache_to_decode + c->decode_stages,
     };
-    for (int k = 0; k < CLS_COUNT; k++)
-        pen->op[k] = long_latency(c, k) > 1 ? long_latency(c, k) - 1 : 0;
+    /* A long operation's cycles beyond an ALU's: its unit's latency less
+     * one (fu.* of the configuration); none for the classes that take an
+     * ALU's cycle, a memory access (counted as misses) or a serialising one. */
+    for (unsigned k = 0; k < CLS_COUNT; k++) {
+        unsigned latency = uarch_long_class(k) ? uarch_unit_latency(c, k) : 0;
+        pen->op[k] = latency > 1 ? latency - 1 : 0;
+    }
 }
 
 void proxy_count_ops(uint64_t *ops, const rv_block *b, uint32_t first, uint32_t executed)
