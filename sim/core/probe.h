@@ -10,11 +10,15 @@
  * charges it, each charge with the PSV of the instruction it goes to (the
  * golden PICS).
  *
- * The instance probe: every fetched instance when it retires or aborts. */
+ * The instance probe: every fetched instance when it retires or aborts;
+ * for the consumers that ask, after a squashed wrong path, what the core did
+ * not dispatch of it, executed on the wrong path's registers, and the rest
+ * of its path it did not fetch (what a larger window would do). */
 #ifndef SIM_PROBE_H
 #define SIM_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "profile.h"
@@ -97,12 +101,42 @@ typedef struct instance_record {
     uint64_t sq_head_start;    /* ... when it began (issued) */
     uint32_t sq_head_wait;     /* ... its wait for an L1D MSHR (issued) */
     uint8_t l1d_line;          /* a retired store: enum l1d_line, its line in the L1D as it committed */
+    /* The wrong path past what the core dispatched, for the consumers that
+     * read it (probe_instance_reads_ahead); 0 elsewhere: */
+    uint8_t ahead;             /* enum probe_ahead */
+    uint8_t ahead_access;      /* ... its memory access on the wrong path's registers (rv_mem_access; 0: none) */
+    uint64_t ahead_addr;       /* ... and its address */
 } instance_record;
+
+/* A wrong-path instance the core did not dispatch before its branch
+ * resolved: fetched (an instance of the stream, whose access the probe
+ * computed), or the rest of the predicted path the core did not fetch
+ * (told to the consumers that read ahead alone, after the fetched ones). */
+enum probe_ahead { AHEAD_NONE, AHEAD_FETCHED, AHEAD_UNFETCHED };
+
+/* The most wrong-path instructions after a branch the probe tells: the
+ * largest ROB (rob.entries), the window a limit study can give. */
+enum { PROBE_AHEAD_MAX = 1024 };
+
+/* The unfetched rest of a squashed wrong path, until its branch ends. */
+typedef struct probe_ahead_records {
+    uint64_t branch;
+    size_t n;
+    instance_record r[PROBE_AHEAD_MAX];
+} probe_ahead_records;
 
 /* A line's state in the L1D (instance_record.l1d_line). */
 enum l1d_line { L1D_ABSENT, L1D_PRESENT, L1D_FILLING };
 
 typedef void instance_fn(void *ctx, const instance_record *r);
+
+/* The consumers whose function is fn read the wrong path ahead (every
+ * core of the process; only then does the probe compute it, at each
+ * squash). */
+void probe_instance_reads_ahead(instance_fn *fn);
+struct sim_core;
+/* Whether some consumer of c's instance probe reads the wrong path ahead. */
+bool probe_reads_ahead(const struct sim_core *c);
 
 typedef struct instance_probe {
     instance_fn *fn;
