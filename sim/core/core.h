@@ -227,6 +227,7 @@ typedef struct sim_core {
      * their pcs, sorted; they hit the L1D. */
     const uint64_t *ideal_loads;
     size_t nideal_loads;
+    probe_ahead_records ahead; /* the wrong path past what was fetched, for the instance consumers that read it (wrong_path.c) */
 } sim_core;
 
 sim_core *core_new(const uarch_config *cfg, uarch *ua, rv_proc *p);
