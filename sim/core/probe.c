@@ -3,6 +3,7 @@
  * consumer once the cycle (or run of idle cycles) is over. */
 #include "core.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static bool is_long_latency(unsigned cls) { return cls == CLS_DIV || cls == CLS_FDIV || cls == CLS_FSQRT; }
@@ -145,6 +146,31 @@ void probe_instance_emit(sim_core *c, const instance_record *r)
     for (int i = 0; i < c->ninstance_probes; i++) c->instance_probes[i].fn(c->instance_probes[i].ctx, r);
 }
 
+/* The one consumer function that reads the wrong path ahead (the dependence
+ * graph's), set by whichever thread makes one first. */
+static _Atomic(instance_fn *) ahead_reader;
+
+void probe_instance_reads_ahead(instance_fn *fn) { atomic_store(&ahead_reader, fn); }
+
+static bool reads_ahead(const instance_probe *p) { return p->fn == atomic_load_explicit(&ahead_reader, memory_order_relaxed); }
+
+bool probe_reads_ahead(const sim_core *c)
+{
+    for (int i = 0; i < c->ninstance_probes; i++)
+        if (reads_ahead(&c->instance_probes[i])) return true;
+    return false;
+}
+
+/* The unfetched rest of the wrong path after the fetched records, to the
+ * consumers that read it. */
+static void emit_ahead(sim_core *c)
+{
+    for (size_t j = 0; j < c->ahead.n; j++)
+        for (int i = 0; i < c->ninstance_probes; i++)
+            if (reads_ahead(&c->instance_probes[i])) c->instance_probes[i].fn(c->instance_probes[i].ctx, &c->ahead.r[j]);
+    c->ahead.n = 0;
+}
+
 void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_key)
 {
     instance_record r = probe_instance_record(c, u, retired, abort_key);
@@ -155,6 +181,7 @@ void probe_instance_end(sim_core *c, const uop *u, bool retired, uint8_t abort_k
         for (size_t i = 0; i < c->wp_ended.n; i++) probe_instance_emit(c, &c->wp_ended.r[i]);
         c->wp_ended.n = 0;
     }
+    if (c->ahead.n && u->d.icount == c->ahead.branch) emit_ahead(c);
 }
 
 void probe_publish(sim_core *c, uint64_t cycle, uint64_t run)

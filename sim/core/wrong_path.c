@@ -84,6 +84,83 @@ uint64_t wrong_path_cutoff(const sim_core *c)
     return core_resolves_at(c, core_uop(c, c->wp.branch));
 }
 
+/* The probe's view of the wrong path past what the core dispatched, for
+ * the instance consumers that read it (probe_instance_reads_ahead): what a
+ * larger window would have dispatched before the branch resolved. It runs
+ * the core's own wrong-path semantics on a copy of the wrong path's
+ * registers and stores, and changes nothing the core simulates. */
+
+/* Execute the wrong path's next instruction into d (its access, and where
+ * it goes); false when it cannot (not runnable, or its access would
+ * fault): it would wait there until squashed, and the probe goes no
+ * further. */
+static bool execute_ahead(rv_spec *spec, rv_dyninst *d)
+{
+    rv_spec_exec(spec, &d->insn, d);
+    return !spec->stuck;
+}
+
+static void note_access(instance_record *r, const rv_dyninst *d, uint8_t kind)
+{
+    r->ahead = kind, r->ahead_access = d->mem_access, r->ahead_addr = d->mem_addr;
+}
+
+/* The fetched instructions the core did not dispatch (wp_ended's records
+ * from `first` on): their accesses. An instruction at the head of dispatch
+ * may have executed already (its access decided where it went). */
+static bool execute_fetched(sim_core *c, rv_spec *spec, size_t first)
+{
+    for (size_t i = first; i < c->wp_ended.n; i++) {
+        const uop *u = core_uop(c, c->wp_ended.r[i].seq);
+        rv_dyninst d = u->d;
+        if (u->stuck || (!u->executed && !execute_ahead(spec, &d))) return false;
+        note_access(&c->wp_ended.r[i], &d, AHEAD_FETCHED);
+    }
+    return true;
+}
+
+static instance_record unfetched_record(const sim_core *c, const decoded *dc, const rv_dyninst *d)
+{
+    instance_record r = {.instance = c->instances + c->ahead.n, .seq = d->icount, .pc = dc->pc,
+                         .abort_key = STK_FLUSHED_MISPREDICT, .cls = rv_ops[dc->insn.op].cls, .op = dc->insn.op,
+                         .dst = dc->ops.dst, .src = {dc->ops.src[0], dc->ops.src[1], dc->ops.src[2]},
+                         .taken = d->taken, .load = d->mem_access == RV_MEM_LOAD, .mem_addr = d->mem_addr,
+                         .sq_head_seq = UINT64_MAX, .sq_head_done = UINT64_MAX};
+    note_access(&r, d, AHEAD_UNFETCHED);
+    return r;
+}
+
+/* The rest of the path the core did not fetch, from where its fetch
+ * stopped, as far as a window of PROBE_AHEAD_MAX after the branch and the
+ * wrong path's own limits (wrong_path_next) let it go. The predictor's
+ * speculative state cannot run further without changing it: a control
+ * transfer goes where it goes on the wrong path's registers. */
+static void follow_unfetched(sim_core *c, rv_spec *spec)
+{
+    uint64_t pc = c->wp.fetch_pc;
+    int branches = c->wp.branches;
+    for (uint64_t seq = c->fetch; seq - c->wp.branch <= PROBE_AHEAD_MAX; seq++) {
+        const decoded *dc = decode_cache_fetch(c->decoded, &c->proc->mem, pc);
+        if (!dc || !dc->spec_runnable) return;
+        rv_dyninst d = {.insn = dc->insn, .icount = seq};
+        if (!execute_ahead(spec, &d)) return;
+        c->ahead.r[c->ahead.n] = unfetched_record(c, dc, &d);
+        c->ahead.n++;
+        pc = d.next_pc;
+        if (rv_ops[dc->insn.op].cls == CLS_BRANCH && ++branches == TAGE_REWIND_MAX - 1) return;
+    }
+}
+
+/* At the squash: the fetched records from `first` are those not
+ * dispatched. */
+static void record_ahead(sim_core *c, size_t first)
+{
+    rv_spec spec = c->wp.spec;
+    c->ahead.branch = c->wp.branch;
+    c->ahead.n = 0;
+    if (execute_fetched(c, &spec, first) && !c->wp.stopped) follow_unfetched(c, &spec);
+}
+
 /* The window and the predictor as if the branch had just been fetched on
  * the correct path. */
 static void rewind_front_end(sim_core *c)
@@ -123,6 +200,7 @@ void wrong_path_squash(sim_core *c)
     memcpy(c->reg_ready, c->wp.reg_ready, sizeof c->reg_ready);
     memcpy(c->div_free, c->wp.div_free, sizeof c->div_free);
     memcpy(c->fdiv_free, c->wp.fdiv_free, sizeof c->fdiv_free);
+    if (c->ninstance_probes && probe_reads_ahead(c)) record_ahead(c, (size_t)(c->disp - from));
     b->wp_fetched = (uint16_t)(c->fetch - from < UINT16_MAX ? c->fetch - from : UINT16_MAX);
     b->wp_issued = (uint16_t)issued;
     rewind_front_end(c);
