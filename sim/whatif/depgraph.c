@@ -30,6 +30,7 @@ enum {
     IQ_MAX = 256,              /* an issue queue's largest size */
     IQ_SLOT_MAX = 16,          /* the widest decode packet */
     PORT_HORIZON = 4096,       /* issue ports are tracked this many cycles around (bw) */
+    AHEAD_HORIZON = 2 * PROBE_AHEAD_MAX, /* instructions a line or page the wrong path ahead asked for is kept */
 };
 
 /* The issue ports of a queue taken in one cycle, a bit each. */
@@ -113,6 +114,15 @@ typedef struct brought {
     uint64_t key, latency;
 } brought;
 
+/* The lines and pages that loads on the wrong path past the core's
+ * dispatch (the probe's AHEAD_* records) ask for in some set's graph, by
+ * key mod LINES: key + 1 (0: none), the instruction count when last asked,
+ * and per set the earliest request (0: none). A correct-path load that
+ * missed the line, or the page, in the core finds the request there. */
+typedef struct ahead_table {
+    uint64_t *key, *at, *asked; /* asked: [slot][set] */
+} ahead_table;
+
 /* A committed store's write to the L1D. */
 typedef struct store_write {
     uint64_t seq, addr, committed, done; /* done: UINT64_MAX until seen */
@@ -137,8 +147,9 @@ typedef struct wrong_path {
     int64_t shift;             /* the last one's D after the branch's, less the baseline graph's */
     uint64_t rows, row_n;      /* rows taken, instructions in the last */
     uint64_t packets, packet_n; /* fetch packets so far, instructions in the last */
-    uint64_t packet_end;       /* with bw: where the wrong path's current fetch packet ends */
+    uint64_t packet_end;       /* where its current fetch packet ends (read with bw, and past the core's fetch) */
     uint64_t loads;            /* load-queue entries taken */
+    uint64_t reg_p[64];        /* P of each register's last writer, the wrong path's own from the branch on */
 } wrong_path;
 
 /* One idealisation set's graph, as far as the next instruction needs it. */
@@ -237,6 +248,12 @@ struct depgraph {
     brought *wrong_path_lines; /* I-cache lines the wrong path's fetches filled */
     brought *wrong_path_pages; /* pages the wrong path's loads translated, missing the D-TLB */
     bool *page_gone;           /* [page][set]: that set's wrong path did not get to it (wrong_path_dispatch) */
+    ahead_table ahead_lines, ahead_pages; /* what the wrong path past the core's dispatch asks for (place_ahead) */
+    int64_t wp_offset;         /* the core's time left until the branch resolved, less the baseline graph's, at the
+                                * last wrong-path instruction the core dispatched (or the branch) */
+    bool wp_blocked;           /* the core's wrong path stopped dispatching for its window: an instruction waited at
+                                * decode while the branch was unresolved (place_ahead) */
+    bool wp_ahead_gone;        /* no set dispatches the rest of the probe's records of this wrong path */
     uint64_t packet_wp_ifill;  /* the current core packet hit a line only the wrong path had filled: its latency */
     uint64_t *fill_ready;      /* [line][set]: when the fill arrives in the set's graph (0: absent there) */
     double seconds;
@@ -253,6 +270,47 @@ static int param_max(const char *name)
 }
 
 static sizes sized(int base, const char *name) { return (sizes){(uint64_t)base, (uint64_t)param_max(name)}; }
+
+static void ahead_table_new(ahead_table *t, int nsets)
+{
+    t->key = calloc(LINES, sizeof *t->key);
+    t->at = calloc(LINES, sizeof *t->at);
+    t->asked = calloc((size_t)LINES * (size_t)nsets, sizeof *t->asked);
+    if (!t->key || !t->at || !t->asked) die("out of memory");
+}
+
+static void ahead_table_free(ahead_table *t)
+{
+    free(t->key);
+    free(t->at);
+    free(t->asked);
+}
+
+static size_t ahead_slot(uint64_t key) { return (size_t)((key ^ key >> 12) & (LINES - 1)); }
+
+/* Set k's graph asks for key at t. */
+static void ahead_ask(depgraph *dg, ahead_table *t, uint64_t key, int k, uint64_t at)
+{
+    size_t s = ahead_slot(key);
+    uint64_t *asked = &t->asked[s * (size_t)dg->nsets];
+    if (t->key[s] != key + 1) {
+        t->key[s] = key + 1;
+        memset(asked, 0, (size_t)dg->nsets * sizeof *asked);
+    }
+    t->at[s] = dg->n;
+    if (!asked[k] || at < asked[k]) asked[k] = at;
+}
+
+/* The requests for key, by set, if asked within the last AHEAD_HORIZON
+ * instructions (the line or the page may be gone again after longer);
+ * else NULL. The first correct-path access that finds them takes them. */
+static const uint64_t *ahead_found(const depgraph *dg, ahead_table *t, uint64_t key)
+{
+    size_t s = ahead_slot(key);
+    if (t->key[s] != key + 1 || dg->n - t->at[s] > AHEAD_HORIZON) return NULL;
+    t->key[s] = 0;
+    return &t->asked[s * (size_t)dg->nsets];
+}
 
 depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
 {
@@ -318,6 +376,9 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
     dg->fill_ready = calloc((size_t)LINES * (size_t)cfg->nsets, sizeof *dg->fill_ready);
     if (!dg->fills || !dg->fill_ready || !dg->wrong_path_lines || !dg->wrong_path_pages || !dg->page_gone || !dg->store_to)
         die("out of memory");
+    ahead_table_new(&dg->ahead_lines, cfg->nsets);
+    ahead_table_new(&dg->ahead_pages, cfg->nsets);
+    probe_instance_reads_ahead(depgraph_instance);
     for (int k = 0; k < cfg->nsets; k++) {
         graph_state *g = &dg->g[k];
         g->set = cfg->sets[k];
@@ -368,6 +429,8 @@ typedef struct edges {
     uint64_t tlb;              /* its D-TLB miss's part of its latency (an L2 TLB hit, a walk) */
     uint64_t wp_tlb;           /* its page only the wrong path had translated: the D-TLB miss without it (bmisp) */
     const bool *wp_page_gone;  /* ... and the sets whose wrong path did not translate it (by set) */
+    const uint64_t *ahead_line; /* it missed the line, the page, in the core: when each set's wrong path past the */
+    const uint64_t *ahead_page; /* ... core's dispatch asked for them (0: not; NULL: no set did; place_ahead) */
     enum op_speed speed;
     int divider;               /* divide, square root: 0 integer, 1 FP, on an unpipelined unit; else -1 */
     bool is_store;
@@ -516,7 +579,9 @@ static edges measure(depgraph *dg, const instance_record *r)
         e.load_bits = load_bits(dg, r->pc);
         e.line = classify_load(dg, r, e.dmiss, &e.fill);
         if (e.line == LINE_FILLS) e.fill->absent_in = e.load_bits;
+        if (e.line == LINE_FILLS) e.ahead_line = ahead_found(dg, &dg->ahead_lines, r->mem_addr >> LINE_SHIFT);
     }
+    if (e.load && e.tlb) e.ahead_page = ahead_found(dg, &dg->ahead_pages, r->mem_addr >> TLB_PAGE_SHIFT);
     if (dg->prev_mispredict) e.pd = cycles_after(r->fetched, dg->prev_completed);
     else if (dg->prev_flush || (r->flags & UOP_REPLAYED)) e.refetch = cycles_after(r->fetched, dg->prev_ended);
     else if (dg->prev_bubbled && e.new_packet) e.bubble = cycles_after(r->fetched, dg->prev_fetched + 1);
@@ -769,19 +834,52 @@ static uint64_t own_walk(const edges *e, unsigned set, int k)
     return idealises(set, GC_BMISP) || (e->wp_tlb && e->wp_page_gone[k]) ? e->wp_tlb : 0;
 }
 
-static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *e, const instance_record *r, uint64_t exec,
-                              int k)
+/* In set k, where the wrong path past the core's dispatch asked for the
+ * load's page (at `asked`) and walked it (taking what the load's walk took
+ * in the core), the load's translation waits for that walk only. */
+static uint64_t ahead_translation(const edges *e, int k, uint64_t exec)
+{
+    uint64_t asked = e->ahead_page ? e->ahead_page[k] : 0;
+    if (!asked) return e->tlb;
+    uint64_t left = cycles_after(asked + e->tlb, exec);
+    return left < e->tlb ? left : e->tlb;
+}
+
+/* In set k, when a line a load filled in the core arrives for the request
+ * the wrong path past the core's dispatch made (asked[k]: the load's walk,
+ * then the fill's memory time); 0 if it made none. */
+static uint64_t ahead_fill(const uint64_t *asked, int k, uint64_t tlb, const line_fill *f)
+{
+    return asked && asked[k] ? asked[k] + tlb + f->latency : 0;
+}
+
+static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *measured, const instance_record *r,
+                              uint64_t exec, int k)
 {
     unsigned set = g->set;
     uint64_t latency;
+    const edges *e = measured;
     uint64_t *ready = e->fill ? &fill_ready(dg, e->fill)[k] : NULL;
     exec += own_walk(e, set, k); /* its own walk first */
+    edges e_k;
+    if (measured->ahead_page) {
+        e_k = *measured;
+        e_k.tlb = ahead_translation(measured, k, exec);
+        e = &e_k;
+    }
     if (e->store && in_store_queue(dg, g, e->store - 1, exec)) {
         if (e->line == LINE_FILLS && ready) *ready = 0; /* it fills nothing */
         return max_u64(exec + e->tlb + hit_latency(dg, set), g->store_p[(e->store - 1) & (RING - 1)]);
     }
     if (e->store && e->line == LINE_NONE) return exec + e->tlb + hit_latency(dg, set); /* the store has written the L1D */
     if (load_misses(dg, e, set, ready ? *ready : 0, &latency)) {
+        uint64_t walked = e->line == LINE_FILLS ? measured->tlb - e->tlb : 0; /* of its walk, what the wrong path made */
+        latency = latency > walked ? latency - walked : 0;
+        uint64_t early = e->line == LINE_FILLS ? ahead_fill(e->ahead_line, k, measured->tlb, e->fill) : 0;
+        if (early && early < exec + latency) { /* the wrong path's request brings the line */
+            *ready = early;
+            return max_u64(exec + e->tlb + hit_latency(dg, set), early);
+        }
         /* Translated first: the miss takes an MSHR once the address is known. */
         uint64_t walk = e->tlb < latency ? e->tlb : latency, request = exec + walk, start = request;
         uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &start);
@@ -1007,10 +1105,93 @@ static void aborted_load(depgraph *dg, const instance_record *r)
     }
     f->absent_in = r->abort_key == STK_FLUSHED_MISPREDICT ? 1u << GC_BMISP : 0;
     uint64_t *ready = fill_ready(dg, f);
+    /* An earlier wrong path past the core's dispatch may have asked first. */
+    const uint64_t *asked = ahead_found(dg, &dg->ahead_lines, r->mem_addr >> LINE_SHIFT);
+    uint64_t tlb = translation(dg, &access, access.issued);
     for (int k = 0; k < dg->nsets; k++) {
         const graph_state *g = &dg->g[k];
         if ((g->set & f->absent_in) || (wrong && g->wp.gone)) ready[k] = 0;
         else ready[k] = in_set(dg, g, access.completed, wrong ? g->wp.shift : 0);
+        uint64_t early = ahead_fill(asked, k, tlb, f);
+        if (early && (!ready[k] || early < ready[k])) ready[k] = early;
+    }
+}
+
+/* How long the wrong path's last instruction dispatched before its branch
+ * resolved in the set's graph; INT64_MIN: it never dispatches. */
+static int64_t slack_of(const wrong_path *w)
+{
+    return w->d == UINT64_MAX ? INT64_MIN : (int64_t)w->resolves - (int64_t)w->d;
+}
+
+/* When the wrong path's last instruction r could issue in the set's
+ * graph: a cycle after its dispatch, with its operands (the wrong path's
+ * own registers, as place_ahead and wrong_path_result note them). */
+static uint64_t wrong_path_issue(const wrong_path *w, const instance_record *r)
+{
+    uint64_t t = w->d + 1;
+    for (int s = 0; s < 3; s++)
+        if (r->src[s] != RV_REG_NONE) t = max_u64(t, w->reg_p[r->src[s]]);
+    return t;
+}
+
+/* Its result, a cycle after it issues (a load's, an L1D hit's time: the
+ * wrong path's values matter only to its later loads' addresses). */
+static uint64_t wrong_path_value(const depgraph *dg, const wrong_path *w, const instance_record *r, bool load)
+{
+    return wrong_path_issue(w, r) + (load ? dg->l1d_latency : 1);
+}
+
+/* The register a dispatched wrong-path instruction writes, in each set
+ * that still has the wrong path: when the core completed it, moved as the
+ * set moves it; one that had not completed by the squash, as if executed
+ * in the set's graph. */
+static void wrong_path_result(depgraph *dg, const instance_record *r)
+{
+    if (r->dst == RV_REG_NONE) return;
+    for (int k = 0; k < dg->nsets; k++) {
+        graph_state *g = &dg->g[k];
+        wrong_path *w = &g->wp;
+        if (w->d == UINT64_MAX || w->gone || idealises(g->set, GC_BMISP)) continue;
+        uint64_t done = r->completed ? r->completed : r->load_data; /* a load's data, once scheduled */
+        w->reg_p[r->dst] = done ? in_set(dg, g, done, w->shift) : wrong_path_value(dg, w, r, r->load);
+    }
+}
+
+/* A wrong-path instruction the core did not dispatch before its branch
+ * resolved (the probe's AHEAD_* records), in each set: where its graph
+ * dispatches it before the branch resolves (the core's time to spare, as
+ * the last one it dispatched had it, moved by the set's graph), it
+ * executes, if the set lifts what held it back in the core: the window
+ * (ROB, issue queues, registers, load queue: the graph's wrong path
+ * knows only the first and the last) when the core's wrong path waited
+ * at decode for it, else the front end (dispatching sooner against the
+ * branch than the baseline's graph does). Its load, if it issues before
+ * the branch resolves, asks for its line and page (the correct path's
+ * loads that missed them in the core find them: ahead_found). The
+ * baseline, and any other set, drop it as the core did, and with it the
+ * rest. */
+static void place_ahead(depgraph *dg, const instance_record *r)
+{
+    int64_t base_slack = slack_of(&dg->g[0].wp);
+    bool load = r->ahead_access == RV_MEM_LOAD;
+    dg->wp_ahead_gone = true;
+    for (int k = 1; k < dg->nsets; k++) {
+        graph_state *g = &dg->g[k];
+        wrong_path *w = &g->wp;
+        if (w->gone || idealises(g->set, GC_BMISP)) continue;
+        int64_t slack = slack_of(w);
+        bool lifted = dg->wp_blocked ? idealises(g->set, GC_WIN) : slack > base_slack;
+        if (!lifted || slack == INT64_MIN || dg->wp_offset + slack < 0) {
+            w->gone = true;
+            continue;
+        }
+        dg->wp_ahead_gone = false;
+        uint64_t issue = wrong_path_issue(w, r);
+        if (r->dst != RV_REG_NONE) w->reg_p[r->dst] = wrong_path_value(dg, w, r, load);
+        if (!load || dg->wp_offset + (int64_t)w->resolves - (int64_t)issue < 0) continue;
+        ahead_ask(dg, &dg->ahead_lines, r->ahead_addr >> LINE_SHIFT, k, issue);
+        ahead_ask(dg, &dg->ahead_pages, r->ahead_addr >> TLB_PAGE_SHIFT, k, issue);
     }
 }
 
@@ -1028,21 +1209,35 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
 {
     if (r->abort_key != STK_FLUSHED_MISPREDICT || (!dg->wp_open && !dg->prev_mispredict)) return;
     bool first = !dg->wp_open;
-    if (first) dg->wp_packet = dg->prev_packet, dg->wp_next_pc = dg->prev_pc + 4; /* it may go on in the branch's packet */
+    if (first) {
+        dg->wp_packet = dg->prev_packet, dg->wp_next_pc = dg->prev_pc + 4; /* it may go on in the branch's packet */
+        const graph_state *base = &dg->g[0];
+        dg->wp_offset = ((int64_t)dg->prev_completed - (int64_t)dg->prev_dispatched) -
+                        ((int64_t)base->p_prev - (int64_t)base->d_prev);
+        dg->wp_blocked = dg->wp_ahead_gone = false;
+    }
+    if (r->ahead && dg->wp_ahead_gone) return;
+    if (r->ahead == AHEAD_FETCHED && r->fetch_ready < dg->prev_completed) dg->wp_blocked = true;
+    /* The core did not fetch it: its packets end where their bytes do. */
+    bool unfetched = r->ahead == AHEAD_UNFETCHED;
     bool packet = r->packet != dg->wp_packet;
     bool jumped = r->pc <= dg->wp_next_pc - 4 || r->pc > dg->wp_next_pc; /* not the next 2 or 4 bytes on */
     dg->wp_open = true, dg->wp_packet = r->packet, dg->wp_next_pc = r->pc + 4;
-    uint64_t arrive = cycles_after(r->fetch_ready, r->fetched);
+    uint64_t arrive = unfetched ? dg->fe_hit : cycles_after(r->fetch_ready, r->fetched);
     for (int k = 0; k < dg->nsets; k++) {
         graph_state *g = &dg->g[k];
         wrong_path *w = &g->wp;
         bool bw = idealises(g->set, GC_BW);
         uint64_t fbw = bw ? dg->fbw_ideal : dg->fbw;
-        if (first) *w = (wrong_path){.f = g->f_prev, .bd = g->d_prev, .resolves = g->p_prev, .d = g->d_prev, .row_n = g->row_n,
-                                     .packet_end = g->packet_end, .packet_n = g->packet_n};
+        if (first) {
+            *w = (wrong_path){.f = g->f_prev, .bd = g->d_prev, .resolves = g->p_prev, .d = g->d_prev, .row_n = g->row_n,
+                              .packet_end = g->packet_end, .packet_n = g->packet_n};
+            memcpy(w->reg_p, g->reg_p, sizeof w->reg_p);
+        }
         if (w->d == UINT64_MAX || idealises(g->set, GC_BMISP)) continue;
-        if (bw ? jumped || r->pc >= w->packet_end || w->packet_n >= (uint64_t)dg->fetch_cfg[1].fetch_width : packet) {
-            if (bw) w->packet_end = packet_end(&dg->fetch_cfg[1], r->pc), w->packet_n = 0;
+        if (bw || unfetched ? jumped || r->pc >= w->packet_end || w->packet_n >= (uint64_t)dg->fetch_cfg[bw].fetch_width
+                            : packet) {
+            w->packet_end = packet_end(&dg->fetch_cfg[bw], r->pc), w->packet_n = 0;
             w->packets++;
         }
         w->packet_n++;
@@ -1062,9 +1257,13 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
         }
         w->d = d;
     }
-    if (!r->dispatched) return; /* the core did not dispatch it: nor does any set (its address is not known) */
+    if (!r->dispatched) { /* the core did not dispatch it: a set that dispatches it sooner may (the probe's) */
+        if (r->ahead) place_ahead(dg, r);
+        return;
+    }
     const wrong_path *base = &dg->g[0].wp;
     int64_t left = (int64_t)dg->prev_completed - (int64_t)r->dispatched; /* in the core, until the branch resolved */
+    if (base->d != UINT64_MAX) dg->wp_offset = left - slack_of(base);
     for (int k = 1; k < dg->nsets; k++) {
         wrong_path *w = &dg->g[k].wp;
         if (w->gone || idealises(dg->g[k].set, GC_BMISP)) continue;
@@ -1078,6 +1277,7 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
         int64_t sooner = ((int64_t)w->resolves - (int64_t)w->bd) - ((int64_t)base->resolves - (int64_t)base->bd);
         w->gone = left + sooner - w->shift < 0;
     }
+    wrong_path_result(dg, r);
 }
 
 /* A wrong-path packet that missed the I-cache filled its line, and a
@@ -1183,6 +1383,8 @@ void depgraph_finish(depgraph *dg, depgraph_result *out)
     free(dg->wrong_path_lines);
     free(dg->wrong_path_pages);
     free(dg->page_gone);
+    ahead_table_free(&dg->ahead_lines);
+    ahead_table_free(&dg->ahead_pages);
     free(dg->store_to);
     free(dg->fill_ready);
     free(dg->g);

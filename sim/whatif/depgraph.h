@@ -8,7 +8,9 @@
  * to the one that takes it (ROB rows, physical registers, the load queue,
  * the issue queues, L1D MSHRs), and the wrong path after a mispredicted
  * branch (the lines and pages it brings, as far as each set's window and
- * its branch's resolution let it go). Latencies come from the detailed
+ * its branch's resolution let it go, past what the core dispatched too:
+ * the probe tells the rest of the path, executed on the wrong path's
+ * registers, sim/core/probe.h). Latencies come from the detailed
  * core's per-instruction timestamps (the instance probe). One streaming pass
  * evaluates the critical path of every idealisation set at once, so icost
  * needs no re-simulation; sim --icost puts its costs beside

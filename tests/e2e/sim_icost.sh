@@ -130,6 +130,36 @@ cmp <(costs one.json) <(costs two.json) || fail "thread count changed the costs"
 check two.json > /dev/null || fail "regions: figures inconsistent"
 grep -q "^  other" report.txt || fail "no 'other' row in the table"
 
+# 5b. The wrong path past the core's dispatch: the probe that tells it to
+#     the graph changes nothing the core simulates (sim --full's results
+#     with --icost, whose graph reads it, are those without, but for host
+#     times), and with it the graph sees what a larger window prefetches on
+#     icost_serial's wrong path: its win cost is re-simulation's (issue 39;
+#     0.4% of the cycles against 5.8% before).
+for w in sort interp; do
+    "$BIN/sim" --full -q --max-insts 300k -o plain.json -- "$RV/workloads/$w" 1 > /dev/null
+    "$BIN/sim" --full -q --max-insts 300k --icost dmiss,win -o probed.json -- "$RV/workloads/$w" 1 > /dev/null
+    python3 - plain.json probed.json <<'PY' || fail "$w: the wrong-path probe changed what the core simulates"
+import json, sys
+def untimed(x):
+    if isinstance(x, dict):
+        return {k: untimed(v) for k, v in x.items() if k not in ('seconds', 'mips')}
+    return [untimed(v) for v in x] if isinstance(x, list) else x
+plain, probed = (json.load(open(f)) for f in sys.argv[1:])
+assert 'icost' in probed and probed['icost']['graph']['critical_path_cpi'] > 0
+assert untimed(plain['results']) == untimed(probed['results'])
+PY
+done
+"$BIN/sim" --full -q -o ser_win.json --icost bmisp,win -- "$RV/progs/icost_serial" > /dev/null
+python3 - <<'PY' || fail "the graph does not see what a larger window's wrong path prefetches"
+import json
+ic = json.load(open('ser_win.json'))['icost']
+win = next(t for t in ic['terms'] if t['name'] == 'win')
+graph = 100 * win['graph']['cost_cpi'] / ic['baseline_cpi']
+print('icost_serial win: re-simulation', round(win['cost_percent'], 2), '% graph', round(graph, 2), '%')
+assert win['cost_percent'] > 3 and abs(graph - win['cost_percent']) < 0.2 * win['cost_percent'], (win, graph)
+PY
+
 # 6. Refused: one class, an unknown or repeated one, triples alone.
 for bad in "--icost dmiss" "--icost dmiss,nope" "--icost dmiss,dmiss" "--icost-loads 1" "--icost-loads 9"; do
     # shellcheck disable=SC2086

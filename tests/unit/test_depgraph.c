@@ -23,7 +23,11 @@
  * gone. A write holds its MSHR for its fill
  * less its measured wait; each set gives MSHRs in its own order of asking.
  * The issue ports are the core's in every set: with bmisp, multiplies
- * brought together contend for theirs. */
+ * brought together contend for theirs. The wrong path the core's window
+ * held back (the probe's records past its dispatch, fetched or not)
+ * dispatches with win, and its load brings a line the correct path then
+ * hits; the baseline and a set that does not enlarge the window drop it,
+ * and so does win where the front end, not the window, held it back. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -732,4 +736,96 @@ Test(depgraph, a_miss_takes_its_mshr_once_translated)
     r[8].flags = UOP_DTLB_MISS | UOP_L2TLB_MISS;
     depgraph_result g = run_without_prefetch(&(depgraph_config){.nsets = 1}, r, N);
     cr_assert(g.cycles[0] < 11 + 64 + MISS_LATENCY + 10, "%lu cycles", (unsigned long)g.cycles[0]);
+}
+
+/* A load that misses (100 cycles) and a mispredicted branch on it; its
+ * wrong path as the probe tells it past what the core dispatched (`wrong`,
+ * at pcs 0x2000 on); then 20 correct-path operations and a load of line X
+ * (0x40000) that missed the L1D in the core (100 cycles), last. The
+ * baseline, shalu (no larger window) and win. */
+static depgraph_result held_back(const instance_record *wrong, int nwrong)
+{
+    enum { N = 2 + 20 + 1 };
+    static instance_record r[N];
+    r[0] = op(0, 10, 11, 111, 112);
+    r[0].cls = CLS_LOAD, r[0].load = true, r[0].mem_level = MEM_DRAM, r[0].mem_addr = 0x80000, r[0].dst = 5;
+    r[1] = op(1, 10, 111, 112, 113);
+    r[1].cls = CLS_BRANCH, r[1].flags = UOP_MISPREDICT, r[1].src[0] = 5, r[1].pc = 0x1004;
+    for (int i = 0; i < 2; i++) r[i].fetched = 4, r[i].fetch_ready = 9, r[i].packet = 1;
+    for (int i = 2; i < N; i++) {
+        uint64_t t = 114 + (uint64_t)(i - 2) / 4;
+        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
+        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)(i - 2) / 4 + 3, r[i].pc = 0x10000 + 4 * (uint64_t)i;
+    }
+    instance_record *x = &r[N - 1];
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40008, x->mem_level = MEM_DRAM;
+    x->completed = x->issued + MISS, x->ended = x->completed + 1, x->load_issue = x->issued, x->load_data = x->completed;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    depgraph_config cfg = {.nsets = 3, .sets = {0, 1u << depgraph_class("shalu"), 1u << depgraph_class("win")}};
+    depgraph *dg = depgraph_new(&cfg, &core);
+    depgraph_begin(dg);
+    depgraph_instance(dg, &r[0]);
+    depgraph_instance(dg, &r[1]);
+    for (int i = 0; i < nwrong; i++) depgraph_instance(dg, &wrong[i]);
+    for (int i = 2; i < N; i++) depgraph_instance(dg, &r[i]);
+    depgraph_result g;
+    depgraph_finish(dg, &g);
+    return g;
+}
+
+/* The probe's record of a wrong-path instruction the core did not
+ * dispatch: fetched (reaching decode at `decoded`) or not; a load of
+ * line X, or an operation. */
+static instance_record not_dispatched(uint64_t n, enum probe_ahead kind, uint64_t decoded, bool load_of_x)
+{
+    instance_record w = op(n, 10, 0, 0, 113);
+    w.dispatched = 0, w.pc = 0x2000 + 4 * (n - 2), w.retired = false, w.abort_key = STK_FLUSHED_MISPREDICT;
+    w.ahead = (uint8_t)kind;
+    w.fetched = kind == AHEAD_FETCHED ? decoded - 5 : 0, w.fetch_ready = kind == AHEAD_FETCHED ? decoded : 0;
+    w.packet = kind == AHEAD_FETCHED ? 2 : 0;
+    if (load_of_x) w.cls = CLS_LOAD, w.ahead_access = RV_MEM_LOAD, w.ahead_addr = 0x40000;
+    if (load_of_x && kind == AHEAD_UNFETCHED) w.load = true, w.mem_addr = w.ahead_addr;
+    return w;
+}
+
+static void assert_same(const depgraph_result *a, const depgraph_result *b, int k)
+{
+    cr_assert_eq(a->cycles[k], b->cycles[k], "set %d: %lu cycles, %lu without the records", k, (unsigned long)a->cycles[k],
+                 (unsigned long)b->cycles[k]);
+}
+
+Test(depgraph, a_larger_window_dispatches_the_wrong_path_the_core_held_back)
+{
+    /* The wrong path's load of X waited at decode (at 12) while the branch
+     * waited 100 cycles: the core's window held it back. With win it
+     * dispatches and issues long before the branch resolves: its miss
+     * brings X, and the correct path's load of X hits (it saves some 90
+     * cycles). The baseline and shalu drop it, as the core did. */
+    depgraph_result alone = held_back(NULL, 0);
+    instance_record wrong = not_dispatched(2, AHEAD_FETCHED, 12, true);
+    depgraph_result g = held_back(&wrong, 1);
+    assert_same(&g, &alone, 0);
+    assert_same(&g, &alone, 1);
+    cr_assert(g.cycles[2] + MISS - 10 < alone.cycles[2], "win: %lu cycles, %lu without the wrong path's load",
+              (unsigned long)g.cycles[2], (unsigned long)alone.cycles[2]);
+}
+
+Test(depgraph, the_unfetched_wrong_path_goes_on_where_the_window_held_it_back)
+{
+    /* Held back at decode: an operation, fetched; then the load of X,
+     * which the core never fetched. With win both dispatch; the load
+     * brings X. Had the operation reached decode only after the branch
+     * resolved (the front end, not the window, held the wrong path
+     * back), win would change nothing. */
+    depgraph_result alone = held_back(NULL, 0);
+    instance_record wrong[2] = {not_dispatched(2, AHEAD_FETCHED, 12, false), not_dispatched(3, AHEAD_UNFETCHED, 0, true)};
+    depgraph_result g = held_back(wrong, 2);
+    assert_same(&g, &alone, 0);
+    assert_same(&g, &alone, 1);
+    cr_assert(g.cycles[2] + MISS - 10 < alone.cycles[2], "win: %lu cycles, %lu without the wrong path's load",
+              (unsigned long)g.cycles[2], (unsigned long)alone.cycles[2]);
+    wrong[0] = not_dispatched(2, AHEAD_FETCHED, 120, false);
+    g = held_back(wrong, 2);
+    for (int k = 0; k < 3; k++) assert_same(&g, &alone, k);
 }
