@@ -509,6 +509,24 @@ static inline __attribute__((always_inline)) bool predict_train(tage *t, uint64_
     return pred;
 }
 
+/* Would training branch j of b with `taken` once more change nothing,
+ * now that it has been trained with it and predicted it right? Its provider
+ * (or, with none, the bimodal counter) saturated towards the outcome and,
+ * where the provider's usefulness moves, already at its maximum: the same
+ * test predict_train's updates make, without making them. */
+static inline bool trained_to_fixed_point(const tage *t, uint64_t p, const batch *b, int j, bool taken)
+{
+    uint32_t match = b->match[j];
+    int provider = longest_match(match);
+    uint8_t bim = t->bimodal[p & mask_bits(t->log_bimodal)];
+    if (provider < 0) return bim == (taken ? BIM_MAX : 0);
+    const tage_entry *e = &t->tab[b->idx[provider][j]];
+    if (e->ctr != (taken ? CTR_MAX : CTR_MIN)) return false;
+    int alt = longest_match(match & ~(1u << provider));
+    bool alt_pred = alt >= 0 ? t->tab[b->idx[alt][j]].ctr >= 0 : bim >= 2;
+    return alt_pred == taken || e->u == U_MAX;
+}
+
 /* The newest 64 outcomes after the first a (<= 64) of a batch's (bit i
  * of batch the i-th), before being the newest 64 before them; the newest
  * at bit 63. */
@@ -578,9 +596,22 @@ uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, 
     b.n = n;
     hash_batch(t, p_lo, p_hi, slot, at4, first, repeats, &b);
     uint32_t wrong = 0;
+    /* A repeat of a branch whose training reached a fixed point, with the
+     * same outcome, is predicted right and changes nothing but the clock
+     * of the usefulness's aging (a loop of one branch, as the usual case):
+     * only that clock moves, and once it ages the tables the next one is
+     * trained in full. */
+    bool prev_right = false, fixed = false; /* fixed: known to be, since the last full training */
     for (int j = 0; j < n; j++) {
         bool outcome = taken >> j & 1;
-        wrong |= (uint32_t)(predict_train(t, pc[j] >> 1, &b, j, outcome, -1) != outcome) << j;
+        if (prev_right && (repeats >> j & 1) && outcome == (bool)(taken >> (j - 1) & 1) && t->tick != 0 &&
+            (fixed || (fixed = trained_to_fixed_point(t, pc[j] >> 1, &b, j - 1, outcome)))) {
+            age_useful(t);
+            continue;
+        }
+        prev_right = predict_train(t, pc[j] >> 1, &b, j, outcome, -1) == outcome;
+        wrong |= (uint32_t)!prev_right << j;
+        fixed = false;
     }
     return wrong;
 }
