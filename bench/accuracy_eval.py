@@ -203,7 +203,8 @@ def profile_and_simulate(out, run, variant, keys):
 
 def read_fine(d):
     """The 100k rows: block-count dicts, (length, proxy stall cycles, long-operation
-    cycles: 0 in a profile of format 1), cycles per row."""
+    cycles: 0 in a profile of format 1, their exposed cycles: 0 before format 3),
+    cycles per row."""
     bb = []
     with gzip.open(d / f"prof.{FINE}.bb.gz", "rt") as f:
         for line in f:
@@ -225,7 +226,8 @@ def read_fine(d):
                 continue
             rec = dict(zip(header, cols))
             n = int(rec["instructions"])
-            px.append((n, (float(rec["proxy_cpi"]) - 1) * n, float(rec.get("long_cpi", 0)) * n))
+            px.append((n, (float(rec["proxy_cpi"]) - 1) * n, float(rec.get("long_cpi", 0)) * n,
+                       float(rec.get("exposed_cpi", 0)) * n))
     cyc = []
     with open(d / "full.csv") as f:
         for rec in csv.DictReader(f):
@@ -252,7 +254,8 @@ def coarse(bb, px, cyc, offset):
                 row[b] = row.get(b, 0) + c
         lines.append("T" + " ".join(f":{b}:{c}" for b, c in sorted(row.items())))
         n = sum(px[i][0] for i in g)
-        prox.append((n, 1 + sum(px[i][1] for i in g) / n, sum(px[i][2] for i in g) / n))
+        prox.append((n, 1 + sum(px[i][1] for i in g) / n, sum(px[i][2] for i in g) / n,
+                     sum(px[i][3] for i in g) / n))
         ic.append((sum(cyc[i][0] for i in g), sum(cyc[i][1] for i in g)))
     return lines, prox, ic
 
@@ -261,9 +264,9 @@ def write_inputs(tmp, lines, prox):
     bbf, pxf = tmp / "v.bb", tmp / "v.proxy"
     bbf.write_text("\n".join(lines) + "\n")
     with open(pxf, "w") as f:
-        f.write("# rvsample proxy 2\ninterval\tinstructions\tproxy_cpi\tlong_cpi\n")
-        for i, (n, p, lc) in enumerate(prox):
-            f.write(f"{i}\t{n}\t{p:.9g}\t{lc:.9g}\n")
+        f.write("# rvsample proxy 3\ninterval\tinstructions\tproxy_cpi\tlong_cpi\texposed_cpi\n")
+        for i, (n, p, lc, ex) in enumerate(prox):
+            f.write(f"{i}\t{n}\t{p:.9g}\t{lc:.9g}\t{ex:.9g}\n")
     return bbf, pxf
 
 
@@ -388,6 +391,10 @@ METHODS = [
     # ... and each point the member of its stratum whose proxy CPI is nearest the stratum's (--select-by proxy).
     *((f"budget:1.5x,select,long:{w}", {"opts": [*BUDGETED, "--select-by", "proxy", "--proxy-long", w], "flow": "measured"})
       for w in ("0", "1", "2", "4")),
+    # The long operations' exposed latency (simpoint --proxy-exposed W: bbv --proxy's exposed_cpi,
+    # what a dependence chain through them or a busy divider leaves of their latency).
+    *((f"budget:1.5x,exposed:{w}", {"opts": [*BUDGETED, "--proxy-exposed", w], "flow": "measured"})
+      for w in ("0.5", "1", "2", "4")),
 ]
 
 

@@ -28,9 +28,11 @@ def categories(d):
     return rows, keys
 
 
-def explained(pooled):
-    """Shares of the pooled within-stratum variance of y that x1, x2 and both
-    explain: pooled = [(weight, y, x1, x2)], each about its stratum's means."""
+def explained(pooled, sets=([0], [1], [0, 1])):
+    """Shares of the pooled within-stratum variance of y that each set of
+    regressors explains (one or two of x0, x1, ...: by default x0, x1 and
+    both), and the last set's slopes: pooled = [(weight, y, x0, x1, ...)],
+    each about its stratum's means."""
     def fit(cols):
         # weighted least squares without intercept, by the normal equations (1 or 2 columns)
         a = [[sum(w * r[i] * r[j] for w, _, *r in pooled) for j in cols] for i in cols]
@@ -42,8 +44,8 @@ def explained(pooled):
             c = [(b[0] * a[1][1] - b[1] * a[0][1]) / det, (a[0][0] * b[1] - a[1][0] * b[0]) / det] if det > 0 else [0.0, 0.0]
         return sum(ci * bi for ci, bi in zip(c, b)), c  # the explained sum of squares, the slopes
     tot = sum(w * y * y for w, y, *_ in pooled)
-    fits = [fit(c) for c in ([0], [1], [0, 1])]
-    return [e / tot if tot > 0 else 0.0 for e, _ in fits], fits[2][1]
+    fits = [fit(c) for c in sets]
+    return [e / tot if tot > 0 else 0.0 for e, _ in fits], fits[-1][1]
 
 
 def one(out, variant, prog):
@@ -77,8 +79,9 @@ def one(out, variant, prog):
             if len(mem) > 1:
                 total += wts[g] ** 2 * st.pvariance(y)
                 lx = [prox[j][2] for j in mem]
-                pooled += [(wts[g] ** 2 / len(mem), yj - st.mean(y), xj - st.mean(x), lj - st.mean(lx))
-                           for yj, xj, lj in zip(y, x, lx)]
+                ex = [prox[j][3] for j in mem]
+                pooled += [(wts[g] ** 2 / len(mem), yj - st.mean(y), xj - st.mean(x), lj - st.mean(lx), ej - st.mean(ex))
+                           for yj, xj, lj, ej in zip(y, x, lx, ex)]
                 for k in keys:
                     share[k] += wts[g] ** 2 * st.pvariance([agg[j][k] / agg[j]["instructions"] for j in mem])
             strata.append((wts[g] * (agg[i]["cycles"] / agg[i]["instructions"] - mean_y) / true * 100, g, i, len(mem),
@@ -94,7 +97,10 @@ def one(out, variant, prog):
     head = (f"### {prog} ({variant})\n\nWithin-stratum variance of CPI by category, summed over the offsets: "
             + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in top)
             + "; explained by a line through the proxy CPI {:.0f}%, the long operations' CPI {:.0f}%, both {:.0f}% "
-              "(slopes {:+.2f} and {:+.2f} CPI per unit)\n".format(*(100 * e for e in explained(pooled)[0]), *explained(pooled)[1]))
+              "(slopes {:+.2f} and {:+.2f} CPI per unit); the exposed latency's CPI {:.0f}%, with the proxy CPI {:.0f}% "
+              "(slopes {:+.2f} and {:+.2f})\n".format(*(100 * e for e in explained(pooled)[0]), *explained(pooled)[1],
+                                                      *(100 * e for e in explained(pooled, ([2], [0, 2]))[0]),
+                                                      *explained(pooled, ([2], [0, 2]))[1]))
     return head + "\n" + "\n".join(lines) + "\n"
 
 

@@ -1,6 +1,7 @@
 #include "proxy.h"
 
 #include <string.h>
+#include <threads.h>
 
 void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)
 {
@@ -19,12 +20,143 @@ void proxy_penalties_of(const uarch_config *c, proxy_penalties *pen)
         unsigned latency = uarch_long_class(k) ? uarch_unit_latency(c, k) : 0;
         pen->op[k] = latency > 1 ? latency - 1 : 0;
     }
+    pen->exposed_unit = 1.0 / ((double)c->decode_width * c->iq_fp_issue);
 }
 
-void proxy_count_ops(uint64_t *ops, const rv_block *b, uint32_t first, uint32_t executed)
+/* ------------------------------------------------ the exposure model */
+
+/* Where each operation's rd, rs1, rs2 and rs3 are in proxy_exposure's
+ * ready[] (the integer file from 0, its x0 sink at 32; the FP file from
+ * FP_BASE), NONE if absent: rv_insn_operands' reading of the formats,
+ * looked up once rather than per instruction. An ecall's registers (the
+ * system call's) are not followed. */
+enum { FP_BASE = RV_X_SINK + 1, NONE = RV_REG_NONE };
+static uint8_t operand_base[RV_OP_COUNT][4];
+static once_flag operand_base_once = ONCE_FLAG_INIT;
+
+static void build_operand_base(void)
 {
-    for (const rv_insn *in = b->insns + first, *end = in + executed; in < end; in++)
-        ops[rv_ops[in->op].cls]++;
+    for (unsigned op = 0; op < RV_OP_COUNT; op++) {
+        /* register numbers no file's base can turn into one another */
+        rv_insn probe = {.op = (uint16_t)op, .rd = 1, .rs1 = 2, .rs2 = 3, .rs3 = 4};
+        rv_operands o = rv_insn_operands(&probe);
+        uint8_t got[4] = {o.dst, o.src[0], o.src[1], o.src[2]};
+        for (int i = 0; i < 4; i++) {
+            uint8_t base = got[i] == NONE ? NONE : got[i] >= RV_REG_F0 ? FP_BASE : 0;
+            operand_base[op][i] = op == RV_OP_ecall ? NONE : base;
+        }
+    }
+}
+
+void proxy_exposure_init(proxy_exposure *x, const uarch_config *c)
+{
+    call_once(&operand_base_once, build_operand_base);
+    memset(x, 0, sizeof *x);
+    uint64_t cycle = (uint64_t)c->decode_width * (uint64_t)c->iq_fp_issue;
+    x->dispatch = (uint64_t)c->iq_fp_issue;
+    x->fp_gap = (uint64_t)c->decode_width;
+    x->mul_gap = cycle;
+    x->rob = (uint64_t)c->rob_entries;
+    x->window = x->rob * x->dispatch;
+    for (unsigned k = 0; k < CLS_COUNT; k++)
+        x->latency[k] = uarch_long_class(k) ? uarch_unit_latency(c, k) * cycle : 0;
+    x->wakeup = (uint64_t)(c->regread_stages + 2) * cycle;
+    x->div_units = (unsigned)c->div_units;
+    x->fdiv_units = (unsigned)c->fdiv_units;
+}
+
+/* The earliest free of n unpipelined units, taken from `ready` for lat. */
+static uint64_t hold_unit(uint64_t *free_at, unsigned n, uint64_t ready, uint64_t lat)
+{
+    unsigned u = 0;
+    for (unsigned i = 1; i < n; i++)
+        if (free_at[i] < free_at[u]) u = i;
+    uint64_t start = max_u64(ready, free_at[u]);
+    free_at[u] = start + lat;
+    return start;
+}
+
+/* When a long operation ready at `ready` issues: its unit's turn (a
+ * divider, else the multiplier's or the FP queue's issue slot). */
+static uint64_t issue_long(proxy_exposure *x, unsigned cls, uint64_t ready)
+{
+    uint64_t start = ready;
+    if (cls == CLS_DIV)
+        return hold_unit(x->div_free, x->div_units, ready, x->latency[cls]);
+    if (cls == CLS_FDIV || cls == CLS_FSQRT)
+        start = hold_unit(x->fdiv_free, x->fdiv_units, ready, x->latency[cls]);
+    uint64_t *next = cls == CLS_MUL ? &x->mul_next : &x->fp_next;
+    start = max_u64(start, *next);
+    *next = start + (cls == CLS_MUL ? x->mul_gap : x->fp_gap);
+    return start;
+}
+
+/* Dispatch waits for the instructions a window back to complete. */
+static uint64_t wait_for_window(proxy_exposure *x, uint64_t t)
+{
+    while (x->late_count && x->late[x->late_head].seq + x->rob <= x->seq) {
+        uint64_t done = x->late[x->late_head].done;
+        if (done > t) {
+            x->stalled += done - t;
+            t = done;
+        }
+        x->late_head = (x->late_head + 1) % PROXY_ROB_MAX;
+        x->late_count--;
+    }
+    return t;
+}
+
+static inline uint64_t operand_ready(const proxy_exposure *x, uint8_t base, uint8_t reg, uint64_t t)
+{
+    return base == NONE ? t : max_u64(t, x->ready[base + reg]);
+}
+
+static inline void exposure_step(proxy_exposure *x, const rv_insn *in, unsigned cls)
+{
+    uint64_t t = x->late_count ? wait_for_window(x, x->t) : x->t;
+    const uint8_t *base = operand_base[in->op];
+    uint64_t ready = operand_ready(x, base[1], in->rs1, t);
+    ready = operand_ready(x, base[2], in->rs2, ready);
+    ready = operand_ready(x, base[3], in->rs3, ready);
+    uint64_t done = ready, readable = ready;
+    if (x->latency[cls]) {
+        done = issue_long(x, cls, ready) + x->latency[cls];
+        readable = done + x->wakeup;
+    }
+    if (base[0] != NONE) x->ready[base[0] + in->rd] = readable;
+    /* Only an instruction done later than dispatch reaches the one a
+     * window after it can hold dispatch up. */
+    if (done > t + x->window) {
+        unsigned tail = (x->late_head + x->late_count++) % PROXY_ROB_MAX;
+        x->late[tail].seq = x->seq;
+        x->late[tail].done = done;
+    }
+    /* Units are only waited for by long operations, which are always
+     * stepped: the model is busy while a register is not yet readable. */
+    x->busy_until = max_u64(x->busy_until, readable);
+    x->seq++;
+    x->t = t + x->dispatch;
+}
+
+void proxy_exposure_step(proxy_exposure *x, const rv_insn *in) { exposure_step(x, in, rv_ops[in->op].cls); }
+
+/* Idle: nothing pending that an instruction could wait for. */
+static inline bool exposure_idle(const proxy_exposure *x) { return !x->late_count && x->busy_until <= x->t; }
+
+void proxy_count_ops(uint64_t *ops, proxy_exposure *x, const rv_block *b, uint32_t first, uint32_t executed)
+{
+    for (const rv_insn *in = b->insns + first, *end = in + executed; in < end; in++) {
+        unsigned cls = rv_ops[in->op].cls;
+        ops[cls]++;
+        if (!x)
+            continue;
+        if (x->latency[cls] || !exposure_idle(x)) {
+            exposure_step(x, in, cls);
+        } else { /* nothing to wait for: dispatch goes on */
+            x->seq++;
+            x->t += x->dispatch;
+        }
+    }
 }
 
 void proxy_counts_read(const uarch *u, uint64_t icount, const uint64_t *ops, proxy_counts *out)
@@ -59,6 +191,7 @@ proxy_counts proxy_counts_sub(const proxy_counts *a, const proxy_counts *b)
         .dtlb_misses = a->dtlb_misses - b->dtlb_misses,
         .walks = a->walks - b->walks,
         .mispredicts = a->mispredicts - b->mispredicts,
+        .exposed = a->exposed - b->exposed,
     };
     for (int k = 0; k < CLS_COUNT; k++)
         d.ops[k] = a->ops[k] - b->ops[k];
@@ -84,6 +217,11 @@ double proxy_long_cpi(const proxy_counts *c, const proxy_penalties *pen)
     return c->insts ? cycles / (double)c->insts : 0;
 }
 
+double proxy_exposed_cpi(const proxy_counts *c, const proxy_penalties *pen)
+{
+    return c->insts ? (double)c->exposed * pen->exposed_unit / (double)c->insts : 0;
+}
+
 /* The columns' groups of classes: what the latencies of the configuration
  * set apart (FP divide and square root are not pipelined). */
 static uint64_t ops_of(const proxy_counts *c, const int *cls)
@@ -101,7 +239,7 @@ void proxy_write_header(outfile *o, const char *config_name, const uarch_config 
 {
     proxy_penalties p;
     proxy_penalties_of(c, &p);
-    outfile_printf(o, "# rvsample proxy 2\n# interval %llu\n# config %s %016llx\n",
+    outfile_printf(o, "# rvsample proxy 3\n# interval %llu\n# config %s %016llx\n",
                    (unsigned long long)interval, config_name, (unsigned long long)uarch_config_digest(c));
     outfile_printf(o, "# penalties l1_miss=%g l2_miss=%g llc_miss=%g tlb_miss=%g walk=%g mispredict=%g\n",
                    p.l1_miss, p.l2_miss, p.llc_miss, p.tlb_miss, p.walk, p.mispredict);
@@ -110,7 +248,7 @@ void proxy_write_header(outfile *o, const char *config_name, const uarch_config 
                    p.op[CLS_FSQRT], p.op[CLS_FCVT], p.op[CLS_FMISC]);
     outfile_printf(o, "interval\tinstructions\tl1i_misses\tl1d_misses\tl2_misses\tllc_misses\titlb_misses\t"
                       "dtlb_misses\twalks\tmispredicts\tl1d_mpki\tl2_mpki\tllc_mpki\ttlb_mpki\tbranch_mpki\t"
-                      "proxy_cpi\tint_muls\tint_divs\tfp_ops\tfp_divs\tlong_cpi\n");
+                      "proxy_cpi\tint_muls\tint_divs\tfp_ops\tfp_divs\tlong_cpi\texposed_cpi\n");
 }
 
 void proxy_write_line(outfile *o, uint64_t index, const proxy_counts *c, const proxy_penalties *pen)
@@ -125,7 +263,7 @@ void proxy_write_line(outfile *o, uint64_t index, const proxy_counts *c, const p
     outfile_printf(o, "\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.6f", (double)c->l1d_misses * k,
                    (double)c->l2_misses * k, (double)c->llc_misses * k,
                    (double)(c->itlb_misses + c->dtlb_misses) * k, (double)c->mispredicts * k, proxy_cpi(c, pen));
-    outfile_printf(o, "\t%llu\t%llu\t%llu\t%llu\t%.6f\n", (unsigned long long)ops_of(c, MULS),
+    outfile_printf(o, "\t%llu\t%llu\t%llu\t%llu\t%.6f\t%.6f\n", (unsigned long long)ops_of(c, MULS),
                    (unsigned long long)ops_of(c, DIVS), (unsigned long long)ops_of(c, FP_OPS),
-                   (unsigned long long)ops_of(c, FP_DIVS), proxy_long_cpi(c, pen));
+                   (unsigned long long)ops_of(c, FP_DIVS), proxy_long_cpi(c, pen), proxy_exposed_cpi(c, pen));
 }

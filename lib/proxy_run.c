@@ -6,7 +6,7 @@ static void warm(void *ctx, rv_block *b, uint32_t first, uint64_t start, uint32_
 {
     proxy_run *r = ctx;
     uarch_warmer_block(r->warmer, b, first, start, executed);
-    proxy_count_ops(r->ops, b, first, executed);
+    proxy_count_ops(r->ops, &r->exposure, b, first, executed);
 }
 
 /* An interval of series i ended: its events are the counters' growth. */
@@ -16,6 +16,7 @@ static void closed(void *ctx, int i, uint64_t index, uint64_t retired)
     proxy_counts now;
     if (r->warmer) uarch_warmer_sync(r->warmer); /* else the run is over: up to date */
     proxy_counts_read(&r->u, retired, r->ops, &now);
+    now.exposed = r->exposure.stalled;
     proxy_counts c = proxy_counts_sub(&now, &r->last[i]);
     if (r->outs[i])
         proxy_write_line(r->outs[i], index, &c, &r->pen);
@@ -28,6 +29,7 @@ void proxy_run_init(proxy_run *r, bbv_profile *bp, const uarch_config *c, const 
     memset(r, 0, sizeof *r);
     uarch_init(&r->u, c);
     proxy_penalties_of(c, &r->pen);
+    proxy_exposure_init(&r->exposure, c);
     for (int i = 0; i < bp->nseries; i++) {
         r->outs[i] = outs[i];
         r->last[i].insts = bp->retired;

@@ -18,6 +18,7 @@ typedef struct proxy_run {
     outfile *outs[BBV_MAX_SIZES];      /* per series, NULL: none */
     proxy_counts last[BBV_MAX_SIZES];  /* the counters where the series' interval began */
     uint64_t ops[CLS_COUNT];           /* retired instructions per timing class, since the start */
+    proxy_exposure exposure;           /* the long operations' exposed latency, since the start */
 } proxy_run;
 
 /* outs[i] is the .proxy file of bp's series i; headers are written here,

@@ -493,7 +493,8 @@ take_checkpoints() {
 # one a line. METHOD is simpoint (SimPoint 3.2's choice) or parts joined by
 # '+': select[:N] (--select-by proxy among the N nearest the centre [5]),
 # stratify[:F] (--stratify F [0.2]), dims[:S] (--proxy-dims S [1]), long[:W]
-# (--proxy-long W [1]: the long-latency operations in the proxy CPI); all but
+# (--proxy-long W [1]: the long-latency operations in the proxy CPI),
+# exposed[:W] (--proxy-exposed W [1]: their latency left exposed); all but
 # simpoint need bbv --proxy's metrics (simpoint --proxy FILE, added by the caller).
 method_options() {
     [ "$1" != simpoint ] || return 0
@@ -507,7 +508,8 @@ method_options() {
         stratify) printf '%s\n' --stratify "${arg:-0.2}" ;;
         dims) printf '%s\n' --proxy-dims "${arg:-1}" ;;
         long) printf '%s\n' --proxy-long "${arg:-1}" ;;
-        *) echo "unknown method '$1' (simpoint, or select[:N], stratify[:F], dims[:S], long[:W] joined by +)" >&2; return 1 ;;
+        exposed) printf '%s\n' --proxy-exposed "${arg:-1}" ;;
+        *) echo "unknown method '$1' (simpoint, or select[:N], stratify[:F], dims[:S], long[:W], exposed[:W] joined by +)" >&2; return 1 ;;
         esac
     done
 }
@@ -767,8 +769,9 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     cached run's log interval that divides N]
   -k K              SimPoint's MaxK [30]
   -M METHOD         how the points are chosen: simpoint (SimPoint 3.2's choice), or
-                    select[:N], stratify[:F], dims[:S], long[:W] joined by + (simpoint's
-                    --select-by proxy, --stratify, --proxy-dims, --proxy-long over the metrics of
+                    select[:N], stratify[:F], dims[:S], long[:W], exposed[:W] joined by +
+                    (simpoint's --select-by proxy, --stratify, --proxy-dims, --proxy-long,
+                    --proxy-exposed over the metrics of
                     bbv --proxy with the core configuration) [dims:1, the most accurate
                     over bench/results/proxy_methods.md and tests/corpus/RESULTS.md;
                     sweep.sh's default too]

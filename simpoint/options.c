@@ -234,6 +234,7 @@ static const opt_def table[] = {
     {"target-ci", ARG_SPECIAL, 0, "PCT", "none", "with --measured, the second stage: add points where the measured spread is until the 95% interval is within +-PCT, or the --points budget is spent", set_target_ci, true},
     {"proxy-dims", ARG_DOUBLE, OFF(proxy_dims), "S", "0", "cluster on the BBVs plus the proxy CPI (robustly scaled to S x their spread), k no less than on the BBVs alone", NULL, true},
     {"proxy-long", ARG_DOUBLE, OFF(proxy_long), "W", "0", "the proxy CPI is bbv's proxy_cpi plus W x its long_cpi (the long-latency operations: multiply, divide, FP)", NULL, true},
+    {"proxy-exposed", ARG_DOUBLE, OFF(proxy_exposed), "W", "0", "... plus W x its exposed_cpi (the long operations' latency a dependence chain or a busy divider leaves exposed)", NULL, true},
 };
 #define NOPTS (sizeof table / sizeof table[0])
 
@@ -430,6 +431,8 @@ static void check(sp_options *o, const bool *seen)
         die("option --proxy-dims: must be in [0, 1000]");
     if (!(o->proxy_long >= 0 && o->proxy_long <= 10))
         die("option --proxy-long: must be in [0, 10]");
+    if (!(o->proxy_exposed >= 0 && o->proxy_exposed <= 10))
+        die("option --proxy-exposed: must be in [0, 10]");
     if (o->dim == 0 && (o->load_proj_txt || o->load_proj_bin || o->save_proj_txt || o->save_proj_bin))
         die("-dim noProject has no projection matrix to load or save");
 }

@@ -59,7 +59,7 @@ typedef struct sp_options {
     double points_ratio;   /* --points Fx: F x SimPoint's own points (0: points as given) */
     int pilot;             /* --pilot: the first stage's points of the budget (0: all of it) */
     double pilot_ratio;    /* --pilot Fx */
-    double stratify, proxy_dims, proxy_long;
+    double stratify, proxy_dims, proxy_long, proxy_exposed;
     /* two-stage sampling (twostage.h): CPIs of simulated points, and when to stop adding */
     const char *measured[SP_MAX_MEASURED];
     size_t n_measured;

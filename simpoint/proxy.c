@@ -39,39 +39,59 @@ static bool fields(char *line, const int *col, int n, double *v)
     return found == wanted;
 }
 
-double *proxy_load(const char *path, size_t n, double long_weight)
+/* The columns proxy_load adds up, with their weights. */
+typedef struct term {
+    const char *name, *what;
+    double weight;
+} term;
+
+double *proxy_load(const char *path, size_t n, double long_weight, double exposed_weight)
 {
+    const term terms[] = {{"proxy_cpi", "a proxy CPI >= 1", 1},
+                          {"long_cpi", "a long-operation CPI >= 0", long_weight},
+                          {"exposed_cpi", "an exposed long-latency CPI >= 0", exposed_weight}};
+    enum { NTERMS = sizeof terms / sizeof terms[0] };
     FILE *f = fopen(path, "r");
     if (!f)
         die("%s: cannot open the proxy file", path);
     double *cpi = sp_malloc((n ? n : 1) * sizeof *cpi);
     char *line = NULL;
     size_t cap = 0, lineno = 0, rows = 0;
-    int col[2] = {-1, -1}; /* proxy_cpi, long_cpi */
+    int col[NTERMS] = {-1, -1, -1}; /* a weight of 0: the column is not read */
+    bool header = false;
     while (getline(&line, &cap, f) > 0) {
         lineno++;
         if (line[0] == '#' || line[0] == '\n')
             continue;
-        if (col[0] < 0) {
-            char *copy = xstrdup(line); /* column_of cuts its argument */
-            col[0] = column_of(line, "proxy_cpi");
-            col[1] = long_weight != 0 ? column_of(copy, "long_cpi") : -1;
-            free(copy);
+        if (!header) {
+            header = true;
+            for (int t = 0; t < NTERMS; t++) {
+                if (terms[t].weight == 0)
+                    continue;
+                char *copy = xstrdup(line); /* column_of cuts its argument */
+                col[t] = column_of(copy, terms[t].name);
+                free(copy);
+            }
             if (col[0] < 0)
                 die("%s:%zu: no proxy_cpi column (is it a bbv --proxy file?)", path, lineno);
             if (long_weight != 0 && col[1] < 0)
                 die("%s:%zu: no long_cpi column (a bbv --proxy file of format 1: give --proxy-long 0)", path, lineno);
+            if (exposed_weight != 0 && col[2] < 0)
+                die("%s:%zu: no exposed_cpi column (a bbv --proxy file of format 1 or 2: give --proxy-exposed 0)",
+                    path, lineno);
             continue;
         }
-        double v[2] = {0, 0};
-        bool ok = fields(line, col, 2, v);
-        if (!ok || !(v[0] >= 1) || !isfinite(v[0]))
-            die("%s:%zu: expected a proxy CPI >= 1 in column %d", path, lineno, col[0] + 1);
-        if (!(v[1] >= 0) || !isfinite(v[1]))
-            die("%s:%zu: expected a long-operation CPI >= 0 in column %d", path, lineno, col[1] + 1);
+        double v[NTERMS] = {0, 0, 0};
+        bool ok = fields(line, col, NTERMS, v);
+        for (int t = 0; t < NTERMS; t++)
+            if (!ok || !(v[t] >= (t == 0 ? 1 : 0)) || !isfinite(v[t]))
+                die("%s:%zu: expected %s in column %d", path, lineno, terms[t].what, col[t] + 1);
         if (rows == n)
             die("%s:%zu: more intervals than the %zu of the vectors", path, lineno, n);
-        cpi[rows++] = v[0] + long_weight * v[1];
+        double sum = 0;
+        for (int t = 0; t < NTERMS; t++)
+            sum += terms[t].weight * v[t];
+        cpi[rows++] = sum;
     }
     bool err = ferror(f);
     free(line);

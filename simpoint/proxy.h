@@ -23,7 +23,9 @@
  *                      the BBVs' own spread (proxy_dims.h);
  *  --proxy-long W      the proxy CPI all of these (and the predicted and
  *                      measured intervals) use is bbv's proxy_cpi plus W x
- *                      its long_cpi (the long-latency operations). */
+ *                      its long_cpi (the long-latency operations);
+ *  --proxy-exposed W   ... plus W x its exposed_cpi (the long operations'
+ *                      latency an out-of-order core cannot hide). */
 #ifndef SP_PROXY_H
 #define SP_PROXY_H
 
@@ -46,9 +48,11 @@ typedef struct sp_proxy {
 
 /* The proxy CPI of each interval of a .proxy file: its proxy_cpi column
  * plus long_weight x its long_cpi column (the long-latency operations'
- * cycles per instruction, --proxy-long; not read when long_weight is 0).
- * It must have n interval lines. Dies with file:line and the problem. */
-double *proxy_load(const char *path, size_t n, double long_weight);
+ * cycles per instruction, --proxy-long) plus exposed_weight x its
+ * exposed_cpi column (their cycles not overlapped, --proxy-exposed); a
+ * column whose weight is 0 is not read. It must have n interval lines.
+ * Dies with file:line and the problem. */
+double *proxy_load(const char *path, size_t n, double long_weight, double exposed_weight);
 
 /* Representatives (and strata) of ch, a choice_from_run of run, by px. */
 void proxy_apply(const sp_proxy *px, const sp_run *run, const dataset *full, sp_choice *ch);

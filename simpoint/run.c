@@ -318,7 +318,7 @@ static void load_input(session *s)
         load_vectors(s);
     set_weights(s);
     if (o->proxy) {
-        s->proxy_cpi = proxy_load(o->proxy, s->full.n, o->proxy_long);
+        s->proxy_cpi = proxy_load(o->proxy, s->full.n, o->proxy_long, o->proxy_exposed);
         s->proxy = (sp_proxy){.cpi = s->proxy_cpi, .n = s->full.n, .select = o->select_proxy,
                               .candidates = o->proxy_candidates, .stratify = o->stratify,
                               .points = (size_t)o->points};

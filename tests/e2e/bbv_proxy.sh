@@ -12,7 +12,8 @@
 #    lines up to its last checkpoint do;
 #  - the long-latency operations (multiply, divide, FP) a whole run counts
 #    are those of its blocks as GNU objdump disassembles them, times the
-#    blocks' executions in the .bb file;
+#    blocks' executions in the .bb file; their exposed cycles add up across
+#    intervals to the whole run's;
 #  - --select-by proxy keeps every representative in its cluster, --stratify
 #    writes consistent files within 1.2x the points, and validate accepts them;
 #  - bad input: one line, non-zero status, no output.
@@ -58,6 +59,12 @@ for path in sys.argv[1:3]:
         s = sum(int(x[c]) for x in r)
         assert s == int(whole[0][c]), f"{path}: {c} sums to {s}, the whole run has {whole[0][c]}"
     assert all(float(x["proxy_cpi"]) >= 1 and float(x["long_cpi"]) >= 0 for x in r)
+    # the exposure model runs on across intervals: their exposed cycles are the whole run's
+    # (but for the 6-decimal rounding of each line)
+    cyc = sum(float(x["exposed_cpi"]) * int(x["instructions"]) for x in r)
+    whole_cyc = float(whole[0]["exposed_cpi"]) * int(whole[0]["instructions"])
+    assert abs(cyc - whole_cyc) <= 1e-6 * int(whole[0]["instructions"]) + 0.5e-6 * sum(int(x["instructions"]) for x in r), \
+        f"{path}: exposed cycles {cyc}, the whole run's {whole_cyc}"
 print("ok   per-interval counts add up to the whole run's:",
       ", ".join(f"{c} {whole[0][c]}" for c in counts))
 PY
@@ -111,6 +118,7 @@ got = dict(zip(rows[0], rows[1]))
 for g, v in want.items():
     assert int(got[g]) == v, f"{g}: bbv counts {got[g]}, objdump's blocks {v}"
 assert float(got["long_cpi"]) > 0
+assert 0 <= float(got["exposed_cpi"]) <= float(got["long_cpi"]) + 1, "exposed_cpi out of range"
 print(f"ok   {pre[4:]}: the long-latency operations are objdump's:", ", ".join(f"{g} {v}" for g, v in want.items()))
 PY
 done
@@ -167,6 +175,9 @@ cmp plain.l sel.l || fail "--select-by proxy changed the labels"
 awk 'NR == FNR { label[NR - 1] = $1; next } { if (label[$1] != $2) { print "interval " $1 " is in cluster " label[$1] ", not " $2; bad = 1 } }
      END { exit bad }' sel.l sel.sp || fail "a representative outside its cluster"
 [ "$(cmp -s plain.sp sel.sp && echo same)" != same ] || echo "note: --select-by proxy chose SimPoint's points here"
+# --proxy-exposed W (with --proxy-long W too) reads format 3's exposed_cpi
+sp --proxy "$PX" --points 1.5x --proxy-dims 1 --proxy-long 1 --proxy-exposed 1 -saveSimpoints ex.sp > /dev/null ||
+    fail "--proxy-exposed on bbv's file"
 
 sp --proxy "$PX" --stratify 0.2 -saveSimpoints st.sp -saveSimpointWeights st.w -saveLabels st.l
 k=$(wc -l < plain.sp) ks=$(wc -l < st.sp)
@@ -187,8 +198,11 @@ expect_status 125 "$BIN/bbv" --count-only --proxy "$CFG" -- "$RV/workloads/phase
 ls bad.* > /dev/null 2>&1 && fail "bbv left output after bad input"
 head -n 20 "$PX" > short.proxy
 cut -f 1-16 "$PX" > old.proxy  # format 1: no long_cpi
+cut -f 1-21 "$PX" > old2.proxy  # format 2: no exposed_cpi
 expect_status 1 sp --proxy old.proxy --proxy-dims 1 --proxy-long 1 -saveSimpoints bad.sp
 expect_status 1 sp --proxy "$PX" --proxy-dims 1 --proxy-long -1 -saveSimpoints bad.sp
+expect_status 1 sp --proxy old2.proxy --proxy-dims 1 --proxy-exposed 1 -saveSimpoints bad.sp
+expect_status 1 sp --proxy "$PX" --proxy-dims 1 --proxy-exposed -1 -saveSimpoints bad.sp
 expect_status 1 sp --proxy short.proxy --select-by proxy -saveSimpoints bad.sp
 expect_status 1 sp --select-by proxy -saveSimpoints bad.sp
 [ ! -e bad.sp ] || fail "simpoint wrote output after bad input"

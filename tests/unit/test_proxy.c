@@ -1,6 +1,7 @@
 /* bbv --proxy's per-interval metrics (lib/proxy.c): the penalties taken
  * from the configuration, the long-latency operations counted per timing
- * class from decoded blocks, and the line written per interval. */
+ * class from decoded blocks, their exposed latency (the dataflow model),
+ * and the line written per interval. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,7 @@ Test(proxy, count_ops_counts_the_retired_positions_by_class)
 {
     rv_block *b = block_of(BLOCK, NBLOCK);
     uint64_t ops[CLS_COUNT] = {0};
-    proxy_count_ops(ops, b, 0, NBLOCK);
+    proxy_count_ops(ops, NULL, b, 0, NBLOCK);
     cr_assert_eq(ops[CLS_ALU], 1);
     cr_assert_eq(ops[CLS_MUL], 1);
     cr_assert_eq(ops[CLS_DIV], 1);
@@ -62,7 +63,7 @@ Test(proxy, count_ops_counts_the_retired_positions_by_class)
     cr_assert_eq(ops[CLS_FLOAD], 1);
     /* a block run in part: positions 2 and 3 only (div, fadd.d) */
     memset(ops, 0, sizeof ops);
-    proxy_count_ops(ops, b, 2, 2);
+    proxy_count_ops(ops, NULL, b, 2, 2);
     uint64_t all = 0;
     for (int k = 0; k < CLS_COUNT; k++)
         all += ops[k];
@@ -146,6 +147,123 @@ Test(proxy, a_line_has_a_value_under_every_header_column)
         cr_assert(i < nn, "no %s column", want[w][0]);
         cr_assert_str_eq(values[i], want[w][1], "%s", want[w][0]);
     }
-    cr_assert_str_eq(names[nn - 1], "long_cpi");
-    cr_assert_float_eq(atof(values[nv - 1]), proxy_long_cpi(&n, &p), 1e-6);
+    cr_assert_str_eq(names[nn - 2], "long_cpi");
+    cr_assert_float_eq(atof(values[nv - 2]), proxy_long_cpi(&n, &p), 1e-6);
+    cr_assert_str_eq(names[nn - 1], "exposed_cpi");
+}
+
+/* ------------------------------------------- the exposure model (exposed_cpi)
+ *
+ * With the defaults (4-wide dispatch, a 128-entry ROB: instruction i + 128
+ * dispatches (i + 128) / 4 cycles in at the earliest, and not before i is
+ * done; fdiv 20 cycles on one unpipelined unit, fadd 4 pipelined, 2 FP
+ * issues a cycle; a dependent reads a long result regread_stages + 2 = 3
+ * cycles after it is done), each stream below is followed by independent
+ * ALU instructions, and the cycles dispatch waits are known by hand. */
+
+enum { FADD = 0x01, FDIV = 0x0d, FA0 = 10, FA1 = 11 };
+static uint32_t fp_op(unsigned funct7, unsigned rd, unsigned rs1, unsigned rs2)
+{
+    return funct7 << 25 | rs2 << 20 | rs1 << 15 | 7u << 12 | rd << 7 | 0x53;
+}
+static const uint32_t ADDI = 0x00150513; /* addi a0, a0, 1 */
+
+/* The model's stall, in cycles, after bits[0..n) and `tail` addi. */
+static double exposed_cycles(const uint32_t *bits, int n, int tail)
+{
+    uarch_config c;
+    proxy_penalties p = defaults(&c);
+    proxy_exposure *x = malloc(sizeof *x);
+    cr_assert(x);
+    proxy_exposure_init(x, &c);
+    rv_insn in;
+    for (int i = 0; i < n + tail; i++) {
+        uint32_t b = i < n ? bits[i] : ADDI;
+        rv_decode(&in, 0x1000 + 4 * (uint64_t)i, (uint16_t)(b & 0xffff), (uint16_t)(b >> 16));
+        proxy_exposure_step(x, &in);
+    }
+    double cycles = (double)x->stalled * p.exposed_unit;
+    free(x);
+    return cycles;
+}
+
+Test(proxy, a_chain_of_four_fdivs_is_exposed_beyond_the_window)
+{
+    /* fa0 = fa0 / fa1, four times: the last done at 3 x (20 + 3) + 20 =
+     * 89 cycles; the instruction 128 after it dispatches at 131 / 4 */
+    uint32_t chain[4];
+    for (int i = 0; i < 4; i++)
+        chain[i] = fp_op(FDIV, FA0, FA0, FA1);
+    cr_assert_float_eq(exposed_cycles(chain, 4, 200), 89 - 131 / 4.0, 1e-9);
+}
+
+Test(proxy, four_independent_fdivs_wait_for_the_unpipelined_divider)
+{
+    /* fa2..fa5 = fa0 / fa1: no dependence, but one divider: done at 80 */
+    uint32_t indep[4];
+    for (int i = 0; i < 4; i++)
+        indep[i] = fp_op(FDIV, FA1 + 1 + (unsigned)i, FA0, FA1);
+    cr_assert_float_eq(exposed_cycles(indep, 4, 200), 4 * 20 - 131 / 4.0, 1e-9);
+}
+
+Test(proxy, independent_fadds_overlap_and_a_long_chain_of_them_does_not)
+{
+    uint32_t ops[8];
+    for (int i = 0; i < 8; i++)
+        ops[i] = fp_op(FADD, FA1 + 1 + (unsigned)(i % 4), FA0, FA1);
+    cr_assert_float_eq(exposed_cycles(ops, 4, 200), 0, 1e-12, "four independent: within the window");
+    cr_assert_float_eq(exposed_cycles(ops, 8, 200), 0, 1e-12, "eight independent: within it too");
+    for (int i = 0; i < 8; i++)
+        ops[i] = fp_op(FADD, FA0, FA0, FA1);
+    cr_assert_float_eq(exposed_cycles(ops, 4, 200), 0, 1e-12, "a chain of four: 3 x 7 + 4 = 25 cycles < 32.75");
+    /* a chain of eight: done at 7 x 7 + 4 = 53, against 135 / 4 */
+    cr_assert_float_eq(exposed_cycles(ops, 8, 200), 53 - 135 / 4.0, 1e-9);
+}
+
+Test(proxy, fp_operations_issue_two_a_cycle)
+{
+    /* independent fadds every other instruction: the FP queue's pace, no
+     * wait; every instruction one: twice the pace, the window fills */
+    enum { N = 400 };
+    uint32_t *ops = malloc(N * sizeof *ops);
+    cr_assert(ops);
+    for (int i = 0; i < N; i++)
+        ops[i] = i % 2 ? ADDI : fp_op(FADD, FA1 + 1 + (unsigned)(i / 2 % 4), FA0, FA1);
+    cr_assert_float_eq(exposed_cycles(ops, N, 200), 0, 1e-12);
+    for (int i = 0; i < N; i++)
+        ops[i] = fp_op(FADD, FA1 + 1 + (unsigned)(i % 4), FA0, FA1);
+    /* the last issues at (N - 1) / 2 cycles, done 4 later; the instruction
+     * 128 after it would dispatch at (N - 1 + 128) / 4 */
+    cr_assert_float_eq(exposed_cycles(ops, N, 200), (N - 1) / 2.0 + 4 - (N - 1 + 128) / 4.0, 1e-9);
+    free(ops);
+}
+
+Test(proxy, count_ops_feeds_the_model_across_blocks)
+{
+    /* the chain of four fdivs in one block, the addis in another: the same
+     * stall as one instruction at a time, and the counts as before */
+    uint32_t chain[4], tail[200];
+    for (int i = 0; i < 4; i++)
+        chain[i] = fp_op(FDIV, FA0, FA0, FA1);
+    for (int i = 0; i < 200; i++)
+        tail[i] = ADDI;
+    rv_block *a = block_of(chain, 4), *b = block_of(tail, 200);
+    uarch_config c;
+    proxy_penalties p = defaults(&c);
+    proxy_exposure *x = malloc(sizeof *x);
+    cr_assert(x);
+    proxy_exposure_init(x, &c);
+    uint64_t ops[CLS_COUNT] = {0};
+    proxy_count_ops(ops, x, b, 0, 200); /* idle: nothing to wait for */
+    cr_assert_eq(x->stalled, 0);
+    proxy_count_ops(ops, x, a, 0, 4);
+    proxy_count_ops(ops, x, b, 0, 200);
+    cr_assert_eq(ops[CLS_FDIV], 4);
+    cr_assert_eq(ops[CLS_ALU], 400);
+    cr_assert_float_eq((double)x->stalled * p.exposed_unit, 89 - 131 / 4.0, 1e-9);
+    proxy_counts n = {.insts = 404, .exposed = x->stalled};
+    cr_assert_float_eq(proxy_exposed_cpi(&n, &p), (89 - 131 / 4.0) / 404, 1e-12);
+    free(x);
+    free(a);
+    free(b);
 }

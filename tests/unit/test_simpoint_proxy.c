@@ -217,7 +217,7 @@ Test(simpoint_proxy, load_reads_the_proxy_cpi_column)
     char text[256];
     snprintf(text, sizeof text, "%s0\t10\t1.5\n1\t10\t2.25\n", header);
     write_proxy(text);
-    double *cpi = proxy_load(path, 2, 0);
+    double *cpi = proxy_load(path, 2, 0, 0);
     cr_assert_float_eq(cpi[0], 1.5, 1e-12);
     cr_assert_float_eq(cpi[1], 2.25, 1e-12);
     free(cpi);
@@ -227,14 +227,14 @@ Test(simpoint_proxy, load_refuses_a_count_mismatch, .exit_code = 1)
 {
     char text[256];
     snprintf(text, sizeof text, "%s0\t10\t1.5\n", header);
-    proxy_load(write_proxy(text), 2, 0);
+    proxy_load(write_proxy(text), 2, 0, 0);
 }
 
 Test(simpoint_proxy, load_refuses_a_bad_value, .exit_code = 1)
 {
     char text[256];
     snprintf(text, sizeof text, "%s0\t10\tnan\n", header);
-    proxy_load(write_proxy(text), 1, 0);
+    proxy_load(write_proxy(text), 1, 0, 0);
 }
 
 /* --proxy-long W: the proxy CPI is proxy_cpi + W x long_cpi, whatever the
@@ -246,11 +246,11 @@ Test(simpoint_proxy, load_adds_the_weighted_long_operations)
     char text[256];
     snprintf(text, sizeof text, "%s0\t10\t0.5\t1.5\n1\t10\t0\t2.25\n", header_long);
     write_proxy(text);
-    double *cpi = proxy_load(path, 2, 2);
+    double *cpi = proxy_load(path, 2, 2, 0);
     cr_assert_float_eq(cpi[0], 2.5, 1e-12);
     cr_assert_float_eq(cpi[1], 2.25, 1e-12);
     free(cpi);
-    cpi = proxy_load(path, 2, 0);
+    cpi = proxy_load(path, 2, 0, 0);
     cr_assert_float_eq(cpi[0], 1.5, 1e-12);
     free(cpi);
 }
@@ -259,12 +259,44 @@ Test(simpoint_proxy, load_refuses_a_weight_without_the_long_column, .exit_code =
 {
     char text[256];
     snprintf(text, sizeof text, "%s0\t10\t1.5\n", header);
-    proxy_load(write_proxy(text), 1, 1);
+    proxy_load(write_proxy(text), 1, 1, 0);
 }
 
 Test(simpoint_proxy, load_refuses_a_bad_long_value, .exit_code = 1)
 {
     char text[256];
     snprintf(text, sizeof text, "%s0\t10\t-1\t1.5\n", header_long);
-    proxy_load(write_proxy(text), 1, 1);
+    proxy_load(write_proxy(text), 1, 1, 0);
+}
+
+/* --proxy-exposed W: ... plus W x exposed_cpi (format 3), with or without
+ * --proxy-long; a file without the column needs W = 0. */
+static const char header_exposed[] = "# rvsample proxy 3\ninterval\tinstructions\tproxy_cpi\tlong_cpi\texposed_cpi\n";
+
+Test(simpoint_proxy, load_adds_the_weighted_exposed_latency)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s0\t10\t1.5\t0.5\t0.25\n1\t10\t2\t0\t0\n", header_exposed);
+    write_proxy(text);
+    double *cpi = proxy_load(path, 2, 0, 2);
+    cr_assert_float_eq(cpi[0], 2.0, 1e-12);
+    cr_assert_float_eq(cpi[1], 2.0, 1e-12);
+    free(cpi);
+    cpi = proxy_load(path, 2, 1, 4);
+    cr_assert_float_eq(cpi[0], 1.5 + 0.5 + 1, 1e-12, "both terms");
+    free(cpi);
+}
+
+Test(simpoint_proxy, load_refuses_an_exposed_weight_without_the_column, .exit_code = 1)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s0\t10\t0.5\t1.5\n", header_long);
+    proxy_load(write_proxy(text), 1, 0, 1);
+}
+
+Test(simpoint_proxy, load_refuses_a_bad_exposed_value, .exit_code = 1)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s0\t10\t1.5\t0.5\tnan\n", header_exposed);
+    proxy_load(write_proxy(text), 1, 0, 1);
 }
