@@ -111,7 +111,7 @@ void probe_note_squash(sim_core *c, uint64_t from)
 }
 
 /* The L1D's state of the line of addr now (nothing is touched). */
-static uint8_t l1d_line(const sim_core *c, uint64_t addr)
+uint8_t probe_l1d_line(const sim_core *c, uint64_t addr)
 {
     const cache_state *l = cache_peek(memsys_l1(c->ua->mem, false), addr / (uint64_t)c->cfg.line_bytes);
     return !l ? L1D_ABSENT : l->ready > c->now ? L1D_FILLING : L1D_PRESENT;
@@ -138,7 +138,7 @@ instance_record probe_instance_record(const sim_core *c, const uop *u, bool reti
                          .fe_bubbles = u->fe_bubbles,
                          .cls = rv_ops[u->d.insn.op].cls, .op = u->d.insn.op, .wake = (uint8_t)core_wakeup_delay(&c->cfg, &u->d.insn), .dst = u->ops.dst,
                          .src = {u->ops.src[0], u->ops.src[1], u->ops.src[2]}, .history = u->history,
-                         .l1d_line = retired && u->d.mem_access == RV_MEM_STORE ? l1d_line(c, u->d.mem_addr) : 0};
+                         .l1d_line = retired && u->d.mem_access == RV_MEM_STORE ? probe_l1d_line(c, u->d.mem_addr) : 0};
 }
 
 void probe_instance_emit(sim_core *c, const instance_record *r)

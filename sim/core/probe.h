@@ -100,7 +100,7 @@ typedef struct instance_record {
     uint64_t sq_head_done;     /* ... when that store's write completes (UINT64_MAX: not issued yet) */
     uint64_t sq_head_start;    /* ... when it began (issued) */
     uint32_t sq_head_wait;     /* ... its wait for an L1D MSHR (issued) */
-    uint8_t l1d_line;          /* a retired store: enum l1d_line, its line in the L1D as it committed */
+    uint8_t l1d_line;          /* enum l1d_line: a retired store's line in the L1D as it committed; a load ahead's at the squash */
     /* The wrong path past what the core dispatched, for the consumers that
      * read it (probe_instance_reads_ahead); 0 elsewhere: */
     uint8_t ahead;             /* enum probe_ahead */
@@ -137,6 +137,8 @@ void probe_instance_reads_ahead(instance_fn *fn);
 struct sim_core;
 /* Whether some consumer of c's instance probe reads the wrong path ahead. */
 bool probe_reads_ahead(const struct sim_core *c);
+/* The line of addr in c's L1D now: enum l1d_line (nothing is touched). */
+uint8_t probe_l1d_line(const struct sim_core *c, uint64_t addr);
 
 typedef struct instance_probe {
     instance_fn *fn;

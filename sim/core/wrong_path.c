@@ -100,9 +100,10 @@ static bool execute_ahead(rv_spec *spec, rv_dyninst *d)
     return !spec->stuck;
 }
 
-static void note_access(instance_record *r, const rv_dyninst *d, uint8_t kind)
+static void note_access(const sim_core *c, instance_record *r, const rv_dyninst *d, uint8_t kind)
 {
     r->ahead = kind, r->ahead_access = d->mem_access, r->ahead_addr = d->mem_addr;
+    if (d->mem_access == RV_MEM_LOAD) r->l1d_line = probe_l1d_line(c, d->mem_addr);
 }
 
 /* The fetched instructions the core did not dispatch (wp_ended's records
@@ -114,7 +115,7 @@ static bool execute_fetched(sim_core *c, rv_spec *spec, size_t first)
         const uop *u = core_uop(c, c->wp_ended.r[i].seq);
         rv_dyninst d = u->d;
         if (u->stuck || (!u->executed && !execute_ahead(spec, &d))) return false;
-        note_access(&c->wp_ended.r[i], &d, AHEAD_FETCHED);
+        note_access(c, &c->wp_ended.r[i], &d, AHEAD_FETCHED);
     }
     return true;
 }
@@ -126,19 +127,25 @@ static instance_record unfetched_record(const sim_core *c, const decoded *dc, co
                          .dst = dc->ops.dst, .src = {dc->ops.src[0], dc->ops.src[1], dc->ops.src[2]},
                          .taken = d->taken, .load = d->mem_access == RV_MEM_LOAD, .mem_addr = d->mem_addr,
                          .sq_head_seq = UINT64_MAX, .sq_head_done = UINT64_MAX};
-    note_access(&r, d, AHEAD_UNFETCHED);
+    note_access(c, &r, d, AHEAD_UNFETCHED);
     return r;
 }
 
 /* The rest of the path the core did not fetch, from where its fetch
- * stopped, as far as a window of PROBE_AHEAD_MAX after the branch and the
- * wrong path's own limits (wrong_path_next) let it go. The predictor's
+ * stopped (an instruction decoded but not fetched yet is the first), as
+ * far as a window of PROBE_AHEAD_MAX after the branch and the wrong
+ * path's own limits (wrong_path_next) let it go. The predictor's
  * speculative state cannot run further without changing it: a control
  * transfer goes where it goes on the wrong path's registers. */
 static void follow_unfetched(sim_core *c, rv_spec *spec)
 {
     uint64_t pc = c->wp.fetch_pc;
     int branches = c->wp.branches;
+    if (c->avail > c->fetch) {
+        const uop *next = core_uop(c, c->fetch);
+        pc = next->d.insn.pc;
+        branches -= rv_ops[next->d.insn.op].cls == CLS_BRANCH;
+    }
     for (uint64_t seq = c->fetch; seq - c->wp.branch <= PROBE_AHEAD_MAX; seq++) {
         const decoded *dc = decode_cache_fetch(c->decoded, &c->proc->mem, pc);
         if (!dc || !dc->spec_runnable) return;
@@ -158,7 +165,7 @@ static void record_ahead(sim_core *c, size_t first)
     rv_spec spec = c->wp.spec;
     c->ahead.branch = c->wp.branch;
     c->ahead.n = 0;
-    if (execute_fetched(c, &spec, first) && !c->wp.stopped) follow_unfetched(c, &spec);
+    if (execute_fetched(c, &spec, first) && (!c->wp.stopped || c->avail > c->fetch)) follow_unfetched(c, &spec);
 }
 
 /* The window and the predictor as if the branch had just been fetched on
