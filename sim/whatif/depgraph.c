@@ -146,10 +146,12 @@ typedef struct wrong_path {
     bool gone;                 /* the branch resolved before the last one dispatched: no more do */
     int64_t shift;             /* the last one's D after the branch's, less the baseline graph's */
     uint64_t rows, row_n;      /* rows taken, instructions in the last */
+    uint64_t row_formed;       /* when the last row formed (its first instruction's D) */
     uint64_t packets, packet_n; /* fetch packets so far, instructions in the last */
     uint64_t packet_end;       /* where its current fetch packet ends (read with bw, and past the core's fetch) */
     uint64_t loads;            /* load-queue entries taken */
     uint64_t reg_p[64];        /* P of each register's last writer, the wrong path's own from the branch on */
+    uint64_t branches;         /* its branches so far (graph_state.wp_branch_p) */
 } wrong_path;
 
 /* One idealisation set's graph, as far as the next instruction needs it. */
@@ -191,6 +193,7 @@ typedef struct graph_state {
     uint64_t icache_free;      /* the I-cache takes the next packet's request (it blocks on a miss) */
     uint64_t branch_p[RING];   /* P of each branch, by branch count mod RING */
     uint64_t branches;
+    uint64_t wp_branch_p[RING]; /* P of each branch of the wrong path, by its count (wrong_path.branches) mod RING */
     wrong_path wp;             /* the wrong path after the last mispredicted branch, in this set's graph */
 } graph_state;
 
@@ -241,6 +244,7 @@ struct depgraph {
     uint64_t write_core;       /* when the last store resolved began its write in the core */
     uint64_t fill_max;         /* the longest an L1D fill takes without waiting (DRAM, unloaded) */
     uint64_t store_fill;       /* the latency of the last store's fill seen */
+    uint64_t load_fill;        /* ... and of the last load's (classify_load) */
     uint64_t l2tlb_latency, walk_latency; /* a D-TLB miss's: the L2 TLB's, a page walk's */
     bool ideal_l1d;            /* the core's L1D is ideal: what it holds tells nothing */
     sizes sq;
@@ -364,7 +368,7 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
         die("depgraph: a structure larger than its ring (a bug)");
     const char *trace = getenv("RVSAMPLE_DEPGRAPH_TRACE");
     if (trace && *trace && !(dg->trace = fopen(trace, "w"))) die("depgraph: cannot write %s", trace);
-    if (dg->trace) fprintf(dg->trace, "set,index,pc,addr,line,dispatch,exec,latency,core_latency,fill_latency,tlb,wp_tlb\n");
+    if (dg->trace) fprintf(dg->trace, "set,index,pc,addr,line,dispatch,exec,latency,core_latency,fill_latency,tlb,wp_tlb,ahead\n");
     dg->nloads = cfg->nloads;
     memcpy(dg->loads, cfg->loads, sizeof dg->loads);
     dg->nsets = cfg->nsets;
@@ -506,6 +510,7 @@ static enum line_use classify_load(depgraph *dg, const instance_record *r, bool 
     if (missed && (!known || !merged(dg, f, r->issued, r->completed))) {
         *f = (line_fill){.line = line, .real_ready = r->completed,
                          .latency = cycles_after(r->completed, r->issued + r->mshr_wait + translation(dg, r, r->issued))};
+        dg->load_fill = f->latency;
         return LINE_FILLS;
     }
     return known ? LINE_SHARES : LINE_HIT;
@@ -1009,6 +1014,14 @@ static uint64_t reserve_port(port_cycle *ports, uint32_t allowed, uint64_t t)
     }
 }
 
+/* Whether set k's wrong path past the core's dispatch asked for the
+ * load's line (it filled it in the core) or page (it missed it): 1 line,
+ * 2 page, 3 both (the trace's `ahead`). */
+static int asked_ahead(const edges *e, int k)
+{
+    return (e->ahead_line && e->ahead_line[k] ? 1 : 0) | (e->ahead_page && e->ahead_page[k] ? 2 : 0);
+}
+
 static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
 {
     graph_state *g = &dg->g[k];
@@ -1046,8 +1059,8 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     uint64_t p = e->load ? load_complete(dg, g, e, r, exec, k) : exec + execution(e, set); /* EP */
     if (dg->trace && e->load)
         fprintf(dg->trace, "%u,%" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", set, i, r->pc, r->mem_addr, (int)e->line, d, exec, p - exec, e->ep,
-                e->fill ? e->fill->latency : 0, e->tlb, own_walk(e, set, k));
+                ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d\n", set, i, r->pc, r->mem_addr, (int)e->line, d, exec, p - exec, e->ep,
+                e->fill ? e->fill->latency : 0, e->tlb, own_walk(e, set, k), asked_ahead(e, k));
     if (divider) *divider = p;
     uint64_t cbw = bw ? dg->cbw_ideal : dg->cbw;
     uint64_t c = max_u64(p, g->c_prev);                                           /* PC, CC */
@@ -1117,6 +1130,9 @@ static void aborted_load(depgraph *dg, const instance_record *r)
     }
 }
 
+/* A wrong-path load: as the core executed it, or as the probe did. */
+static bool wrong_path_load(const instance_record *r) { return r->load || r->ahead_access == RV_MEM_LOAD; }
+
 /* How long the wrong path's last instruction dispatched before its branch
  * resolved in the set's graph; INT64_MIN: it never dispatches. */
 static int64_t slack_of(const wrong_path *w)
@@ -1135,11 +1151,43 @@ static uint64_t wrong_path_issue(const wrong_path *w, const instance_record *r)
     return t;
 }
 
-/* Its result, a cycle after it issues (a load's, an L1D hit's time: the
- * wrong path's values matter only to its later loads' addresses). */
+/* Its result, a cycle after it issues; a load's, after an L1D hit, or for
+ * one the core did not dispatch whose line was not in the L1D at the
+ * squash, as long as the last load's fill took (a branch on it holds an
+ * outstanding-branch entry until then: unfetched_fetch). */
 static uint64_t wrong_path_value(const depgraph *dg, const wrong_path *w, const instance_record *r, bool load)
 {
-    return wrong_path_issue(w, r) + (load ? dg->l1d_latency : 1);
+    bool absent = r->ahead && r->l1d_line == L1D_ABSENT;
+    return wrong_path_issue(w, r) + (!load ? 1 : absent ? dg->load_fill : dg->l1d_latency);
+}
+
+/* When the wrong path's last instruction r completes in set k's graph: as
+ * the core completed it, moved as the set moves it, else as estimated. */
+static uint64_t wrong_path_done(const depgraph *dg, const graph_state *g, const instance_record *r)
+{
+    uint64_t done = r->dispatched ? (r->completed ? r->completed : r->load_data) : 0; /* a load's data, once scheduled */
+    return done ? in_set(dg, g, done, g->wp.shift) : wrong_path_value(dg, &g->wp, r, wrong_path_load(r));
+}
+
+/* The earliest fetch of an instruction of the wrong path past the core's
+ * fetch in set k's graph: its fetch packet needs an FTQ entry (the
+ * wrong path's never free: none past the FTQ) and fewer than
+ * `core.max_branches` branches before it unresolved (the correct path's,
+ * then the wrong path's own). */
+static uint64_t unfetched_fetch(const depgraph *dg, const graph_state *g)
+{
+    const wrong_path *w = &g->wp;
+    uint64_t t = 0, packets = g->packets + w->packets, branches = g->branches + w->branches;
+    if (packets > dg->ftq + 1) {
+        uint64_t j = packets - dg->ftq - 2;
+        if (j >= g->packets) return UINT64_MAX;
+        t = g->packet_c[j & (RING - 1)];
+    }
+    if (branches >= dg->max_branches) {
+        uint64_t j = branches - dg->max_branches;
+        t = max_u64(t, j < g->branches ? g->branch_p[j & (RING - 1)] : g->wp_branch_p[(j - g->branches) & (RING - 1)]);
+    }
+    return t;
 }
 
 /* The register a dispatched wrong-path instruction writes, in each set
@@ -1153,8 +1201,7 @@ static void wrong_path_result(depgraph *dg, const instance_record *r)
         graph_state *g = &dg->g[k];
         wrong_path *w = &g->wp;
         if (w->d == UINT64_MAX || w->gone || idealises(g->set, GC_BMISP)) continue;
-        uint64_t done = r->completed ? r->completed : r->load_data; /* a load's data, once scheduled */
-        w->reg_p[r->dst] = done ? in_set(dg, g, done, w->shift) : wrong_path_value(dg, w, r, r->load);
+        w->reg_p[r->dst] = wrong_path_done(dg, g, r);
     }
 }
 
@@ -1174,7 +1221,7 @@ static void wrong_path_result(depgraph *dg, const instance_record *r)
 static void place_ahead(depgraph *dg, const instance_record *r)
 {
     int64_t base_slack = slack_of(&dg->g[0].wp);
-    bool load = r->ahead_access == RV_MEM_LOAD;
+    bool load = wrong_path_load(r);
     dg->wp_ahead_gone = true;
     for (int k = 1; k < dg->nsets; k++) {
         graph_state *g = &dg->g[k];
@@ -1231,7 +1278,7 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
         uint64_t fbw = bw ? dg->fbw_ideal : dg->fbw;
         if (first) {
             *w = (wrong_path){.f = g->f_prev, .bd = g->d_prev, .resolves = g->p_prev, .d = g->d_prev, .row_n = g->row_n,
-                              .packet_end = g->packet_end, .packet_n = g->packet_n};
+                              .row_formed = g->row_formed, .packet_end = g->packet_end, .packet_n = g->packet_n};
             memcpy(w->reg_p, g->reg_p, sizeof w->reg_p);
         }
         if (w->d == UINT64_MAX || idealises(g->set, GC_BMISP)) continue;
@@ -1241,21 +1288,30 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
             w->packets++;
         }
         w->packet_n++;
-        uint64_t d = max_u64(w->d, w->f + w->packets + arrive);
-        if (w->row_n >= fbw) {
+        uint64_t decoded = w->f + w->packets + arrive;
+        if (unfetched) decoded = max_u64(decoded, unfetched_fetch(dg, g));
+        if (decoded == UINT64_MAX) { /* it is never fetched, nor what follows */
+            w->d = UINT64_MAX;
+            continue;
+        }
+        uint64_t d = max_u64(w->d, decoded);
+        /* A decode packet (a ROB row) takes what had reached decode when it formed. */
+        if (w->row_n >= fbw || decoded > w->row_formed) {
             uint64_t rows = (idealises(g->set, GC_WIN) ? dg->rob.win : dg->rob.base) / fbw;
             if (w->rows >= rows) d = UINT64_MAX;
             else if (g->rows + w->rows >= rows) d = max_u64(d + 1, g->row_c[(g->rows + w->rows - rows) & (RING - 1)]);
             else d++;
-            w->rows++, w->row_n = 0;
+            w->rows++, w->row_n = 0, w->row_formed = d;
         }
         w->row_n++;
-        if (r->load && d != UINT64_MAX) {
+        if (wrong_path_load(r) && d != UINT64_MAX) {
             uint64_t size = size_of(dg, g->set, RES_LDQ);
             d = w->loads < size ? max_u64(d, freed_ahead(&g->res[RES_LDQ], size, w->loads)) : UINT64_MAX;
             w->loads++;
         }
         w->d = d;
+        if (r->cls == CLS_BRANCH || r->cls == CLS_JALR) /* resolved once it executes */
+            g->wp_branch_p[w->branches++ & (RING - 1)] = d == UINT64_MAX ? UINT64_MAX : wrong_path_done(dg, g, r);
     }
     if (!r->dispatched) { /* the core did not dispatch it: a set that dispatches it sooner may (the probe's) */
         if (r->ahead) place_ahead(dg, r);

@@ -27,7 +27,9 @@
  * held back (the probe's records past its dispatch, fetched or not)
  * dispatches with win, and its load brings a line the correct path then
  * hits; the baseline and a set that does not enlarge the window drop it,
- * and so does win where the front end, not the window, held it back. */
+ * and so does win where the front end, not the window, held it back. A
+ * wrong path's ROB row takes what had reached decode when it formed: with
+ * bw, a wrong path fetched a packet a cycle runs out of rows. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -828,4 +830,77 @@ Test(depgraph, the_unfetched_wrong_path_goes_on_where_the_window_held_it_back)
     wrong[0] = not_dispatched(2, AHEAD_FETCHED, 120, false);
     g = held_back(wrong, 2);
     for (int k = 0; k < 3; k++) assert_same(&g, &alone, k);
+}
+
+Test(depgraph, a_wrong_path_row_takes_what_reached_decode_when_it_formed)
+{
+    /* A load that misses and a mispredicted branch on it; its wrong path,
+     * fetch packets of one instruction a cycle (each after a taken
+     * transfer, at any width), dispatched as they come: a ROB row each.
+     * Its 18th loads line X, which the correct path then finds. With bw
+     * (rows of 16: 8 in the ROB) the wrong path runs out of rows before
+     * it gets there: the branch resolves first, and the correct path's
+     * load of X misses. */
+    enum { N = 2 + 20 + 1, NWRONG = 20 };
+    static instance_record r[N], wrong[NWRONG];
+    r[0] = op(0, 10, 11, 111, 112);
+    r[0].cls = CLS_LOAD, r[0].load = true, r[0].mem_level = MEM_DRAM, r[0].mem_addr = 0x80000, r[0].dst = 5;
+    r[1] = op(1, 10, 111, 112, 113);
+    r[1].cls = CLS_BRANCH, r[1].flags = UOP_MISPREDICT, r[1].src[0] = 5, r[1].pc = 0x1004;
+    for (int i = 0; i < 2; i++) r[i].fetched = 4, r[i].fetch_ready = 9, r[i].packet = 1;
+    for (int i = 0; i < NWRONG; i++) {
+        uint64_t t = 12 + (uint64_t)i;
+        wrong[i] = op(2 + (uint64_t)i, t, t + 1, t + 2, 113);
+        wrong[i].pc = 0x2000 + 64 * (uint64_t)i, wrong[i].fetched = t - 5, wrong[i].fetch_ready = t - 1;
+        wrong[i].packet = 2 + (uint32_t)i, wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
+    }
+    instance_record *w = &wrong[17];
+    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
+    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    for (int i = 2; i < N; i++) {
+        uint64_t t = 150 + (uint64_t)(i - 2) / 4;
+        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
+        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)(i - 2) / 4 + 30, r[i].pc = 0x10000 + 4 * (uint64_t)i;
+    }
+    instance_record *x = &r[N - 1];
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40008, x->mem_level = MEM_L1;
+    x->completed = x->issued + 4, x->ended = x->completed + 1, x->load_issue = x->issued, x->load_data = x->completed;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.prefetch_next_line = false;
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bw")}};
+    depgraph *dg = depgraph_new(&cfg, &core);
+    depgraph_begin(dg);
+    depgraph_instance(dg, &r[0]);
+    depgraph_instance(dg, &r[1]);
+    for (int i = 0; i < NWRONG; i++) depgraph_instance(dg, &wrong[i]);
+    for (int i = 2; i < N; i++) depgraph_instance(dg, &r[i]);
+    depgraph_result g;
+    depgraph_finish(dg, &g);
+    cr_assert(g.cycles[1] > g.cycles[0] + MISS / 2, "bw: %lu cycles, the baseline %lu", (unsigned long)g.cycles[1],
+              (unsigned long)g.cycles[0]);
+}
+
+/* The held-back operation, then `ops` unfetched operations a fetch packet
+ * each (each after a taken transfer), then the unfetched load of X. */
+static depgraph_result unfetched_after(int ops)
+{
+    static instance_record wrong[64];
+    wrong[0] = not_dispatched(2, AHEAD_FETCHED, 12, false);
+    for (int i = 1; i <= ops + 1; i++) {
+        wrong[i] = not_dispatched(2 + (uint64_t)i, AHEAD_UNFETCHED, 0, i == ops + 1);
+        wrong[i].pc = 0x2000 + 64 * (uint64_t)i;
+    }
+    return held_back(wrong, ops + 2);
+}
+
+Test(depgraph, the_unfetched_wrong_path_needs_an_ftq_entry)
+{
+    /* Past the core's fetch, each packet takes an FTQ entry (40), which a
+     * wrong path's never frees: 10 packets on, the load of X still brings
+     * it with win; 45 on it is never fetched. */
+    depgraph_result alone = held_back(NULL, 0), near = unfetched_after(10), far = unfetched_after(45);
+    cr_assert(near.cycles[2] + MISS - 10 < alone.cycles[2], "win: %lu cycles, %lu without the wrong path",
+              (unsigned long)near.cycles[2], (unsigned long)alone.cycles[2]);
+    for (int k = 0; k < 3; k++) assert_same(&far, &alone, k);
 }
