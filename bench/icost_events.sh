@@ -15,8 +15,10 @@
 # the core's counts (cycles, mispredictions, wrong-path instructions
 # fetched and issued, L1D and D-TLB misses), the load's wrong-path
 # instances that dispatched (their address known), its retired instances'
-# mean latency in re-simulation and in the graph, and how many missed
-# (above 30 cycles) in one but not the other.
+# mean latency in re-simulation and in the graph, how many missed
+# (above 30 cycles) in one but not the other, and how many found their
+# line or page asked for in the graph by the wrong path past the core's
+# dispatch (the probe's records: what a larger window dispatches).
 #
 # The branches: each set's retired mispredictions against the baseline's
 # (the graph keeps the baseline's), by pc, the largest changes.
@@ -127,18 +129,21 @@ for s in sets:
           f"{e['wrong_path_issued']} | {e['l1d_misses']} | {e['dtlb_misses']} | {runs[s][1]} |")
 print('\n## The load in the graph and in re-simulation\n')
 print('| set | instances | re-simulation: mean latency | missed | D-TLB misses | graph: mean latency | missed | '
-      'missed in one only | graph: walks the baseline\'s wrong path had made |')
-print('|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+      'missed in one only | graph: walks the baseline\'s wrong path had made | graph: lines / pages the wrong path '
+      'past the core\'s dispatch asked for |')
+print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
 for s in sets:
     rs, gs = runs[s][0], graph[s]
     if len(rs) != len(gs):
-        print(f'| {names[s]} | {len(rs)} re-simulated, {len(gs)} in the graph: not the same loads | | | | | | | |')
+        print(f'| {names[s]} | {len(rs)} re-simulated, {len(gs)} in the graph: not the same loads | | | | | | | | |')
         continue
     glat = [int(g['latency']) for g in gs]
     walks = sum(int(g['wp_tlb']) > 0 for g in gs)
+    lines, pages = (sum(int(g['ahead']) & bit > 0 for g in gs) for bit in (1, 2))
     differ = sum((a > MISS) != (b > MISS) for (a, _), b in zip(rs, glat))
     print(f"| {names[s]} | {len(rs)} | {sum(a for a, _ in rs) / len(rs):.1f} | {sum(a > MISS for a, _ in rs)} | "
-          f"{sum(t for _, t in rs)} | {sum(glat) / len(glat):.1f} | {sum(g > MISS for g in glat)} | {differ} | {walks} |")
+          f"{sum(t for _, t in rs)} | {sum(glat) / len(glat):.1f} | {sum(g > MISS for g in glat)} | {differ} | {walks} | "
+          f"{lines} / {pages} |")
 print('\n## The study with and without wrong-path execution (% of the cycles: re-simulation / graph)\n')
 with_wp, without = study('icost.json'), study('icost_nowp.json')
 print('Held: re-simulation\'s cost with its mispredictions held at the baseline\'s (sim/RESULTS.md).\n')
