@@ -269,9 +269,9 @@ mem_result memsys_ifetch(memsys *m, uint64_t addr, uint64_t now)
  * at once, so an L1 line keeps the level below the L1s as its fill level
  * (memsys.h). */
 
-/* A request below the L1s in the log: a line address and whether it is a
- * write-back (else a read). */
-enum { BELOW_READ = 0, BELOW_WRITE_BACK = 1, BELOW_TAG_SHIFT = 1 };
+/* A request below the L1s in the log: a line address and its kind: a
+ * read, a write-back, or a wrong path's read (memsys_warm_wrong_path). */
+enum { BELOW_READ = 0, BELOW_WRITE_BACK = 1, BELOW_WRONG_PATH = 2, BELOW_KIND_MASK = 3, BELOW_TAG_SHIFT = 2 };
 
 static inline void log_below(memsys_log *log, uint64_t tag, unsigned kind)
 {
@@ -362,6 +362,16 @@ static int warm_read(memsys *m, level *lv, uint64_t tag)
     return from;
 }
 
+/* A wrong path's read of line tag into `below` (the first level below the
+ * L1s) and the levels under it, if `below` lacks it; counted nowhere. */
+static void warm_wrong_path_read(memsys *m, level *below, uint64_t tag)
+{
+    if (cache_find(&below->c, tag) != CACHE_ABSENT) return;
+    below_counts counted = m->below;
+    warm_read(m, below, tag);
+    m->below = counted;
+}
+
 /* How many requests ahead memsys_warm_below has the host fetch their sets
  * in the level below the L1s: enough for one to arrive while as many are
  * made. Those of the level below that (the tags and the order a lookup
@@ -385,11 +395,13 @@ static int warm_below(memsys *m, const uint64_t *event, int n)
             if (deep) cache_prefetch_lookup(deep, ahead);
         }
         uint64_t tag = event[i] >> BELOW_TAG_SHIFT;
-        if (event[i] & BELOW_WRITE_BACK) {
-            warm_write_back(m, below, tag);
-        } else {
+        switch (event[i] & BELOW_KIND_MASK) {
+        case BELOW_WRITE_BACK: warm_write_back(m, below, tag); break;
+        case BELOW_WRONG_PATH: warm_wrong_path_read(m, below, tag); break;
+        default: {
             int from = warm_read(m, below, tag);
             if (i == 0) first = from;
+        }
         }
     }
     if (below) m->below.deep = 2 * (*below->misses - misses) > *below->accesses - accesses;
@@ -398,21 +410,32 @@ static int warm_below(memsys *m, const uint64_t *event, int n)
 
 void memsys_warm_below(memsys *m, const uint64_t *event, int n) { warm_below(m, event, n); }
 
+/* A request's part in the L1s, what it needs below them logged: MEM_L1 on
+ * a hit, else the level below the L1s. A wrong path's fetch needs nothing
+ * of the L1s, and nothing at all without a level below them. */
+static inline int warm_request_l1(memsys *m, enum memsys_request_kind kind, uint64_t tag, memsys_log *log)
+{
+    if (kind != MEMSYS_WRONG_PATH) return warm_l1(m, l1_of(m, kind), tag, kind == MEMSYS_STORE, log);
+    if (!below_l1s(m)) return MEM_L1;
+    log_below(log, tag, BELOW_WRONG_PATH);
+    return below_level(m);
+}
+
 /* One warming request made now, or its part below the L1s deferred to m->defer. */
 static inline int warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr)
 {
-    level *lv = l1_of(m, kind);
     uint64_t tag = addr >> m->line_shift;
-    if (m->defer) return warm_l1(m, lv, tag, kind == MEMSYS_STORE, m->defer);
+    if (m->defer) return warm_request_l1(m, kind, tag, m->defer);
     uint64_t event[MEMSYS_BELOW_PER_REQUEST];
     memsys_log log = {event, 0, true};
-    int level = warm_l1(m, lv, tag, kind == MEMSYS_STORE, &log);
+    int level = warm_request_l1(m, kind, tag, &log);
     return level == MEM_L1 ? level : warm_below(m, event, log.n);
 }
 
 int memsys_warm_load(memsys *m, uint64_t addr) { return warm_access(m, MEMSYS_LOAD, addr); }
 int memsys_warm_store(memsys *m, uint64_t addr) { return warm_access(m, MEMSYS_STORE, addr); }
 int memsys_warm_ifetch(memsys *m, uint64_t addr) { return warm_access(m, MEMSYS_FETCH, addr); }
+void memsys_warm_wrong_path(memsys *m, uint64_t addr) { warm_access(m, MEMSYS_WRONG_PATH, addr); }
 int memsys_warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr) { return warm_access(m, kind, addr); }
 const cache *memsys_l1(const memsys *m, bool instr) { return &m->lv[instr ? L1I : L1D].c; }
 void memsys_warm_ifetch_repeated(memsys *m, uint64_t n) { m->stats.l1i_accesses += n; }

@@ -99,14 +99,26 @@ void memsys_warm_below(memsys *m, const uint64_t *event, int n);
 
 /* Warming requests of the L1s gathered to be made later, maybe on another
  * thread: the address with its kind in the low two bits (a line is at
- * least 16 bytes, so the line stays the same). */
-enum memsys_request_kind { MEMSYS_FETCH, MEMSYS_LOAD, MEMSYS_STORE };
+ * least 16 bytes, so the line stays the same). MEMSYS_WRONG_PATH: a line
+ * the detailed core's front end fetches when it goes the wrong way at a
+ * conditional branch (memsys_warm_wrong_path). */
+enum memsys_request_kind { MEMSYS_FETCH, MEMSYS_LOAD, MEMSYS_STORE, MEMSYS_WRONG_PATH };
 static inline uint64_t memsys_warm_request(enum memsys_request_kind kind, uint64_t addr)
 {
     return (addr & ~(uint64_t)3) | kind;
 }
-/* One warming request of that kind made now: memsys_warm_ifetch, _load or
- * _store. */
+/* The code line at addr, which the detailed core's front end fetches
+ * after mispredicting a conditional branch (the way the branch did not
+ * go): functional warming follows the correct path only, so it would never
+ * bring in the lines only wrong paths fetch, which a serial detailed run
+ * finds in its L2 and LLC when the correct path or a later wrong path goes
+ * there (bench/results/chunk_state.md). Read into the levels below the L1s
+ * if the first of them lacks it (a line there is left where it is in the
+ * LRU order: a wrong path fetches it only now and then); the L1s and every
+ * count untouched (the statistics are the program's own requests). */
+void memsys_warm_wrong_path(memsys *m, uint64_t addr);
+/* One warming request of that kind made now: memsys_warm_ifetch, _load,
+ * _store or _wrong_path. */
 int memsys_warm_access(memsys *m, enum memsys_request_kind kind, uint64_t addr);
 /* Make requests req[0, n) of the L1s in order, deferring what they need
  * below the L1s to `below` (room for MEMSYS_BELOW_PER_REQUEST each; NULL:

@@ -41,6 +41,17 @@ static inline void warm_data(uarch *u, unsigned mem_access, uint64_t mem_addr)
         memsys_warm_load(u->mem, mem_addr);
 }
 
+/* Where the detailed core's front end goes when it mispredicts conditional
+ * branch `in`: the way the branch did not go (memsys_warm_wrong_path). No
+ * line when that is the branch's own line, which the front end has just
+ * fetched. */
+static inline bool wrong_path_line(const rv_insn *in, bool taken, unsigned line_shift, uint64_t *addr)
+{
+    if (rv_ops[in->op].cls != CLS_BRANCH) return false;
+    *addr = taken ? in->pc + in->len : in->pc + (uint64_t)in->imm;
+    return *addr >> line_shift != in->pc >> line_shift;
+}
+
 /* batched: through bpred_warm (bpred_warm_flush makes the predictor current). */
 static inline void warm_control(uarch *u, const rv_insn *in, bool taken, uint64_t next_pc, bool batched)
 {
@@ -69,6 +80,8 @@ static inline void warm_insn(uarch *u, const rv_insn *in, unsigned mem_access, u
         warm_data(u, mem_access, mem_addr);
     }
     if (rv_ops[in->op].flags & RVF_CTRL) warm_control(u, in, taken, next_pc, false);
+    uint64_t wrong;
+    if (wrong_path_line(in, taken, u->line_shift, &wrong)) memsys_warm_wrong_path(u->mem, wrong);
 }
 
 void uarch_warm(uarch *u, const rv_dyninst *d)
@@ -160,7 +173,8 @@ static inline void l1_request(uarch_warmer *w, enum memsys_request_kind kind, ui
         if (w->below.n > WARM_BATCH - MEMSYS_BELOW_PER_REQUEST) below_catch_up(w);
         return;
     }
-    memsys_mru_view_note(kind == MEMSYS_FETCH ? &w->iview : &w->dview, addr, kind == MEMSYS_STORE);
+    if (kind != MEMSYS_WRONG_PATH) /* below the L1s only */
+        memsys_mru_view_note(kind == MEMSYS_FETCH ? &w->iview : &w->dview, addr, kind == MEMSYS_STORE);
     warm_batch_put_request(&w->batch, memsys_warm_request(kind, addr));
     if (w->batch.nrequest == WARM_BATCH) warm_thread_submit(w->thread, &w->batch);
 }
@@ -285,12 +299,11 @@ void uarch_warmer_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, 
     /* A control transfer ends its block (decode_block), so only the last
      * instruction run can be one, and then the block ran whole. */
     const rv_insn *last = &b->insns[end - 1];
-    if (rv_ops[last->op].flags & RVF_CTRL) {
-        bool taken = trace_taken(&w->trace, last);
-        if (!w->thread) {
-            warm_control(u, last, taken, w->p->cpu.pc, true); /* flushed by catch_up */
-            return;
-        }
+    if (!(rv_ops[last->op].flags & RVF_CTRL)) return;
+    bool taken = trace_taken(&w->trace, last);
+    if (!w->thread) {
+        warm_control(u, last, taken, w->p->cpu.pc, true); /* flushed by catch_up */
+    } else {
         bp_event e;
         if (bpred_event(last, taken, w->p->cpu.pc, &e)) {
             warm_batch_put_branch(&w->batch, &e);
@@ -298,6 +311,8 @@ void uarch_warmer_block(void *ctx, rv_block *b, uint32_t first, uint64_t start, 
         }
         if (taken) u->fetch_block = UINT64_MAX; /* as warm_control */
     }
+    uint64_t wrong;
+    if (wrong_path_line(last, taken, u->line_shift, &wrong)) l1_request(w, MEMSYS_WRONG_PATH, wrong);
 }
 
 uarch_warmer *uarch_warmer_new(uarch *u, rv_proc *p, bool thread)

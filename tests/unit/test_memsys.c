@@ -691,6 +691,60 @@ Test(memsys, warming_reports_levels_and_counts_stats)
     memsys_free(m);
 }
 
+/* State and counts of m, to compare. */
+static void save_all(memsys *m, ustate *s)
+{
+    memsys_save(m, s);
+    ustate_put(s, memsys_get_stats(m), sizeof(memsys_stats));
+}
+
+static bool same_state(const ustate *a, const ustate *b) { return a->len == b->len && !memcmp(a->data, b->data, a->len); }
+
+/* A wrong path's fetch brings its line into the levels below the L1s, so
+ * that the correct path's first fetch of it hits the L2 where a serial
+ * detailed run, whose front end fetched it on a wrong path, has it; the
+ * L1I and every count untouched. */
+Test(memsys, wrong_path_fetch_fills_the_levels_below_the_l1s)
+{
+    memsys *m = plain();
+    memsys_warm_wrong_path(m, BASE);
+    const memsys_stats *s = memsys_get_stats(m);
+    cr_expect(s->l1i_accesses + s->l2_accesses + s->llc_accesses + s->dram_reads == 0, "counted nothing");
+    cr_expect_null(cache_peek(memsys_l1(m, true), BASE / 64), "the L1I does not have it");
+    cr_expect_eq(memsys_warm_ifetch(m, BASE), MEM_L2);
+    memsys_reset_stats(m);
+    memsys_warm_wrong_path(m, BASE + LLC_SET_STRIDE);
+    memsys_warm_wrong_path(m, BASE + 64);
+    expect(memsys_load(m, BASE + 64, 0), L2_HIT, MEM_L2);
+    memsys_free(m);
+}
+
+/* A line the L2 has already stays where it is in its set's order (a wrong
+ * path fetches it now and then, not as often as the warming run meets the
+ * branch): nothing changes. Nor without levels below the L1s. */
+Test(memsys, wrong_path_fetch_of_a_line_below_changes_nothing)
+{
+    memsys *m = plain();
+    memsys_warm_ifetch(m, BASE);
+    memsys_warm_ifetch(m, BASE + L2_SET_STRIDE);
+    ustate before = {0}, after = {0};
+    save_all(m, &before);
+    memsys_warm_wrong_path(m, BASE);
+    save_all(m, &after);
+    cr_expect(same_state(&before, &after), "the state or the counts changed");
+    memsys_free(m);
+    uarch_config c = defaults();
+    c.l2_kib = c.llc_kib = 0;
+    m = memsys_new(&c);
+    ustate_free(&before), ustate_free(&after);
+    save_all(m, &before);
+    memsys_warm_wrong_path(m, BASE);
+    save_all(m, &after);
+    cr_expect(same_state(&before, &after), "without levels below the L1s");
+    ustate_free(&before), ustate_free(&after);
+    memsys_free(m);
+}
+
 /* What memsys_warm_is_repeat approves changes nothing but an access count:
  * random warming fetches, loads and stores over twice the lines small L1s
  * hold (with the prefetcher: its marks and fills), the state saved around
@@ -744,7 +798,7 @@ Test(memsys, repeats_change_only_access_counts)
 /* Requests below the L1s deferred to a log and made later, a few requests'
  * worth at a time, leave the hierarchy and its counts as making them at
  * once does: reads and write-backs (stores evict dirty lines), prefetches,
- * fetches, every level missing. */
+ * fetches, wrong paths' fetches, every level missing. */
 Test(memsys, deferred_warming_ends_as_immediate)
 {
     uarch_config c = small_caches();
@@ -759,7 +813,8 @@ Test(memsys, deferred_warming_ends_as_immediate)
         uint64_t addr = BASE + (seed >> 20 & 0xfffff), kind = seed >> 60;
         for (memsys *m = now; m; m = m == now ? later : NULL) {
             if (kind < 5) memsys_warm_store(m, addr);
-            else if (kind < 14) memsys_warm_load(m, addr);
+            else if (kind < 13) memsys_warm_load(m, addr);
+            else if (kind < 14) memsys_warm_wrong_path(m, addr & ~(uint64_t)3);
             else memsys_warm_ifetch(m, addr & ~(uint64_t)3);
         }
         cr_assert(log.n <= ROOM);

@@ -122,3 +122,30 @@ static void compare_synced(bool thread)
 
 Test(warm, a_warmer_with_its_thread_is_current_at_every_sync) { compare_synced(true); }
 Test(warm, a_warmer_without_a_thread_is_current_at_every_sync) { compare_synced(false); }
+
+/* The level a fetch of the way conditional branch bne (at pc, imm) did not
+ * go finds, after warming the branch alone. */
+static int other_way_level(uint64_t pc, int64_t imm, bool taken)
+{
+    uarch u;
+    uarch_config c;
+    uarch_config_defaults(&c);
+    uarch_init(&u, &c);
+    rv_dyninst d = {.insn = {.op = RV_OP_bne, .pc = pc, .len = 4, .imm = imm}, .taken = taken};
+    d.next_pc = taken ? pc + (uint64_t)imm : pc + 4;
+    uarch_warm(&u, &d);
+    int level = memsys_warm_ifetch(u.mem, taken ? pc + 4 : pc + (uint64_t)imm);
+    uarch_destroy(&u);
+    return level;
+}
+
+/* The detailed core's front end goes the other way of a conditional branch
+ * it mispredicts, and so brings lines into the L2 that the correct path
+ * has not fetched yet: warming reads the other way's line into the levels
+ * below the L1s (memsys_warm_wrong_path), unless it is the branch's own. */
+Test(warm, a_branch_brings_the_line_of_its_other_way_below_the_l1s)
+{
+    cr_expect_eq(other_way_level(0x10000, 4096, false), MEM_L2, "not taken: the target's line");
+    cr_expect_eq(other_way_level(0x1003c, -4096, true), MEM_L2, "taken: the next line");
+    cr_expect_eq(other_way_level(0x10000, 8, false), MEM_L1, "not taken, the target in the branch's line");
+}

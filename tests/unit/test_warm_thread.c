@@ -47,7 +47,7 @@ static rv_insn random_transfer(uint64_t r, bool *taken, uint64_t *target)
 enum { N = 600000 }; /* enough batches for every size up to WARM_BATCH */
 static bp_event branches[N];
 static uint64_t pages[N]; /* warm_page()s: over more pages than the TLBs hold */
-static uint64_t request[N]; /* memsys_warm_request()s over 1 MiB: fetches, loads and stores */
+static uint64_t request[N]; /* memsys_warm_request()s over 1 MiB: fetches, loads, stores, wrong paths' fetches */
 
 static void make_streams(void)
 {
@@ -59,7 +59,11 @@ static void make_streams(void)
         cr_assert(bpred_event(&in, taken, target, &branches[i]));
         pages[i] = warm_page(r >> 63, (r >> 20 & 0x3ff) << 12 | (r & 0xfff));
         uint64_t addr = (r >> 24 & 0x1ffff) << 3; /* 8-byte aligned */
-        request[i] = memsys_warm_request(r % 7 == 0 ? MEMSYS_FETCH : r % 3 == 0 ? MEMSYS_STORE : MEMSYS_LOAD, addr);
+        enum memsys_request_kind kind = r % 7 == 0    ? MEMSYS_FETCH
+                                        : r % 11 == 0 ? MEMSYS_WRONG_PATH
+                                        : r % 3 == 0  ? MEMSYS_STORE
+                                                      : MEMSYS_LOAD;
+        request[i] = memsys_warm_request(kind, addr);
     }
 }
 
@@ -70,6 +74,7 @@ static void warm_at_once(memsys *m, uint64_t req)
     switch (req & 3) {
     case MEMSYS_FETCH: memsys_warm_ifetch(m, addr); break;
     case MEMSYS_LOAD: memsys_warm_load(m, addr); break;
+    case MEMSYS_WRONG_PATH: memsys_warm_wrong_path(m, addr); break;
     default: memsys_warm_store(m, addr); break;
     }
 }
