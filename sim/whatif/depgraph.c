@@ -258,6 +258,8 @@ struct depgraph {
     bool wp_blocked;           /* the core's wrong path stopped dispatching for its window: an instruction waited at
                                 * decode while the branch was unresolved (place_ahead) */
     bool wp_ahead_gone;        /* no set dispatches the rest of the probe's records of this wrong path */
+    int64_t wp_branch_offset;  /* wp_offset at the branch itself: the window that held the core's wrong path back had
+                                * not delayed it yet (place_ahead) */
     uint64_t packet_wp_ifill;  /* the current core packet hit a line only the wrong path had filled: its latency */
     uint64_t *fill_ready;      /* [line][set]: when the fill arrives in the set's graph (0: absent there) */
     double seconds;
@@ -1208,8 +1210,9 @@ static void wrong_path_result(depgraph *dg, const instance_record *r)
 /* A wrong-path instruction the core did not dispatch before its branch
  * resolved (the probe's AHEAD_* records), in each set: where its graph
  * dispatches it before the branch resolves (the core's time to spare, as
- * the last one it dispatched had it, moved by the set's graph), it
- * executes, if the set lifts what held it back in the core: the window
+ * the last one it dispatched had it, or where the window held it back as
+ * the branch had it, moved by the set's graph), it executes, if the set
+ * lifts what held it back in the core: the window
  * (ROB, issue queues, registers, load queue: the graph's wrong path
  * knows only the first and the last) when the core's wrong path waited
  * at decode for it, else the front end (dispatching sooner against the
@@ -1229,14 +1232,15 @@ static void place_ahead(depgraph *dg, const instance_record *r)
         if (w->gone || idealises(g->set, GC_BMISP)) continue;
         int64_t slack = slack_of(w);
         bool lifted = dg->wp_blocked ? idealises(g->set, GC_WIN) : slack > base_slack;
-        if (!lifted || slack == INT64_MIN || dg->wp_offset + slack < 0) {
+        int64_t offset = dg->wp_blocked ? dg->wp_branch_offset : dg->wp_offset;
+        if (!lifted || slack == INT64_MIN || offset + slack < 0) {
             w->gone = true;
             continue;
         }
         dg->wp_ahead_gone = false;
         uint64_t issue = wrong_path_issue(w, r);
         if (r->dst != RV_REG_NONE) w->reg_p[r->dst] = wrong_path_value(dg, w, r, load);
-        if (!load || dg->wp_offset + (int64_t)w->resolves - (int64_t)issue < 0) continue;
+        if (!load || offset + (int64_t)w->resolves - (int64_t)issue < 0) continue;
         ahead_ask(dg, &dg->ahead_lines, r->ahead_addr >> LINE_SHIFT, k, issue);
         ahead_ask(dg, &dg->ahead_pages, r->ahead_addr >> TLB_PAGE_SHIFT, k, issue);
     }
@@ -1259,8 +1263,8 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
     if (first) {
         dg->wp_packet = dg->prev_packet, dg->wp_next_pc = dg->prev_pc + 4; /* it may go on in the branch's packet */
         const graph_state *base = &dg->g[0];
-        dg->wp_offset = ((int64_t)dg->prev_completed - (int64_t)dg->prev_dispatched) -
-                        ((int64_t)base->p_prev - (int64_t)base->d_prev);
+        dg->wp_offset = dg->wp_branch_offset = ((int64_t)dg->prev_completed - (int64_t)dg->prev_dispatched) -
+                                               ((int64_t)base->p_prev - (int64_t)base->d_prev);
         dg->wp_blocked = dg->wp_ahead_gone = false;
     }
     if (r->ahead && dg->wp_ahead_gone) return;
@@ -1427,6 +1431,7 @@ void depgraph_instance(void *ctx, const instance_record *r)
 
 void depgraph_finish(depgraph *dg, depgraph_result *out)
 {
+
     *out = (depgraph_result){.nsets = dg->nsets, .instructions = dg->n, .seconds = dg->seconds};
     for (int k = 0; k < dg->nsets; k++) {
         out->sets[k] = dg->g[k].set;

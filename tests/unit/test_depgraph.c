@@ -27,9 +27,11 @@
  * held back (the probe's records past its dispatch, fetched or not)
  * dispatches with win, and its load brings a line the correct path then
  * hits; the baseline and a set that does not enlarge the window drop it,
- * and so does win where the front end, not the window, held it back. A
+ * and so does win where the front end, not the window, held it back
+ * (and win goes on where the core's window had only slowed it). A
  * wrong path's ROB row takes what had reached decode when it formed: with
- * bw, a wrong path fetched a packet a cycle runs out of rows. */
+ * bw, a wrong path fetched a packet a cycle runs out of rows; past the
+ * core's fetch it needs FTQ entries, which it never frees. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -903,4 +905,21 @@ Test(depgraph, the_unfetched_wrong_path_needs_an_ftq_entry)
     cr_assert(near.cycles[2] + MISS - 10 < alone.cycles[2], "win: %lu cycles, %lu without the wrong path",
               (unsigned long)near.cycles[2], (unsigned long)alone.cycles[2]);
     for (int k = 0; k < 3; k++) assert_same(&far, &alone, k);
+}
+
+Test(depgraph, a_larger_window_goes_on_where_the_cores_window_slowed_its_wrong_path)
+{
+    /* The core's window let one wrong-path operation in only as the branch
+     * resolved (its dispatch at 112, fetched at 7), and held the load of X
+     * back at decode: with win neither waits, and the load brings X as in
+     * a_larger_window_dispatches_the_wrong_path_the_core_held_back. */
+    depgraph_result alone = held_back(NULL, 0);
+    instance_record wrong[2] = {op(2, 112, 0, 0, 113), not_dispatched(3, AHEAD_FETCHED, 12, true)};
+    wrong[0].pc = 0x2000, wrong[0].fetched = 7, wrong[0].fetch_ready = 12, wrong[0].packet = 2;
+    wrong[0].retired = false, wrong[0].abort_key = STK_FLUSHED_MISPREDICT;
+    depgraph_result g = held_back(wrong, 2);
+    assert_same(&g, &alone, 0);
+    assert_same(&g, &alone, 1);
+    cr_assert(g.cycles[2] + MISS - 10 < alone.cycles[2], "win: %lu cycles, %lu without the wrong path's load",
+              (unsigned long)g.cycles[2], (unsigned long)alone.cycles[2]);
 }
