@@ -133,12 +133,17 @@ grep -q "^  other" report.txt || fail "no 'other' row in the table"
 # 5b. The wrong path past the core's dispatch: the probe that tells it to
 #     the graph changes nothing the core simulates (sim --full's results
 #     with --icost, whose graph reads it, are those without, but for host
-#     times), and with it the graph sees what a larger window prefetches on
-#     icost_serial's wrong path: its win cost is within 60% of
-#     re-simulation's (issue 39; 0.4% of the cycles against 5.8% before).
+#     times; ProfileMe's samples, from the same probe, too), and with it
+#     the graph sees what a larger window prefetches on icost_serial's
+#     wrong path: its win cost is within 60% of re-simulation's (issue 39;
+#     0.4% of the cycles against 5.8% before).
 for w in sort interp; do
-    "$BIN/sim" --full -q --max-insts 300k -o plain.json -- "$RV/workloads/$w" 1 > /dev/null
-    "$BIN/sim" --full -q --max-insts 300k --icost dmiss,win -o probed.json -- "$RV/workloads/$w" 1 > /dev/null
+    pm=(--sample profileme --profileme-interval 7)
+    "$BIN/sim" --full -q --max-insts 300k "${pm[@]}" --profileme-samples plain.csv -o plain.json \
+        -- "$RV/workloads/$w" 1 > /dev/null
+    "$BIN/sim" --full -q --max-insts 300k "${pm[@]}" --profileme-samples probed.csv --icost dmiss,win -o probed.json \
+        -- "$RV/workloads/$w" 1 > /dev/null
+    cmp -s plain.csv probed.csv || fail "$w: the wrong-path probe changed ProfileMe's samples"
     python3 - plain.json probed.json <<'PY' || fail "$w: the wrong-path probe changed what the core simulates"
 import json, sys
 def untimed(x):
