@@ -42,16 +42,6 @@ static bool ensure_executed(sim_core *c, uint64_t seq)
     return seq < c->avail;
 }
 
-/* Does u take one of the core's branch tags (frontend.max_branches) until
- * it resolves? Conditional branches and indirect jumps do, but not a
- * recoded short forward branch, which cannot mispredict (micro-op.scala's
- * allocate_brtag). */
-static bool takes_branch_tag(const uop *u)
-{
-    unsigned cls = rv_ops[u->d.insn.op].cls;
-    return (cls == CLS_BRANCH && !u->sfb_count) || cls == CLS_JALR;
-}
-
 /* Branches leave the outstanding set when they have executed. */
 static int unresolved_branches(sim_core *c)
 {
@@ -222,7 +212,7 @@ void core_fetch_stage(sim_core *c)
         c->fetch++;
         bool ctrl = rv_ops[in->op].flags & RVF_CTRL;
         if (ctrl && !(u->flags & UOP_PREDICTED)) predict(c, u);
-        if (ctrl && takes_branch_tag(u)) {
+        if (ctrl && core_takes_branch_tag(rv_ops[in->op].cls, u->sfb_count)) {
             c->branches[c->br_tail++ % (uint64_t)k->max_branches] = u->d.icount;
             branches++;
         }

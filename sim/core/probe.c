@@ -137,6 +137,7 @@ instance_record probe_instance_record(const sim_core *c, const uop *u, bool reti
                          .load = u->d.mem_access == RV_MEM_LOAD, .fetch_ready = u->fetch_ready, .packet = u->packet,
                          .fe_bubbles = u->fe_bubbles,
                          .cls = rv_ops[u->d.insn.op].cls, .op = u->d.insn.op, .wake = (uint8_t)core_wakeup_delay(&c->cfg, &u->d.insn), .dst = u->ops.dst,
+                         .branch_tag = core_takes_branch_tag(rv_ops[u->d.insn.op].cls, u->sfb_count),
                          .src = {u->ops.src[0], u->ops.src[1], u->ops.src[2]}, .history = u->history,
                          .l1d_line = retired && u->d.mem_access == RV_MEM_STORE ? probe_l1d_line(c, u->d.mem_addr) : 0};
 }

@@ -94,6 +94,7 @@ typedef struct instance_record {
     uint8_t cls;               /* enum insn class (lib/decode.h) */
     uint16_t op;               /* enum rv_op (lib/decode.h) */
     uint8_t wake;              /* cycles after completing before its dependents could issue (core_wakeup_delay) */
+    bool branch_tag;           /* held a branch tag until it resolved (core_takes_branch_tag) */
     uint8_t dst, src[3];       /* registers, rv_operands numbering (RV_REG_NONE: none) */
     uint64_t history;          /* conditional-branch outcomes before its fetch, newest in bit 0 */
     uint64_t sq_head_seq;      /* the oldest store in the store queue when it ended (UINT64_MAX: none) */

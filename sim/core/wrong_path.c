@@ -124,6 +124,7 @@ static instance_record unfetched_record(const sim_core *c, const decoded *dc, co
 {
     instance_record r = {.instance = c->instances + c->ahead.n, .seq = d->icount, .pc = dc->pc,
                          .abort_key = STK_FLUSHED_MISPREDICT, .cls = rv_ops[dc->insn.op].cls, .op = dc->insn.op,
+                         .branch_tag = core_takes_branch_tag(rv_ops[dc->insn.op].cls, 0), /* never recoded: not fetched */
                          .dst = dc->ops.dst, .src = {dc->ops.src[0], dc->ops.src[1], dc->ops.src[2]},
                          .taken = d->taken, .load = d->mem_access == RV_MEM_LOAD, .mem_addr = d->mem_addr,
                          .sq_head_seq = UINT64_MAX, .sq_head_done = UINT64_MAX};

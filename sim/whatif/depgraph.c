@@ -561,7 +561,7 @@ static edges measure(depgraph *dg, const instance_record *r)
                .after_flush = dg->prev_flush || (r->flags & UOP_REPLAYED),
                .after_bmisp = dg->prev_mispredict || dg->prev_bubbled, .pc = r->pc,
                .arrive = cycles_after(r->fetch_ready, r->fetched),
-               .is_store = cls == CLS_STORE || cls == CLS_FSTORE, .branch = cls == CLS_BRANCH || cls == CLS_JALR,
+               .is_store = cls == CLS_STORE || cls == CLS_FSTORE, .branch = r->branch_tag,
                .iq = queue_of(cls),
                .regs = r->dst == RV_REG_NONE ? -1 : r->dst < RV_REG_F0 ? RES_INT_REGS : RES_FP_REGS};
     if (e.new_packet) { /* the core marks a packet's misses on its first instruction */
@@ -1314,7 +1314,7 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
             w->loads++;
         }
         w->d = d;
-        if (r->cls == CLS_BRANCH || r->cls == CLS_JALR) /* resolved once it executes */
+        if (r->branch_tag) /* its tag freed once it executes */
             g->wp_branch_p[w->branches++ & (RING - 1)] = d == UINT64_MAX ? UINT64_MAX : wrong_path_done(dg, g, r);
     }
     if (!r->dispatched) { /* the core did not dispatch it: a set that dispatches it sooner may (the probe's) */
