@@ -86,11 +86,11 @@ void core_set_ideal_loads(sim_core *c, const uint64_t *pcs, size_t n)
     c->nideal_loads = n;
 }
 
-void core_add_instance_probe(sim_core *c, instance_fn *fn, void *ctx)
+void core_add_instance_probe(sim_core *c, instance_fn *fn, void *ctx, bool reads_ahead)
 {
     if (c->ninstance_probes == (int)(sizeof c->instance_probes / sizeof c->instance_probes[0]))
         die("too many instance-probe consumers");
-    c->instance_probes[c->ninstance_probes++] = (instance_probe){fn, ctx};
+    c->instance_probes[c->ninstance_probes++] = (instance_probe){fn, ctx, reads_ahead};
 }
 
 void core_set_attribution_probe(sim_core *c, attribution_fn *fn, void *ctx)

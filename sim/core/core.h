@@ -260,8 +260,11 @@ void core_add_probe(sim_core *c, probe_fn *fn, void *ctx, bool psv, const uint64
 /* The loads at these pcs (sorted, kept by the caller) hit the L1D: a limit
  * study per static load. */
 void core_set_ideal_loads(sim_core *c, const uint64_t *pcs, size_t n);
-/* Register a consumer of the instance probe. */
-void core_add_instance_probe(sim_core *c, instance_fn *fn, void *ctx);
+/* Register a consumer of the instance probe; reads_ahead: it is told the
+ * wrong path past the core's dispatch too (probe.h, enum probe_ahead),
+ * which the probe computes at each squash only when some consumer reads
+ * it. */
+void core_add_instance_probe(sim_core *c, instance_fn *fn, void *ctx, bool reads_ahead);
 /* Register the consumer of the attribution probe (one at most). */
 void core_set_attribution_probe(sim_core *c, attribution_fn *fn, void *ctx);
 

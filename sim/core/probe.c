@@ -3,7 +3,6 @@
  * consumer once the cycle (or run of idle cycles) is over. */
 #include "core.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
 static bool is_long_latency(unsigned cls) { return cls == CLS_DIV || cls == CLS_FDIV || cls == CLS_FSQRT; }
@@ -147,18 +146,10 @@ void probe_instance_emit(sim_core *c, const instance_record *r)
     for (int i = 0; i < c->ninstance_probes; i++) c->instance_probes[i].fn(c->instance_probes[i].ctx, r);
 }
 
-/* The one consumer function that reads the wrong path ahead (the dependence
- * graph's), set by whichever thread makes one first. */
-static _Atomic(instance_fn *) ahead_reader;
-
-void probe_instance_reads_ahead(instance_fn *fn) { atomic_store(&ahead_reader, fn); }
-
-static bool reads_ahead(const instance_probe *p) { return p->fn == atomic_load_explicit(&ahead_reader, memory_order_relaxed); }
-
 bool probe_reads_ahead(const sim_core *c)
 {
     for (int i = 0; i < c->ninstance_probes; i++)
-        if (reads_ahead(&c->instance_probes[i])) return true;
+        if (c->instance_probes[i].reads_ahead) return true;
     return false;
 }
 
@@ -168,7 +159,7 @@ static void emit_ahead(sim_core *c)
 {
     for (size_t j = 0; j < c->ahead.n; j++)
         for (int i = 0; i < c->ninstance_probes; i++)
-            if (reads_ahead(&c->instance_probes[i])) c->instance_probes[i].fn(c->instance_probes[i].ctx, &c->ahead.r[j]);
+            if (c->instance_probes[i].reads_ahead) c->instance_probes[i].fn(c->instance_probes[i].ctx, &c->ahead.r[j]);
     c->ahead.n = 0;
 }
 

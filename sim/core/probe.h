@@ -103,7 +103,7 @@ typedef struct instance_record {
     uint32_t sq_head_wait;     /* ... its wait for an L1D MSHR (issued) */
     uint8_t l1d_line;          /* enum l1d_line: a retired store's line in the L1D as it committed; a load ahead's at the squash */
     /* The wrong path past what the core dispatched, for the consumers that
-     * read it (probe_instance_reads_ahead); 0 elsewhere: */
+     * read it (instance_probe.reads_ahead); 0 elsewhere: */
     uint8_t ahead;             /* enum probe_ahead */
     uint8_t ahead_access;      /* ... its memory access on the wrong path's registers (rv_mem_access; 0: none) */
     uint64_t ahead_addr;       /* ... and its address */
@@ -131,10 +131,6 @@ enum l1d_line { L1D_ABSENT, L1D_PRESENT, L1D_FILLING };
 
 typedef void instance_fn(void *ctx, const instance_record *r);
 
-/* The consumers whose function is fn read the wrong path ahead (every
- * core of the process; only then does the probe compute it, at each
- * squash). */
-void probe_instance_reads_ahead(instance_fn *fn);
 struct sim_core;
 /* Whether some consumer of c's instance probe reads the wrong path ahead. */
 bool probe_reads_ahead(const struct sim_core *c);
@@ -144,6 +140,7 @@ uint8_t probe_l1d_line(const struct sim_core *c, uint64_t addr);
 typedef struct instance_probe {
     instance_fn *fn;
     void *ctx;
+    bool reads_ahead;          /* it is told the wrong path ahead too (the probe computes it for such only) */
 } instance_probe;
 
 typedef struct attribution_probe {

@@ -85,7 +85,7 @@ uint64_t wrong_path_cutoff(const sim_core *c)
 }
 
 /* The probe's view of the wrong path past what the core dispatched, for
- * the instance consumers that read it (probe_instance_reads_ahead): what a
+ * the instance consumers that read it (core_add_instance_probe's reads_ahead): what a
  * larger window would have dispatched before the branch resolved. It runs
  * the core's own wrong-path semantics on a copy of the wrong path's
  * registers and stores, and changes nothing the core simulates. */

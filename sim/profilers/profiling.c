@@ -91,11 +91,11 @@ void profiling_attach(profiling *p, const sampling_options *o, sim_core *c)
             profileme_records_header(p->pm_records);
         }
         p->pm = profileme_new(&cfg);
-        core_add_instance_probe(c, profileme_instance, p->pm);
+        core_add_instance_probe(c, profileme_instance, p->pm, false);
     }
     if (o->graph) {
         p->graph = depgraph_new(o->graph, &c->cfg);
-        core_add_instance_probe(c, depgraph_instance, p->graph);
+        core_add_instance_probe(c, depgraph_instance, p->graph, true); /* it places the wrong path ahead */
     }
     if (o->commit_trace) {
         trace_open(&p->trace, o->commit_trace, c->units, c->cfg.commit_width);

@@ -384,7 +384,6 @@ depgraph *depgraph_new(const depgraph_config *cfg, const uarch_config *core)
         die("out of memory");
     ahead_table_new(&dg->ahead_lines, cfg->nsets);
     ahead_table_new(&dg->ahead_pages, cfg->nsets);
-    probe_instance_reads_ahead(depgraph_instance);
     for (int k = 0; k < cfg->nsets; k++) {
         graph_state *g = &dg->g[k];
         g->set = cfg->sets[k];

@@ -72,9 +72,8 @@ static uint64_t simulate(seen *s, seen *p)
     uarch_init(&ua, &cfg);
     sim_core *c = core_new(&cfg, &ua, &proc);
     if (s) {
-        probe_instance_reads_ahead(reader);
-        core_add_instance_probe(c, plain, p);
-        core_add_instance_probe(c, reader, s);
+        core_add_instance_probe(c, plain, p, false);
+        core_add_instance_probe(c, reader, s, true);
     }
     core_run(c, UINT64_MAX);
     cr_assert(core_done(c));
