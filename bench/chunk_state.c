@@ -49,6 +49,7 @@ enum { NLEVELS = 4, LINE_RECORD = 9 /* a tag and a flags byte */ };
 typedef struct layout {
     size_t begin[NPARTS], end[NPARTS];
     uint64_t sets[NLEVELS], ways[NLEVELS];
+    unsigned line_shift;
 } layout;
 
 static uint64_t u64_at(const ustate *s, size_t at)
@@ -63,6 +64,7 @@ static uint64_t u64_at(const ustate *s, size_t at)
 static layout layout_of(const uarch_config *cfg, ustate *s)
 {
     layout l;
+    l.line_shift = (unsigned)u64_at(s, 16 + 8); /* after the memsys state's magic */
     size_t at = 16 + 16;
     for (int i = 0; i < NLEVELS; i++, at += 16) l.sets[i] = u64_at(s, at), l.ways[i] = u64_at(s, at + 8);
     for (int i = 0; i < NLEVELS; i++) {
@@ -220,7 +222,9 @@ static void diff_level(const ustate *a, const ustate *b, const layout *l, int i)
                 prefetched += ((fa ^ fb) & CACHE_PREFETCHED) != 0;
             }
             only_a += !found;
-            if (!found && show_lines) printf("only in a: %s set %" PRIu64 " place %" PRIu64 " line %#" PRIx64 " flags %u\n", part_names[i], set, w, tag << 6, fa);
+            if (!found && show_lines)
+                printf("only in a: %s set %" PRIu64 " place %" PRIu64 " line %#" PRIx64 " flags %u\n", part_names[i], set,
+                       w, tag << l->line_shift, fa);
         }
         for (uint64_t v = 0; v < l->ways[i]; v++) {
             size_t bt = first + v * LINE_RECORD;
@@ -230,7 +234,9 @@ static void diff_level(const ustate *a, const ustate *b, const layout *l, int i)
             bool found = false;
             for (uint64_t w = 0; w < l->ways[i] && !found; w++) found = u64_at(a, first + w * LINE_RECORD) == tag;
             only_b += !found;
-            if (!found && show_lines) printf("only in b: %s set %" PRIu64 " place %" PRIu64 " line %#" PRIx64 " flags %u\n", part_names[i], set, v, tag << 6, b->data[bt + 8]);
+            if (!found && show_lines)
+                printf("only in b: %s set %" PRIu64 " place %" PRIu64 " line %#" PRIx64 " flags %u\n", part_names[i], set,
+                       v, tag << l->line_shift, b->data[bt + 8]);
         }
         reordered += !same_order;
     }
@@ -300,7 +306,6 @@ static void row(const char *name, const counters *c, const counters *serial)
     printf(" |\n");
 }
 
-/* The lines, flags and bytes in which state a (the serial run's) and b (warming's) differ. */
 /* Every line of both states (CHUNK_STATE_DUMP=FILE): state, level, line address, flags. */
 static void dump_lines(const ustate *a, const ustate *b, const layout *l, const char *path)
 {
@@ -311,11 +316,14 @@ static void dump_lines(const ustate *a, const ustate *b, const layout *l, const 
             for (size_t at = l->begin[i]; at < l->end[i]; at += LINE_RECORD) {
                 const ustate *s = who ? b : a;
                 uint64_t tag = u64_at(s, at);
-                if (tag != UINT64_MAX) fprintf(f, "%c %s %#" PRIx64 " %u\n", who ? 'b' : 'a', part_names[i], tag << 6, s->data[at + 8]);
+                if (tag != UINT64_MAX)
+                    fprintf(f, "%c %s %#" PRIx64 " %u\n", who ? 'b' : 'a', part_names[i], tag << l->line_shift,
+                            s->data[at + 8]);
             }
     fclose(f);
 }
 
+/* The lines, flags and bytes in which state a (the serial run's) and b (warming's) differ. */
 static void diff_states(const ustate *a, const ustate *b, const layout *l, uint64_t at)
 {
     if (getenv("CHUNK_STATE_DUMP")) dump_lines(a, b, l, getenv("CHUNK_STATE_DUMP"));
@@ -344,7 +352,7 @@ int main(int argc, char **argv)
     int dash = 1;
     while (dash < argc && strcmp(argv[dash], "--")) dash++;
     if (dash < 4 || dash + 1 >= argc) {
-        fprintf(stderr, "usage: chunk_state C W B|all PARTS... -- PROGRAM [ARGS...]\n");
+        fprintf(stderr, "usage: chunk_state C W B|0 PARTS... -- PROGRAM [ARGS...]\n");
         return 2;
     }
     uint64_t C = strtoull(argv[1], NULL, 0), W = strtoull(argv[2], NULL, 0), only = strtoull(argv[3], NULL, 0);
@@ -397,8 +405,9 @@ int main(int argc, char **argv)
         }
         printf("\n");
     }
-    printf("## The whole run's CPI difference (chunks' cycles against the serial run's)\n\n| from the serial run | CPI "
-           "diff %% |\n|---|--:|\n");
+    printf("## The %s CPI difference (chunks' cycles against the serial run's)\n\n| from the serial run | CPI "
+           "diff %% |\n|---|--:|\n",
+           only ? "one chunk's share of the whole run's" : "whole run's");
     for (int i = 0; i < nspecs; i++) printf("| %s | %+.4f |\n", argv[4 + i], 100.0 * sum[i] / (double)whole.cycles);
     for (int k = 0; k < n; k++) ustate_free(&serial[k]), ustate_free(&warm[k]);
     free(serial), free(warm), free(serial_chunk), free(sum), free(B);
