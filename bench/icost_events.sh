@@ -45,7 +45,8 @@ done
 [ -x "$SIM" ] || { echo "icost_events: $SIM is missing (make build)" >&2; exit 2; }
 [ -x "$1" ] || { echo "icost_events: $1 is missing (make build)" >&2; exit 2; }
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# ICOST_EVENTS_KEEP=1 keeps the runs' files (the graph's trace, the samples) for a closer look.
+if [ "${ICOST_EVENTS_KEEP:-0}" = 1 ]; then echo "icost_events: files in $T" >&2; else trap 'rm -rf "$T"' EXIT; fi
 export OMP_NUM_THREADS=1
 CLASSES=dmiss,bmisp,win,bw
 # sim/whatif/resources.c's limit studies, as --set options (lib/uarch/config.h's maxima)

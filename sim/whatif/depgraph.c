@@ -149,7 +149,7 @@ typedef struct wrong_path {
     uint64_t row_formed;       /* when the last row formed (its first instruction's D) */
     uint64_t packets, packet_n; /* fetch packets so far, instructions in the last */
     uint64_t packet_end;       /* where its current fetch packet ends (read with bw, and past the core's fetch) */
-    uint64_t loads;            /* load-queue entries taken */
+    uint64_t taken[RES_RINGS]; /* registers and load-queue entries taken (wrong_path_takes) */
     uint64_t reg_p[64];        /* P of each register's last writer, the wrong path's own from the branch on */
     uint64_t branches;         /* its branches so far (graph_state.wp_branch_p) */
 } wrong_path;
@@ -1245,16 +1245,32 @@ static void place_ahead(depgraph *dg, const instance_record *r)
     }
 }
 
+/* An entry of a structure freed at commit (the physical registers, the
+ * load queue) for the wrong path's next instruction, dispatching at d:
+ * behind the correct path's entries and the wrong path's own, which are
+ * freed only at the squash (none past the structure's size). The core's
+ * wrong path renames as the correct path does: without its registers the
+ * baseline graph's wrong path dispatched sooner than the core's, so the
+ * sets' wrong paths, moved from it, stopped short (sim/RESULTS.md). */
+static uint64_t wrong_path_takes(const depgraph *dg, graph_state *g, int res, uint64_t d)
+{
+    uint64_t size = size_of(dg, g->set, res), *taken = &g->wp.taken[res];
+    d = *taken < size ? max_u64(d, freed_ahead(&g->res[res], size, *taken)) : UINT64_MAX;
+    ++*taken;
+    return d;
+}
+
 /* The wrong path's instruction r in each set's graph (but bmisp's, which
  * has none): its fetch packet (with bw, ended by its bytes or a taken
  * transfer at the wider width) arrives a cycle after the one before it,
  * from the branch's fetch on; it fills ROB rows in order (the fetch
  * buffer holds more than the stalled dispatch takes), a row taken once
  * the row `rows` back has committed (a row the wrong path took never
- * does: it stops), a load's entry once the one `lsq.load_entries` back
- * is free. Against the core, each set moves it as far as its graph moves
- * it from the baseline graph's: it dispatches while the core's time left
- * until the branch resolved, so moved, is not below zero. */
+ * does: it stops), a physical register and a load's entry once the ones
+ * as far back are free (wrong_path_takes). Against the core, each set
+ * moves it as far as its graph moves it from the baseline graph's: it
+ * dispatches while the core's time left until the branch resolved, so
+ * moved, is not below zero. */
 static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
 {
     if (r->abort_key != STK_FLUSHED_MISPREDICT || (!dg->wp_open && !dg->prev_mispredict)) return;
@@ -1307,11 +1323,9 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
             w->rows++, w->row_n = 0, w->row_formed = d;
         }
         w->row_n++;
-        if (wrong_path_load(r) && d != UINT64_MAX) {
-            uint64_t size = size_of(dg, g->set, RES_LDQ);
-            d = w->loads < size ? max_u64(d, freed_ahead(&g->res[RES_LDQ], size, w->loads)) : UINT64_MAX;
-            w->loads++;
-        }
+        if (wrong_path_load(r) && d != UINT64_MAX) d = wrong_path_takes(dg, g, RES_LDQ, d);
+        if (r->dst != RV_REG_NONE && d != UINT64_MAX)
+            d = wrong_path_takes(dg, g, r->dst < RV_REG_F0 ? RES_INT_REGS : RES_FP_REGS, d);
         w->d = d;
         if (r->branch_tag) /* its tag freed once it executes */
             g->wp_branch_p[w->branches++ & (RING - 1)] = d == UINT64_MAX ? UINT64_MAX : wrong_path_done(dg, g, r);
