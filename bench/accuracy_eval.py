@@ -278,6 +278,8 @@ def simpoint(tmp, bbf, pxf, opts, tag):
            *opts, "-saveSimpoints", f"{p}.simpoints", "-saveSimpointWeights", f"{p}.weights",
            "-saveLabels", f"{p}.labels", "--json", f"{p}.json"]
     cmd[3:3] = ["--proxy", str(pxf)]  # alone (SimPoint's choice): only the predicted standard error
+    if "--proxy-exposed" not in opts:  # simpoint's default is 4 (chosen here): the methods before it without
+        cmd[3:3] = ["--proxy-exposed", "0"]
     r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
     if r.returncode:
         raise SystemExit(f"simpoint {' '.join(opts)}: {r.stderr}")
@@ -394,7 +396,10 @@ METHODS = [
     # The long operations' exposed latency (simpoint --proxy-exposed W: bbv --proxy's exposed_cpi,
     # what a dependence chain through them or a busy divider leaves of their latency).
     *((f"budget:1.5x,exposed:{w}", {"opts": [*BUDGETED, "--proxy-exposed", w], "flow": "measured"})
-      for w in ("0.5", "1", "2", "4")),
+      for w in ("0.25", "0.5", "1", "2", "4", "6", "8")),
+    # ... and half of each: long_cpi where the exposure model sees nothing (lua, probcons)
+    ("budget:1.5x,long:0.5,exposed:0.5",
+     {"opts": [*BUDGETED, "--proxy-long", "0.5", "--proxy-exposed", "0.5"], "flow": "measured"}),
 ]
 
 

@@ -61,6 +61,8 @@ void proxy_exposure_init(proxy_exposure *x, const uarch_config *c)
     for (unsigned k = 0; k < CLS_COUNT; k++)
         x->latency[k] = uarch_long_class(k) ? uarch_unit_latency(c, k) * cycle : 0;
     x->wakeup = (uint64_t)(c->regread_stages + 2) * cycle;
+    x->cycle = cycle;
+    x->refill = (uint64_t)(c->flush_penalty + c->l1i_latency + c->icache_to_decode + c->decode_stages) * cycle;
     x->div_units = (unsigned)c->div_units;
     x->fdiv_units = (unsigned)c->fdiv_units;
 }
@@ -111,9 +113,30 @@ static inline uint64_t operand_ready(const proxy_exposure *x, uint8_t base, uint
     return base == NONE ? t : max_u64(t, x->ready[base + reg]);
 }
 
+/* Accesses to the FP status register and fence.i flush the pipeline after
+ * they commit (the core does not rename fcsr), and so do system calls. */
+static bool flushes(const rv_insn *in, unsigned cls)
+{
+    bool fp_csr = cls == CLS_CSR && in->imm >= 1 && in->imm <= 3; /* fflags, frm, fcsr */
+    return fp_csr || in->op == RV_OP_fence_i || cls == CLS_SYSTEM;
+}
+
+/* The dispatch time after a serialising instruction dispatched at t, done
+ * at `done`: it entered an empty reorder buffer and nothing follows it
+ * until it commits; a flush then refills the pipeline. */
+static uint64_t after_serial(const proxy_exposure *x, const rv_insn *in, unsigned cls, uint64_t done)
+{
+    return done + (flushes(in, cls) ? x->refill : 0);
+}
+
 static inline void exposure_step(proxy_exposure *x, const rv_insn *in, unsigned cls)
 {
     uint64_t t = x->late_count ? wait_for_window(x, x->t) : x->t;
+    bool serial = rv_ops[in->op].flags & RVF_SERIAL;
+    if (serial && x->last_done > t) { /* it waits for the reorder buffer to drain */
+        x->stalled += x->last_done - t;
+        t = x->last_done;
+    }
     const uint8_t *base = operand_base[in->op];
     uint64_t ready = operand_ready(x, base[1], in->rs1, t);
     ready = operand_ready(x, base[2], in->rs2, ready);
@@ -134,8 +157,14 @@ static inline void exposure_step(proxy_exposure *x, const rv_insn *in, unsigned 
     /* Units are only waited for by long operations, which are always
      * stepped: the model is busy while a register is not yet readable. */
     x->busy_until = max_u64(x->busy_until, readable);
+    x->last_done = max_u64(x->last_done, done);
     x->seq++;
     x->t = t + x->dispatch;
+    if (serial && after_serial(x, in, cls, done + x->cycle) > x->t) {
+        uint64_t next = after_serial(x, in, cls, done + x->cycle);
+        x->stalled += next - x->t;
+        x->t = next;
+    }
 }
 
 void proxy_exposure_step(proxy_exposure *x, const rv_insn *in) { exposure_step(x, in, rv_ops[in->op].cls); }
@@ -150,7 +179,7 @@ void proxy_count_ops(uint64_t *ops, proxy_exposure *x, const rv_block *b, uint32
         ops[cls]++;
         if (!x)
             continue;
-        if (x->latency[cls] || !exposure_idle(x)) {
+        if (x->latency[cls] || (rv_ops[in->op].flags & RVF_SERIAL) || !exposure_idle(x)) {
             exposure_step(x, in, cls);
         } else { /* nothing to wait for: dispatch goes on */
             x->seq++;

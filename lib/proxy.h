@@ -51,8 +51,15 @@
  * multiplies one a cycle; a divide or square root waits for a free
  * unpipelined unit (fu.div_units, fu.fdiv_units), which it holds for its
  * latency. An instruction dispatches no earlier than the one rob.entries
- * before it completes: the time dispatch waits for that is exposed. With
- * no long operation in flight the model is idle and costs one test per
+ * before it completes: the time dispatch waits for that is exposed. A
+ * serialising instruction (CSR accesses, fences, atomics, system calls)
+ * waits for every older one to be done and holds dispatch until it
+ * commits; one that flushes (the FP status register's accesses, which
+ * the core does not rename, fence.i, system calls) adds the pipeline's
+ * refill (frontend.flush_penalty + l1i.latency + frontend.pipeline_depth
+ * + core.decode_stages): a drain exposes whatever long latency is in
+ * flight, and lp_solve's and potrace's frflags/fsflags cost that often.
+ * With nothing in flight the model is idle and costs a test or two per
  * instruction. Format: see README ("bbv --proxy"). */
 #ifndef RV_PROXY_H
 #define RV_PROXY_H
@@ -96,7 +103,9 @@ typedef struct proxy_exposure {
     struct { uint64_t seq, done; } late[PROXY_ROB_MAX]; /* instructions done after the window moves past them */
     unsigned late_head, late_count;
     /* the configuration, in time units */
+    uint64_t last_done;            /* the latest any instruction seen is done */
     uint64_t dispatch, fp_gap, mul_gap, window, rob; /* rob: in instructions */
+    uint64_t cycle, refill;        /* a cycle; a flush's refill of the pipeline */
     uint64_t latency[CLS_COUNT], wakeup;
     unsigned div_units, fdiv_units;
 } proxy_exposure;

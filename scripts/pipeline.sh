@@ -494,7 +494,8 @@ take_checkpoints() {
 # '+': select[:N] (--select-by proxy among the N nearest the centre [5]),
 # stratify[:F] (--stratify F [0.2]), dims[:S] (--proxy-dims S [1]), long[:W]
 # (--proxy-long W [1]: the long-latency operations in the proxy CPI),
-# exposed[:W] (--proxy-exposed W [1]: their latency left exposed); all but
+# exposed[:W] (--proxy-exposed W [4, simpoint's default without it: their
+# latency left exposed; exposed:0 for none, the design before it); all but
 # simpoint need bbv --proxy's metrics (simpoint --proxy FILE, added by the caller).
 method_options() {
     [ "$1" != simpoint ] || return 0
@@ -508,7 +509,7 @@ method_options() {
         stratify) printf '%s\n' --stratify "${arg:-0.2}" ;;
         dims) printf '%s\n' --proxy-dims "${arg:-1}" ;;
         long) printf '%s\n' --proxy-long "${arg:-1}" ;;
-        exposed) printf '%s\n' --proxy-exposed "${arg:-1}" ;;
+        exposed) printf '%s\n' --proxy-exposed "${arg:-4}" ;;
         *) echo "unknown method '$1' (simpoint, or select[:N], stratify[:F], dims[:S], long[:W], exposed[:W] joined by +)" >&2; return 1 ;;
         esac
     done

@@ -179,6 +179,17 @@ static bool set_target_ci(sp_options *o, const char *a)
     return true;
 }
 
+/* --proxy-exposed W, in [0, 10]; without it, proxy_exposed stays negative:
+ * the default weight where the file has the column (proxy_load). */
+static bool set_proxy_exposed(sp_options *o, const char *a)
+{
+    double x;
+    if (!parse_double(a, &x) || !(x >= 0 && x <= 10))
+        return false;
+    o->proxy_exposed = x;
+    return true;
+}
+
 static const opt_def table[] = {
     {"loadFVFile", ARG_FILE, OFF(fv_file), "FILE", NULL, "basic-block vectors (.bb, plain or gzip)", NULL, false},
     {"inputVectorsGzipped", ARG_FLAG, OFF(fv_gzipped), NULL, "off", "accepted; gzip is detected automatically", NULL, false},
@@ -234,7 +245,7 @@ static const opt_def table[] = {
     {"target-ci", ARG_SPECIAL, 0, "PCT", "none", "with --measured, the second stage: add points where the measured spread is until the 95% interval is within +-PCT, or the --points budget is spent", set_target_ci, true},
     {"proxy-dims", ARG_DOUBLE, OFF(proxy_dims), "S", "0", "cluster on the BBVs plus the proxy CPI (robustly scaled to S x their spread), k no less than on the BBVs alone", NULL, true},
     {"proxy-long", ARG_DOUBLE, OFF(proxy_long), "W", "0", "the proxy CPI is bbv's proxy_cpi plus W x its long_cpi (the long-latency operations: multiply, divide, FP)", NULL, true},
-    {"proxy-exposed", ARG_DOUBLE, OFF(proxy_exposed), "W", "0", "... plus W x its exposed_cpi (the long operations' latency a dependence chain or a busy divider leaves exposed)", NULL, true},
+    {"proxy-exposed", ARG_SPECIAL, 0, "W", "4 (0 for a file without exposed_cpi)", "... plus W x its exposed_cpi (the long operations' latency a dependence chain, a busy divider or a serialising instruction leaves exposed; the FP status register's flushes)", set_proxy_exposed, true},
 };
 #define NOPTS (sizeof table / sizeof table[0])
 
@@ -256,6 +267,7 @@ void sp_options_defaults(sp_options *o)
     o->seed_proj = 2042712918;
     o->seed_sample = 385089224;
     o->proxy_candidates = 5;
+    o->proxy_exposed = -1; /* the default: PROXY_EXPOSED_DEFAULT where the file has exposed_cpi */
 }
 
 void sp_options_free(sp_options *o)
@@ -431,8 +443,6 @@ static void check(sp_options *o, const bool *seen)
         die("option --proxy-dims: must be in [0, 1000]");
     if (!(o->proxy_long >= 0 && o->proxy_long <= 10))
         die("option --proxy-long: must be in [0, 10]");
-    if (!(o->proxy_exposed >= 0 && o->proxy_exposed <= 10))
-        die("option --proxy-exposed: must be in [0, 10]");
     if (o->dim == 0 && (o->load_proj_txt || o->load_proj_bin || o->save_proj_txt || o->save_proj_bin))
         die("-dim noProject has no projection matrix to load or save");
 }

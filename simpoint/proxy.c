@@ -47,10 +47,11 @@ typedef struct term {
 
 double *proxy_load(const char *path, size_t n, double long_weight, double exposed_weight)
 {
-    const term terms[] = {{"proxy_cpi", "a proxy CPI >= 1", 1},
-                          {"long_cpi", "a long-operation CPI >= 0", long_weight},
-                          {"exposed_cpi", "an exposed long-latency CPI >= 0", exposed_weight}};
+    term terms[] = {{"proxy_cpi", "a proxy CPI >= 1", 1},
+                    {"long_cpi", "a long-operation CPI >= 0", long_weight},
+                    {"exposed_cpi", "an exposed long-latency CPI >= 0", exposed_weight}};
     enum { NTERMS = sizeof terms / sizeof terms[0] };
+    bool by_default = exposed_weight < 0;
     FILE *f = fopen(path, "r");
     if (!f)
         die("%s: cannot open the proxy file", path);
@@ -72,11 +73,13 @@ double *proxy_load(const char *path, size_t n, double long_weight, double expose
                 col[t] = column_of(copy, terms[t].name);
                 free(copy);
             }
+            if (by_default) /* formats 1 and 2 have no exposed_cpi: without it as before */
+                terms[2].weight = col[2] >= 0 ? PROXY_EXPOSED_DEFAULT : 0;
             if (col[0] < 0)
                 die("%s:%zu: no proxy_cpi column (is it a bbv --proxy file?)", path, lineno);
             if (long_weight != 0 && col[1] < 0)
                 die("%s:%zu: no long_cpi column (a bbv --proxy file of format 1: give --proxy-long 0)", path, lineno);
-            if (exposed_weight != 0 && col[2] < 0)
+            if (terms[2].weight != 0 && col[2] < 0)
                 die("%s:%zu: no exposed_cpi column (a bbv --proxy file of format 1 or 2: give --proxy-exposed 0)",
                     path, lineno);
             continue;

@@ -25,7 +25,8 @@
  *                      measured intervals) use is bbv's proxy_cpi plus W x
  *                      its long_cpi (the long-latency operations);
  *  --proxy-exposed W   ... plus W x its exposed_cpi (the long operations'
- *                      latency an out-of-order core cannot hide). */
+ *                      latency an out-of-order core cannot hide), by default
+ *                      PROXY_EXPOSED_DEFAULT where the file has the column. */
 #ifndef SP_PROXY_H
 #define SP_PROXY_H
 
@@ -46,12 +47,18 @@ typedef struct sp_proxy {
     size_t points;      /* --points N; 0: F x clusters */
 } sp_proxy;
 
+/* The weight of exposed_cpi without --proxy-exposed, chosen on the tuning
+ * set (tests/corpus/SPLIT.md; bench/results/accuracy_eval.md: of 0.25-8,
+ * 4 had the best mean and worst per-program errors). */
+#define PROXY_EXPOSED_DEFAULT 4.0
+
 /* The proxy CPI of each interval of a .proxy file: its proxy_cpi column
  * plus long_weight x its long_cpi column (the long-latency operations'
  * cycles per instruction, --proxy-long) plus exposed_weight x its
- * exposed_cpi column (their cycles not overlapped, --proxy-exposed); a
- * column whose weight is 0 is not read. It must have n interval lines.
- * Dies with file:line and the problem. */
+ * exposed_cpi column (their cycles not overlapped, --proxy-exposed; a
+ * negative weight: PROXY_EXPOSED_DEFAULT if the file has the column, else
+ * 0); a column whose weight is 0 is not read. It must have n interval
+ * lines. Dies with file:line and the problem. */
 double *proxy_load(const char *path, size_t n, double long_weight, double exposed_weight);
 
 /* Representatives (and strata) of ch, a choice_from_run of run, by px. */

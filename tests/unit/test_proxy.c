@@ -238,6 +238,27 @@ Test(proxy, fp_operations_issue_two_a_cycle)
     free(ops);
 }
 
+/* A serialising instruction (every CSR access) waits for the reorder buffer
+ * to drain and holds dispatch until it commits, a cycle after it is done;
+ * one that flushes (the FP status register's) adds the pipeline's refill:
+ * flush_penalty + l1i latency + pipeline_depth + decode_stages = 10 cycles. */
+enum { FRFLAGS = 0x00102573, RDINSTRET = 0xc0202573 };
+
+Test(proxy, a_csr_access_drains_the_window_and_an_fp_one_refills_the_pipeline)
+{
+    uint32_t ops[5];
+    for (int i = 0; i < 4; i++)
+        ops[i] = fp_op(FDIV, FA0, FA0, FA1);
+    /* after the chain (done at 89): the next instruction dispatches at 89 + 1
+     * (+ 10), not at 5 / 4 */
+    ops[4] = RDINSTRET;
+    cr_assert_float_eq(exposed_cycles(ops, 5, 200), 89 + 1 - 5 / 4.0, 1e-9);
+    ops[4] = FRFLAGS;
+    cr_assert_float_eq(exposed_cycles(ops, 5, 200), 89 + 1 + 10 - 5 / 4.0, 1e-9);
+    /* alone: its own cycle and the refill, less its dispatch slot */
+    cr_assert_float_eq(exposed_cycles(ops + 4, 1, 200), 1 + 10 - 1 / 4.0, 1e-9);
+}
+
 Test(proxy, count_ops_feeds_the_model_across_blocks)
 {
     /* the chain of four fdivs in one block, the addis in another: the same

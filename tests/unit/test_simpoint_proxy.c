@@ -300,3 +300,24 @@ Test(simpoint_proxy, load_refuses_a_bad_exposed_value, .exit_code = 1)
     snprintf(text, sizeof text, "%s0\t10\t1.5\t0.5\tnan\n", header_exposed);
     proxy_load(write_proxy(text), 1, 0, 1);
 }
+
+/* Without --proxy-exposed (a negative weight): 4 x exposed_cpi where the
+ * file has the column, and formats 1 and 2 as before. */
+Test(simpoint_proxy, load_weighs_the_exposed_latency_by_default)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s0\t10\t1.5\t0.5\t0.25\n", header_exposed);
+    double *cpi = proxy_load(write_proxy(text), 1, 0, -1);
+    cr_assert_float_eq(cpi[0], 1.5 + PROXY_EXPOSED_DEFAULT * 0.25, 1e-12);
+    cr_assert_float_eq(PROXY_EXPOSED_DEFAULT, 4, 1e-12, "the weight the tuning set chose");
+    free(cpi);
+}
+
+Test(simpoint_proxy, load_adds_nothing_by_default_to_a_file_without_exposed_cpi)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s0\t10\t0.5\t1.5\n", header_long);
+    double *cpi = proxy_load(write_proxy(text), 1, 0, -1);
+    cr_assert_float_eq(cpi[0], 1.5, 1e-12, "format 2: no exposed_cpi, none added");
+    free(cpi);
+}
