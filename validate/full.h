@@ -10,7 +10,8 @@
 
 /* A full run in chunks (sim --full --chunk-insts) is itself an estimate: each
  * chunk boundary costs at most this many instructions' worth of its time,
- * the largest measured (17,301 on stencil: bench/results/chunked_full.md). */
+ * above the largest measured (8,966 at the default chunking, 17,301 before
+ * warming read the wrong paths' code lines: bench/results/chunked_full.md). */
 #define VD_CHUNK_BOUNDARY_INSTS 20000
 
 typedef struct vd_full {

@@ -501,8 +501,9 @@ static inline __attribute__((always_inline)) bool predict_train(tage *t, uint64_
     bool pred = alt_pred;
     if (provider >= 0)
         pred = train_provider(&t->tab[b->idx[provider][j]], alt_pred, taken);
-    else
-        *bim = (uint8_t)sat(*bim, taken, 0, BIM_MAX);
+    /* The base is SonicBOOM's BIM, which every branch trains (bim.scala),
+     * whichever table provided. */
+    *bim = (uint8_t)sat(*bim, taken, 0, BIM_MAX);
     bool wrong = wrong_before >= 0 ? wrong_before : pred != taken;
     if (wrong && provider < t->ntab - 1) allocate(t, provider + 1, b, j, taken);
     age_useful(t);
@@ -510,8 +511,8 @@ static inline __attribute__((always_inline)) bool predict_train(tage *t, uint64_
 }
 
 /* Would training branch j of b with `taken` once more change nothing,
- * now that it has been trained with it and predicted it right? Its provider
- * (or, with none, the bimodal counter) saturated towards the outcome and,
+ * now that it has been trained with it and predicted it right? The bimodal
+ * counter and the provider (if any) saturated towards the outcome and,
  * where the provider's usefulness moves, already at its maximum: the same
  * test predict_train's updates make, without making them. */
 static inline bool trained_to_fixed_point(const tage *t, uint64_t p, const batch *b, int j, bool taken)
@@ -519,7 +520,8 @@ static inline bool trained_to_fixed_point(const tage *t, uint64_t p, const batch
     uint32_t match = b->match[j];
     int provider = longest_match(match);
     uint8_t bim = t->bimodal[p & mask_bits(t->log_bimodal)];
-    if (provider < 0) return bim == (taken ? BIM_MAX : 0);
+    if (bim != (taken ? BIM_MAX : 0)) return false;
+    if (provider < 0) return true;
     const tage_entry *e = &t->tab[b->idx[provider][j]];
     if (e->ctr != (taken ? CTR_MAX : CTR_MIN)) return false;
     int alt = longest_match(match & ~(1u << provider));

@@ -2,8 +2,12 @@
  * for (partially) TAgged GEometric history length branch prediction", JILP
  * 2006): a bimodal base table and tagged tables indexed by the pc hashed
  * with global histories of geometrically increasing lengths. The longest
- * matching table provides the prediction. Used by the branch predictor
- * (bpred.c) only. */
+ * matching table provides the prediction. As in SonicBOOM's TAGE-L, the
+ * base is the BIM every conditional branch trains (bim.scala), not a table
+ * only the branches no tagged table provides for train (Seznec's): with
+ * bpred.bimodal_log_entries = bpred.bim_log_entries it holds what
+ * bpred.c's BIM holds, kept here so that a batch trains it in order. Used
+ * by the branch predictor (bpred.c) only. */
 #ifndef RV_UARCH_TAGE_H
 #define RV_UARCH_TAGE_H
 

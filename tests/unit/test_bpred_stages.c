@@ -224,3 +224,32 @@ Test(bpred_stages, tage_reads_each_table_within_its_own_entries_and_tag_width)
     cr_assert_eq(reached, next, "%u of %u entries reached", reached, next);
     tage_free(t);
 }
+
+/* TAGE's base is SonicBOOM's BIM, which every conditional branch trains
+ * (bim.scala), not only those no tagged table provides for. A branch goes
+ * not taken four times in one history: the first misprediction gives it a
+ * tagged entry, which provides the next three, while the base goes on down
+ * to strongly not taken. In another history, where no entry matches, it
+ * goes taken once: the new entry is weak, so the base decides the next
+ * prediction, still not taken (a base trained only without a provider
+ * would have stopped at weakly not taken, and gone up to taken). */
+Test(bpred_stages, tage_base_learns_from_every_branch)
+{
+    uarch_config c = defaults();
+    tage *t = tage_new(&c);
+    const uint64_t pc = 0x10450;
+    tage_pred p;
+    for (int i = 0; i < 64; i++) tage_push_history(t, true);
+    for (int i = 0; i < 4; i++) {
+        tage_predict(t, pc, &p);
+        tage_train(t, pc, &p, false);
+    }
+    cr_assert_not(p.taken, "a tagged entry provides the last three");
+    for (int i = 0; i < 64; i++) tage_push_history(t, false);
+    tage_predict(t, pc, &p);
+    cr_assert_not(p.taken, "no entry matches: the base");
+    tage_train(t, pc, &p, true);
+    tage_predict(t, pc, &p);
+    cr_assert_not(p.taken, "a weak new entry: the base, strongly not taken");
+    tage_free(t);
+}
