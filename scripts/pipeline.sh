@@ -773,7 +773,8 @@ are up to date. Prints the validation summary; the reports are in DIR/validate.
                     select[:N], stratify[:F], dims[:S], long[:W], exposed[:W] joined by +
                     (simpoint's --select-by proxy, --stratify, --proxy-dims, --proxy-long,
                     --proxy-exposed over the metrics of
-                    bbv --proxy with the core configuration) [dims:1, the most accurate
+                    bbv --proxy with the core configuration; simpoint weighs the exposed
+                    latency by 4 unless exposed:W says otherwise) [dims:1, the most accurate
                     over bench/results/proxy_methods.md and tests/corpus/RESULTS.md;
                     sweep.sh's default too]
   -w K              warm-up before each region, in intervals: K x N instructions [1]

@@ -38,9 +38,10 @@ workload (build/rv/workloads/*) with argument SIZE.
   -b LIST         BIC thresholds, comma-separated [0.9]
   -M LIST         ways of choosing the points, comma-separated, each compared on the
                   same full-run logs: simpoint (SimPoint 3.2's), or parts joined by
-                  '+': select[:N], stratify[:F], dims[:S], long[:W] (simpoint's --select-by
-                  proxy, --stratify, --proxy-dims, --proxy-long over bbv --proxy's metrics, with the core
-                  configuration of -c) [dims:1, as pipeline.sh's -M]
+                  '+': select[:N], stratify[:F], dims[:S], long[:W], exposed[:W] (simpoint's
+                  --select-by proxy, --stratify, --proxy-dims, --proxy-long, --proxy-exposed over
+                  bbv --proxy's metrics, with the core configuration of -c; simpoint weighs the
+                  exposed latency by 4 unless exposed:W says otherwise) [dims:1, as pipeline.sh's -M]
   -r LIST         configurations whose regions are simulated for real, as
                   INTERVAL:MAXK[:BIC][@METHOD] comma-separated; 'none' for none
                   [every interval size at the largest MaxK and the first BIC, first method]
