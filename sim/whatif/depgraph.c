@@ -148,6 +148,7 @@ typedef struct wrong_path {
     uint64_t rows, row_n;      /* rows taken, instructions in the last */
     uint64_t row_formed;       /* when the last row formed (its first instruction's D) */
     uint64_t packets, packet_n; /* fetch packets so far, instructions in the last */
+    uint64_t bubbles;          /* fetch cycles the core lost to late fetch stages' redirects on it so far */
     uint64_t packet_end;       /* where its current fetch packet ends (read with bw, and past the core's fetch) */
     uint64_t taken[RES_RINGS]; /* registers and load-queue entries taken (wrong_path_takes) */
     uint64_t reg_p[64];        /* P of each register's last writer, the wrong path's own from the branch on */
@@ -227,6 +228,7 @@ struct depgraph {
     bool wp_open;              /* a mispredicted branch's wrong path is being told */
     uint32_t wp_packet;        /* its last instruction's fetch packet */
     uint64_t wp_next_pc;       /* ... and the pc after it */
+    uint8_t wp_bubbles;        /* ... and the fetch cycles the core lost after it (a late fetch stage's redirect) */
     uint32_t prev_packet;
     uint64_t prev_pc;
     uint64_t prev_fetched, prev_dispatched, prev_completed, prev_ended;
@@ -1263,7 +1265,9 @@ static uint64_t wrong_path_takes(const depgraph *dg, graph_state *g, int res, ui
 /* The wrong path's instruction r in each set's graph (but bmisp's, which
  * has none): its fetch packet (with bw, ended by its bytes or a taken
  * transfer at the wider width) arrives a cycle after the one before it,
- * from the branch's fetch on; it fills ROB rows in order (the fetch
+ * and after the cycles the core's fetch lost there to a late fetch
+ * stage's redirect (its bubbles: a front end as wide as bw's is slowed as
+ * much), from the branch's fetch on; it fills ROB rows in order (the fetch
  * buffer holds more than the stalled dispatch takes), a row taken once
  * the row `rows` back has committed (a row the wrong path took never
  * does: it stops), a physical register and a load's entry once the ones
@@ -1288,7 +1292,9 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
     bool unfetched = r->ahead == AHEAD_UNFETCHED;
     bool packet = r->packet != dg->wp_packet;
     bool jumped = r->pc <= dg->wp_next_pc - 4 || r->pc > dg->wp_next_pc; /* not the next 2 or 4 bytes on */
+    uint64_t bubbles = first ? 0 : dg->wp_bubbles; /* the core's, before this packet */
     dg->wp_open = true, dg->wp_packet = r->packet, dg->wp_next_pc = r->pc + 4;
+    dg->wp_bubbles = unfetched ? 0 : r->fe_bubbles;
     uint64_t arrive = unfetched ? dg->fe_hit : cycles_after(r->fetch_ready, r->fetched);
     for (int k = 0; k < dg->nsets; k++) {
         graph_state *g = &dg->g[k];
@@ -1305,9 +1311,10 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
                             : packet) {
             w->packet_end = packet_end(&dg->fetch_cfg[bw], r->pc), w->packet_n = 0;
             w->packets++;
+            w->bubbles += bubbles;
         }
         w->packet_n++;
-        uint64_t decoded = w->f + w->packets + arrive;
+        uint64_t decoded = w->f + w->packets + w->bubbles + arrive;
         if (unfetched) decoded = max_u64(decoded, unfetched_fetch(dg, g));
         if (decoded == UINT64_MAX) { /* it is never fetched, nor what follows */
             w->d = UINT64_MAX;

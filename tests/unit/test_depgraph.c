@@ -33,7 +33,8 @@
  * bw, a wrong path fetched a packet a cycle runs out of rows; past the
  * core's fetch it needs FTQ entries, which it never frees; it renames
  * into the registers the correct path frees, as the core's did, so a
- * larger window sends its late load sooner. */
+ * larger window sends its late load sooner; and its fetch packets lose
+ * the core's bubbles, so with bw its rows take fewer. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -1001,4 +1002,69 @@ Test(depgraph, the_wrong_path_renames_into_the_registers_the_correct_path_frees)
     depgraph_result g = renaming_wrong_path();
     cr_assert(g.cycles[1] + 40 < g.cycles[0], "win: %lu cycles, the baseline %lu", (unsigned long)g.cycles[1],
               (unsigned long)g.cycles[0]);
+}
+
+/* With a 64-entry ROB: three long operations, a row each, done at 20,
+ * 30 and 40; a load that misses (100 cycles) and a mispredicted branch on
+ * it; its wrong path as the core dispatched it, 20 operations a fetch
+ * packet each (after taken transfers), each followed by `bubbles` fetch
+ * cycles a late fetch stage's redirect lost (the core fetched them 3
+ * cycles apart), the 16th a load of line X (its data at 159); then the
+ * correct path's load of X, which merged with that fill. The baseline and
+ * bw (rows of 16: 4 in the ROB). */
+static depgraph_result bubbled_wrong_path(uint8_t bubbles)
+{
+    enum { OLDER = 3, N = OLDER + 2 + 1, NWRONG = 20, X = 15 };
+    static instance_record r[N], wrong[NWRONG];
+    for (int i = 0; i < OLDER; i++) {
+        r[i] = op((uint64_t)i, 10 + (uint64_t)i, 11 + (uint64_t)i, 20 + 10 * (uint64_t)i - 1, 20 + 10 * (uint64_t)i);
+        r[i].cls = CLS_MUL, r[i].taken = true, r[i].packet = 1 + (uint32_t)i, r[i].pc = 0x1000 + 64 * (uint64_t)i;
+        r[i].fetched = 3 + (uint64_t)i, r[i].fetch_ready = 8 + (uint64_t)i;
+    }
+    r[OLDER] = op(OLDER, 17, 18, 111, 112);
+    r[OLDER].cls = CLS_LOAD, r[OLDER].load = true, r[OLDER].mem_level = MEM_DRAM, r[OLDER].mem_addr = 0x80000;
+    r[OLDER].dst = 5, r[OLDER].pc = 0x3000, r[OLDER].packet = 10, r[OLDER].fetched = 10, r[OLDER].fetch_ready = 15;
+    r[OLDER + 1] = op(OLDER + 1, 17, 111, 112, 113);
+    r[OLDER + 1].cls = CLS_BRANCH, r[OLDER + 1].flags = UOP_MISPREDICT, r[OLDER + 1].src[0] = 5, r[OLDER + 1].pc = 0x3004;
+    r[OLDER + 1].packet = 10, r[OLDER + 1].fetched = 10, r[OLDER + 1].fetch_ready = 15;
+    for (int i = 0; i < NWRONG; i++) {
+        uint64_t t = 11 + 3 * (uint64_t)i;
+        wrong[i] = op(OLDER + 2 + (uint64_t)i, t + 2, t + 3, t + 4, 113);
+        wrong[i].pc = 0x2000 + 64 * (uint64_t)i, wrong[i].fetched = t, wrong[i].fetch_ready = t + 1;
+        wrong[i].packet = 11 + (uint32_t)i, wrong[i].fe_bubbles = bubbles;
+        wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
+    }
+    instance_record *w = &wrong[X];
+    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
+    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    instance_record *x = &r[N - 1];
+    *x = op(N - 1, 121, 122, w->load_data, w->load_data + 1);
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40008, x->mem_level = MEM_DRAM, x->pc = 0x10000;
+    x->fetched = 115, x->fetch_ready = 120, x->packet = 60, x->load_issue = x->issued, x->load_data = x->completed;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.prefetch_next_line = false, core.rob_entries = 64;
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bw")}};
+    depgraph *dg = depgraph_new(&cfg, &core);
+    depgraph_begin(dg);
+    for (int i = 0; i < OLDER + 2; i++) depgraph_instance(dg, &r[i]);
+    for (int i = 0; i < NWRONG; i++) depgraph_instance(dg, &wrong[i]);
+    depgraph_instance(dg, x);
+    depgraph_result g;
+    depgraph_finish(dg, &g);
+    return g;
+}
+
+Test(depgraph, the_wrong_path_takes_the_cores_fetch_bubbles)
+{
+    /* With bw the wrong path waits for the older rows to commit, and each
+     * row takes what reached decode meanwhile: a packet a cycle, some 10 a
+     * row, and the load of X dispatches with the second; a packet every 3
+     * cycles (the core's bubbles), 3 or 4 a row, and the wrong path runs
+     * out of rows before it: the correct path's load of X misses itself.
+     * The baseline is the core's either way. */
+    depgraph_result plain = bubbled_wrong_path(0), bubbled = bubbled_wrong_path(2);
+    assert_same(&plain, &bubbled, 0);
+    cr_assert(bubbled.cycles[1] > plain.cycles[1] + MISS / 5, "bw: %lu cycles with the bubbles, %lu without",
+              (unsigned long)bubbled.cycles[1], (unsigned long)plain.cycles[1]);
 }
