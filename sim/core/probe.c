@@ -119,7 +119,9 @@ uint8_t probe_l1d_line(const sim_core *c, uint64_t addr)
 instance_record probe_instance_record(const sim_core *c, const uop *u, bool retired, uint8_t abort_key)
 {
     bool dispatched = u->dispatched != 0;
-    bool scheduled = dispatched && u->d.mem_access == RV_MEM_LOAD && u->issue != CYCLE_NEVER;
+    /* A wrong-path load may issue and still never get its data (it
+     * forwards from a wrong-path store whose data never issues): none. */
+    bool scheduled = dispatched && u->d.mem_access == RV_MEM_LOAD && u->issue != CYCLE_NEVER && u->complete < CYCLE_NEVER;
     const store_entry *sq = c->stq_head < c->stq_tail ? &c->stq[c->stq_head % (uint64_t)c->cfg.stq_entries] : NULL;
     return (instance_record){.sq_head_seq = sq ? sq->seq : UINT64_MAX, .sq_head_done = sq ? sq->done : UINT64_MAX,
                          .sq_head_start = sq ? sq->write_start : 0, .sq_head_wait = sq ? sq->write_wait : 0,
