@@ -113,12 +113,11 @@ static inline uint64_t operand_ready(const proxy_exposure *x, uint8_t base, uint
     return base == NONE ? t : max_u64(t, x->ready[base + reg]);
 }
 
-/* Accesses to the FP status register and fence.i flush the pipeline after
- * they commit (the core does not rename fcsr), and so do system calls. */
+/* What flushes the pipeline after it commits: as the core's CSR flushes,
+ * and system calls. */
 static bool flushes(const rv_insn *in, unsigned cls)
 {
-    bool fp_csr = cls == CLS_CSR && in->imm >= 1 && in->imm <= 3; /* fflags, frm, fcsr */
-    return fp_csr || in->op == RV_OP_fence_i || cls == CLS_SYSTEM;
+    return uarch_flushes_as_csr(in) || cls == CLS_SYSTEM;
 }
 
 /* The dispatch time after a serialising instruction dispatched at t, done
@@ -160,8 +159,8 @@ static inline void exposure_step(proxy_exposure *x, const rv_insn *in, unsigned 
     x->last_done = max_u64(x->last_done, done);
     x->seq++;
     x->t = t + x->dispatch;
-    if (serial && after_serial(x, in, cls, done + x->cycle) > x->t) {
-        uint64_t next = after_serial(x, in, cls, done + x->cycle);
+    uint64_t next = serial ? after_serial(x, in, cls, done + x->cycle) : 0;
+    if (next > x->t) {
         x->stalled += next - x->t;
         x->t = next;
     }

@@ -448,6 +448,13 @@ bool uarch_long_class(unsigned cls)
     }
 }
 
+bool uarch_flushes_as_csr(const rv_insn *in)
+{
+    enum { CSR_FFLAGS = 0x001, CSR_FRM = 0x002, CSR_FCSR = 0x003 };
+    bool fp_status = rv_ops[in->op].cls == CLS_CSR && (in->imm == CSR_FFLAGS || in->imm == CSR_FRM || in->imm == CSR_FCSR);
+    return fp_status || in->op == RV_OP_fence_i;
+}
+
 unsigned uarch_unit_latency(const uarch_config *c, unsigned cls)
 {
     switch (cls) {

@@ -149,6 +149,12 @@ static inline unsigned uarch_fetch_packet_bytes(const uarch_config *c) { return 
  * (a memory access's latency is the caches'). */
 bool uarch_long_class(unsigned cls);
 unsigned uarch_unit_latency(const uarch_config *c, unsigned cls);
+/* Does the core flush its pipeline after the instruction commits, as it
+ * does for a CSR write it cannot rename? An access to the FP status
+ * register (fflags, frm, fcsr), which SonicBOOM does not rename, and
+ * fence.i. (A system call flushes too, as an exception.) */
+struct rv_insn;
+bool uarch_flushes_as_csr(const struct rv_insn *in);
 
 static inline unsigned uarch_fetch_bank_bytes(const uarch_config *c)
 {

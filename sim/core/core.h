@@ -281,7 +281,6 @@ static inline void core_uop_clear(uop *u)
     static const uop blank;
     *u = blank;
 }
-/* When branch b, scheduled, resolves: as it executes, after register read. */
 /* Does a control transfer of class cls take one of the core's branch tags
  * (frontend.max_branches) until it resolves? Conditional branches and
  * indirect jumps do, but not a recoded short forward branch (sfb_count),
@@ -291,6 +290,7 @@ static inline bool core_takes_branch_tag(unsigned cls, uint8_t sfb_count)
     return (cls == CLS_BRANCH && !sfb_count) || cls == CLS_JALR;
 }
 
+/* When branch b, scheduled, resolves: as it executes, after register read. */
 static inline uint64_t core_resolves_at(const sim_core *c, const uop *b)
 {
     return b->complete + (uint64_t)c->cfg.regread_stages;

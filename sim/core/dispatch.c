@@ -8,7 +8,6 @@
 #include "exec/exec_common.h"
 #include "util.h"
 
-enum { CSR_FFLAGS_NUM = 0x001, CSR_FRM_NUM = 0x002, CSR_FCSR_NUM = 0x003 };
 
 static bool is_fp_class(unsigned cls) { return cls >= CLS_FADD && cls <= CLS_FMOVE; }
 
@@ -62,21 +61,14 @@ unsigned core_wakeup_delay(const uarch_config *k, const rv_insn *in)
     }
 }
 
-static bool is_fp_csr(const rv_insn *in)
-{
-    int64_t csr = in->imm;
-    return csr == CSR_FFLAGS_NUM || csr == CSR_FRM_NUM || csr == CSR_FCSR_NUM;
-}
-
 /* Flags a dispatched instruction carries because of what it is. */
 static uint16_t static_flags(const rv_insn *in)
 {
     const rv_op_info *info = &rv_ops[in->op];
     uint16_t f = 0;
     if (info->flags & RVF_SERIAL) f |= UOP_SERIAL;
-    /* BOOM does not rename the FP status register: any access to it
-     * flushes after commit (the Imagick/nab case). So does fence.i. */
-    if ((info->cls == CLS_CSR && is_fp_csr(in)) || in->op == RV_OP_fence_i) f |= UOP_FLUSH_CSR;
+    /* The FP status register (the Imagick/nab case) and fence.i. */
+    if (uarch_flushes_as_csr(in)) f |= UOP_FLUSH_CSR;
     if (info->cls == CLS_SYSTEM) f |= UOP_EXCEPTION;
     return f;
 }

@@ -208,7 +208,7 @@ void wrong_path_squash(sim_core *c)
     memcpy(c->reg_ready, c->wp.reg_ready, sizeof c->reg_ready);
     memcpy(c->div_free, c->wp.div_free, sizeof c->div_free);
     memcpy(c->fdiv_free, c->wp.fdiv_free, sizeof c->fdiv_free);
-    if (c->ninstance_probes && probe_reads_ahead(c)) record_ahead(c, (size_t)(c->disp - from));
+    if (probe_reads_ahead(c)) record_ahead(c, (size_t)(c->disp - from));
     b->wp_fetched = (uint16_t)(c->fetch - from < UINT16_MAX ? c->fetch - from : UINT16_MAX);
     b->wp_issued = (uint16_t)issued;
     rewind_front_end(c);

@@ -830,10 +830,6 @@ static bool in_store_queue(depgraph *dg, graph_state *g, uint64_t j, uint64_t t)
     return g->store_free[j & (RING - 1)] > t;
 }
 
-/* P of a load: from an older store to its address still in the store
- * queue (a memory dependence: when the store's data is there), its own
- * miss, a hit, or the wait for the line an earlier load is filling (PP).
- * Updates the line's fill in this set. */
 /* The walk a load of a page the wrong path had translated makes itself in
  * set k: where there is no wrong path (bmisp), or its wrong path did not
  * get to the page. */
@@ -861,6 +857,10 @@ static uint64_t ahead_fill(const uint64_t *asked, int k, uint64_t tlb, const lin
     return asked && asked[k] ? asked[k] + tlb + f->latency : 0;
 }
 
+/* P of a load: from an older store to its address still in the store
+ * queue (a memory dependence: when the store's data is there), its own
+ * miss, a hit, or the wait for the line an earlier load is filling (PP).
+ * Updates the line's fill in this set. */
 static uint64_t load_complete(depgraph *dg, graph_state *g, const edges *measured, const instance_record *r,
                               uint64_t exec, int k)
 {
@@ -1451,7 +1451,6 @@ void depgraph_instance(void *ctx, const instance_record *r)
 
 void depgraph_finish(depgraph *dg, depgraph_result *out)
 {
-
     *out = (depgraph_result){.nsets = dg->nsets, .instructions = dg->n, .seconds = dg->seconds};
     for (int k = 0; k < dg->nsets; k++) {
         out->sets[k] = dg->g[k].set;
