@@ -199,13 +199,15 @@ static void remove_proxy(void)
 }
 
 /* Removed at exit, so also after the tests that end in die(). */
-static const char *write_proxy(const char *text)
+/* A proxy file of the header and the rows after it. */
+static const char *write_proxy(const char *header, const char *rows)
 {
     int fd = mkstemp(path);
     atexit(remove_proxy);
     cr_assert(fd >= 0);
     FILE *f = fdopen(fd, "w");
-    fputs(text, f);
+    fputs(header, f);
+    fputs(rows, f);
     fclose(f);
     return path;
 }
@@ -214,9 +216,7 @@ static const char header[] = "# rvsample proxy 1\n# interval 10\ninterval\tinstr
 
 Test(simpoint_proxy, load_reads_the_proxy_cpi_column)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t1.5\n1\t10\t2.25\n", header);
-    write_proxy(text);
+    write_proxy(header, "0\t10\t1.5\n1\t10\t2.25\n");
     double *cpi = proxy_load(path, 2, 0, 0);
     cr_assert_float_eq(cpi[0], 1.5, 1e-12);
     cr_assert_float_eq(cpi[1], 2.25, 1e-12);
@@ -225,16 +225,12 @@ Test(simpoint_proxy, load_reads_the_proxy_cpi_column)
 
 Test(simpoint_proxy, load_refuses_a_count_mismatch, .exit_code = 1)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t1.5\n", header);
-    proxy_load(write_proxy(text), 2, 0, 0);
+    proxy_load(write_proxy(header, "0\t10\t1.5\n"), 2, 0, 0);
 }
 
 Test(simpoint_proxy, load_refuses_a_bad_value, .exit_code = 1)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\tnan\n", header);
-    proxy_load(write_proxy(text), 1, 0, 0);
+    proxy_load(write_proxy(header, "0\t10\tnan\n"), 1, 0, 0);
 }
 
 /* --proxy-long W: the proxy CPI is proxy_cpi + W x long_cpi, whatever the
@@ -243,9 +239,7 @@ static const char header_long[] = "# rvsample proxy 2\ninterval\tinstructions\tl
 
 Test(simpoint_proxy, load_adds_the_weighted_long_operations)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t0.5\t1.5\n1\t10\t0\t2.25\n", header_long);
-    write_proxy(text);
+    write_proxy(header_long, "0\t10\t0.5\t1.5\n1\t10\t0\t2.25\n");
     double *cpi = proxy_load(path, 2, 2, 0);
     cr_assert_float_eq(cpi[0], 2.5, 1e-12);
     cr_assert_float_eq(cpi[1], 2.25, 1e-12);
@@ -257,16 +251,12 @@ Test(simpoint_proxy, load_adds_the_weighted_long_operations)
 
 Test(simpoint_proxy, load_refuses_a_weight_without_the_long_column, .exit_code = 1)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t1.5\n", header);
-    proxy_load(write_proxy(text), 1, 1, 0);
+    proxy_load(write_proxy(header, "0\t10\t1.5\n"), 1, 1, 0);
 }
 
 Test(simpoint_proxy, load_refuses_a_bad_long_value, .exit_code = 1)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t-1\t1.5\n", header_long);
-    proxy_load(write_proxy(text), 1, 1, 0);
+    proxy_load(write_proxy(header_long, "0\t10\t-1\t1.5\n"), 1, 1, 0);
 }
 
 /* --proxy-exposed W: ... plus W x exposed_cpi (format 3), with or without
@@ -275,9 +265,7 @@ static const char header_exposed[] = "# rvsample proxy 3\ninterval\tinstructions
 
 Test(simpoint_proxy, load_adds_the_weighted_exposed_latency)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t1.5\t0.5\t0.25\n1\t10\t2\t0\t0\n", header_exposed);
-    write_proxy(text);
+    write_proxy(header_exposed, "0\t10\t1.5\t0.5\t0.25\n1\t10\t2\t0\t0\n");
     double *cpi = proxy_load(path, 2, 0, 2);
     cr_assert_float_eq(cpi[0], 2.0, 1e-12);
     cr_assert_float_eq(cpi[1], 2.0, 1e-12);
@@ -289,25 +277,19 @@ Test(simpoint_proxy, load_adds_the_weighted_exposed_latency)
 
 Test(simpoint_proxy, load_refuses_an_exposed_weight_without_the_column, .exit_code = 1)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t0.5\t1.5\n", header_long);
-    proxy_load(write_proxy(text), 1, 0, 1);
+    proxy_load(write_proxy(header_long, "0\t10\t0.5\t1.5\n"), 1, 0, 1);
 }
 
 Test(simpoint_proxy, load_refuses_a_bad_exposed_value, .exit_code = 1)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t1.5\t0.5\tnan\n", header_exposed);
-    proxy_load(write_proxy(text), 1, 0, 1);
+    proxy_load(write_proxy(header_exposed, "0\t10\t1.5\t0.5\tnan\n"), 1, 0, 1);
 }
 
 /* Without --proxy-exposed (a negative weight): 4 x exposed_cpi where the
  * file has the column, and formats 1 and 2 as before. */
 Test(simpoint_proxy, load_weighs_the_exposed_latency_by_default)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t1.5\t0.5\t0.25\n", header_exposed);
-    double *cpi = proxy_load(write_proxy(text), 1, 0, -1);
+    double *cpi = proxy_load(write_proxy(header_exposed, "0\t10\t1.5\t0.5\t0.25\n"), 1, 0, -1);
     cr_assert_float_eq(cpi[0], 1.5 + PROXY_EXPOSED_DEFAULT * 0.25, 1e-12);
     cr_assert_float_eq(PROXY_EXPOSED_DEFAULT, 4, 1e-12, "the weight the tuning set chose");
     free(cpi);
@@ -315,9 +297,7 @@ Test(simpoint_proxy, load_weighs_the_exposed_latency_by_default)
 
 Test(simpoint_proxy, load_adds_nothing_by_default_to_a_file_without_exposed_cpi)
 {
-    char text[256];
-    snprintf(text, sizeof text, "%s0\t10\t0.5\t1.5\n", header_long);
-    double *cpi = proxy_load(write_proxy(text), 1, 0, -1);
+    double *cpi = proxy_load(write_proxy(header_long, "0\t10\t0.5\t1.5\n"), 1, 0, -1);
     cr_assert_float_eq(cpi[0], 1.5, 1e-12, "format 2: no exposed_cpi, none added");
     free(cpi);
 }
