@@ -54,5 +54,5 @@ done
 
 RESULT=$TOP/bench/results/chunked_full.md
 [ -z "$QUICK" ] || RESULT=$OUT/chunked_full.md
-python3 "$TOP/bench/chunked_report.py" "$ROWS" "$JOBS" >"$RESULT"
+python3 "$TOP/bench/chunked_report.py" "$ROWS" "$JOBS" "$(git -C "$TOP" rev-parse --short HEAD)" >"$RESULT"
 echo "wrote $RESULT" >&2

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""bench/chunked_full.sh's table: chunked_report.py ROWS.tsv JOBS > chunked_full.md
+"""bench/chunked_full.sh's table: chunked_report.py ROWS.tsv JOBS [COMMIT] > chunked_full.md
 
 ROWS: program, instructions, C, W, chunks, then chunked_compare.py's eight
-columns, then the serial and chunked wall seconds."""
+columns, then the serial and chunked wall seconds; COMMIT: the build's."""
 import sys
 
 
@@ -12,10 +12,11 @@ def per_boundary(r):
     return abs(float(r[7])) / 100 * insts / (chunks - 1) if chunks > 1 else 0
 
 
-def main(path, jobs):
+def main(path, jobs, commit=None):
     rows = [l.rstrip("\n").split("\t") for l in open(path)]
     print("# Chunked full runs against serial ones\n")
-    print("`bench/chunked_full.sh`: `sim --full --chunk-insts C --chunk-warmup W` against `sim --full` (-G 1M),")
+    at = f" at {commit}" if commit else ""
+    print(f"`bench/chunked_full.sh`{at}: `sim --full --chunk-insts C --chunk-warmup W` against `sim --full` (-G 1M),")
     print(f"the chunks on {jobs} threads. Instructions and the interval log's rows (count and lengths) are equal in")
     print("every run (the script stops otherwise). CPI: (chunked - serial) / serial; stack: the largest")
     print("difference of one cycle-stack component, in % of the serial cycles; interval CPI: the largest and")
@@ -46,6 +47,6 @@ def main(path, jobs):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     main(*sys.argv[1:])
