@@ -11,12 +11,15 @@
 # the graph's host time against one re-simulation's.
 #
 # Usage: bench/icost_graph.sh [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR [--before-label TEXT]]
-#                             [--out FILE] [--no-run]
+#                             [--out FILE] [--no-run] [--programs LIST]
 #   --dir DIR     keep the JSON results there (default: a temporary directory)
 #   --no-run      only write the tables from the results already in --dir
 #   --before DIR  the JSON results of an earlier build (--dir of its run) for
 #                 the "before" columns; --before-label says which build it was
 #   --out FILE    the Markdown (default bench/results/icost_graph.md)
+#   --programs LIST  only these, comma-separated, named as in the table (sort,
+#                 tests/progs/icost_serial); give --out too, so as not to
+#                 overwrite the full table with a part
 # A run with --sim of an earlier build and --dir gives the before results:
 # bench/results/icost_graph.md was made so.
 set -u -o pipefail
@@ -29,6 +32,7 @@ BEFORE=
 BEFORE_LABEL="an earlier build"
 OUT=$TOP/bench/results/icost_graph.md
 RUN=1
+ONLY=
 while [ $# -gt 0 ]; do
     case $1 in
     --max-insts) MAX=$2; shift 2 ;;
@@ -38,10 +42,12 @@ while [ $# -gt 0 ]; do
     --before-label) BEFORE_LABEL=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --no-run) RUN=0; shift ;;
-    *) echo "usage: $0 [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR [--before-label TEXT]] [--out FILE] [--no-run]" >&2
+    --programs) ONLY=,$2,; shift 2 ;;
+    *) echo "usage: $0 [--max-insts N] [--sim BIN] [--dir DIR] [--before DIR [--before-label TEXT]] [--out FILE] [--no-run] [--programs LIST]" >&2
        exit 2 ;;
     esac
 done
+[ ${#ONLY} != 2 ] || { echo "icost_graph: --programs needs names" >&2; exit 2; }
 [ -x "$SIM" ] || { echo "icost_graph: $SIM is missing (make build)" >&2; exit 2; }
 if [ -z "$DIR" ]; then
     DIR=$(mktemp -d)
@@ -51,8 +57,11 @@ mkdir -p "$DIR"
 export OMP_NUM_THREADS=1
 CLASSES=dmiss,bmisp,win,bw
 PROGRAMS=()
+# Whether program $1 is among those asked for (all without --programs).
+wanted() { [ -z "$ONLY" ] || [[ $ONLY == *",$1,"* ]]; }
 for f in "$TOP"/workloads/*.c; do
     w=$(basename "$f" .c)
+    wanted "$w" || continue
     PROGRAMS+=("$w")
     [ $RUN = 1 ] || continue
     "$SIM" --full -q --guest-output none --max-insts "$MAX" --icost "$CLASSES" -o "$DIR/$w.json" \
@@ -60,14 +69,20 @@ for f in "$TOP"/workloads/*.c; do
 done
 for f in "$TOP"/tests/sim/*.S; do
     p=$(basename "$f" .S)
+    wanted "tests/sim/$p" || continue
     PROGRAMS+=("tests/sim/$p")
     [ $RUN = 1 ] || continue
     "$SIM" --full -q --guest-output none --icost "$CLASSES" -o "$DIR/tests_sim_$p.json" -- "$TOP/build/rv/sim/$p" || exit 1
 done
 for p in icost_serial icost_parallel; do   # tests/e2e/sim_icost.sh's known answers
+    wanted "tests/progs/$p" || continue
     PROGRAMS+=("tests/progs/$p")
     [ $RUN = 1 ] || continue
     "$SIM" --full -q --guest-output none --icost "$CLASSES" -o "$DIR/tests_progs_$p.json" -- "$TOP/build/rv/progs/$p" || exit 1
+done
+IFS=, read -r -a asked <<< "${ONLY:1:${#ONLY}-2}"
+for a in ${ONLY:+"${asked[@]}"}; do
+    [[ " ${PROGRAMS[*]} " == *" $a "* ]] || { echo "icost_graph: no program '$a'" >&2; exit 2; }
 done
 python3 - "$DIR" "${BEFORE:-}" "$BEFORE_LABEL" "$MAX" "$CLASSES" "${PROGRAMS[@]}" > "$OUT" <<'PY'
 import json, os, sys
