@@ -68,12 +68,18 @@ static uint64_t freed_ahead(const ring *r, uint64_t size, uint64_t ahead)
 typedef struct queue {
     uint64_t r[IQ_MAX];        /* ascending from r[head] */
     unsigned head, n;
+    unsigned never;            /* entries never released (UINT64_MAX: a wrong path's that waits for its squash), after r */
 } queue;
 
 static void queue_take(queue *q, unsigned size, uint64_t release)
 {
-    if (q->n == size) {
-        if (release <= q->r[q->head]) return;
+    if (release == UINT64_MAX) {
+        if (q->never < size) q->never++;
+        if (q->n && q->n + q->never > size) q->head = (q->head + 1) & (IQ_MAX - 1), q->n--;
+        return;
+    }
+    if (q->n + q->never >= size) {
+        if (!q->n || release <= q->r[q->head]) return;
         q->head = (q->head + 1) & (IQ_MAX - 1), q->n--; /* the earliest can never bind again */
     }
     unsigned i = q->n++;
@@ -87,9 +93,55 @@ static void queue_take(queue *q, unsigned size, uint64_t release)
  * queue has room. */
 static uint64_t queue_room(const queue *q, unsigned size, unsigned want)
 {
-    if (q->n + want < size) return 0;
-    return q->r[(q->head + want - (size - q->n)) & (IQ_MAX - 1)];
+    unsigned held = q->n + q->never;
+    if (held + want < size) return 0;
+    unsigned i = want - (size - held);
+    return i < q->n ? q->r[(q->head + i) & (IQ_MAX - 1)] : UINT64_MAX;
 }
+
+/* How many of q's entries are released after t. */
+static unsigned held_after(const queue *q, uint64_t t)
+{
+    unsigned lo = 0, hi = q->n; /* the first released after t is in [lo, hi] */
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (q->r[(q->head + mid) & (IQ_MAX - 1)] > t) hi = mid;
+        else lo = mid + 1;
+    }
+    return q->n - lo + q->never;
+}
+
+/* queue_room over the entries of two queues together (the correct path's,
+ * `held_a` of them released after t, and the wrong path's), asked at t:
+ * when more than `want` of `size` are free, the (size - want)-th latest
+ * release of both; 0 if that is not after t. */
+static uint64_t queues_room(const queue *a, unsigned held_a, const queue *b, unsigned size, unsigned want, uint64_t t)
+{
+    if (held_a + b->n + b->never + want < size || held_a + held_after(b, t) + want < size) return 0;
+    if (b->never >= size - want) return UINT64_MAX;
+    unsigned i = a->n, j = b->n; /* not yet passed, from the latest down */
+    uint64_t latest = 0;
+    for (unsigned k = b->never; k < size - want; k++) {
+        uint64_t ra = i ? a->r[(a->head + i - 1) & (IQ_MAX - 1)] : 0, rb = j ? b->r[(b->head + j - 1) & (IQ_MAX - 1)] : 0;
+        bool from_a = i && (!j || ra >= rb);
+        latest = from_a ? ra : rb;
+        if (from_a) i--;
+        else j--;
+    }
+    return latest;
+}
+
+/* The issue-queue entries a decode packet took, not yet in the queues:
+ * BOOM's dispatcher counts the entries the last cycle ended with, so one
+ * taken in the same cycle by an older slot is not counted again (the slot
+ * number stands for it). */
+typedef struct packet_entries {
+    struct {
+        int q;
+        uint64_t d, release;
+    } e[IQ_SLOT_MAX];
+    int n;
+} packet_entries;
 
 /* A structure's size in the baseline and with the window idealised (at its
  * maximum, as re-simulation's infinite-rob). */
@@ -174,15 +226,7 @@ typedef struct graph_state {
     uint64_t write_prev;       /* when the last store written began its write (one a cycle, in order) */
     uint64_t writes;           /* the resolved stores whose writes this set has made (in order) */
     queue iq[RES_COUNT - RES_RINGS]; /* the issue queues, freed at issue */
-    /* The entries the current decode packet took, not yet in iq: BOOM's
-     * dispatcher counts the entries the last cycle ended with, so one
-     * taken in the same cycle by an older slot is not counted again (the
-     * slot number stands for it). */
-    struct {
-        int q;
-        uint64_t d, release;
-    } packet_iq[IQ_SLOT_MAX];
-    int npacket_iq;
+    packet_entries packet_iq;  /* the entries the current decode packet took, not yet in iq */
     port_cycle *ports[RES_COUNT - RES_RINGS]; /* each issue queue's ports, by cycle mod PORT_HORIZON */
     /* The front end's queues: the FTQ holds a fetch packet until its last
      * instruction commits; a branch holds one of the outstanding-branch
@@ -196,6 +240,9 @@ typedef struct graph_state {
     uint64_t branches;
     uint64_t wp_branch_p[RING]; /* P of each branch of the wrong path, by its count (wrong_path.branches) mod RING */
     wrong_path wp;             /* the wrong path after the last mispredicted branch, in this set's graph */
+    queue wp_iq[RES_COUNT - RES_RINGS]; /* the issue-queue entries it holds, freed as it issues or at the squash */
+    unsigned wp_iq_passed[RES_COUNT - RES_RINGS]; /* iq's entries it has seen released (wrong_path_sees_held) */
+    packet_entries wp_row_iq;  /* ... and those its current decode packet took, not yet in wp_iq */
 } graph_state;
 
 /* A cache line's fill by a missing load, as the graph's sets see it: later
@@ -743,17 +790,55 @@ static uint64_t store_queue_room(depgraph *dg, graph_state *g, uint64_t size)
     return g->store_free[(dg->nstores - size) & (RING - 1)];
 }
 
-/* The current decode packet's issue-queue entries taken before cycle d
- * go into the queues (all of them: d = UINT64_MAX). */
-static void flush_packet_iq(const depgraph *dg, graph_state *g, uint64_t d)
+/* The packet's entries taken before cycle d go into the queues (all of
+ * them: d = UINT64_MAX). */
+static void flush_packet(const depgraph *dg, unsigned set, packet_entries *p, queue *queues, uint64_t d)
 {
     int kept = 0;
-    for (int j = 0; j < g->npacket_iq; j++) {
-        int q = g->packet_iq[j].q;
-        if (g->packet_iq[j].d < d) queue_take(&g->iq[q - RES_RINGS], (unsigned)size_of(dg, g->set, q), g->packet_iq[j].release);
-        else g->packet_iq[kept++] = g->packet_iq[j];
+    for (int j = 0; j < p->n; j++) {
+        int q = p->e[j].q;
+        if (p->e[j].d < d) queue_take(&queues[q - RES_RINGS], (unsigned)size_of(dg, set, q), p->e[j].release);
+        else p->e[kept++] = p->e[j];
     }
-    g->npacket_iq = kept;
+    p->n = kept;
+}
+
+static void packet_take(packet_entries *p, int q, uint64_t d, uint64_t release)
+{
+    p->e[p->n++] = (__typeof__(p->e[0])){q, d, release};
+}
+
+/* How many of the correct path's entries of queue q are released after t,
+ * for its wrong path: those entries stay as they are while it goes on, and
+ * t does not go back, so a cursor (wp_iq_passed) moves over them once. */
+static unsigned wrong_path_sees_held(graph_state *g, int q, uint64_t t)
+{
+    const queue *a = &g->iq[q - RES_RINGS];
+    unsigned *passed = &g->wp_iq_passed[q - RES_RINGS];
+    while (*passed < a->n && a->r[(a->head + *passed) & (IQ_MAX - 1)] <= t) ++*passed;
+    return a->n - *passed;
+}
+
+/* When the instruction in `slot` of its decode packet (whose entries not
+ * yet in `queues` are p's), at d, may go: BOOM's dispatcher sends slot w
+ * only if every issue queue had more than w entries free at the end of the
+ * cycle before (a later cycle counts the entries the packet took before
+ * it: again while D moves). The entries are g's, and the wrong path's
+ * (wp_iq) when `queues` are those. */
+static uint64_t queues_allow(const depgraph *dg, graph_state *g, packet_entries *p, queue *queues, uint64_t slot, uint64_t d)
+{
+    bool wrong_path = queues != g->iq;
+    for (uint64_t before = UINT64_MAX; d != before && (before == UINT64_MAX || p->n);) {
+        before = d;
+        flush_packet(dg, g->set, p, queues, d);
+        for (int q = RES_IQ_INT; q <= RES_IQ_FP; q++) {
+            unsigned size = (unsigned)size_of(dg, g->set, q), want = slot < size ? (unsigned)slot : size - 1;
+            const queue *a = &g->iq[q - RES_RINGS];
+            if (wrong_path) d = max_u64(d, queues_room(a, wrong_path_sees_held(g, q, d), &queues[q - RES_RINGS], size, want, d));
+            else d = max_u64(d, queue_room(a, size, want));
+        }
+    }
+    return d;
 }
 
 /* D: in order, in its decode packet, once the structures it takes have room. */
@@ -766,18 +851,8 @@ static uint64_t dispatch_node(depgraph *dg, graph_state *g, const edges *e, uint
     if (e->is_store) d = max_u64(d, store_queue_room(dg, g, idealises(set, GC_WIN) ? dg->sq.win : dg->sq.base));
     if (e->regs >= 0) d = max_u64(d, freed(&g->res[e->regs], size_of(dg, set, e->regs)));
     if (e->load) d = max_u64(d, freed(&g->res[RES_LDQ], size_of(dg, set, RES_LDQ)));
-    /* BOOM's dispatcher: slot w goes only if every issue queue had more
-     * than w entries free at the end of the cycle before (a later cycle
-     * counts the entries the packet took before it: again while D moves). */
-    if (g->opened_row) flush_packet_iq(dg, g, UINT64_MAX);
-    for (uint64_t before = UINT64_MAX; d != before && (before == UINT64_MAX || g->npacket_iq);) {
-        before = d;
-        flush_packet_iq(dg, g, d);
-        for (int q = RES_IQ_INT; q <= RES_IQ_FP; q++) {
-            unsigned size = (unsigned)size_of(dg, set, q);
-            d = max_u64(d, queue_room(&g->iq[q - RES_RINGS], size, slot < size ? (unsigned)slot : size - 1));
-        }
-    }
+    if (g->opened_row) flush_packet(dg, set, &g->packet_iq, g->iq, UINT64_MAX);
+    d = queues_allow(dg, g, &g->packet_iq, g->iq, slot, d);
     if (e->after_serial) d = max_u64(d, g->c_prev);                              /* it waits in dispatch */
     if (e->serial) d = max_u64(d, g->c_prev + e->serial_dispatch);               /* an empty ROB */
     return d;
@@ -1073,7 +1148,7 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
     if (e->regs >= 0) take(&g->res[e->regs], c);
     if (e->load) take(&g->res[RES_LDQ], c);
     /* The entry is free the cycle after it issues (a store's, its last half). */
-    g->packet_iq[g->npacket_iq++] = (__typeof__(g->packet_iq[0])){e->iq, d, leaves + 1};
+    packet_take(&g->packet_iq, e->iq, d, leaves + 1);
     g->row_c[(g->rows - 1) & (RING - 1)] = c;
     g->packet_c[(g->packets - 1) & (RING - 1)] = c;
     if (e->branch) g->branch_p[g->branches++ & (RING - 1)] = p;
@@ -1087,6 +1162,18 @@ static void step(depgraph *dg, int k, const instance_record *r, const edges *e)
 static uint64_t in_set(const depgraph *dg, const graph_state *g, uint64_t t, int64_t shift)
 {
     return (uint64_t)max_i64((int64_t)(t + g->d_prev) + shift, (int64_t)dg->prev_dispatched + 1) - dg->prev_dispatched;
+}
+
+/* The fill of a load that did not commit holds an L1D MSHR in set k's
+ * graph until it arrives there (`ready`), as it held one in the core past
+ * the squash (a fill is not cancelled): a correct-path miss after it may
+ * wait for it. */
+static void hold_mshr(depgraph *dg, int k, uint64_t ready)
+{
+    graph_state *g = &dg->g[k];
+    uint64_t start = 0;
+    uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &start);
+    *mshr = max_u64(*mshr, ready);
 }
 
 /* A load the core scheduled but did not commit (a wrong path's, or one a
@@ -1114,8 +1201,9 @@ static void aborted_load(depgraph *dg, const instance_record *r)
         uint64_t *ready = fill_ready(dg, f);
         for (int k = 0; k < dg->nsets; k++) {
             const graph_state *g = &dg->g[k];
-            if (!ready[k] && !idealises(g->set, GC_BMISP) && !g->wp.gone)
-                ready[k] = in_set(dg, g, access.issued + translation(dg, &access, access.issued) + f->latency, g->wp.shift);
+            if (ready[k] || idealises(g->set, GC_BMISP) || g->wp.gone) continue;
+            ready[k] = in_set(dg, g, access.issued + translation(dg, &access, access.issued) + f->latency, g->wp.shift);
+            hold_mshr(dg, k, ready[k]);
         }
         return;
     }
@@ -1130,6 +1218,7 @@ static void aborted_load(depgraph *dg, const instance_record *r)
         else ready[k] = in_set(dg, g, access.completed, wrong ? g->wp.shift : 0);
         uint64_t early = ahead_fill(asked, k, tlb, f);
         if (early && (!ready[k] || early < ready[k])) ready[k] = early;
+        else if (ready[k]) hold_mshr(dg, k, ready[k]);
     }
 }
 
@@ -1242,8 +1331,12 @@ static void place_ahead(depgraph *dg, const instance_record *r)
         uint64_t issue = wrong_path_issue(w, r);
         if (r->dst != RV_REG_NONE) w->reg_p[r->dst] = wrong_path_value(dg, w, r, load);
         if (!load || offset + (int64_t)w->resolves - (int64_t)issue < 0) continue;
-        ahead_ask(dg, &dg->ahead_lines, r->ahead_addr >> LINE_SHIFT, k, issue);
         ahead_ask(dg, &dg->ahead_pages, r->ahead_addr >> TLB_PAGE_SHIFT, k, issue);
+        if (r->l1d_line == L1D_ABSENT) { /* its miss waits for an L1D MSHR and holds it for a fill's time */
+            uint64_t *mshr = earliest(g->mshr_free, dg->mshrs, &issue);
+            *mshr = issue + dg->load_fill;
+        }
+        ahead_ask(dg, &dg->ahead_lines, r->ahead_addr >> LINE_SHIFT, k, issue);
     }
 }
 
@@ -1262,16 +1355,41 @@ static uint64_t wrong_path_takes(const depgraph *dg, graph_state *g, int res, ui
     return d;
 }
 
+/* The wrong path's issue-queue entries, from its branch on: those its
+ * branch's decode packet took that are not yet in the queues (the next
+ * correct-path instruction is refetched into a packet of its own). */
+static void wrong_path_queues_start(const depgraph *dg, graph_state *g)
+{
+    for (int q = 0; q < RES_COUNT - RES_RINGS; q++) g->wp_iq[q].head = g->wp_iq[q].n = g->wp_iq[q].never = g->wp_iq_passed[q] = 0;
+    packet_entries branch_packet = g->packet_iq;
+    flush_packet(dg, g->set, &branch_packet, g->wp_iq, UINT64_MAX);
+    g->wp_row_iq.n = 0;
+}
+
+/* The wrong path's instruction r, dispatched at d in g's graph, holds its
+ * issue-queue entry until it issues there (with its operands, the wrong
+ * path's own); one the core dispatched and did not issue by the squash
+ * holds it to the end. */
+static void wrong_path_queue_take(graph_state *g, const instance_record *r, uint64_t d)
+{
+    uint64_t release = r->dispatched && !r->issued ? UINT64_MAX : wrong_path_issue(&g->wp, r) + 1;
+    packet_take(&g->wp_row_iq, queue_of(r->cls), d, release);
+}
+
 /* The wrong path's instruction r in each set's graph (but bmisp's, which
  * has none): its fetch packet (with bw, ended by its bytes or a taken
  * transfer at the wider width) arrives a cycle after the one before it,
  * and after the cycles the core's fetch lost there to a late fetch
  * stage's redirect (its bubbles: a front end as wide as bw's is slowed as
  * much), from the branch's fetch on; it fills ROB rows in order (the fetch
- * buffer holds more than the stalled dispatch takes), a row taken once
- * the row `rows` back has committed (a row the wrong path took never
- * does: it stops), a physical register and a load's entry once the ones
- * as far back are free (wrong_path_takes). Against the core, each set
+ * buffer holds more than the stalled dispatch takes), a row, formed of
+ * what had reached decode as the row before it dispatched, taken once the
+ * row `rows` back has committed (a row the wrong path took never does: it
+ * stops), a physical register and a load's entry once the ones as far
+ * back are free (wrong_path_takes), and an issue-queue entry as BOOM's
+ * dispatcher gives one, the correct path's entries and its own counted
+ * together, its own freed as it issues or at the squash (queues_allow,
+ * wrong_path_queue_take). Against the core, each set
  * moves it as far as its graph moves it from the baseline graph's: it
  * dispatches while the core's time left until the branch resolved, so
  * moved, is not below zero. */
@@ -1305,6 +1423,7 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
             *w = (wrong_path){.f = g->f_prev, .bd = g->d_prev, .resolves = g->p_prev, .d = g->d_prev, .row_n = g->row_n,
                               .row_formed = g->row_formed, .packet_end = g->packet_end, .packet_n = g->packet_n};
             memcpy(w->reg_p, g->reg_p, sizeof w->reg_p);
+            wrong_path_queues_start(dg, g);
         }
         if (w->d == UINT64_MAX || idealises(g->set, GC_BMISP)) continue;
         if (bw || unfetched ? jumped || r->pc >= w->packet_end || w->packet_n >= (uint64_t)dg->fetch_cfg[bw].fetch_width
@@ -1324,16 +1443,22 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
         /* A decode packet (a ROB row) takes what had reached decode when it formed. */
         if (w->row_n >= fbw || decoded > w->row_formed) {
             uint64_t rows = (idealises(g->set, GC_WIN) ? dg->rob.win : dg->rob.base) / fbw;
+            w->row_formed = ++d; /* formed before it waits for a row: what arrives meanwhile waits for the next */
             if (w->rows >= rows) d = UINT64_MAX;
-            else if (g->rows + w->rows >= rows) d = max_u64(d + 1, g->row_c[(g->rows + w->rows - rows) & (RING - 1)]);
-            else d++;
-            w->rows++, w->row_n = 0, w->row_formed = d;
+            else if (g->rows + w->rows >= rows) d = max_u64(d, g->row_c[(g->rows + w->rows - rows) & (RING - 1)]);
+            w->rows++, w->row_n = 0;
+            flush_packet(dg, g->set, &g->wp_row_iq, g->wp_iq, UINT64_MAX);
         }
-        w->row_n++;
+        uint64_t slot = w->row_n++;
         if (wrong_path_load(r) && d != UINT64_MAX) d = wrong_path_takes(dg, g, RES_LDQ, d);
         if (r->dst != RV_REG_NONE && d != UINT64_MAX)
             d = wrong_path_takes(dg, g, r->dst < RV_REG_F0 ? RES_INT_REGS : RES_FP_REGS, d);
+        /* The issue queues, the correct path's entries and its own (the
+         * core's wrong path waits for them: without them the graph's went
+         * past the core's, the more so with bw's wide decode packets). */
+        if (d != UINT64_MAX) d = queues_allow(dg, g, &g->wp_row_iq, g->wp_iq, slot, d);
         w->d = d;
+        if (d != UINT64_MAX) wrong_path_queue_take(g, r, d);
         if (r->branch_tag) /* its tag freed once it executes */
             g->wp_branch_p[w->branches++ & (RING - 1)] = d == UINT64_MAX ? UINT64_MAX : wrong_path_done(dg, g, r);
     }

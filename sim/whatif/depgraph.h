@@ -7,8 +7,10 @@
  * the core's resources as edges from the instruction that frees an entry
  * to the one that takes it (ROB rows, physical registers, the load queue,
  * the issue queues, L1D MSHRs), and the wrong path after a mispredicted
- * branch (the lines and pages it brings, as far as each set's window and
- * its branch's resolution let it go, past what the core dispatched too:
+ * branch (the ROB rows, registers, load-queue and issue-queue entries it
+ * holds until the squash, the L1D MSHRs its misses hold past it, the
+ * lines and pages it brings, as far as each set's window and its
+ * branch's resolution let it go, past what the core dispatched too:
  * the probe tells the rest of the path, executed on the wrong path's
  * registers, sim/core/probe.h). Latencies come from the detailed
  * core's per-instruction timestamps (the instance probe). One streaming pass

@@ -33,8 +33,10 @@
  * bw, a wrong path fetched a packet a cycle runs out of rows; past the
  * core's fetch it needs FTQ entries, which it never frees; it renames
  * into the registers the correct path frees, as the core's did, so a
- * larger window sends its late load sooner; and its fetch packets lose
- * the core's bubbles, so with bw its rows take fewer. */
+ * larger window sends its late load sooner, and likewise waits for
+ * issue-queue entries; its fetch packets lose the core's bubbles, so with
+ * bw its rows take fewer; and its squashed miss holds an L1D MSHR past the
+ * squash, which a correct-path miss then waits for. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
@@ -77,21 +79,35 @@ static depgraph_result run_without_prefetch(const depgraph_config *cfg, const in
     return run_on(&core, cfg, r, n);
 }
 
+/* r[0..older), ending in a mispredicted branch, then its wrong path
+ * (told after it, as the probe does), then r[older..n). */
+static depgraph_result run_with_wrong_path(const uarch_config *core, const depgraph_config *cfg, const instance_record *r,
+                                           int older, int n, const instance_record *wrong, int nwrong)
+{
+    depgraph *dg = depgraph_new(cfg, core);
+    depgraph_begin(dg);
+    for (int i = 0; i < older; i++) depgraph_instance(dg, &r[i]);
+    for (int i = 0; i < nwrong; i++) depgraph_instance(dg, &wrong[i]);
+    for (int i = older; i < n; i++) depgraph_instance(dg, &r[i]);
+    depgraph_result g;
+    depgraph_finish(dg, &g);
+    return g;
+}
+
 /* The baseline and bmisp: r[0], a mispredicted branch, then its wrong
- * path (told after it, as the probe does), then r[1..n). */
+ * path, then r[1..n). */
+static depgraph_result run_bmisp_with_wrong_path_on(const uarch_config *core, const instance_record *r, int n,
+                                                    const instance_record *wrong, int nwrong)
+{
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bmisp")}};
+    return run_with_wrong_path(core, &cfg, r, 1, n, wrong, nwrong);
+}
+
 static depgraph_result run_bmisp_with_wrong_path(const instance_record *r, int n, const instance_record *wrong, int nwrong)
 {
     uarch_config core;
     uarch_config_defaults(&core);
-    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bmisp")}};
-    depgraph *dg = depgraph_new(&cfg, &core);
-    depgraph_begin(dg);
-    depgraph_instance(dg, &r[0]);
-    for (int i = 0; i < nwrong; i++) depgraph_instance(dg, &wrong[i]);
-    for (int i = 1; i < n; i++) depgraph_instance(dg, &r[i]);
-    depgraph_result g;
-    depgraph_finish(dg, &g);
-    return g;
+    return run_bmisp_with_wrong_path_on(&core, r, n, wrong, nwrong);
 }
 
 Test(depgraph, a_dependence_chain_is_its_simulated_time)
@@ -317,6 +333,31 @@ Test(depgraph, a_line_a_squashed_wrong_path_load_fills_misses_without_it)
     instance_record wrong = squashed_load_of_line_x(0, MISS_LATENCY);
     depgraph_result g = run_bmisp_with_wrong_path(r, N, &wrong, 1);
     cr_assert(g.cycles[1] > g.cycles[0] + MISS_LATENCY / 2, "%lu cycles with bmisp, %lu in the baseline",
+              (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
+}
+
+Test(depgraph, a_squashed_wrong_path_miss_holds_its_mshr)
+{
+    /* One L1D MSHR. A mispredicted branch; its wrong path's load of line X
+     * misses (data at 117) and is squashed, but the fill goes on, holding
+     * the MSHR; the correct path's load of another line misses after the
+     * squash and waited for it in the core (its data at 217). The baseline
+     * graph's load waits as the core's did; with bmisp there is no wrong
+     * path, and it misses at once. */
+    enum { N = 1 + 10 + 1, MISS_LATENCY = 100 };
+    static instance_record r[N];
+    after_a_mispredict(r, N);
+    instance_record wrong = squashed_load_of_line_x(0, MISS_LATENCY), *z = &r[N - 1];
+    z->cls = CLS_LOAD, z->load = true, z->mem_addr = 0x90000, z->mem_level = MEM_DRAM;
+    z->mshr_wait = (uint32_t)(wrong.load_data - z->issued), z->completed = wrong.load_data + MISS_LATENCY;
+    z->ended = z->completed + 1, z->load_issue = z->issued, z->load_data = z->completed;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.l1d_mshrs = 1, core.prefetch_next_line = false;
+    depgraph_result g = run_bmisp_with_wrong_path_on(&core, r, N, &wrong, 1);
+    cr_assert(g.cycles[0] + 5 >= z->ended, "the baseline: %lu cycles, the core's load ended at %lu",
+              (unsigned long)g.cycles[0], (unsigned long)z->ended);
+    cr_assert(g.cycles[1] + MISS_LATENCY / 2 < g.cycles[0], "%lu cycles with bmisp, %lu in the baseline",
               (unsigned long)g.cycles[1], (unsigned long)g.cycles[0]);
 }
 
@@ -981,14 +1022,7 @@ static depgraph_result renaming_wrong_path(void)
     uarch_config_defaults(&core);
     core.int_phys_regs = 32 + 8, core.prefetch_next_line = false;
     depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
-    depgraph *dg = depgraph_new(&cfg, &core);
-    depgraph_begin(dg);
-    for (int i = 0; i <= OLDER; i++) depgraph_instance(dg, &r[i]);
-    for (int i = 0; i < NWRONG; i++) depgraph_instance(dg, &wrong[i]);
-    for (int i = OLDER + 1; i < N; i++) depgraph_instance(dg, &r[i]);
-    depgraph_result g;
-    depgraph_finish(dg, &g);
-    return g;
+    return run_with_wrong_path(&core, &cfg, r, OLDER + 1, N, wrong, NWRONG);
 }
 
 Test(depgraph, the_wrong_path_renames_into_the_registers_the_correct_path_frees)
@@ -1058,8 +1092,9 @@ static depgraph_result bubbled_wrong_path(uint8_t bubbles)
 Test(depgraph, the_wrong_path_takes_the_cores_fetch_bubbles)
 {
     /* With bw the wrong path waits for the older rows to commit, and each
-     * row takes what reached decode meanwhile: a packet a cycle, some 10 a
-     * row, and the load of X dispatches with the second; a packet every 3
+     * row takes what had reached decode when it formed (as the row before
+     * it dispatched): a packet a cycle, some 10 a row once the first has
+     * waited, and the load of X dispatches in time; a packet every 3
      * cycles (the core's bubbles), 3 or 4 a row, and the wrong path runs
      * out of rows before it: the correct path's load of X misses itself.
      * The baseline is the core's either way. */
@@ -1067,4 +1102,69 @@ Test(depgraph, the_wrong_path_takes_the_cores_fetch_bubbles)
     assert_same(&plain, &bubbled, 0);
     cr_assert(bubbled.cycles[1] > plain.cycles[1] + MISS / 5, "bw: %lu cycles with the bubbles, %lu without",
               (unsigned long)bubbled.cycles[1], (unsigned long)plain.cycles[1]);
+}
+
+/* A decode width of 1 (a ROB row an instruction) and 8 integer issue-queue
+ * entries: four long operations (done at 20, 40, 60, 80), an operation on
+ * each (issuing then), a load that misses (100 cycles) and a mispredicted
+ * branch on it. The core's wrong path: six operations on the load's
+ * register (they wait in the queue until the squash), three at once and
+ * one as each of the first three waiting operations issues, and its load
+ * of line X only at 80, once the fourth has. Then 20 correct-path
+ * operations and a load of X that merged with the wrong path's fill (at
+ * 181). The baseline and win (the queues at their maximum). */
+static depgraph_result queued_wrong_path(void)
+{
+    enum { LONG = 4, OLDER = 2 * LONG + 2, N = OLDER + 20 + 1, NWRONG = 7 };
+    static instance_record r[N], wrong[NWRONG];
+    for (int i = 0; i < LONG; i++) {
+        uint64_t done = 20 * (uint64_t)(i + 1);
+        r[i] = op((uint64_t)i, 10, 11, done - 1, done);
+        r[i].cls = CLS_MUL, r[i].dst = (uint8_t)(6 + i);
+        r[LONG + i] = op(LONG + (uint64_t)i, 10, done, done + 1, done + 2);
+        r[LONG + i].src[0] = (uint8_t)(6 + i);
+    }
+    r[2 * LONG] = op(2 * LONG, 10, 11, 111, 112);
+    r[2 * LONG].cls = CLS_LOAD, r[2 * LONG].load = true, r[2 * LONG].mem_level = MEM_DRAM, r[2 * LONG].mem_addr = 0x80000;
+    r[2 * LONG].dst = 5;
+    r[2 * LONG + 1] = op(2 * LONG + 1, 11, 111, 112, 113);
+    r[2 * LONG + 1].cls = CLS_BRANCH, r[2 * LONG + 1].flags = UOP_MISPREDICT, r[2 * LONG + 1].src[0] = 5;
+    for (int i = 0; i < OLDER; i++) r[i].fetched = 4, r[i].fetch_ready = 9, r[i].packet = 1 + (uint32_t)i / 4;
+    static const uint64_t queued[NWRONG] = {12, 12, 12, 20, 40, 60, 80};
+    for (int i = 0; i < NWRONG; i++) {
+        wrong[i] = op(OLDER + (uint64_t)i, queued[i], 0, 0, 113);
+        wrong[i].pc = 0x2000 + 4 * (uint64_t)i, wrong[i].fetched = 7, wrong[i].fetch_ready = 11;
+        wrong[i].packet = 4 + (uint32_t)i / 4, wrong[i].dst = (uint8_t)(10 + i), wrong[i].src[0] = 5;
+        wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
+    }
+    instance_record *w = &wrong[NWRONG - 1];
+    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->src[0] = RV_REG_NONE;
+    w->ready = w->issued = 81, w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    for (int i = OLDER; i < N; i++) {
+        uint64_t t = 114 + (uint64_t)(i - OLDER);
+        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
+        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)(i - OLDER) / 4 + 10, r[i].pc = 0x10000 + 4 * (uint64_t)i;
+    }
+    instance_record *x = &r[N - 1];
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40008, x->mem_level = MEM_DRAM, x->dst = 7;
+    x->completed = w->load_data, x->ended = x->completed + 1, x->load_issue = x->issued, x->load_data = x->completed;
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.decode_width = 1, core.commit_width = 1, core.iq_int_entries = 8, core.iq_int_issue = 4;
+    core.prefetch_next_line = false;
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
+    return run_with_wrong_path(&core, &cfg, r, OLDER, N, wrong, NWRONG);
+}
+
+Test(depgraph, the_wrong_path_waits_for_issue_queue_entries)
+{
+    /* The baseline graph's wrong path waits for the integer queue as the
+     * core's did, so its load of X goes at about 80 there; with win it goes
+     * with the first operations (some 60 cycles sooner), and the correct
+     * path's load of X finds the line there when it gets to it (some 35
+     * cycles sooner). Without the wrong path's queue entries the baseline
+     * graph would send the load at once too: win would move nothing. */
+    depgraph_result g = queued_wrong_path();
+    cr_assert(g.cycles[1] + 25 < g.cycles[0], "win: %lu cycles, the baseline %lu", (unsigned long)g.cycles[1],
+              (unsigned long)g.cycles[0]);
 }
