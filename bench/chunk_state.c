@@ -35,13 +35,13 @@
 
 /* The predictor's parts in bpred_save's order: its geometry, TAGE's tagged
  * tables, its base table, its global history (with its head), its
- * usefulness-reset tick, its allocation random state, the BIM, the BTB, the
+ * usefulness-reset tick, its allocation clock, the BIM, the BTB, the
  * RAS (with its top, count and the fetch bank's state) and the loop
  * predictor. */
-enum part { P_L1I, P_L1D, P_L2, P_LLC, P_TLB, P_BP_GEOMETRY, P_TAGE, P_TAGE_BASE, P_HIST, P_TICK, P_RNG, P_BIM, P_BTB,
+enum part { P_L1I, P_L1D, P_L2, P_LLC, P_TLB, P_BP_GEOMETRY, P_TAGE, P_TAGE_BASE, P_HIST, P_TICK, P_CLOCK, P_BIM, P_BTB,
             P_RAS, P_LOOP, NPARTS };
 static const char *const part_names[NPARTS] = {"l1i",  "l1d", "l2",  "llc", "tlb", "bpgeom", "tage", "tagebase",
-                                               "hist", "tick", "rng", "bim", "btb", "ras",    "loop"};
+                                               "hist", "tick", "clock", "bim", "btb", "ras",    "loop"};
 enum { P_BP = P_BP_GEOMETRY }; /* "bp": every part from P_BP on */
 enum { NLEVELS = 4, LINE_RECORD = 9 /* a tag and a flags byte */ };
 
@@ -89,7 +89,7 @@ static layout layout_of(const uarch_config *cfg, ustate *s)
     while (ring <= (size_t)cfg->bp_tage_max_hist + TAGE_MAX_PUSHES) ring <<= 1;
     const size_t size[NPARTS] = {[P_BP_GEOMETRY] = 15 * 8, [P_TAGE] = tage_entries * 4,
                                  [P_TAGE_BASE] = (size_t)1 << cfg->bp_bimodal_log_entries, [P_HIST] = ring + 8,
-                                 [P_TICK] = 8, [P_RNG] = 8, [P_BIM] = (size_t)1 << cfg->bp_bim_log_entries,
+                                 [P_TICK] = 8, [P_CLOCK] = 8, [P_BIM] = (size_t)1 << cfg->bp_bim_log_entries,
                                  [P_BTB] = (size_t)cfg->bp_btb_entries * 16, [P_RAS] = (size_t)cfg->bp_ras_entries * 8 + 32};
     at = s->pos;
     for (int p = P_BP; p < P_LOOP; p++) l.begin[p] = at, at += size[p], l.end[p] = at;

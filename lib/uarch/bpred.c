@@ -169,7 +169,7 @@ static int bank_leave(bp_bank *h, const bp_event *e)
 #define COUNT(f) +1
 enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values */
 #undef COUNT
-#define BPRED_STATE_TAG UINT64_C(0x3764657270627672) /* "rvbpred7" in memory: the TAGE base trained as the BIM is */
+#define BPRED_STATE_TAG UINT64_C(0x3864657270627672) /* "rvbpred8" in memory: TAGE's allocation clock */
 
 /* Conditional branches that bpred_warm has trained the BTB with but not yet
  * TAGE: their direction is predicted and trained a batch at a time. Their

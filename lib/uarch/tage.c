@@ -93,7 +93,7 @@ struct tage {
     bool recent_ok;
     uint32_t repeat_len;
     uint32_t tick;             /* updates since the last aging */
-    uint32_t rng;              /* xorshift32, for allocation choices */
+    uint64_t clock;            /* updates since the tables were new: when an allocation chooses (alloc_random) */
 };
 
 /* A saturating counter's step, without branching: outcomes of hard
@@ -279,16 +279,22 @@ void tage_clear(tage *t)
     t->head = 0;
     refold(t);
     t->tick = 0;
-    t->rng = 0x2545f491;
+    t->clock = 0;
 }
 
-static inline uint32_t next_random(tage *t)
+/* The random bits an allocation chooses its table with. SonicBOOM's LFSR
+ * (tage.scala, alloc_lfsr) steps with time, not with allocations, so they
+ * depend on when the branch came, here its position among the updates,
+ * and not on how many allocations came before: one allocation that differs
+ * (the detailed core decides on the prediction it made at fetch, warming
+ * on the one in program order, see tage_train) changes no later choice,
+ * and a chunk started from warming's tables chooses as the serial run. */
+static inline uint32_t alloc_random(const tage *t)
 {
-    uint32_t x = t->rng;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return t->rng = x;
+    uint64_t x = t->clock + UINT64_C(0x9e3779b97f4a7c15); /* splitmix64's finaliser */
+    x = (x ^ x >> 30) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ x >> 27) * UINT64_C(0x94d049bb133111eb);
+    return (uint32_t)(x ^ x >> 31);
 }
 
 static inline lanes load_lanes(const uint32_t *p)
@@ -442,7 +448,7 @@ static void allocate(tage *t, int first, batch *b, int j, bool taken)
             for (int i = first; i < t->ntab; i++) t->tab[b->idx[i][j]].u = 0;
         return;
     }
-    uint32_t some = free_tabs & next_random(t);
+    uint32_t some = free_tabs & alloc_random(t);
     int i = __builtin_ctz(some ? some : free_tabs);
     uint32_t index = b->idx[i][j], tag = b->tag[i][j];
     t->tab[index] = (tage_entry){.tag = (uint16_t)tag, .ctr = taken ? 0 : -1, .u = 0};
@@ -473,10 +479,12 @@ static bool train_provider(tage_entry *e, bool alt_pred, bool taken)
     return pred;
 }
 
-/* Age the useful counters now and then so that entries that were useful
- * once do not block allocation forever. */
+/* An update: the allocations' clock moves, and now and then the useful
+ * counters age so that entries that were useful once do not block
+ * allocation forever. */
 static inline void age_useful(tage *t)
 {
+    t->clock++;
     if (++t->tick >= t->age_period) {
         t->tick = 0;
         for (size_t i = 0; i < t->nentries; i++) t->tab[i].u >>= 1;
@@ -599,10 +607,10 @@ uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, 
     hash_batch(t, p_lo, p_hi, slot, at4, first, repeats, &b);
     uint32_t wrong = 0;
     /* A repeat of a branch whose training reached a fixed point, with the
-     * same outcome, is predicted right and changes nothing but the clock
-     * of the usefulness's aging (a loop of one branch, as the usual case):
-     * only that clock moves, and once it ages the tables the next one is
-     * trained in full. */
+     * same outcome, is predicted right and changes nothing but the
+     * clocks (the usefulness's aging and the allocations'; a loop of one
+     * branch, as the usual case): only they move, and once the aging
+     * clock ages the tables the next one is trained in full. */
     bool prev_right = false, fixed = false; /* fixed: known to be, since the last full training */
     for (int j = 0; j < n; j++) {
         bool outcome = taken >> j & 1;
@@ -665,7 +673,7 @@ void tage_save(const tage *t, ustate *s)
     ustate_put(s, t->hist, t->hist_mask + 1);
     ustate_put_u64(s, t->head);
     ustate_put_u64(s, t->tick);
-    ustate_put_u64(s, t->rng);
+    ustate_put_u64(s, t->clock);
 }
 
 void tage_restore(tage *t, ustate *s)
@@ -675,6 +683,6 @@ void tage_restore(tage *t, ustate *s)
     ustate_get(s, t->hist, t->hist_mask + 1);
     t->head = (uint32_t)ustate_get_u64(s) & t->hist_mask; /* in range whatever s holds */
     t->tick = (uint32_t)ustate_get_u64(s);
-    t->rng = (uint32_t)ustate_get_u64(s);
+    t->clock = ustate_get_u64(s);
     if (!s->bad) refold(t); /* the folds are a function of the history */
 }
