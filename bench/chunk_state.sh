@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 source "$(dirname "$0")/corpus_runs.sh" "${ARGS[@]}"
 TOOL=$OUT/chunk_state
-cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -frounding-math -ffp-contract=off -fopenmp -I"$TOP/lib" \
+cc -std=c11 -D_GNU_SOURCE -O2 -flto=auto -Wall -Wextra -Werror -frounding-math -ffp-contract=off -fopenmp -I"$TOP/lib" \
     -I"$TOP/build/gen" -I"$TOP/sim" -o "$TOOL" "$TOP/bench/chunk_state.c" "$TOP/build/rel/libsim.a" \
     "$TOP/build/rel/librv.a" -ldw -lelf -lz -ljansson -linih -lm -fopenmp || die "could not build bench/chunk_state.c"
 

@@ -35,7 +35,7 @@ json_mips() { sed -n "/\"$2\"/,/}/s/.*\"mips\": \([0-9.]*\).*/\1/p" "$1" | head 
 build_against() {
     [ -f "$1/build/rel/librv.a" ] || die "no $1/build/rel/librv.a (make build there)"
     mkdir -p "$(dirname "$3")"
-    cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -fopenmp -I"$1/lib" -I"$1/build/gen" -o "$3" \
+    cc -std=c11 -D_GNU_SOURCE -O2 -flto=auto -Wall -Wextra -Werror -fopenmp -I"$1/lib" -I"$1/build/gen" -o "$3" \
         "$TOP/bench/$2" "$1/build/rel/librv.a" -ldw -lelf -lz -ljansson -linih -lm -fopenmp ||
         die "could not build bench/$2 against $1"
 }
