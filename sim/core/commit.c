@@ -183,7 +183,11 @@ static void end_cycle(sim_core *c, bool squash)
         c->flush_key = cc->flush_key, c->flush_pc = cc->flush_pc, c->flush_block = cc->flush_block;
         c->flush_seq = cc->flush_seq, c->flush_psv = cc->flush_psv;
     }
-    *cc = (commit_cycle){0};
+    /* Only the first n of the arrays are ever read: clearing them every
+     * cycle was a measurable part of the simulation's time. */
+    cc->open = cc->charged = false;
+    cc->n = 0;
+    cc->flush_key = 0, cc->flush_pc = cc->flush_block = cc->flush_seq = 0, cc->flush_psv = 0;
     if (squash) core_squash(c, c->head);
 }
 
