@@ -1440,10 +1440,12 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
             continue;
         }
         uint64_t d = max_u64(w->d, decoded);
-        /* A decode packet (a ROB row) takes what had reached decode when it formed. */
+        /* A decode packet (a ROB row) takes what had reached decode when it
+         * formed: the cycle after the one before it dispatched, or when its
+         * first instruction arrived (not after its wait for a row). */
         if (w->row_n >= fbw || decoded > w->row_formed) {
             uint64_t rows = (idealises(g->set, GC_WIN) ? dg->rob.win : dg->rob.base) / fbw;
-            w->row_formed = ++d; /* formed before it waits for a row: what arrives meanwhile waits for the next */
+            w->row_formed = d = max_u64(w->d + 1, decoded);
             if (w->rows >= rows) d = UINT64_MAX;
             else if (g->rows + w->rows >= rows) d = max_u64(d, g->row_c[(g->rows + w->rows - rows) & (RING - 1)]);
             w->rows++, w->row_n = 0;

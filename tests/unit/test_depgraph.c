@@ -34,7 +34,8 @@
  * core's fetch it needs FTQ entries, which it never frees; it renames
  * into the registers the correct path frees, as the core's did, so a
  * larger window sends its late load sooner, and likewise waits for
- * issue-queue entries; its fetch packets lose the core's bubbles, so with
+ * issue-queue entries and forms its rows of what had arrived as the core
+ * did; its fetch packets lose the core's bubbles, so with
  * bw its rows take fewer; and its squashed miss holds an L1D MSHR past the
  * squash, which a correct-path miss then waits for. */
 #include <criterion/criterion.h>
@@ -980,6 +981,36 @@ Test(depgraph, a_larger_window_goes_on_where_the_cores_window_slowed_its_wrong_p
               (unsigned long)g.cycles[2], (unsigned long)alone.cycles[2]);
 }
 
+/* r[from..n): the correct path refetched from `at`, a fetch packet of four
+ * a cycle, ending in a load of line X that merged with the fill of the
+ * wrong path's load w. */
+static void refetched_to_a_load_of_x(instance_record *r, int from, int n, uint64_t at, const instance_record *w)
+{
+    for (int i = from; i < n; i++) {
+        uint64_t t = at + (uint64_t)(i - from) / 4;
+        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
+        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)(i - from) / 4 + 10, r[i].pc = 0x10000 + 4 * (uint64_t)i;
+    }
+    instance_record *x = &r[n - 1];
+    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40008, x->mem_level = MEM_DRAM, x->dst = 7;
+    x->completed = w->load_data, x->ended = x->completed + 1, x->load_issue = x->issued, x->load_data = x->completed;
+}
+
+/* The baseline and win over r[0..older), the wrong path, r[older..n). */
+static depgraph_result run_win_with_wrong_path(uarch_config *core, const instance_record *r, int older, int n,
+                                               const instance_record *wrong, int nwrong)
+{
+    core->prefetch_next_line = false;
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
+    return run_with_wrong_path(core, &cfg, r, older, n, wrong, nwrong);
+}
+
+static void assert_win_saves(const depgraph_result *g, uint64_t cycles)
+{
+    cr_assert(g->cycles[1] + cycles < g->cycles[0], "win: %lu cycles, the baseline %lu", (unsigned long)g->cycles[1],
+              (unsigned long)g->cycles[0]);
+}
+
 /* Four long operations (done at 20, 40, 60, 80) and a load that misses
  * (100 cycles) before a mispredicted branch on it, with 8 integer
  * registers to rename into: the core's wrong path renames 3 operations at
@@ -1010,19 +1041,11 @@ static depgraph_result renaming_wrong_path(void)
     instance_record *w = &wrong[NWRONG - 1];
     w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
     w->load_issue = w->issued, w->load_data = w->issued + MISS;
-    for (int i = OLDER + 1; i < N; i++) {
-        uint64_t t = 114 + (uint64_t)(i - OLDER - 1) / 4;
-        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
-        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)(i - OLDER - 1) / 4 + 10, r[i].pc = 0x10000 + 4 * (uint64_t)i;
-    }
-    instance_record *x = &r[N - 1];
-    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40008, x->mem_level = MEM_DRAM, x->dst = 7;
-    x->completed = w->load_data, x->ended = x->completed + 1, x->load_issue = x->issued, x->load_data = x->completed;
+    refetched_to_a_load_of_x(r, OLDER + 1, N, 114, w);
     uarch_config core;
     uarch_config_defaults(&core);
-    core.int_phys_regs = 32 + 8, core.prefetch_next_line = false;
-    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
-    return run_with_wrong_path(&core, &cfg, r, OLDER + 1, N, wrong, NWRONG);
+    core.int_phys_regs = 32 + 8;
+    return run_win_with_wrong_path(&core, r, OLDER + 1, N, wrong, NWRONG);
 }
 
 Test(depgraph, the_wrong_path_renames_into_the_registers_the_correct_path_frees)
@@ -1034,8 +1057,7 @@ Test(depgraph, the_wrong_path_renames_into_the_registers_the_correct_path_frees)
      * registers the baseline graph would send the load at 13 too: win
      * would move nothing. */
     depgraph_result g = renaming_wrong_path();
-    cr_assert(g.cycles[1] + 40 < g.cycles[0], "win: %lu cycles, the baseline %lu", (unsigned long)g.cycles[1],
-              (unsigned long)g.cycles[0]);
+    assert_win_saves(&g, 40);
 }
 
 /* With a 64-entry ROB: three long operations, a row each, done at 20,
@@ -1140,20 +1162,11 @@ static depgraph_result queued_wrong_path(void)
     instance_record *w = &wrong[NWRONG - 1];
     w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->src[0] = RV_REG_NONE;
     w->ready = w->issued = 81, w->load_issue = w->issued, w->load_data = w->issued + MISS;
-    for (int i = OLDER; i < N; i++) {
-        uint64_t t = 114 + (uint64_t)(i - OLDER);
-        r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
-        r[i].fetched = t, r[i].fetch_ready = t + 5, r[i].packet = (uint32_t)(i - OLDER) / 4 + 10, r[i].pc = 0x10000 + 4 * (uint64_t)i;
-    }
-    instance_record *x = &r[N - 1];
-    x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40008, x->mem_level = MEM_DRAM, x->dst = 7;
-    x->completed = w->load_data, x->ended = x->completed + 1, x->load_issue = x->issued, x->load_data = x->completed;
+    refetched_to_a_load_of_x(r, OLDER, N, 114, w);
     uarch_config core;
     uarch_config_defaults(&core);
     core.decode_width = 1, core.commit_width = 1, core.iq_int_entries = 8, core.iq_int_issue = 4;
-    core.prefetch_next_line = false;
-    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("win")}};
-    return run_with_wrong_path(&core, &cfg, r, OLDER, N, wrong, NWRONG);
+    return run_win_with_wrong_path(&core, r, OLDER, N, wrong, NWRONG);
 }
 
 Test(depgraph, the_wrong_path_waits_for_issue_queue_entries)
@@ -1165,6 +1178,53 @@ Test(depgraph, the_wrong_path_waits_for_issue_queue_entries)
      * cycles sooner). Without the wrong path's queue entries the baseline
      * graph would send the load at once too: win would move nothing. */
     depgraph_result g = queued_wrong_path();
-    cr_assert(g.cycles[1] + 25 < g.cycles[0], "win: %lu cycles, the baseline %lu", (unsigned long)g.cycles[1],
-              (unsigned long)g.cycles[0]);
+    assert_win_saves(&g, 25);
+}
+
+/* A 16-entry ROB (4 rows of 4): a long operation alone in its row (done at
+ * 60), then a row of another (done at 109) and a mispredicted branch on
+ * it. The core's wrong path arrives an instruction a cycle (a fetch packet
+ * each), so each forms a row of its own: two operations take the last two
+ * rows, and its load of line X waits for the first row to commit (60).
+ * Then the correct path's operations and a load of X that merged with that
+ * fill (at 161). The baseline and win. */
+static depgraph_result paced_wrong_path(void)
+{
+    enum { OLDER = 3, N = OLDER + 8 + 1, NWRONG = 3 };
+    static instance_record r[N], wrong[NWRONG];
+    r[0] = op(0, 10, 11, 59, 60);
+    r[0].cls = CLS_MUL, r[0].fetched = 4, r[0].fetch_ready = 9, r[0].packet = 1;
+    r[1] = op(1, 10, 11, 109, 110);
+    r[1].cls = CLS_MUL, r[1].dst = 5;
+    r[2] = op(2, 10, 109, 110, 111);
+    r[2].cls = CLS_BRANCH, r[2].flags = UOP_MISPREDICT, r[2].src[0] = 5;
+    for (int i = 1; i < OLDER; i++) r[i].fetched = 5, r[i].fetch_ready = 10, r[i].packet = 2;
+    static const uint64_t dispatched[NWRONG] = {12, 13, 60};
+    for (int i = 0; i < NWRONG; i++) {
+        wrong[i] = op(OLDER + (uint64_t)i, dispatched[i], dispatched[i] + 1, dispatched[i] + 2, 111);
+        wrong[i].pc = 0x2000 + 64 * (uint64_t)i, wrong[i].fetched = 7 + (uint64_t)i, wrong[i].fetch_ready = 12 + (uint64_t)i;
+        wrong[i].packet = 3 + (uint32_t)i, wrong[i].taken = true;
+        wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
+    }
+    instance_record *w = &wrong[NWRONG - 1];
+    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
+    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    refetched_to_a_load_of_x(r, OLDER, N, 112, w);
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.rob_entries = 16;
+    return run_win_with_wrong_path(&core, r, OLDER, N, wrong, NWRONG);
+}
+
+Test(depgraph, a_wrong_path_row_forms_of_what_had_arrived)
+{
+    /* The baseline graph's wrong path forms its rows as the core's did, a
+     * row an instruction, so its load of X waits for the first row there
+     * too (at 60); with win it goes at once (some 45 cycles sooner), and
+     * the correct path's load of X finds the line when it gets to it.
+     * A row formed a cycle late would take the next instruction too, and
+     * the baseline graph would send the load at once: win would move
+     * nothing. */
+    depgraph_result g = paced_wrong_path();
+    assert_win_saves(&g, 25);
 }
