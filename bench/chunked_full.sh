@@ -6,32 +6,39 @@
 # per-interval log (-G 1M) and the golden profile (bench/chunked_compare.py),
 # and the wall times (chunks on $JOBS threads, 2 by default).
 #
-# Usage: bench/chunked_full.sh [-o DIR] [--quick]
-#   -o DIR    work directory (default: a temporary one)
-#   --quick   the default chunking only (4M, 100k)
-# Writes bench/results/chunked_full.md (DIR/chunked_full.md with --quick).
+# Usage: bench/chunked_full.sh [-o DIR] [--quick] [--corpus all]
+#   -o DIR        work directory (default: a temporary one)
+#   --quick       the default chunking only (4M, 100k)
+#   --corpus all  the whole corpus of tests/corpus/SPLIT.md (35 programs, the
+#                 evaluation set built by tests/corpus/build.sh --eval and
+#                 --tuning-extra) at the default chunking, instead of the above
+# Writes bench/results/chunked_full.md (DIR/chunked_full.md with --quick,
+# bench/results/chunked_corpus.md with --corpus all).
 source "$(dirname "$0")/paths.sh"
 
-QUICK=
+QUICK= CORPUS_ALL=
 source "$(dirname "$0")/corpus_runs.sh" "$@"
 SIM=$BIN/sim
 JOBS=${JOBS:-2}
 WORKLOAD_CONFIGS="1M:0,1M:100k,4M:0,4M:10k,4M:100k,4M:500k" CORPUS_CONFIGS="4M:0,4M:100k"
-[ -z "$QUICK" ] || WORKLOAD_CONFIGS="4M:100k" CORPUS_CONFIGS="4M:100k"
+[ -z "$QUICK$CORPUS_ALL" ] || WORKLOAD_CONFIGS="4M:100k" CORPUS_CONFIGS="4M:100k"
 
-# run NAME OUTBASE SIM-OPTIONS... -- PROGRAM...: one sim --full, its wall seconds
+# run OUTBASE SIM-OPTIONS... -- PROGRAM...: one sim --full of the run $name
+# (in a fresh copy of its inputs, so that what a run writes is not the next
+# one's input; with its stdin), its wall seconds
 run() {
-    local base=$1
+    local base=$1 work=$OUT/work
     shift
-    (cd "$INPUTS" && wall_seconds "$base.out" "$SIM" --full -q -G 1M --profile-top 0 \
-        --interval-log "$base.csv" -o "$base.json" "$@")
+    rm -rf "$work" && cp -a "${BENCH_DIR[$name]:-$INPUTS}" "$work" || return 1
+    (cd "$work" && STDIN=${BENCH_STDIN[$name]:-} wall_seconds "$base.out" "$SIM" --full -q \
+        -G 1M --profile-top 0 --interval-log "$base.csv" -o "$base.json" "$@")
 }
 
 ROWS=$OUT/rows.tsv
 : >"$ROWS"
 for entry in "${BENCH_RUNS[@]}"; do
     IFS='|' read -r name command <<<"$entry"
-    read -r -a cmd <<<"$command"
+    eval "cmd=($command)" # the corpus lists quote some arguments
     configs=$CORPUS_CONFIGS
     [[ $command != "$RVW"/* ]] || configs=$WORKLOAD_CONFIGS
     IFS=, read -r -a cfgs <<<"$configs"
@@ -54,5 +61,6 @@ done
 
 RESULT=$TOP/bench/results/chunked_full.md
 [ -z "$QUICK" ] || RESULT=$OUT/chunked_full.md
+[ -z "$CORPUS_ALL" ] || RESULT=$TOP/bench/results/chunked_corpus.md
 python3 "$TOP/bench/chunked_report.py" "$ROWS" "$JOBS" "$(git -C "$TOP" rev-parse --short HEAD)" >"$RESULT"
 echo "wrote $RESULT" >&2

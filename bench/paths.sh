@@ -14,13 +14,13 @@ die() { echo "$SCRIPT: $*" >&2; exit 2; }
 print_help() { awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; }
 
 # Timings and the figures taken from them.
-# wall_seconds OUT CMD...: the wall seconds CMD takes (stdin /dev/null,
-# stdout to OUT, stderr to OUT.err)
+# wall_seconds OUT CMD...: the wall seconds CMD takes (stdin $STDIN, else
+# /dev/null; stdout to OUT, stderr to OUT.err)
 wall_seconds() {
     local out=$1 t0 t1
     shift
     t0=$EPOCHREALTIME
-    "$@" </dev/null >"$out" 2>"$out.err"
+    "$@" <"${STDIN:-/dev/null}" >"$out" 2>"$out.err"
     t1=$EPOCHREALTIME
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }'
 }
