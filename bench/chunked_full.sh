@@ -25,12 +25,16 @@ WORKLOAD_CONFIGS="1M:0,1M:100k,4M:0,4M:10k,4M:100k,4M:500k" CORPUS_CONFIGS="4M:0
 
 # run OUTBASE SIM-OPTIONS... -- PROGRAM...: one sim --full of the run $name
 # (in a fresh copy of its inputs, so that what a run writes is not the next
-# one's input; with its stdin), its wall seconds
+# one's input; with its stdin), its wall seconds. The chunked run's
+# functional pass keeps its checkpoints in $TMPDIR, which a guest that lists
+# it sees (bash's getcwd lists the directories above its own, /tmp among
+# them): here TMPDIR is a directory the serial runs have too.
+mkdir -p "$OUT/tmp"
 run() {
     local base=$1 work=$OUT/work
     shift
     rm -rf "$work" && cp -a "${BENCH_DIR[$name]:-$INPUTS}" "$work" || return 1
-    (cd "$work" && STDIN=${BENCH_STDIN[$name]:-} wall_seconds "$base.out" "$SIM" --full -q \
+    (cd "$work" && TMPDIR=$OUT/tmp STDIN=${BENCH_STDIN[$name]:-} wall_seconds "$base.out" "$SIM" --full -q \
         -G 1M --profile-top 0 --interval-log "$base.csv" -o "$base.json" "$@")
 }
 
