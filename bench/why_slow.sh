@@ -26,7 +26,8 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--max-insts N] [--sim BIN]" >&2; exit 2 ;;
     esac
 done
-[ -x "$SIM" ] || { echo "why_slow: $SIM is missing (make build)" >&2; exit 2; }
+[ -f "$SIM" ] && [ -x "$SIM" ] || { echo "why_slow: $SIM is not a sim binary (make build)" >&2; exit 2; }
+fail() { echo "why_slow: $*" >&2; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 WORKLOADS=()
@@ -34,14 +35,18 @@ for f in "$TOP"/workloads/*.c; do WORKLOADS+=("$(basename "$f" .c)"); done
 start=$(date +%s)
 for w in "${WORKLOADS[@]}"; do
     prog=$TOP/build/rv/workloads/$w
-    "$SIM" --full -q --guest-output none --max-insts "$MAX" --sensitivity-preset gus -o "$T/$w.gus.json" -- "$prog" 1
-    "$SIM" --full -q --guest-output none --max-insts "$MAX" --sensitivity-preset limits -o "$T/$w.lim.json" -- "$prog" 1
-    "$SIM" --full -q --guest-output none --max-insts "$MAX" --icost dmiss,bmisp,win,bw -o "$T/$w.ic.json" -- "$prog" 1
+    "$SIM" --full -q --guest-output none --max-insts "$MAX" --sensitivity-preset gus -o "$T/$w.gus.json" -- "$prog" 1 ||
+        fail "$w: the sensitivity run (gus) failed"
+    "$SIM" --full -q --guest-output none --max-insts "$MAX" --sensitivity-preset limits -o "$T/$w.lim.json" -- "$prog" 1 ||
+        fail "$w: the sensitivity run (limits) failed"
+    "$SIM" --full -q --guest-output none --max-insts "$MAX" --icost dmiss,bmisp,win,bw -o "$T/$w.ic.json" -- "$prog" 1 ||
+        fail "$w: the icost run failed"
     "$SIM" --full -q --guest-output none --max-insts "$MAX" --sample profileme --profileme-interval 1000 --profile-top 0 \
-        -o "$T/$w.pm.json" -- "$prog" 1
+        -o "$T/$w.pm.json" -- "$prog" 1 || fail "$w: the ProfileMe run failed"
 done
 secs=$(( $(date +%s) - start ))
-python3 - "$T" "$MAX" "$secs" "${WORKLOADS[@]}" > "$TOP/bench/results/why_slow.md" <<'PY'
+# Written beside and moved into place: a failure leaves the last report.
+python3 - "$T" "$MAX" "$secs" "${WORKLOADS[@]}" > "$T/why_slow.md" <<'PY'
 import json, os, sys
 d, maxi, secs, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 print('# Why each bundled workload is slow: sensitivity and interaction cost\n')
@@ -109,4 +114,6 @@ for w in names:
     print(f"| {w} | {pm['samples']} | {100 * (tot / r['instructions'] - 1):+.2f}% | {100 * err:.1f}% ({len(hot)} pcs) | "
           f"{100 * inside:.0f}% | {100 * env['share']:.0f}% of {env['pcs']} |")
 PY
+[ $? -eq 0 ] || fail "the report could not be made"
+mv "$T/why_slow.md" "$TOP/bench/results/why_slow.md"
 cat "$TOP/bench/results/why_slow.md"
