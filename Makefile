@@ -13,7 +13,7 @@ CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -g $(WARN) -frounding-math -ffp-contract
                  -fopenmp -Ilib -I$(B)/gen -MMD -MP
 # Link-time optimisation: the detailed core's stages, the predictor, the
 # caches and the decoder are small files calling each other every cycle;
-# inlining across them makes sim --full 10-16% faster (bench/sim_ab.sh).
+# inlining across them makes sim --full 3-9% faster (bench/results/sim_ab.txt).
 # Objects are LTO-only, so whatever links build/rel/*.a needs -flto too.
 CFLAGS   ?= -O2 -flto=auto
 LDLIBS   := -ldw -lelf -lz -ljansson -linih -lm -fopenmp
