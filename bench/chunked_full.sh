@@ -46,7 +46,7 @@ run() {
 # (sim warns that the file changed since the checkpoint): the pass itself
 # reads another database and ends elsewhere. byacc_lalr's temporary files
 # are gone when a chunk is restored.
-declare -A LEFT_OUT=([gdbm_tool]="rewrites the database it reads, which the chunks' simulations write too"
+declare -A LEFT_OUT=([gdbm_tool]="rewrites the database it reads, which the chunks' simulations write too (sim stops: a chunk ends where the functional pass was not)"
     [byacc_lalr]="keeps its work in temporary files it has deleted, which a chunk's checkpoint cannot reopen (sim stops: cannot reopen the guest's file)")
 ROWS=$OUT/rows.tsv
 [ -n "${RESUME:-}" ] || : >"$ROWS" # RESUME=1: keep the runs already in DIR/rows.tsv

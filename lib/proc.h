@@ -25,6 +25,16 @@ typedef struct rv_cpu {
     bool has_reservation;
 } rv_cpu;
 
+/* A digest of the registers and pc: two runs at the same instruction count
+ * with different digests went different ways (sim's chunks against the
+ * functional pass). */
+static inline uint64_t rv_cpu_digest(const rv_cpu *c)
+{
+    uint64_t h = c->pc * 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 32; i++) h = (h ^ c->x[i]) * 0x100000001b3ull, h = (h ^ c->f[i]) * 0x100000001b3ull;
+    return h ^ h >> 29;
+}
+
 enum { RV_MAX_FDS = 256 };
 
 /* The guest's identity: its pid (a session and process group of their

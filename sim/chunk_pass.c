@@ -27,7 +27,7 @@ void chunks_free(chunk *chunks, size_t n)
 void chunks_append(chunk **chunks, size_t *n, char *path, const ckpt_region *rg, uint32_t elf_crc)
 {
     if (!(*chunks = realloc(*chunks, (*n + 1) * sizeof **chunks))) die("out of memory");
-    (*chunks)[(*n)++] = (chunk){path, *rg, elf_crc};
+    (*chunks)[(*n)++] = (chunk){.path = path, .region = *rg, .elf_crc = elf_crc};
 }
 
 void chunk_pass_init(chunk_pass *p, const char *dir)
@@ -155,9 +155,12 @@ void chunk_pass_run(chunk_pass *p, const sim_options *o, uint64_t C, uint64_t W,
          * Warming stopped anywhere warms as it would in one run
          * (uarch_warm_run), so the checkpoints are the same. */
         uint64_t past = ckpt_region_begin(&rg) + 1;
+        uarch_warm_run(&ua, &proc, past - 1);
+        uint64_t begin_pc = proc.cpu.pc, digest = rv_cpu_digest(&proc.cpu); /* where chunk k - 1 must end (chunks.c) */
         uarch_warm_run(&ua, &proc, past);
         if (proc.cpu.icount != past) break;
         pthread_mutex_lock(&p->mu);
+        p->chunks[k].begin_pc = begin_pc, p->chunks[k].begin_digest = digest;
         make_ready(p, (size_t)k);
         pthread_mutex_unlock(&p->mu);
     }

@@ -35,6 +35,8 @@ typedef struct chunk {
     char *path;
     ckpt_region region;
     uint32_t elf_crc;            /* the program's (--stitch) */
+    uint64_t begin_pc, begin_digest; /* the functional pass's pc and rv_cpu_digest at its first measured
+                                        instruction (pc 0: not known) */
 } chunk;
 
 typedef struct chunk_pass {

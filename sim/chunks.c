@@ -156,8 +156,11 @@ static cost *sum_profiles(const sim_result *res, size_t nres, profile_of of, siz
     return out;
 }
 
-/* Chunk k measured exactly its instructions, and logged them all. */
-static void check_chunk(const chunk *ch, const sim_result *res, size_t k, size_t n)
+/* Chunk k measured exactly its instructions, logged them all, and ended
+ * where the next one begins (when the pass told where that is, `next`):
+ * a chunk whose run is not the program's (it rewrites a file it reads, and
+ * the chunks wrote it too) cannot be stitched. */
+static void check_chunk(const chunk *ch, const chunk *next, const sim_result *res, size_t k, size_t n)
 {
     if (!res->pcs) die("chunk %zu of %zu (%s): %s", k + 1, n, ch->path, res->message ? res->message : "failed");
     if (res->start != ckpt_region_begin(&ch->region))
@@ -170,6 +173,10 @@ static void check_chunk(const chunk *ch, const sim_result *res, size_t k, size_t
     for (size_t i = 0; i < res->log.n; i++) counters_add(&logged, &res->log.rows[i]);
     if (memcmp(&logged, &res->c, sizeof logged) != 0)
         die("chunk %zu of %zu: its interval log does not add up to its totals", k + 1, n);
+    if (next && next->begin_pc && (res->end_pc != next->begin_pc || res->end_digest != next->begin_digest))
+        die("chunk %zu of %zu ended at pc 0x%llx with other registers than the functional pass had there (pc 0x%llx): "
+            "its run is not the program's (a file it reads changed under it?): simulate it whole, without chunks",
+            k + 1, n, (unsigned long long)res->end_pc, (unsigned long long)next->begin_pc);
 }
 
 /* Each sampler's runs over the chunks, stitched (sampled_runs_stitch). */
@@ -227,7 +234,7 @@ static void write_interval_log(const char *path, const sim_result *res, size_t n
 static void stitch(const sim_options *o, const chunk *chunks, sim_result *res, size_t n, chunk_files *f,
                    sim_result *r)
 {
-    for (size_t k = 0; k < n; k++) check_chunk(&chunks[k], &res[k], k, n);
+    for (size_t k = 0; k < n; k++) check_chunk(&chunks[k], k + 1 < n ? &chunks[k + 1] : NULL, &res[k], k, n);
     sim_result *last = &res[n - 1];
     *r = (sim_result){.program = last->program, .stopped_by = last->stopped_by, .exit_status = last->exit_status,
                       .message = last->message, .units = res[0].units, .elf_bias = res[0].elf_bias,
@@ -448,7 +455,7 @@ static void stitch_parts(const sim_options *o, char **paths, int npaths, sim_res
     double first = p[0].m.started, last = p[0].m.ended;
     for (size_t k = 0; k < n; k++) {
         res[k] = p[k].r;
-        chunks[k] = (chunk){p[k].path, p[k].m.region, p[k].m.elf_crc};
+        chunks[k] = (chunk){.path = p[k].path, .region = p[k].m.region, .elf_crc = p[k].m.elf_crc};
         if (p[k].m.started < first) first = p[k].m.started;
         if (p[k].m.ended > last) last = p[k].m.ended;
     }
@@ -511,7 +518,7 @@ void sim_chunk_part(const sim_options *o, char **paths, int npaths, uint64_t ind
                     .config_digest = uarch_config_digest(&o->cfg), .started = epoch_seconds()};
     run_chunks(o, &c, 1, last, NULL, &res);
     m.ended = epoch_seconds();
-    check_chunk(&c, &res, index, last ? index + 1 : index + 2);
+    check_chunk(&c, NULL, &res, index, last ? index + 1 : index + 2); /* where the next begins, the pass of another process knows */
     chunk_part_write(out, &m, &res);
     sim_result_free(&res);
     free(c.path);

@@ -287,6 +287,8 @@ bool sim_region(const sim_options *o, const char *path, int region, const char *
     profiling_finish(&prof, r);
     collect(r, c, &start, &p);
     r->start = begin;
+    r->end_pc = p.cpu.pc; /* the functional model stops at the run's end (core_set_fetch_limit) */
+    r->end_digest = rv_cpu_digest(&p.cpu);
     core_free(c);
     ok = true;
 out:

@@ -80,6 +80,7 @@ typedef struct sim_result {
     depgraph_result *graph;      /* --icost: the dependence graph's critical paths */
     interval_rows log;           /* with region_log: the measured part's interval log */
     uint64_t elf_bias;
+    uint64_t end_pc, end_digest; /* stopped by its limit: the pc of the next instruction, rv_cpu_digest */
     double seconds;
 } sim_result;
 

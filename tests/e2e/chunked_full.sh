@@ -9,7 +9,8 @@
 # inclusive time stitched; sim --stitch over
 # checkpoint --chunk-insts's checkpoints gives the very same result; validate
 # reads the result and says it was chunked; what cannot be stitched is
-# refused before anything runs.
+# refused before anything runs, and a chunk that diverged from the
+# functional pass stops the run.
 source "$(dirname "$0")/lib.sh"
 cd "$T"
 mkdir tmp && export TMPDIR=$T/tmp # the chunks' checkpoints and page store, removed at the end
@@ -229,6 +230,17 @@ grep -q "segmentation fault" err.txt || fail "the guest's fault was not reported
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 echo "ok   refused: --samples over parts, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
 echo "     the guest's exit status and fault as in a serial run"
+
+# A program that rewrites a file it reads: the chunks, simulated while the
+# functional pass runs, write the same file, so neither follows the
+# program; a chunk that does not end where the pass was (pc and registers)
+# stops the run instead of stitching another program's result.
+mkdir ff && (cd ff && ! OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 -o ../ff.json \
+    -- "$RV/progs/file_feedback" > ../ff.txt 2>&1) || fail "a chunked run that diverged from the program was stitched"
+grep -q "ended at pc 0x[0-9a-f]* with other registers than the functional pass had there" ff.txt &&
+    [ ! -e ff.json ] || fail "the diverged chunk's message, or a result left: $(tail -n 1 ff.txt)"
+[ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
+echo "ok   a chunk that diverges from the functional pass (file_feedback rewrites the file it reads) stops the run"
 
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl -i 1M -k 3 --full-chunks 3 --engine slurm --dry-run -- "$prog" > pl.txt 2>&1 ||
