@@ -9,12 +9,10 @@
  * rest of the wrong path, and the core simulates the same cycles with it
  * as without. */
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "../../sim/core/core.h"
-#include "loader.h"
+#include "quiet_guest.h"
 
 #define PROGRAM "build/rv/progs/icost_serial"
 
@@ -59,14 +57,9 @@ static void plain(void *ctx, const instance_record *r)
 /* Simulate icost_serial over `loads` iterations; with the readers if s. */
 static uint64_t simulate(seen *s, seen *p)
 {
-    char *argv[] = {PROGRAM, "3000", NULL};
-    rv_proc_options o = {.exe = PROGRAM, .argc = 2, .argv = argv};
-    rv_elf_info info;
-    char err[256];
     rv_proc proc;
     uarch ua;
-    cr_assert_eq(rv_proc_init(&proc, &o, &info, err, sizeof err), 0, "%s", err);
-    proc.os.files[1].host_fd = proc.os.files[2].host_fd = open("/dev/null", O_WRONLY);
+    start_quiet_guest(&proc, PROGRAM, "3000", RV_EXEC_TRANSLATE);
     uarch_config cfg;
     uarch_config_defaults(&cfg);
     uarch_init(&ua, &cfg);
@@ -78,7 +71,6 @@ static uint64_t simulate(seen *s, seen *p)
     core_run(c, UINT64_MAX);
     cr_assert(core_done(c));
     uint64_t cycles = c->ctr.cycles;
-    close(proc.os.files[1].host_fd);
     core_free(c);
     uarch_destroy(&ua);
     rv_proc_destroy(&proc);

@@ -7,12 +7,10 @@
  * 2^62 cycles (5548406; here the records alone show the fault, the
  * graph's baseline is checked beside them). */
 #include <criterion/criterion.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "../../sim/core/core.h"
 #include "../../sim/whatif/depgraph.h"
-#include "loader.h"
+#include "quiet_guest.h"
 
 #define PROGRAM "build/rv/asm/wrong_path_forward"
 
@@ -36,13 +34,9 @@ static void reader(void *ctx, const instance_record *r)
  * baseline alone); the simulated cycles. */
 static uint64_t simulate(seen *s, depgraph_result *g)
 {
-    char *argv[] = {PROGRAM, NULL};
-    rv_proc_options o = {.exe = PROGRAM, .argc = 1, .argv = argv};
-    rv_elf_info info;
-    char err[256];
     rv_proc proc;
     uarch ua;
-    cr_assert_eq(rv_proc_init(&proc, &o, &info, err, sizeof err), 0, "%s", err);
+    start_quiet_guest(&proc, PROGRAM, NULL, RV_EXEC_TRANSLATE);
     uarch_config cfg;
     uarch_config_defaults(&cfg);
     uarch_init(&ua, &cfg);
