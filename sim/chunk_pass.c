@@ -154,8 +154,8 @@ void chunk_pass_run(chunk_pass *p, const sim_options *o, uint64_t C, uint64_t W,
         /* Past chunk k's first instruction, chunk k - 1 is not the last.
          * Warming stopped anywhere warms as it would in one run
          * (uarch_warm_run), so the checkpoints are the same. */
-        uint64_t past = ckpt_region_begin(&rg) + 1;
-        uarch_warm_run(&ua, &proc, past - 1);
+        uint64_t begin = ckpt_region_begin(&rg), past = begin + 1;
+        uarch_warm_run(&ua, &proc, begin);
         uint64_t begin_pc = proc.cpu.pc, digest = rv_cpu_digest(&proc.cpu); /* where chunk k - 1 must end (chunks.c) */
         uarch_warm_run(&ua, &proc, past);
         if (proc.cpu.icount != past) break;

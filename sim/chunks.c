@@ -518,7 +518,7 @@ void sim_chunk_part(const sim_options *o, char **paths, int npaths, uint64_t ind
                     .config_digest = uarch_config_digest(&o->cfg), .started = epoch_seconds()};
     run_chunks(o, &c, 1, last, NULL, &res);
     m.ended = epoch_seconds();
-    check_chunk(&c, NULL, &res, index, last ? index + 1 : index + 2); /* where the next begins, the pass of another process knows */
+    check_chunk(&c, NULL, &res, index, last ? index + 1 : index + 2); /* where the next begins: another process's pass knows */
     chunk_part_write(out, &m, &res);
     sim_result_free(&res);
     free(c.path);

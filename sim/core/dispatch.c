@@ -8,7 +8,6 @@
 #include "exec/exec_common.h"
 #include "util.h"
 
-
 static bool is_fp_class(unsigned cls) { return cls >= CLS_FADD && cls <= CLS_FMOVE; }
 
 static enum issue_queue queue_of(unsigned cls)
