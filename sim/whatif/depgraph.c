@@ -197,6 +197,8 @@ typedef struct wrong_path {
     uint64_t d;                /* the last wrong-path instruction's D; UINT64_MAX: its window is full */
     bool gone;                 /* the branch resolved before the last one dispatched: no more do */
     int64_t shift;             /* the last one's D after the branch's, less the baseline graph's */
+    int64_t moved;             /* the last one's issue after the branch's D, less the baseline graph's:
+                                * its result and fill move so (its operands may hold it, not its D) */
     uint64_t rows, row_n;      /* rows taken, instructions in the last */
     uint64_t row_formed;       /* when the last row formed (its first instruction's D) */
     uint64_t packets, packet_n; /* fetch packets so far, instructions in the last */
@@ -1179,7 +1181,7 @@ static void hold_mshr(depgraph *dg, int k, uint64_t ready)
 /* A load the core scheduled but did not commit (a wrong path's, or one a
  * flush squashed) may have filled a line a committed load then found: the
  * fill happened in every set at the same distance from the last committed
- * instruction, but a wrong path's moved as its dispatch moves in the set
+ * instruction, but a wrong path's moved as its issue moves in the set
  * and absent where the set's wrong path never got to it (bmisp: none
  * does). The core schedules a load's access at dispatch, so the fill goes
  * on when the load is squashed before it issues or before its data comes:
@@ -1202,7 +1204,7 @@ static void aborted_load(depgraph *dg, const instance_record *r)
         for (int k = 0; k < dg->nsets; k++) {
             const graph_state *g = &dg->g[k];
             if (ready[k] || idealises(g->set, GC_BMISP) || g->wp.gone) continue;
-            ready[k] = in_set(dg, g, access.issued + translation(dg, &access, access.issued) + f->latency, g->wp.shift);
+            ready[k] = in_set(dg, g, access.issued + translation(dg, &access, access.issued) + f->latency, g->wp.moved);
             hold_mshr(dg, k, ready[k]);
         }
         return;
@@ -1215,7 +1217,7 @@ static void aborted_load(depgraph *dg, const instance_record *r)
     for (int k = 0; k < dg->nsets; k++) {
         const graph_state *g = &dg->g[k];
         if ((g->set & f->absent_in) || (wrong && g->wp.gone)) ready[k] = 0;
-        else ready[k] = in_set(dg, g, access.completed, wrong ? g->wp.shift : 0);
+        else ready[k] = in_set(dg, g, access.completed, wrong ? g->wp.moved : 0);
         uint64_t early = ahead_fill(asked, k, tlb, f);
         if (early && (!ready[k] || early < ready[k])) ready[k] = early;
         else if (ready[k]) hold_mshr(dg, k, ready[k]);
@@ -1254,11 +1256,12 @@ static uint64_t wrong_path_value(const depgraph *dg, const wrong_path *w, const 
 }
 
 /* When the wrong path's last instruction r completes in set k's graph: as
- * the core completed it, moved as the set moves it, else as estimated. */
+ * the core completed it, moved as the set moves its issue (`moved`), else
+ * as estimated. */
 static uint64_t wrong_path_done(const depgraph *dg, const graph_state *g, const instance_record *r)
 {
     uint64_t done = r->dispatched ? (r->completed ? r->completed : r->load_data) : 0; /* a load's data, once scheduled */
-    return done ? in_set(dg, g, done, g->wp.shift) : wrong_path_value(dg, &g->wp, r, wrong_path_load(r));
+    return done ? in_set(dg, g, done, g->wp.moved) : wrong_path_value(dg, &g->wp, r, wrong_path_load(r));
 }
 
 /* The earliest fetch of an instruction of the wrong path past the core's
@@ -1474,13 +1477,14 @@ static void wrong_path_dispatch(depgraph *dg, const instance_record *r)
     for (int k = 1; k < dg->nsets; k++) {
         wrong_path *w = &dg->g[k].wp;
         if (w->gone || idealises(dg->g[k].set, GC_BMISP)) continue;
-        w->shift = 0;
+        w->shift = w->moved = 0;
         if (base->d == UINT64_MAX) continue; /* the baseline graph's window was full: as in the core */
         if (w->d == UINT64_MAX) {
             w->gone = true;
             continue;
         }
         w->shift = ((int64_t)w->d - (int64_t)w->bd) - ((int64_t)base->d - (int64_t)base->bd);
+        w->moved = ((int64_t)wrong_path_issue(w, r) - (int64_t)w->bd) - ((int64_t)wrong_path_issue(base, r) - (int64_t)base->bd);
         int64_t sooner = ((int64_t)w->resolves - (int64_t)w->bd) - ((int64_t)base->resolves - (int64_t)base->bd);
         w->gone = left + sooner - w->shift < 0;
     }

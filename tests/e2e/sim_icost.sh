@@ -136,7 +136,10 @@ grep -q "^  other" report.txt || fail "no 'other' row in the table"
 #     times; ProfileMe's samples, from the same probe, too), and with it
 #     the graph sees what a larger window prefetches on icost_serial's
 #     wrong path: its win cost is within 60% of re-simulation's (issue 39;
-#     0.4% of the cycles against 5.8% before).
+#     0.4% of the cycles against 5.8% before), and a wider front end's
+#     wrong path issues its loads no sooner than their addresses' chain of
+#     ALU operations allows: win+bw within 20% (9%; 33% when the graph
+#     moved the wrong path's fills as its dispatch moved).
 for w in sort interp; do
     pm=(--sample profileme --profileme-interval 7)
     "$BIN/sim" --full -q --max-insts 300k "${pm[@]}" --profileme-samples plain.csv -o plain.json \
@@ -155,14 +158,15 @@ assert 'icost' in probed and probed['icost']['graph']['critical_path_cpi'] > 0
 assert untimed(plain['results']) == untimed(probed['results'])
 PY
 done
-"$BIN/sim" --full -q -o ser_win.json --icost bmisp,win -- "$RV/progs/icost_serial" > /dev/null
+"$BIN/sim" --full -q -o ser_win.json --icost bmisp,win,bw -- "$RV/progs/icost_serial" > /dev/null
 python3 - <<'PY' || fail "the graph does not see what a larger window's wrong path prefetches"
 import json
 ic = json.load(open('ser_win.json'))['icost']
-win = next(t for t in ic['terms'] if t['name'] == 'win')
-graph = 100 * win['graph']['cost_cpi'] / ic['baseline_cpi']
-print('icost_serial win: re-simulation', round(win['cost_percent'], 2), '% graph', round(graph, 2), '%')
-assert win['cost_percent'] > 3 and abs(graph - win['cost_percent']) < 0.6 * win['cost_percent'], (win, graph)
+for name, within in (('win', 0.6), ('win+bw', 0.2)):
+    t = next(t for t in ic['terms'] if t['name'] == name)
+    graph = 100 * t['graph']['cost_cpi'] / ic['baseline_cpi']
+    print('icost_serial', name + ': re-simulation', round(t['cost_percent'], 2), '% graph', round(graph, 2), '%')
+    assert t['cost_percent'] > 3 and abs(graph - t['cost_percent']) < within * t['cost_percent'], (t, graph)
 PY
 
 # 6. Refused: one class, an unknown or repeated one, triples alone.
