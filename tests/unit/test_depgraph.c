@@ -1228,3 +1228,52 @@ Test(depgraph, a_wrong_path_row_forms_of_what_had_arrived)
     depgraph_result g = paced_wrong_path();
     assert_win_saves(&g, 25);
 }
+
+/* A decode width of 1: a load that misses (data at 111) and a mispredicted
+ * branch on it. The core dispatches its wrong path an instruction a cycle
+ * (with bw, a fetch packet's worth at once): a chain of 15 multiplies (3
+ * cycles each), each on the one before, and a load of line X on the last,
+ * issued at 58 and missing; then the correct path's load of X, which
+ * merged with that fill. Sets: the baseline and bw. */
+static depgraph_result chained_wrong_path(void)
+{
+    enum { OLDER = 2, N = OLDER + 1, NWRONG = 16, LAT = 3 };
+    static instance_record r[N], wrong[NWRONG];
+    r[0] = op(0, 10, 11, 111, 112);
+    r[0].cls = CLS_LOAD, r[0].load = true, r[0].mem_level = MEM_DRAM, r[0].mem_addr = 0x80000, r[0].dst = 5;
+    r[1] = op(1, 11, 111, 112, 113);
+    r[1].cls = CLS_BRANCH, r[1].flags = UOP_MISPREDICT, r[1].src[0] = 5;
+    for (int i = 0; i < OLDER; i++) r[i].fetched = 4, r[i].fetch_ready = 9, r[i].packet = 1;
+    uint64_t ready = 0;
+    for (int i = 0; i < NWRONG; i++) {
+        uint64_t d = 12 + (uint64_t)i, issued = d + 1 > ready ? d + 1 : ready;
+        wrong[i] = op(OLDER + (uint64_t)i, d, issued, issued + LAT, 113);
+        wrong[i].cls = CLS_MUL, wrong[i].dst = (uint8_t)(10 + i), wrong[i].src[0] = i ? (uint8_t)(9 + i) : RV_REG_NONE;
+        wrong[i].pc = 0x2000 + 4 * (uint64_t)i, wrong[i].fetched = 7, wrong[i].fetch_ready = 11;
+        wrong[i].packet = 4 + (uint32_t)i / 4, wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
+        ready = issued + LAT;
+    }
+    instance_record *w = &wrong[NWRONG - 1];
+    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
+    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    refetched_to_a_load_of_x(r, OLDER, N, 114, w);
+    uarch_config core;
+    uarch_config_defaults(&core);
+    core.decode_width = 1, core.commit_width = 1, core.prefetch_next_line = false;
+    depgraph_config cfg = {.nsets = 2, .sets = {0, 1u << depgraph_class("bw")}};
+    return run_with_wrong_path(&core, &cfg, r, OLDER, N, wrong, NWRONG);
+}
+
+Test(depgraph, a_wrong_path_load_on_a_chain_issues_no_sooner_with_bw)
+{
+    /* With bw the wrong path dispatches some 15 cycles sooner, but its
+     * load waits for the multiplies' chain as in the core: the line comes
+     * when it came there, and so does the correct path's load of X (152
+     * cycles against the baseline's 154). Moved as its dispatch moves, the
+     * fill came 16 cycles sooner (138). */
+    depgraph_result g = chained_wrong_path();
+    cr_assert(g.cycles[0] + 10 >= 159, "the baseline: %lu cycles, the core's load of X ended at 159",
+              (unsigned long)g.cycles[0]);
+    cr_assert(g.cycles[1] + 3 >= g.cycles[0], "bw: %lu cycles, the baseline %lu", (unsigned long)g.cycles[1],
+              (unsigned long)g.cycles[0]);
+}
