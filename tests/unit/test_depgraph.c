@@ -36,8 +36,9 @@
  * larger window sends its late load sooner, and likewise waits for
  * issue-queue entries and forms its rows of what had arrived as the core
  * did; its fetch packets lose the core's bubbles, so with
- * bw its rows take fewer; and its squashed miss holds an L1D MSHR past the
- * squash, which a correct-path miss then waits for. */
+ * bw its rows take fewer; its squashed miss holds an L1D MSHR past the
+ * squash, which a correct-path miss then waits for; and its load on a chain
+ * of operations issues no sooner with bw's faster dispatch. */
 #include <criterion/criterion.h>
 
 #include "../../sim/core/core.h"
