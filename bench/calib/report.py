@@ -145,8 +145,6 @@ def program_rows(runs):
     for name, r in runs.results.items():
         n, e = r['instructions'], r['events']
         cond = e['cond_branches']
-        # Return prediction needs the returns and their mispredictions, which
-        # sim's events do not count (yet): these are the names it would take.
         if 'returns' in e and 'return_mispredicts' in e and e['returns']:
             ret = f'{100 * (1 - e["return_mispredicts"] / e["returns"]):.2f}%'
         else:
@@ -216,10 +214,9 @@ def main():
             'instructions of independent ALU work ending in its taken back-edge.',
             '- mispredicts / 1000 instr. = `events.branch_mispredicts` × 1000 / instructions; cond. branches '
             'mispredicted = `cond_mispredicts` / `cond_branches`.',
-            '- Return prediction: n/a, because sim\'s result JSON counts no returns. It needs two more events, '
-            'e.g. `returns` (committed returns: `jalr` with rs1 = ra/t0 and rd = x0) and `return_mispredicts` '
-            '(those whose target the return-address stack got wrong); report.py prints the accuracy '
-            '1 − return_mispredicts / returns as soon as they appear.']
+            '- Return prediction = 1 − `return_mispredicts` / `returns`: committed returns (a `jalr` reading '
+            'ra or t0 that does not write the same link register, the ISA manual\'s return-address-stack '
+            'hints) and those the core mispredicted; n/a for a program without returns.']
     if meta.get('checked'):
         out += [f'- Checked under qemu-riscv64 before simulating: {meta["checked"]} (CoreMark: its own CRC '
                 'validation of the performance-run seeds, seedcrc 0xe9f5, no ERROR! but the 10-second rule, '
