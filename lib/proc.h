@@ -120,6 +120,11 @@ typedef struct rv_os {
     bool syscall_enosys;   /* unknown system calls return -ENOSYS instead of stopping */
     bool strace;           /* every system call logged on stderr (--strace) */
     unsigned umask;
+    struct {               /* a run restored from a chunk's checkpoint (lib/sys/sys_apart.c): */
+        bool on;           /* the files it writes are private copies, the host's never written */
+        int64_t since_ns;  /* when the checkpoint was taken (host clock): a host file born
+                              since was not there (0: unknown) */
+    } apart;
 } rv_os;
 
 enum rv_stop {

@@ -131,7 +131,7 @@ static json_t *meta_json(const rv_proc *p, const ckpt_region *regions, int nregi
 /* The OS section; NULL with the reason when a descriptor could not be
  * restored (the checkpoint is refused when taken, not when used). "cwd" is
  * the host directory, "cwd_root" the one the guest knows as RV_GUEST_CWD. */
-static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, char *err, size_t errlen)
+static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, bool apart, char *err, size_t errlen)
 {
     const rv_os *os = &p->os;
     char cwd[PATH_MAX];
@@ -139,7 +139,7 @@ static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, char *err, size_t e
         snprintf(err, errlen, "the working directory's path is too long");
         return NULL;
     }
-    json_t *files = ckpt_fds_save(p, fd_data, err, errlen);
+    json_t *files = ckpt_fds_save(p, fd_data, apart, err, errlen);
     if (!files)
         return NULL;
     json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "brk_start",
@@ -150,6 +150,8 @@ static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, char *err, size_t e
                           ckpt_locks_save(os));
     if (os->cwd_root)
         json_object_set_new(j, "cwd_root", json_string(os->cwd_root));
+    if (apart)
+        json_object_set_new(j, "apart", ckpt_apart_save());
     return j;
 }
 
@@ -252,12 +254,21 @@ void ckpt_save_warm(const rv_proc *p, const char *path, const ckpt_region *regio
     ckpt_save_shared(p, path, regions, nregions, warm, warm_len, NULL);
 }
 
+/* A chunk's checkpoint (ckpt_chunk_region): restored apart from the host's files. */
+static bool chunk_regions(const ckpt_region *regions, int nregions)
+{
+    for (int i = 0; i < nregions; i++)
+        if (regions[i].chunk)
+            return true;
+    return false;
+}
+
 void ckpt_save_shared(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
                       size_t warm_len, ckpt_page_store *store)
 {
     char err[512];
     ckpt_blob fd_data = {0};
-    json_t *os = os_json(p, &fd_data, err, sizeof err);
+    json_t *os = os_json(p, &fd_data, chunk_regions(regions, nregions), err, sizeof err);
     if (!os)
         die("no checkpoint can be taken at instruction %llu: %s", (unsigned long long)p->cpu.icount, err);
     outfile *o = outfile_open(path);
@@ -469,7 +480,7 @@ static int check_structure(const ckpt_section *secs, int n, json_t *mj, json_t *
              (json_object_get(osj, "cwd_root") && !json_is_string(json_object_get(osj, "cwd_root"))))
         snprintf(err, errlen, "%s: corrupted checkpoint: incomplete OS state", path);
     else if (ckpt_fds_check(json_object_get(osj, "files"), fd_data ? fd_data->len : 0, why, sizeof why) ||
-             check_memory(vj, pages, why, sizeof why))
+             ckpt_apart_check(json_object_get(osj, "apart"), why, sizeof why) || check_memory(vj, pages, why, sizeof why))
         snprintf(err, errlen, "%s: %s", path, why);
     else
         return 0;
@@ -520,11 +531,17 @@ static int reopen_shared(rv_proc *p, const char *path, unsigned prot, char *err,
                  "--allow-write)", path);
         return -1;
     }
-    int fd = openat(p->os.cwd_fd, path, ((prot & GP_W) ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    bool writes = (prot & GP_W) && !p->os.apart.on; /* kept apart: a private copy is written */
+    int fd = openat(p->os.cwd_fd, path, (writes ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     struct stat st;
     if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
         close(fd);
         fd = -1, errno = EINVAL;
+    }
+    if (fd >= 0 && (prot & GP_W) && !writes) {
+        int copy = sys_apart_copy(fd, O_RDWR);
+        close(fd);
+        fd = copy;
     }
     if (fd < 0)
         snprintf(err, errlen, "cannot map %s again (shared mapping): %s", path,
@@ -685,7 +702,10 @@ int ckpt_restore(rv_proc *p, const char *path, const rv_proc_options *o, ckpt_me
     envp = string_list(json_object_get(mj, "env"), &envc);
     rv_proc_options po = *o;
     po.exe = exe, po.argc = argc, po.argv = argv, po.envc = envc, po.envp = envp;
-    if (rv_proc_prepare(p, &po, err, errlen) || restore_memory(p, vj, ckpt_find(secs, n, CKPT_PAGES), err, errlen) ||
+    if (rv_proc_prepare(p, &po, err, errlen))
+        goto out;
+    ckpt_apart_restore(&p->os, json_object_get(osj, "apart")); /* before the files and shared mappings */
+    if (restore_memory(p, vj, ckpt_find(secs, n, CKPT_PAGES), err, errlen) ||
         restore_os(p, osj, ckpt_find(secs, n, CKPT_FDATA), err, errlen))
         goto out;
     uint64_t w[CPU_WORDS];

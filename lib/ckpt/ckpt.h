@@ -21,6 +21,8 @@ typedef struct ckpt_region {
     bool extra;          /* another member of the cluster, drawn to measure its spread
                             (checkpoint --extra-per-cluster), not its representative */
     uint64_t cluster_size; /* intervals in the cluster (0: not known) */
+    bool chunk;          /* a chunk of a chunked full run (ckpt_chunk_region): its checkpoint is
+                            restored apart from the host's files (lib/ckpt/ckpt_fds.h) */
 } ckpt_region;
 
 /* What --info shows and restore checks. */

@@ -20,5 +20,6 @@ int ckpt_chunks_check(uint64_t C, uint64_t W, char *err, size_t errlen)
 ckpt_region ckpt_chunk_region(uint64_t k, uint64_t C, uint64_t W)
 {
     uint64_t warm = k ? W : 0;
-    return (ckpt_region){.simpoint = (long long)k, .cluster = -1, .interval = C, .warmup = warm, .start = k * C - warm};
+    return (ckpt_region){
+        .simpoint = (long long)k, .cluster = -1, .interval = C, .warmup = warm, .start = k * C - warm, .chunk = true};
 }

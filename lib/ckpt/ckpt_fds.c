@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ckpt/ckpt.h"
@@ -244,10 +245,27 @@ static int describe_std(const rv_file *f, int fd, const struct stat *st, json_t 
     return 0;
 }
 
+/* A file the program writes, carried by its contents too ("data": a run
+ * restored from the checkpoint writes a private copy of it as it was then,
+ * whatever the host's file holds by then), when it is small enough and the
+ * checkpoint has room. */
+static bool carry_contents(const rv_file *f, const struct stat *st, json_t *e, ckpt_blob *b)
+{
+    if ((f->flags & O_ACCMODE) == O_RDONLY || (uint64_t)st->st_size > CKPT_MAX_FILE_CONTENTS)
+        return false;
+    size_t start = b->len;
+    if (append_file(f->host_fd, 0, b)) {
+        b->len = start; /* too large after all: by path alone */
+        return false;
+    }
+    set_data(e, start, b->len);
+    return true;
+}
+
 /* A regular file or directory: by path while the path still names it,
  * otherwise (regular files only) by contents. */
-static int describe_named(const rv_file *f, int fd, const struct stat *st, json_t *e, ckpt_blob *b, char *err,
-                          size_t errlen)
+static int describe_named(const rv_file *f, int fd, const struct stat *st, bool carry, json_t *e, ckpt_blob *b,
+                          char *err, size_t errlen)
 {
     struct stat named;
     bool by_path = f->path && stat(f->path, &named) == 0 && named.st_dev == st->st_dev && named.st_ino == st->st_ino;
@@ -261,6 +279,8 @@ static int describe_named(const rv_file *f, int fd, const struct stat *st, json_
     }
     if (by_path) {
         json_object_set_new(e, "kind", json_string("file"));
+        if (carry && carry_contents(f, st, e, b))
+            return 0;
         uint32_t crc;
         if ((f->flags & O_ACCMODE) == O_RDWR && file_crc(f->host_fd, &crc)) /* what it reads back, it wrote */
             json_object_set_new(e, "contents", json_pack("{s:I, s:I}", "size", (json_int_t)st->st_size, "crc32",
@@ -341,7 +361,7 @@ static int describe_fifo(const rv_proc *p, const rv_file *f, int fd, const struc
     return (status & O_ACCMODE) != O_WRONLY ? describe_contents(p, f, fd, st, e, b, err, errlen) : 0;
 }
 
-static int describe(const rv_proc *p, int fd, json_t *e, ckpt_blob *b, char *err, size_t errlen)
+static int describe(const rv_proc *p, int fd, bool carry, json_t *e, ckpt_blob *b, char *err, size_t errlen)
 {
     const rv_file *f = &p->os.files[fd];
     struct stat st;
@@ -357,7 +377,7 @@ static int describe(const rv_proc *p, int fd, json_t *e, ckpt_blob *b, char *err
             return 0;
         }
     if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
-        return describe_named(f, fd, &st, e, b, err, errlen);
+        return describe_named(f, fd, &st, carry, e, b, err, errlen);
     if (S_ISCHR(st.st_mode)) {
         const char *dev = device_path(st.st_rdev);
         if (!dev)
@@ -375,7 +395,7 @@ static int describe(const rv_proc *p, int fd, json_t *e, ckpt_blob *b, char *err
                                          : "descriptors of this kind (eventfd, epoll, timerfd...) are not supported");
 }
 
-json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, char *err, size_t errlen)
+json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, bool carry_written, char *err, size_t errlen)
 {
     json_t *list = json_array();
     for (int fd = 0; fd < RV_MAX_FDS; fd++) {
@@ -385,7 +405,7 @@ json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, char *err, size_t errle
         json_t *e = json_pack("{s:i, s:i, s:I}", "fd", fd, "flags", f->flags, "ofd", (json_int_t)f->ofd);
         if (f->path)
             json_object_set_new(e, "path", json_string(f->path));
-        if (describe(p, fd, e, blob, err, errlen)) {
+        if (describe(p, fd, carry_written, e, blob, err, errlen)) {
             json_decref(e);
             json_decref(list);
             return NULL;
@@ -649,6 +669,44 @@ static void check_unchanged(int fd, const char *path, json_t *contents)
              "it may differ from the original", path, (long long)size, (long long)st.st_size);
 }
 
+/* host at offset, or -1 (host closed) with errno. */
+static int at_offset(int host, off_t offset)
+{
+    if (host < 0 || lseek(host, offset, SEEK_SET) == offset)
+        return host;
+    int saved = errno;
+    close(host);
+    errno = saved;
+    return -1;
+}
+
+/* A file carried by its contents: a private copy as it was at the
+ * checkpoint (sys_apart_file: a run kept apart reopens it by its path), at
+ * its offset. */
+static int carried_file(int fd, const char *path, int flags, const unsigned char *data, size_t len, off_t offset,
+                        char *err, size_t errlen)
+{
+    int host = at_offset(sys_apart_file(data, len, flags), offset);
+    if (host < 0)
+        fail(err, errlen, "cannot restore guest fd %d (%s) from its contents: %s", fd, path, strerror(errno));
+    return host;
+}
+
+/* In a run kept apart from the host's files, a file the program writes
+ * that the checkpoint could not carry: a private copy of the host's file as
+ * it is now (read, never written), at its offset. */
+static int copied_file(rv_proc *p, int fd, const char *path, int flags, off_t offset, char *err, size_t errlen)
+{
+    int in = reopen(p, "file", path, (flags & ~O_ACCMODE) | O_RDONLY, err, errlen);
+    if (in < 0)
+        return -1;
+    int host = at_offset(sys_apart_copy(in, flags), offset);
+    if (host < 0)
+        fail(err, errlen, "cannot copy guest fd %d's file %s: %s", fd, path, strerror(errno));
+    close(in);
+    return host;
+}
+
 /* Replace guest fd's entry (the restoring run's standard streams included). */
 static void install(rv_proc *p, int fd, rv_file f)
 {
@@ -716,6 +774,10 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
         host = memory_file(blob + off, len, offset);
     } else if (strcmp(kind, "fifo") == 0) {
         host = reopen_fifo(p, path, flags, blob + off, len, err, errlen);
+    } else if (strcmp(kind, "file") == 0 && json_object_get(e, "data")) {
+        host = carried_file(fd, path, flags, blob + off, len, offset, err, errlen);
+    } else if (strcmp(kind, "file") == 0 && p->os.apart.on && (flags & O_ACCMODE) != O_RDONLY) {
+        host = copied_file(p, fd, path, flags, offset, err, errlen);
     } else {
         host = reopen(p, kind, path, flags, err, errlen);
         if (host >= 0 && strcmp(kind, "dev") != 0 && !(flags & O_PATH) && lseek(host, offset, SEEK_SET) != offset) {
@@ -725,7 +787,7 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
         if (host >= 0)
             check_unchanged(host, path, json_object_get(e, "contents"));
     }
-    if (host < 0) /* reopen, reopen_fifo and pipe_end gave their reason */
+    if (host < 0) /* the others gave their reason */
         return strcmp(kind, "same") == 0 || strcmp(kind, "data") == 0
                    ? fail(err, errlen, "cannot restore guest fd %d: %s", fd, strerror(errno))
                    : -1;
@@ -765,6 +827,39 @@ int ckpt_fds_restore(rv_proc *p, json_t *files, const unsigned char *blob, size_
     pipes_close(pipes);
     free(pipes);
     return rc;
+}
+
+/* --------------------------------------------------------------- apart */
+
+/* The first value of the coarse real-time clock after its next tick. */
+static int64_t next_coarse_tick(void)
+{
+    struct timespec was, now;
+    clock_gettime(CLOCK_REALTIME_COARSE, &was);
+    do {
+        nanosleep(&(struct timespec){0, 200000}, NULL);
+        clock_gettime(CLOCK_REALTIME_COARSE, &now);
+    } while (now.tv_sec == was.tv_sec && now.tv_nsec == was.tv_nsec);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+json_t *ckpt_apart_save(void)
+{
+    return json_pack("{s:I}", "since_ns", (json_int_t)next_coarse_tick());
+}
+
+int ckpt_apart_check(json_t *apart, char *err, size_t errlen)
+{
+    json_int_t since;
+    if (apart && (!json_is_object(apart) || !int_member(apart, "since_ns", 0, INT64_MAX, &since)))
+        return fail(err, errlen, "corrupted checkpoint: bad \"apart\" entry of the OS state");
+    return 0;
+}
+
+void ckpt_apart_restore(rv_os *os, json_t *apart)
+{
+    os->apart.on = apart != NULL;
+    os->apart.since_ns = apart ? json_integer_value(json_object_get(apart, "since_ns")) : 0;
 }
 
 /* --------------------------------------------------------------- locks */

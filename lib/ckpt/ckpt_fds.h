@@ -3,7 +3,10 @@
  *   std   the emulator's own stdin/stdout/stderr: the restoring run's are used;
  *         a regular-file stdin resumes at its offset, a piped stdin carries
  *         what the program has not read yet (see ckpt_fds_spool_stdin);
- *   file  a regular file reopened by path at its offset;
+ *   file  a regular file reopened by path at its offset; in a chunk's
+ *         checkpoint one the program writes also carries its contents
+ *         ("data", up to CKPT_MAX_FILE_CONTENTS): restored as a private
+ *         copy of them, the host's file left alone;
  *   dir   a directory reopened by path at its getdents position;
  *   dev   /dev/null, /dev/zero, /dev/full, /dev/random or /dev/urandom;
  *   pipe  one end of a pipe the program created, with the bytes it holds;
@@ -13,7 +16,8 @@
  * and may share its open file description (offset, flags) with a lower one
  * ("same_as": dup, dup2, F_DUPFD). Anything else is refused when the
  * checkpoint is taken, so that every checkpoint written can be restored.
- * Bytes (pipe contents, unread stdin, data files) go to the FDAT section. */
+ * Bytes (pipe contents, unread stdin, data files, carried files) go to the
+ * FDAT section. */
 #ifndef RV_CKPT_FDS_H
 #define RV_CKPT_FDS_H
 
@@ -30,6 +34,9 @@ typedef struct ckpt_blob {
 
 /* At most this many bytes of descriptor data per checkpoint. */
 #define CKPT_MAX_FD_DATA (UINT64_C(1) << 30)
+/* A file the program writes is carried by its contents up to this size
+ * (a larger one is reopened by path). */
+#define CKPT_MAX_FILE_CONTENTS (UINT64_C(64) << 20)
 
 /* A process whose stdin is a pipe, FIFO or socket: read it to its end into a
  * private file that fd 0 then reads on, so that the checkpoint can carry
@@ -37,9 +44,21 @@ typedef struct ckpt_blob {
  * 0, or -1 with a reason (too large, read error). */
 int ckpt_fds_spool_stdin(rv_proc *p, char *err, size_t errlen);
 
-/* Describe every open descriptor; data goes to blob. NULL with the reason
- * when one could not be restored. */
-json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, char *err, size_t errlen);
+/* Describe every open descriptor; data goes to blob (with carry_written,
+ * the contents of the regular files the program writes too). NULL with the
+ * reason when one could not be restored. */
+json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, bool carry_written, char *err, size_t errlen);
+
+/* A chunk's checkpoint is restored into a run kept apart from the host's
+ * files (lib/sys/sys_apart.c): the OS section's "apart" object, whose
+ * since_ns is the first tick of the host's coarse clock (the one file birth
+ * times come from) after the program's last step before the checkpoint: a
+ * host file born since was not there. Waits for that tick (a few ms). */
+json_t *ckpt_apart_save(void);
+/* 0 when apart is absent (the files are the host's) or well formed, else -1 with the reason. */
+int ckpt_apart_check(json_t *apart, char *err, size_t errlen);
+/* os kept apart as the (checked) object says; absent: not. */
+void ckpt_apart_restore(rv_os *os, json_t *apart);
 
 /* The structure of a saved list (what --info can check without the host). */
 int ckpt_fds_check(json_t *files, size_t blob_len, char *err, size_t errlen);

@@ -37,6 +37,14 @@ enum { GUEST_AT_REMOVEDIR = 0x200, GUEST_AT_EMPTY_PATH = 0x1000, GUEST_AT_SYMLIN
             return w_;                                                           \
     } while (0)
 
+/* In a run kept apart from the host's files (sys_apart.c), what the call
+ * does instead. */
+#define UNLESS_APART(instead)                                                    \
+    do {                                                                         \
+        if (p->os.apart.on)                                                      \
+            return (instead);                                                    \
+    } while (0)
+
 static bool modifies(int flags)
 {
     return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
@@ -64,7 +72,11 @@ SYS(openat)
     int host = sys_open_self(p, path);
     if (host >= 0)
         return sys_install_fd(p, host, flags, path, 0, 0);
-    host = openat(dirfd, real, flags | O_CLOEXEC, (mode_t)(a[3] & ~p->os.umask & 07777));
+    mode_t mode = (mode_t)(a[3] & ~p->os.umask & 07777);
+    int64_t apart;
+    if (p->os.apart.on && sys_apart_openat(p, dirfd, real, flags, mode, &apart))
+        return apart;
+    host = openat(dirfd, real, flags | O_CLOEXEC, mode);
     if (host < 0)
         return sys_err();
     char abs[PATH_MAX];
@@ -559,6 +571,7 @@ SYS(mkdirat)
 {
     PATH_ARG(path, dirfd, 1);
     REQUIRE_WRITABLE(dirfd, path);
+    UNLESS_APART(sys_apart_pretend(p, dirfd, path, true));
     return sys_ret(mkdirat(dirfd, path, (mode_t)(a[2] & ~p->os.umask & 07777)));
 }
 
@@ -566,6 +579,7 @@ SYS(unlinkat)
 {
     PATH_ARG(path, dirfd, 1);
     REQUIRE_WRITABLE(dirfd, path);
+    UNLESS_APART(sys_apart_unlink(p, dirfd, path));
     return sys_ret(unlinkat(dirfd, path, (a[2] & GUEST_AT_REMOVEDIR) ? AT_REMOVEDIR : 0));
 }
 
@@ -575,6 +589,7 @@ SYS(renameat2)
     PATH_ARG(to, to_dirfd, 3);
     REQUIRE_WRITABLE(from_dirfd, from);
     REQUIRE_WRITABLE(to_dirfd, to);
+    UNLESS_APART(sys_apart_rename(p, from_dirfd, from, to_dirfd, to));
     return sys_ret(renameat2(from_dirfd, from, to_dirfd, to, (unsigned)a[4]));
 }
 
@@ -583,6 +598,7 @@ SYS(linkat)
     PATH_ARG(from, from_dirfd, 1);
     PATH_ARG(to, to_dirfd, 3);
     REQUIRE_WRITABLE(to_dirfd, to);
+    UNLESS_APART(sys_apart_pretend(p, to_dirfd, to, true));
     return sys_ret(linkat(from_dirfd, from, to_dirfd, to, (int)a[4]));
 }
 
@@ -594,6 +610,7 @@ SYS(symlinkat)
         return err;
     PATH_ARG(path, dirfd, 2);
     REQUIRE_WRITABLE(dirfd, path);
+    UNLESS_APART(sys_apart_pretend(p, dirfd, path, true));
     return sys_ret(symlinkat(target, dirfd, path));
 }
 
@@ -601,6 +618,7 @@ SYS(fchmodat)
 {
     PATH_ARG(path, dirfd, 1);
     REQUIRE_WRITABLE(dirfd, path);
+    UNLESS_APART(sys_apart_pretend(p, dirfd, path, false));
     return sys_ret(fchmodat(dirfd, path, (mode_t)a[2], 0));
 }
 
@@ -615,6 +633,7 @@ SYS(utimensat)
     }
     PATH_ARG(path, dirfd, 1);
     REQUIRE_WRITABLE(dirfd, path);
+    UNLESS_APART(sys_apart_pretend(p, dirfd, path, false));
     return sys_ret(utimensat(dirfd, path, a[2] ? ts : NULL, (int)a[3]));
 }
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "proc.h"
 #include "loader.h"
@@ -45,6 +46,28 @@ int sys_guest_path(const char *root, const char *path, char *out, size_t size);
 bool sys_guest_dir(const char *path);
 /* 0 if the guest may create or modify PATH (relative to host dirfd), else -EACCES. */
 int64_t sys_check_writable(rv_proc *p, int dirfd, const char *path);
+/* Canonical absolute path that PATH (relative to host dirfd) names or would
+ * name once created (parent directory and a final symlink resolved): 0 or -errno. */
+int sys_canonical_target(int dirfd, const char *path, char *out, size_t size);
+
+/* A run whose files are kept apart from the host's (p->os.apart, sys_apart.c):
+ * the guest's openat of real (relative to host dirfd) is answered here when
+ * it is to be (true, *result a guest fd or -errno), or left to the host
+ * (false: a read of a file the run has no copy of, a directory, a device). */
+bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t mode, int64_t *result);
+/* unlinkat and renameat2 in such a run: on the run's copies, never the host's files. */
+int64_t sys_apart_unlink(rv_proc *p, int dirfd, const char *path);
+int64_t sys_apart_rename(rv_proc *p, int from_dirfd, const char *from, int to_dirfd, const char *to);
+/* The calls that would only create or change a host path (mkdirat, linkat,
+ * symlinkat, fchmodat, utimensat) in such a run: answered as the host would
+ * at the checkpoint, the host left alone (created: the path must not be there). */
+int64_t sys_apart_pretend(rv_proc *p, int dirfd, const char *path, bool created);
+/* A private copy holding len bytes, readable and writable as flags' access
+ * mode and O_APPEND say, at offset 0: what a kept-apart run writes (and
+ * reopens by path while it is open). Its host fd, or -1 with errno. */
+int sys_apart_file(const void *data, size_t len, int flags);
+/* The same holding what host_fd holds (a host file, copied whole): -1 with errno. */
+int sys_apart_copy(int host_fd, int flags);
 /* Paths by which a program asks about itself describe the guest, not the
  * emulator: /proc/self/exe (and /proc/1000/...) names the guest program; */
 const char *sys_self_path(rv_proc *p, const char *path);

@@ -192,10 +192,7 @@ int sys_open_self(rv_proc *p, const char *path)
     return fd;
 }
 
-/* Canonical absolute path that PATH (relative to dirfd) names or would name
- * once created: the parent directory and an existing final symlink resolved.
- * Returns 0 or a negative errno. */
-static int canonical_target(int dirfd, const char *path, char *out, size_t size)
+int sys_canonical_target(int dirfd, const char *path, char *out, size_t size)
 {
     char parent[PATH_MAX], base[NAME_MAX + 1];
     const char *slash = strrchr(path, '/');
@@ -248,7 +245,7 @@ int64_t sys_check_writable(rv_proc *p, int dirfd, const char *path)
         if (strcmp(path, always[i]) == 0)
             return 0;
     char target[PATH_MAX];
-    int r = canonical_target(dirfd, path, target, sizeof target);
+    int r = sys_canonical_target(dirfd, path, target, sizeof target);
     if (r)
         return r;
     for (int i = 0; i < p->os.nwrite_roots; i++)

@@ -9,8 +9,9 @@
 # inclusive time stitched; sim --stitch over
 # checkpoint --chunk-insts's checkpoints gives the very same result; validate
 # reads the result and says it was chunked; what cannot be stitched is
-# refused before anything runs, and a chunk that diverged from the
-# functional pass stops the run.
+# refused before anything runs; a program that rewrites a file it reads runs
+# in chunks (each keeps its files apart from the functional pass's), and a
+# chunk that diverged from the functional pass stops the run.
 source "$(dirname "$0")/lib.sh"
 cd "$T"
 mkdir tmp && export TMPDIR=$T/tmp # the chunks' checkpoints and page store, removed at the end
@@ -231,16 +232,37 @@ grep -q "segmentation fault" err.txt || fail "the guest's fault was not reported
 echo "ok   refused: --samples over parts, --chunks without a length, chunks that cut a log row, a long warm-up, a missing chunk;"
 echo "     the guest's exit status and fault as in a serial run"
 
-# A program that rewrites a file it reads: the chunks, simulated while the
-# functional pass runs, write the same file, so neither follows the
-# program; a chunk that does not end where the pass was (pc and registers)
-# stops the run instead of stitching another program's result.
-mkdir ff && (cd ff && ! OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 -o ../ff.json \
-    -- "$RV/progs/file_feedback" > ../ff.txt 2>&1) || fail "a chunked run that diverged from the program was stitched"
-grep -q "ended at pc 0x[0-9a-f]* with other registers than the functional pass had there" ff.txt &&
-    [ ! -e ff.json ] || fail "the diverged chunk's message, or a result left: $(tail -n 1 ff.txt)"
+# A program that rewrites a file it reads and keeps open (file_feedback):
+# each chunk's checkpoint carries the file as it was, and the chunk writes a
+# private copy, never the host's, while the functional pass goes on; so the
+# chunks stitch into the serial run's instructions and rows exactly, and the
+# file ends as the pass (a serial run, qemu) leaves it. One that closes the
+# file and opens it again (file_reread) gives a chunk restored in between
+# the pass's later file, which no checkpoint carries: a chunk that does not
+# end where the pass was (pc and registers) stops the run instead of
+# stitching another program's result.
+mkdir ff ffs ffq rr
+(cd ffs && sim --full --interval-log ../ffs.csv -o ../ffs.json -- "$RV/progs/file_feedback" > ../ffs.txt) ||
+    fail "file_feedback's serial run"
+(cd ff && OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 --interval-log ../ff.csv -o ../ff.json \
+    -- "$RV/progs/file_feedback" > ../ff.txt 2> ../ff.err) || fail "file_feedback in chunks: $(tail -n 1 ff.err)"
+python3 "$TOP/bench/chunked_compare.py" ffs.json ffs.csv ff.json ff.csv > /dev/null ||
+    fail "file_feedback in chunks: an exact quantity differs from the serial run's"
+python3 - ff.json <<'PY' || fail "file_feedback was not run in chunks"
+import json, sys
+assert json.load(open(sys.argv[1]))["results"][0]["chunked"]["chunks"] == 13
+PY
+(cd ffq && qemu-riscv64 "$RV/progs/file_feedback" > ../ffq.txt) || fail "file_feedback under qemu"
+cmp -s ff/feedback.dat ffs/feedback.dat && cmp -s ff/feedback.dat ffq/feedback.dat ||
+    fail "the file after the chunked run is not what the serial run and qemu leave"
+cmp -s ff.txt ffq.txt && [ ! -s ff.err ] || fail "file_feedback's output or warnings: $(cat ff.txt ff.err)"
+(cd rr && ! OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 -o ../rr.json \
+    -- "$RV/progs/file_reread" > ../rr.txt 2>&1) || fail "a chunked run that diverged from the program was stitched"
+grep -q "ended at pc 0x[0-9a-f]* with other registers than the functional pass had there" rr.txt &&
+    [ ! -e rr.json ] || fail "the diverged chunk's message, or a result left: $(tail -n 1 rr.txt)"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
-echo "ok   a chunk that diverges from the functional pass (file_feedback rewrites the file it reads) stops the run"
+echo "ok   a program that rewrites a file it keeps open (file_feedback) in 13 chunks: the serial run's instructions"
+echo "     and rows, the file as the serial run and qemu leave it; one that reopens it (file_reread) stops the run"
 
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl -i 1M -k 3 --full-chunks 3 --engine slurm --dry-run -- "$prog" > pl.txt 2>&1 ||

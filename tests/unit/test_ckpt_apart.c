@@ -1,0 +1,229 @@
+/* A chunk's checkpoint is restored apart from the host's files (issue 38):
+ * the files the program writes travel in it and come back as they were
+ * then, what the restored run writes stays in private copies, and a host
+ * file born after the checkpoint is not there for it. An ordinary
+ * checkpoint leaves the files to the host, as before. The system calls are
+ * made as the guest makes them (rv_syscall), on loop_simple's process. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ckpt/ckpt.h"
+#include "ckpt/ckpt_chunks.h"
+#include "ckpt/ckpt_fds.h"
+#include "quiet_guest.h"
+#include "syscall.h"
+
+enum {
+#define SYSCALL_NAME(nr, name) NR_##name = nr,
+#include "syscall_names.h"
+#undef SYSCALL_NAME
+};
+/* The guest's (asm-generic) open flags. */
+enum { G_AT_FDCWD = -100, G_RDONLY = 0, G_WRONLY = 1, G_RDWR = 2, G_CREAT = 0100, G_EXCL = 0200, G_TRUNC = 01000 };
+
+static char top[64], program[PATH_MAX];
+
+static void enter_scratch(void)
+{
+    cr_assert_not_null(realpath("build/rv/asm/loop_simple", program));
+    cr_assert_not_null(mkdtemp(strcpy(top, "/tmp/test_ckpt_apart_XXXXXX")));
+    cr_assert_eq(chdir(top), 0);
+}
+
+static void leave_scratch(void)
+{
+    char cmd[PATH_MAX + 16];
+    cr_assert_eq(system((snprintf(cmd, sizeof cmd, "rm -rf %s", top), cmd)), 0);
+}
+
+TestSuite(ckpt_apart, .init = enter_scratch, .fini = leave_scratch);
+
+/* A system call as the guest makes it, its arguments in a0-a3. */
+static int64_t guest_call(rv_proc *p, uint64_t nr, const uint64_t args[4])
+{
+    memcpy(&p->cpu.x[10], args, 4 * sizeof *args);
+    p->cpu.x[17] = nr;
+    rv_syscall(p);
+    return (int64_t)p->cpu.x[10];
+}
+#define CALL(p, nr, ...) guest_call(p, nr, (const uint64_t[4]){__VA_ARGS__})
+
+/* Guest memory for arguments below the stack pointer, slot 0-3: holding s if given. */
+static uint64_t slot(rv_proc *p, unsigned n, const char *s)
+{
+    uint64_t at = p->cpu.x[2] - 0x10000 + n * 0x1000;
+    cr_assert(!s || mem_write(&p->mem, at, s, strlen(s) + 1));
+    return at;
+}
+
+static int64_t open_at(rv_proc *p, const char *path, int flags)
+{
+    return CALL(p, NR_openat, (uint64_t)G_AT_FDCWD, slot(p, 0, path), (uint64_t)flags, 0644);
+}
+
+static void guest_write(rv_proc *p, int64_t fd, const char *s, uint64_t at)
+{
+    cr_assert_eq(CALL(p, NR_pwrite64, (uint64_t)fd, slot(p, 1, s), strlen(s), at), (int64_t)strlen(s));
+}
+
+/* What guest fd holds from its start (a string). */
+static const char *guest_read(rv_proc *p, int64_t fd)
+{
+    static char buf[256];
+    int64_t n = CALL(p, NR_pread64, (uint64_t)fd, slot(p, 2, NULL), sizeof buf - 1, 0);
+    cr_assert_geq(n, 0);
+    cr_assert(mem_read(&p->mem, buf, slot(p, 2, NULL), (size_t)n));
+    buf[n] = '\0';
+    return buf;
+}
+
+static void host_write(const char *path, const char *s)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(s, f);
+    fclose(f);
+}
+
+static const char *host_read(const char *path)
+{
+    static char buf[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void start(rv_proc *p)
+{
+    start_quiet_guest(p, program, NULL, RV_EXEC_INTERPRET);
+    /* The test runner's stdin may be a pipe, which only `checkpoint` reads ahead. */
+    p->os.files[0].host_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* a checkpointed as chunk 1's (chunk) or a SimPoint region's, restored into b. */
+static void save_and_restore(rv_proc *a, bool chunk, rv_proc *b);
+
+/* A process that wrote "before" into db.dat, which it keeps open (its
+ * guest fd returned), checkpointed and restored into b. */
+static int64_t wrote_db(rv_proc *a, bool chunk, rv_proc *b)
+{
+    start(a);
+    int64_t fd = open_at(a, "db.dat", G_RDWR | G_CREAT);
+    guest_write(a, fd, "before", 0);
+    save_and_restore(a, chunk, b);
+    return fd;
+}
+
+static void save_and_restore(rv_proc *a, bool chunk, rv_proc *b)
+{
+    char path[PATH_MAX], err[256];
+    snprintf(path, sizeof path, "%s/p.ckpt", top);
+    ckpt_region r = chunk ? ckpt_chunk_region(1, 1000, 0) : (ckpt_region){.simpoint = 1, .cluster = 0, .weight = 1};
+    ckpt_save(a, path, &r, 1);
+    rv_proc_options o = {0};
+    ckpt_meta m;
+    cr_assert_eq(ckpt_restore(b, path, &o, &m, err, sizeof err), 0, "%s", err);
+    ckpt_meta_free(&m);
+}
+
+Test(ckpt_apart, a_written_file_comes_back_as_it_was)
+{
+    rv_proc a, b;
+    int64_t fd = wrote_db(&a, true, &b);
+    host_write("db.dat", "the functional pass went on");
+    cr_assert(b.os.apart.on);
+    cr_assert_str_eq(guest_read(&b, fd), "before");
+    guest_write(&b, fd, "chunk", 0);
+    cr_assert_str_eq(guest_read(&b, fd), "chunke");
+    cr_assert_str_eq(host_read("db.dat"), "the functional pass went on");
+    /* opened again by its path: the same private copy */
+    int64_t again = open_at(&b, "db.dat", G_RDONLY);
+    cr_assert_geq(again, 3);
+    cr_assert_str_eq(guest_read(&b, again), "chunke");
+    rv_proc_destroy(&a);
+    rv_proc_destroy(&b);
+}
+
+Test(ckpt_apart, files_opened_after_the_checkpoint_are_private_copies)
+{
+    rv_proc a, b;
+    host_write("in.txt", "input");
+    start(&a);
+    save_and_restore(&a, true, &b);
+    int64_t out = open_at(&b, "out.txt", G_WRONLY | G_CREAT | G_TRUNC);
+    cr_assert_geq(out, 3);
+    guest_write(&b, out, "result", 0);
+    cr_assert_null(host_read("out.txt"), "the restored run created a host file");
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "out.txt", G_RDONLY)), "result");
+    int64_t in = open_at(&b, "in.txt", G_RDWR);
+    cr_assert_str_eq(guest_read(&b, in), "input");
+    guest_write(&b, in, "IN", 0);
+    cr_assert_str_eq(guest_read(&b, in), "INput");
+    cr_assert_str_eq(host_read("in.txt"), "input");
+    cr_assert_eq(CALL(&b, NR_unlinkat, (uint64_t)G_AT_FDCWD, slot(&b, 0, "in.txt"), 0, 0), 0);
+    cr_assert_str_eq(host_read("in.txt"), "input");
+    cr_assert_eq(CALL(&b, NR_renameat2, (uint64_t)G_AT_FDCWD, slot(&b, 0, "out.txt"), (uint64_t)G_AT_FDCWD,
+                      slot(&b, 1, "moved.txt")),
+                 0);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "moved.txt", G_RDONLY)), "result");
+    cr_assert_null(host_read("moved.txt"));
+    cr_assert_eq(CALL(&b, NR_mkdirat, (uint64_t)G_AT_FDCWD, slot(&b, 0, "newdir"), 0755, 0), 0);
+    struct stat st;
+    cr_assert_neq(stat("newdir", &st), 0, "the restored run made a host directory");
+    rv_proc_destroy(&a);
+    rv_proc_destroy(&b);
+}
+
+Test(ckpt_apart, a_file_born_after_the_checkpoint_is_not_there)
+{
+    rv_proc a, b;
+    host_write("early.txt", "early");
+    start(&a);
+    save_and_restore(&a, true, &b);
+    host_write("late.txt", "written by the pass after the checkpoint");
+    cr_assert_eq(open_at(&b, "late.txt", G_RDONLY), -ENOENT);
+    cr_assert_geq(open_at(&b, "late.txt", G_RDWR | G_CREAT | G_EXCL), 3); /* mkstemp's name is free */
+    cr_assert_eq(open_at(&b, "early.txt", G_RDWR | G_CREAT | G_EXCL), -EEXIST);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "early.txt", G_RDONLY)), "early");
+    cr_assert_str_eq(host_read("late.txt"), "written by the pass after the checkpoint");
+    rv_proc_destroy(&a);
+    rv_proc_destroy(&b);
+}
+
+Test(ckpt_apart, an_ordinary_checkpoint_leaves_the_files_to_the_host)
+{
+    rv_proc a, b;
+    int64_t fd = wrote_db(&a, false, &b);
+    cr_assert_not(b.os.apart.on);
+    host_write("db.dat", "later");
+    cr_assert_str_eq(guest_read(&b, fd), "later");
+    guest_write(&b, fd, "L", 0);
+    cr_assert_str_eq(host_read("db.dat"), "Later");
+    rv_proc_destroy(&a);
+    rv_proc_destroy(&b);
+}
+
+Test(ckpt_apart, a_bad_apart_entry_is_refused)
+{
+    char err[256];
+    cr_assert_eq(ckpt_apart_check(NULL, err, sizeof err), 0);
+    json_t *good = json_pack("{s:I}", "since_ns", (json_int_t)1), *bad = json_pack("{s:I}", "since_ns", (json_int_t)-1);
+    json_t *wrong = json_pack("[i]", 1);
+    cr_assert_eq(ckpt_apart_check(good, err, sizeof err), 0);
+    cr_assert_eq(ckpt_apart_check(bad, err, sizeof err), -1);
+    cr_assert(strstr(err, "corrupted checkpoint"), "%s", err);
+    cr_assert_eq(ckpt_apart_check(wrong, err, sizeof err), -1);
+    json_decref(good), json_decref(bad), json_decref(wrong);
+}
