@@ -109,6 +109,7 @@ static void finish_pass(chunk_pass *p, uint64_t C, uint64_t W, uint64_t insts)
         json_decref(m);
         free(path);
     }
+    if (p->n) p->chunks[p->n - 1].end = insts; /* where the last chunk must end (chunks.c) */
     make_ready(p, p->n);
     p->done = true;
     progress_init(&p->chunks_progress, "sim --full: chunks", p->show_progress, p->n);

@@ -37,6 +37,8 @@ typedef struct chunk {
     uint32_t elf_crc;            /* the program's (--stitch) */
     uint64_t begin_pc, begin_digest; /* the functional pass's pc and rv_cpu_digest at its first measured
                                         instruction (pc 0: not known) */
+    uint64_t end;                /* the last chunk's: the program's instructions as the pass ran them
+                                    (0: not known) */
 } chunk;
 
 typedef struct chunk_pass {

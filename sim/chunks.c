@@ -177,6 +177,10 @@ static void check_chunk(const chunk *ch, const chunk *next, const sim_result *re
         die("chunk %zu of %zu ended at pc 0x%llx with other registers than the functional pass had there (pc 0x%llx): "
             "its run is not the program's (a file it reads changed under it?): simulate it whole, without chunks",
             k + 1, n, (unsigned long long)res->end_pc, (unsigned long long)next->begin_pc);
+    if (!next && ch->end && res->start + res->c.instructions != ch->end)
+        die("the last chunk (%zu of %zu) ended the program after %llu instructions, the functional pass after %llu: "
+            "its run is not the program's (a file it reads changed under it?): simulate it whole, without chunks",
+            k + 1, n, (unsigned long long)(res->start + res->c.instructions), (unsigned long long)ch->end);
 }
 
 /* Each sampler's runs over the chunks, stitched (sampled_runs_stitch). */

@@ -5,8 +5,8 @@
  * In such a run (p->os.apart.on, set when a chunk's checkpoint is restored)
  * a regular file the guest opens for writing is a private copy in memory (a
  * memfd named APART_NAME) of the host file (empty with O_TRUNC or when the
- * guest creates it), which later opens of the same path share while the
- * guest has it open; unlink and rename act on the copies only, and the calls
+ * guest creates it), which later opens of the same path share, also once
+ * the guest has closed it; unlink and rename act on the copies only, and the calls
  * that would only create or change a path answer without touching the host.
  * A host file born after the checkpoint was taken (statx's birth time, from
  * the clock tick the checkpoint recorded) was not there then: the run does
@@ -25,6 +25,10 @@
 #include "sys_internal.h"
 
 #define APART_NAME "rvsample-apart"
+
+/* The flags of a kept copy's entry: a file the guest has closed but the run
+ * still knows (sys_apart_keep); no open(2) flags the host accepts. */
+enum { KEPT = -1 };
 
 /* A new open file description of host_fd's file, with flags' access mode
  * and O_APPEND (through /proc/self/fd: the same file, another offset). */
@@ -107,29 +111,61 @@ static bool is_copy(const rv_file *f)
            strncmp(link, prefix, sizeof prefix - 1) == 0;
 }
 
+/* Is f the run's copy of the file at target? */
+static bool copy_of(const rv_file *f, const char *target)
+{
+    return f->path && strcmp(f->path, target) == 0 && is_copy(f);
+}
+
 /* The lowest guest fd on the run's copy of the file at target, or -1. */
 static int copy_named(rv_proc *p, const char *target)
 {
     for (int fd = 0; fd < RV_MAX_FDS; fd++)
-        if (p->os.files[fd].path && strcmp(p->os.files[fd].path, target) == 0 && is_copy(&p->os.files[fd]))
+        if (copy_of(&p->os.files[fd], target))
             return fd;
     return -1;
 }
 
-/* The copies at target now go by `to` (NULL: by no name, unlinked); false
- * when there are none. */
+static void forget(rv_file *f)
+{
+    close(f->host_fd);
+    free(f->path);
+    *f = (rv_file){.host_fd = -1};
+}
+
+/* The copies at target now go by `to` (NULL: by no name, unlinked: a kept
+ * one is forgotten); false when there are none. */
 static bool rename_copies(rv_proc *p, const char *target, const char *to)
 {
     bool any = false;
     for (int fd = 0; fd < RV_MAX_FDS; fd++) {
         rv_file *f = &p->os.files[fd];
-        if (f->path && strcmp(f->path, target) == 0 && is_copy(f)) {
-            free(f->path);
-            f->path = to ? strdup(to) : NULL;
-            any = true;
-        }
+        if (!copy_of(f, target))
+            continue;
+        any = true;
+        free(f->path);
+        f->path = to ? strdup(to) : NULL;
+        if (!to && f->flags == KEPT)
+            forget(f);
     }
     return any;
+}
+
+bool sys_apart_keep(rv_proc *p, int fd)
+{
+    rv_file *f = &p->os.files[fd];
+    if (!is_copy(f))
+        return false;
+    for (int other = 0; other < RV_MAX_FDS; other++)
+        if (other != fd && copy_of(&p->os.files[other], f->path))
+            return false; /* another one stays */
+    for (int slot = RV_MAX_FDS - 1; slot > fd; slot--)
+        if (p->os.files[slot].host_fd < 0) {
+            p->os.files[slot] = (rv_file){.host_fd = f->host_fd, .flags = KEPT, .path = f->path};
+            *f = (rv_file){.host_fd = -1};
+            return true;
+        }
+    return false;
 }
 
 static bool writes(int flags)

@@ -95,6 +95,8 @@ SYS(close)
     if (!f)
         return -EBADF;
     sys_locks_close(p, (int)a[0]);
+    if (p->os.apart.on && sys_apart_keep(p, (int)a[0]))
+        return 0;
     if (!f->is_std || f->owned)
         close(f->host_fd);
     free(f->path);

@@ -55,6 +55,10 @@ int sys_canonical_target(int dirfd, const char *path, char *out, size_t size);
  * it is to be (true, *result a guest fd or -errno), or left to the host
  * (false: a read of a file the run has no copy of, a directory, a device). */
 bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t mode, int64_t *result);
+/* Such a run closes guest fd: when it is the last one on a copy, the copy
+ * is kept (in a free slot at the top of the table, which the guest does not
+ * use) for later opens of its path; true when fd's entry went there. */
+bool sys_apart_keep(rv_proc *p, int fd);
 /* unlinkat and renameat2 in such a run: on the run's copies, never the host's files. */
 int64_t sys_apart_unlink(rv_proc *p, int dirfd, const char *path);
 int64_t sys_apart_rename(rv_proc *p, int from_dirfd, const char *from, int to_dirfd, const char *to);

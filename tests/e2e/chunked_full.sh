@@ -237,10 +237,10 @@ echo "     the guest's exit status and fault as in a serial run"
 # private copy, never the host's, while the functional pass goes on; so the
 # chunks stitch into the serial run's instructions and rows exactly, and the
 # file ends as the pass (a serial run, qemu) leaves it. One that closes the
-# file and opens it again (file_reread) gives a chunk restored in between
-# the pass's later file, which no checkpoint carries: a chunk that does not
-# end where the pass was (pc and registers) stops the run instead of
-# stitching another program's result.
+# file and opens it again to read it before it rewrites it (file_reread)
+# gives a chunk restored in between the pass's later file, which no
+# checkpoint carries: a chunk that does not end where the pass was (pc and
+# registers) stops the run instead of stitching another program's result.
 mkdir ff ffs ffq rr
 (cd ffs && sim --full --interval-log ../ffs.csv -o ../ffs.json -- "$RV/progs/file_feedback" > ../ffs.txt) ||
     fail "file_feedback's serial run"
@@ -262,7 +262,7 @@ grep -q "ended at pc 0x[0-9a-f]* with other registers than the functional pass h
     [ ! -e rr.json ] || fail "the diverged chunk's message, or a result left: $(tail -n 1 rr.txt)"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 echo "ok   a program that rewrites a file it keeps open (file_feedback) in 13 chunks: the serial run's instructions"
-echo "     and rows, the file as the serial run and qemu leave it; one that reopens it (file_reread) stops the run"
+echo "     and rows, the file as the serial run and qemu leave it; one that reopens it to read (file_reread) stops the run"
 
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl -i 1M -k 3 --full-chunks 3 --engine slurm --dry-run -- "$prog" > pl.txt 2>&1 ||

@@ -1,9 +1,10 @@
-/* file_reread: reads a value from a file it opens anew each time, works as
- * long as it says, and rewrites the file with the next value, closing it in
- * between. A chunk of a chunked full run restored from a checkpoint taken
- * while the file is closed cannot have it as it was then (no checkpoint
- * carries a closed file): it reads what the functional pass wrote since, and
- * sim must refuse to stitch it (tests/e2e/chunked_full.sh). */
+/* file_reread: opens a file anew to read a value each time round, works as
+ * long as it says, and rewrites the file with a new value every 64 rounds,
+ * closing it in between. A chunk of a chunked full run restored from a
+ * checkpoint taken while the file is closed reads it before writing it:
+ * no checkpoint carries a closed file, so the chunk reads what the
+ * functional pass wrote since, and sim must refuse to stitch it
+ * (tests/e2e/chunked_full.sh). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -31,13 +32,13 @@ int main(void)
 {
     if (write_value(1)) return 1;
     volatile unsigned sink = 0;
-    unsigned v = 1;
+    unsigned next = 1;
     for (int i = 0; i < 2000; i++) {
-        v = read_value();
+        unsigned v = read_value();
         for (unsigned k = 0; k < 500 + v % 1009; k++) sink += k ^ v;
-        v = v * 2654435761u + (unsigned)i;
-        if (write_value(v)) return 1;
+        next = next * 2654435761u + v + (unsigned)i;
+        if (i % 64 == 63 && write_value(next)) return 1;
     }
-    printf("%u\n", v);
+    printf("%u\n", next);
     return 0;
 }

@@ -152,6 +152,13 @@ Test(ckpt_apart, a_written_file_comes_back_as_it_was)
     int64_t again = open_at(&b, "db.dat", G_RDONLY);
     cr_assert_geq(again, 3);
     cr_assert_str_eq(guest_read(&b, again), "chunke");
+    /* closed, and deleted by the pass: still there for the run, which unlinks it */
+    cr_assert_eq(CALL(&b, NR_close, (uint64_t)fd, 0, 0, 0), 0);
+    cr_assert_eq(CALL(&b, NR_close, (uint64_t)again, 0, 0, 0), 0);
+    cr_assert_eq(unlink("db.dat"), 0);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "db.dat", G_RDONLY)), "chunke");
+    cr_assert_eq(CALL(&b, NR_unlinkat, (uint64_t)G_AT_FDCWD, slot(&b, 0, "db.dat"), 0, 0), 0);
+    cr_assert_eq(open_at(&b, "db.dat", G_RDONLY), -ENOENT);
     rv_proc_destroy(&a);
     rv_proc_destroy(&b);
 }
@@ -166,7 +173,8 @@ Test(ckpt_apart, files_opened_after_the_checkpoint_are_private_copies)
     cr_assert_geq(out, 3);
     guest_write(&b, out, "result", 0);
     cr_assert_null(host_read("out.txt"), "the restored run created a host file");
-    cr_assert_str_eq(guest_read(&b, open_at(&b, "out.txt", G_RDONLY)), "result");
+    cr_assert_eq(CALL(&b, NR_close, (uint64_t)out, 0, 0, 0), 0);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "out.txt", G_RDONLY)), "result"); /* kept once closed */
     int64_t in = open_at(&b, "in.txt", G_RDWR);
     cr_assert_str_eq(guest_read(&b, in), "input");
     guest_write(&b, in, "IN", 0);
