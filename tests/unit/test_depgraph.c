@@ -836,6 +836,14 @@ static depgraph_result held_back(const instance_record *wrong, int nwrong)
     return g;
 }
 
+/* The wrong-path instruction w becomes a load of line X that misses (its
+ * data MISS cycles after it issues, which it never gets: squashed). */
+static void a_squashed_miss_of_line_x(instance_record *w)
+{
+    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
+    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+}
+
 /* The probe's record of a wrong-path instruction the core did not
  * dispatch: fetched (reaching decode at `decoded`) or not; a load of
  * line X, or an operation. */
@@ -915,8 +923,7 @@ Test(depgraph, a_wrong_path_row_takes_what_reached_decode_when_it_formed)
         wrong[i].packet = 2 + (uint32_t)i, wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
     }
     instance_record *w = &wrong[17];
-    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
-    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    a_squashed_miss_of_line_x(w);
     for (int i = 2; i < N; i++) {
         uint64_t t = 150 + (uint64_t)(i - 2) / 4;
         r[i] = op((uint64_t)i, t + 6, t + 7, t + 8, t + 9);
@@ -1040,8 +1047,7 @@ static depgraph_result renaming_wrong_path(void)
         wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
     }
     instance_record *w = &wrong[NWRONG - 1];
-    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
-    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    a_squashed_miss_of_line_x(w);
     refetched_to_a_load_of_x(r, OLDER + 1, N, 114, w);
     uarch_config core;
     uarch_config_defaults(&core);
@@ -1092,8 +1098,7 @@ static depgraph_result bubbled_wrong_path(uint8_t bubbles)
         wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
     }
     instance_record *w = &wrong[X];
-    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
-    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    a_squashed_miss_of_line_x(w);
     instance_record *x = &r[N - 1];
     *x = op(N - 1, 121, 122, w->load_data, w->load_data + 1);
     x->cls = CLS_LOAD, x->load = true, x->mem_addr = 0x40008, x->mem_level = MEM_DRAM, x->pc = 0x10000;
@@ -1208,8 +1213,7 @@ static depgraph_result paced_wrong_path(void)
         wrong[i].retired = false, wrong[i].abort_key = STK_FLUSHED_MISPREDICT;
     }
     instance_record *w = &wrong[NWRONG - 1];
-    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
-    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    a_squashed_miss_of_line_x(w);
     refetched_to_a_load_of_x(r, OLDER, N, 112, w);
     uarch_config core;
     uarch_config_defaults(&core);
@@ -1255,8 +1259,7 @@ static depgraph_result chained_wrong_path(void)
         ready = issued + LAT;
     }
     instance_record *w = &wrong[NWRONG - 1];
-    w->cls = CLS_LOAD, w->load = true, w->mem_addr = 0x40000, w->mem_level = MEM_DRAM, w->completed = 0;
-    w->load_issue = w->issued, w->load_data = w->issued + MISS;
+    a_squashed_miss_of_line_x(w);
     refetched_to_a_load_of_x(r, OLDER, N, 114, w);
     uarch_config core;
     uarch_config_defaults(&core);
