@@ -103,7 +103,7 @@ static bool on_host_then(const rv_proc *p, int dirfd, const char *path, int at_f
     return statx(dirfd, path, at_flags, STATX_TYPE | STATX_MODE | STATX_BTIME, sx) == 0 && !born_since(p, sx);
 }
 
-static bool is_copy(const rv_file *f)
+bool sys_apart_is_copy(const rv_file *f)
 {
     static const char prefix[] = "/memfd:" APART_NAME;
     char link[PATH_MAX];
@@ -114,7 +114,7 @@ static bool is_copy(const rv_file *f)
 /* Is f the run's copy of the file at target? */
 static bool copy_of(const rv_file *f, const char *target)
 {
-    return f->path && strcmp(f->path, target) == 0 && is_copy(f);
+    return f->path && strcmp(f->path, target) == 0 && sys_apart_is_copy(f);
 }
 
 /* The lowest guest fd on the run's copy of the file at target, or -1. */
@@ -154,7 +154,7 @@ static bool rename_copies(rv_proc *p, const char *target, const char *to)
 bool sys_apart_keep(rv_proc *p, int fd)
 {
     rv_file *f = &p->os.files[fd];
-    if (!is_copy(f))
+    if (!sys_apart_is_copy(f))
         return false;
     for (int other = 0; other < RV_MAX_FDS; other++)
         if (other != fd && copy_of(&p->os.files[other], f->path))
@@ -232,6 +232,19 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
     fchmod(host, there ? sx.stx_mode & 07777 : mode); /* as fstat would show the host's */
     *result = sys_install_fd(p, host, flags, target, 0, 0);
     return true;
+}
+
+bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, int64_t *result)
+{
+    char target[PATH_MAX];
+    int first = sys_canonical_target(dirfd, path, target, sizeof target) ? -1 : copy_named(p, target);
+    if (first >= 0) {
+        *result = fstat(p->os.files[first].host_fd, st) == 0 ? 0 : sys_err();
+        return true;
+    }
+    struct statx sx;
+    *result = -ENOENT;
+    return statx(dirfd, path, 0, STATX_BTIME, &sx) == 0 && born_since(p, &sx);
 }
 
 /* Is path there for the run: a copy of its own, or a host path that was

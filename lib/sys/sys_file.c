@@ -328,7 +328,11 @@ static int64_t stat_at(rv_proc *p, uint64_t guest_dirfd, uint64_t path_addr, int
     if (dirfd < 0 && path[0] != '/')
         return -EBADF;
     struct stat st;
-    if (fstatat(dirfd, sys_self_path(p, path), &st, flags & GUEST_AT_SYMLINK_NOFOLLOW) < 0) {
+    int64_t apart = 0;
+    if (p->os.apart.on && sys_apart_stat(p, dirfd, sys_self_path(p, path), &st, &apart)) {
+        if (apart)
+            return apart;
+    } else if (fstatat(dirfd, sys_self_path(p, path), &st, flags & GUEST_AT_SYMLINK_NOFOLLOW) < 0) {
         if (!missing_guest_dir(path))
             return sys_err();
         st = (struct stat){.st_mode = S_IFDIR | 0755, .st_nlink = 2, .st_ino = 2};
@@ -381,6 +385,10 @@ SYS(faccessat)
     const char *real = sys_self_path(p, path);
     if (a[2] & W_OK)
         REQUIRE_WRITABLE(dirfd, real);
+    struct stat st;
+    int64_t apart;
+    if (p->os.apart.on && sys_apart_stat(p, dirfd, real, &st, &apart))
+        return apart;
     if (faccessat(dirfd, real, (int)a[2], 0) == 0)
         return 0;
     return missing_guest_dir(path) ? 0 : sys_err();
@@ -537,6 +545,8 @@ SYS(fdatasync)
 SYS(fchmod)
 {
     rv_file *f = sys_file(p, a[0]);
+    if (f && p->os.apart.on && !sys_apart_is_copy(f))
+        return 0; /* a host file such a run only reads: left alone */
     return f ? sys_ret(fchmod(f->host_fd, (mode_t)a[1])) : -EBADF;
 }
 
@@ -631,6 +641,8 @@ SYS(utimensat)
         return -EFAULT;
     if (!a[1]) { /* futimens(fd, ...) */
         rv_file *f = sys_file(p, a[0]);
+        if (f && p->os.apart.on && !sys_apart_is_copy(f))
+            return 0; /* a host file such a run only reads: left alone */
         return f ? sys_ret(futimens(f->host_fd, a[2] ? ts : NULL)) : -EBADF;
     }
     PATH_ARG(path, dirfd, 1);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "proc.h"
@@ -59,6 +60,11 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
  * is kept (in a free slot at the top of the table, which the guest does not
  * use) for later opens of its path; true when fd's entry went there. */
 bool sys_apart_keep(rv_proc *p, int fd);
+/* stat by path in such a run: a copy's (true, *result 0, st filled), or
+ * -ENOENT for a host file born since the checkpoint (true); false: the host's. */
+bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, int64_t *result);
+/* Is the entry one of such a run's copies (else a host file it does not write)? */
+bool sys_apart_is_copy(const rv_file *f);
 /* unlinkat and renameat2 in such a run: on the run's copies, never the host's files. */
 int64_t sys_apart_unlink(rv_proc *p, int dirfd, const char *path);
 int64_t sys_apart_rename(rv_proc *p, int from_dirfd, const char *from, int to_dirfd, const char *to);

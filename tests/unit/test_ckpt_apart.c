@@ -85,6 +85,15 @@ static const char *guest_read(rv_proc *p, int64_t fd)
     return buf;
 }
 
+/* The size stat gives the guest for path (newfstatat), or -errno. */
+static int64_t guest_size(rv_proc *p, const char *path)
+{
+    int64_t r = CALL(p, NR_newfstatat, (uint64_t)G_AT_FDCWD, slot(p, 0, path), slot(p, 3, NULL), 0);
+    int64_t size;
+    cr_assert(mem_read(&p->mem, &size, slot(p, 3, NULL) + 48, sizeof size)); /* riscv64's struct stat */
+    return r ? r : size;
+}
+
 static void host_write(const char *path, const char *s)
 {
     FILE *f = fopen(path, "w");
@@ -175,6 +184,7 @@ Test(ckpt_apart, files_opened_after_the_checkpoint_are_private_copies)
     cr_assert_null(host_read("out.txt"), "the restored run created a host file");
     cr_assert_eq(CALL(&b, NR_close, (uint64_t)out, 0, 0, 0), 0);
     cr_assert_str_eq(guest_read(&b, open_at(&b, "out.txt", G_RDONLY)), "result"); /* kept once closed */
+    cr_assert_eq(guest_size(&b, "out.txt"), 6);
     int64_t in = open_at(&b, "in.txt", G_RDWR);
     cr_assert_str_eq(guest_read(&b, in), "input");
     guest_write(&b, in, "IN", 0);
@@ -202,6 +212,9 @@ Test(ckpt_apart, a_file_born_after_the_checkpoint_is_not_there)
     save_and_restore(&a, true, &b);
     host_write("late.txt", "written by the pass after the checkpoint");
     cr_assert_eq(open_at(&b, "late.txt", G_RDONLY), -ENOENT);
+    cr_assert_eq(guest_size(&b, "late.txt"), -ENOENT);
+    cr_assert_eq(CALL(&b, NR_faccessat, (uint64_t)G_AT_FDCWD, slot(&b, 0, "late.txt"), 0, 0), -ENOENT);
+    cr_assert_eq(guest_size(&b, "early.txt"), 5);
     cr_assert_geq(open_at(&b, "late.txt", G_RDWR | G_CREAT | G_EXCL), 3); /* mkstemp's name is free */
     cr_assert_eq(open_at(&b, "early.txt", G_RDWR | G_CREAT | G_EXCL), -EEXIST);
     cr_assert_str_eq(guest_read(&b, open_at(&b, "early.txt", G_RDONLY)), "early");
