@@ -4,7 +4,7 @@
 # sets QUICK= before. Then a copy of the tools in OUT/bin, now BIN (another
 # build in the tree while the bench runs changes nothing), the runs' inputs in
 # INPUTS (made once), and BENCH_RUNS, one "name|program and arguments" each,
-# to run in INPUTS.
+# to run in INPUTS, and guest_env_for, the environment a run's guest gets.
 #
 # --corpus all (for a script that sets CORPUS_ALL= before): the whole
 # corpus of tests/corpus/SPLIT.md instead of the workloads and the seven
@@ -35,6 +35,19 @@ INPUTS=$OUT/inputs
 [ -d "$INPUTS" ] || python3 "$TOP/tests/corpus/make_inputs.py" "$INPUTS" >/dev/null
 BENCH_RUNS=()
 declare -A BENCH_DIR=() BENCH_STDIN=()
+# The corpus programs run with the corpus tests' environment and PWD (bash
+# would otherwise list /tmp to find its directory, whose entries change
+# between runs).
+source "$TOP/tests/corpus/guest_env.sh"
+corpus_pwd "$INPUTS"
+
+# guest_env_for COMMAND: ENV_OPTS, the --env options for COMMAND's guest:
+# the corpus tests' environment for a corpus program, none for a bundled
+# workload.
+guest_env_for() {
+    ENV_OPTS=()
+    [[ $1 != "$CORPUS_BIN"/* ]] || ENV_OPTS=("${GUEST_ENV_OPTS[@]}")
+}
 
 # corpus_list FILE INPUTS-OPTION [pipeline]: FILE's runs (programs.txt's
 # format), those marked for the pipeline only with a third argument.

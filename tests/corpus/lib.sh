@@ -9,11 +9,7 @@ CORPUS_BIN=$TOP/build/corpus/bin
 CORPUS_LIST=${CORPUS_LIST:-programs.txt}
 QEMU=${QEMU:-qemu-riscv64}
 TIMEOUT=${TIMEOUT:-300}
-# The guest's whole environment (qemu passes its own to the guest, so every
-# run is under env -i with exactly these; our tools get them as --env).
-GUEST_ENV=(PATH=/usr/bin:/bin LC_ALL=C HOME=/nonexistent)
-GUEST_ENV_OPTS=()
-for v in "${GUEST_ENV[@]}"; do GUEST_ENV_OPTS+=(--env "$v"); done
+source "$CORPUS/guest_env.sh"
 
 # corpus_setup_repeatable DIR: the table, the inputs, the runs left out
 # listed, and PWD set for runs that must repeat exactly in DIR.
@@ -22,19 +18,6 @@ corpus_setup_repeatable() {
     corpus_pwd "$1"
     corpus_inputs
     corpus_left_out
-}
-
-# corpus_pwd DIR: the runs that must repeat exactly happen in DIR, and say
-# so in PWD, as a shell would. Without PWD, bash finds its working
-# directory by reading every directory above it, /tmp included, whose
-# listing other processes change between runs (so would qemu's bash).
-# qemu's guest is told DIR; ours /guest/work, the name the emulator gives
-# its working directory wherever it runs: DIR's path would put its length
-# into every run (the environment is on the guest's stack; lua's hash seed
-# and bash's counts followed the temporary directory's length).
-corpus_pwd() {
-    GUEST_ENV+=("PWD=$1")
-    GUEST_ENV_OPTS+=(--env "PWD=/guest/work")
 }
 
 # corpus_load: LABELS (in table order) and PROG, STDIN, ARGS, PIPELINE by
