@@ -251,7 +251,9 @@ static int describe_std(const rv_file *f, int fd, const struct stat *st, json_t 
  * checkpoint has room. */
 static bool carry_contents(const rv_file *f, const struct stat *st, json_t *e, ckpt_blob *b)
 {
-    if ((f->flags & O_ACCMODE) == O_RDONLY || (uint64_t)st->st_size > CKPT_MAX_FILE_CONTENTS)
+    int mode = f->flags & O_ACCMODE;
+    if (mode == O_RDONLY ||
+        (uint64_t)st->st_size > (mode == O_WRONLY ? CKPT_MAX_WRITTEN_CONTENTS : CKPT_MAX_FILE_CONTENTS))
         return false;
     size_t start = b->len;
     if (append_file(f->host_fd, 0, b)) {

@@ -35,8 +35,12 @@ typedef struct ckpt_blob {
 /* At most this many bytes of descriptor data per checkpoint. */
 #define CKPT_MAX_FD_DATA (UINT64_C(1) << 30)
 /* A file the program writes is carried by its contents up to this size
- * (a larger one is reopened by path). */
+ * when it may read it back too (O_RDWR), up to the smaller one when it only
+ * writes it (an output the program does not read: carried by every chunk's
+ * checkpoint, its bytes would cost the functional pass in proportion to the
+ * output times the chunks); a larger one is reopened by path. */
 #define CKPT_MAX_FILE_CONTENTS (UINT64_C(64) << 20)
+#define CKPT_MAX_WRITTEN_CONTENTS (UINT64_C(1) << 20)
 
 /* A process whose stdin is a pipe, FIFO or socket: read it to its end into a
  * private file that fd 0 then reads on, so that the checkpoint can carry

@@ -135,16 +135,33 @@ static int64_t wrote_db(rv_proc *a, bool chunk, rv_proc *b)
     return fd;
 }
 
-static void save_and_restore(rv_proc *a, bool chunk, rv_proc *b)
+/* The checkpoint's file (in a static buffer). */
+static const char *ckpt_path(void)
 {
-    char path[PATH_MAX], err[256];
+    static char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/p.ckpt", top);
+    return path;
+}
+
+static void save(rv_proc *a, bool chunk)
+{
     ckpt_region r = chunk ? ckpt_chunk_region(1, 1000, 0) : (ckpt_region){.simpoint = 1, .cluster = 0, .weight = 1};
-    ckpt_save(a, path, &r, 1);
+    ckpt_save(a, ckpt_path(), &r, 1);
+}
+
+static void restore(rv_proc *b)
+{
+    char err[256];
     rv_proc_options o = {0};
     ckpt_meta m;
-    cr_assert_eq(ckpt_restore(b, path, &o, &m, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ckpt_restore(b, ckpt_path(), &o, &m, err, sizeof err), 0, "%s", err);
     ckpt_meta_free(&m);
+}
+
+static void save_and_restore(rv_proc *a, bool chunk, rv_proc *b)
+{
+    save(a, chunk);
+    restore(b);
 }
 
 Test(ckpt_apart, a_written_file_comes_back_as_it_was)
@@ -219,6 +236,24 @@ Test(ckpt_apart, a_file_born_after_the_checkpoint_is_not_there)
     cr_assert_eq(open_at(&b, "early.txt", G_RDWR | G_CREAT | G_EXCL), -EEXIST);
     cr_assert_str_eq(guest_read(&b, open_at(&b, "early.txt", G_RDONLY)), "early");
     cr_assert_str_eq(host_read("late.txt"), "written by the pass after the checkpoint");
+    rv_proc_destroy(&a);
+    rv_proc_destroy(&b);
+}
+
+/* An output larger than CKPT_MAX_WRITTEN_CONTENTS does not travel: the
+ * restored run writes a copy of the host's file as it is by then. */
+Test(ckpt_apart, a_large_output_is_copied_from_the_host)
+{
+    rv_proc a, b;
+    start(&a);
+    int64_t fd = open_at(&a, "big.out", G_WRONLY | G_CREAT);
+    cr_assert_eq(CALL(&a, NR_ftruncate, (uint64_t)fd, CKPT_MAX_WRITTEN_CONTENTS + 1, 0, 0), 0);
+    save(&a, true);
+    host_write("big.out", "later");
+    restore(&b);
+    guest_write(&b, fd, "L", 0);
+    cr_assert_eq(guest_size(&b, "big.out"), 5);
+    cr_assert_str_eq(host_read("big.out"), "later");
     rv_proc_destroy(&a);
     rv_proc_destroy(&b);
 }
