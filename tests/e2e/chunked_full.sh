@@ -260,9 +260,17 @@ cmp -s ff.txt ffq.txt && [ ! -s ff.err ] || fail "file_feedback's output or warn
     -- "$RV/progs/file_reread" > ../rr.txt 2>&1) || fail "a chunked run that diverged from the program was stitched"
 grep -q "ended at pc 0x[0-9a-f]* with other registers than the functional pass had there" rr.txt &&
     [ ! -e rr.json ] || fail "the diverged chunk's message, or a result left: $(tail -n 1 rr.txt)"
+# The last chunk has no next one to be checked against: it must end the
+# program after the pass's instructions (file_last_read reads again, in its
+# last chunk, a file it closed, which the pass has rewritten by then).
+mkdir lr && (cd lr && ! OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 -o ../lr.json \
+    -- "$RV/progs/file_last_read" > ../lr.txt 2>&1) || fail "a chunked run whose last chunk diverged was stitched"
+grep -q "the last chunk (6 of 6) ended the program after [0-9]* instructions, the functional pass after 10607125" lr.txt &&
+    [ ! -e lr.json ] || fail "the diverged last chunk's message, or a result left: $(tail -n 1 lr.txt)"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 echo "ok   a program that rewrites a file it keeps open (file_feedback) in 13 chunks: the serial run's instructions"
-echo "     and rows, the file as the serial run and qemu leave it; one that reopens it to read (file_reread) stops the run"
+echo "     and rows, the file as the serial run and qemu leave it; one that reopens it to read (file_reread), or"
+echo "     whose last chunk does (file_last_read), stops the run"
 
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl -i 1M -k 3 --full-chunks 3 --engine slurm --dry-run -- "$prog" > pl.txt 2>&1 ||
