@@ -265,7 +265,7 @@ grep -q "ended at pc 0x[0-9a-f]* with other registers than the functional pass h
 # last chunk, a file it closed, which the pass has rewritten by then).
 mkdir lr && (cd lr && ! OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 -o ../lr.json \
     -- "$RV/progs/file_last_read" > ../lr.txt 2>&1) || fail "a chunked run whose last chunk diverged was stitched"
-grep -q "the last chunk (6 of 6) ended the program after [0-9]* instructions, the functional pass after 10607125" lr.txt &&
+grep -q "the last chunk (6 of 6) ended the program after [0-9]* instructions, the functional pass after [0-9]*" lr.txt &&
     [ ! -e lr.json ] || fail "the diverged last chunk's message, or a result left: $(tail -n 1 lr.txt)"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 echo "ok   a program that rewrites a file it keeps open (file_feedback) in 13 chunks: the serial run's instructions"
