@@ -8,13 +8,15 @@
 #
 # Usage: bench/chunked_full.sh [-o DIR] [--quick] [--corpus all]
 #   -o DIR        work directory (default: a temporary one)
-#   --quick       the default chunking only (4M, 100k)
+#   --quick       the default chunking only (4M, 500k)
 #   --corpus all  the whole corpus of tests/corpus/SPLIT.md (35 programs, the
 #                 evaluation set built by tests/corpus/build.sh --eval and
 #                 --tuning-extra) at the default chunking, instead of the above
 # Writes bench/results/chunked_full.md (DIR/chunked_full.md with --quick,
 # bench/results/chunked_corpus.md with --corpus all). RESUME=1 with -o DIR
 # keeps the programs DIR's rows.tsv has (an interrupted run goes on).
+# CONFIGS=C:W,... (e.g. 4M:100k,4M:500k) runs those chunkings instead.
+# Corpus programs run with the corpus tests' environment (guest_env_for).
 # ONLY="NAME..." runs those programs alone (e.g. ONLY="gdbm_tool byacc_lalr"
 # --corpus all) and writes the report into DIR instead, for merging by hand.
 source "$(dirname "$0")/paths.sh"
@@ -24,7 +26,8 @@ source "$(dirname "$0")/corpus_runs.sh" "$@"
 SIM=$BIN/sim
 JOBS=${JOBS:-2}
 WORKLOAD_CONFIGS="1M:0,1M:100k,4M:0,4M:10k,4M:100k,4M:500k" CORPUS_CONFIGS="4M:0,4M:100k"
-[ -z "$QUICK$CORPUS_ALL" ] || WORKLOAD_CONFIGS="4M:100k" CORPUS_CONFIGS="4M:100k"
+[ -z "$QUICK$CORPUS_ALL" ] || WORKLOAD_CONFIGS="4M:500k" CORPUS_CONFIGS="4M:500k" # the default
+[ -z "${CONFIGS:-}" ] || WORKLOAD_CONFIGS=$CONFIGS CORPUS_CONFIGS=$CONFIGS
 
 # run OUTBASE SIM-OPTIONS... -- PROGRAM...: one sim --full of the run $name
 # (in a fresh copy of its inputs, so that what a run writes is not the next
@@ -38,8 +41,9 @@ run() {
     shift
     rm -rf "$work" && cp -a "${BENCH_DIR[$name]:-$INPUTS}" "$work" || return 1
     rm -f "$base.json"
+    guest_env_for "$command"
     (cd "$work" && TMPDIR=$OUT/tmp STDIN=${BENCH_STDIN[$name]:-} wall_seconds "$base.out" "$SIM" --full -q \
-        -G 1M --profile-top 0 --interval-log "$base.csv" -o "$base.json" "$@")
+        -G 1M --profile-top 0 --interval-log "$base.csv" -o "$base.json" "${ENV_OPTS[@]}" "$@")
     [ -s "$base.json" ] # sim exits with the guest's status: a result is what tells it ran
 }
 
