@@ -33,8 +33,8 @@ static const char usage[] =
     "      --set SEC.KEY=V     override a CONFIG parameter (after --warm); repeatable\n"
     "      --at I[,I...]       checkpoints at these instruction counts\n"
     "      --chunk-insts C     the chunks of a chunked full run (sim --stitch): a warm\n"
-    "                          checkpoint W (--warmup, < C; default 100k, as sim's\n"
-    "                          --chunk-warmup) before every multiple of C, to\n"
+    "                          checkpoint W (--warmup, < C; default 500k or C/4, as\n"
+    "                          sim's --chunk-warmup) before every multiple of C, to\n"
     "                          the program's end; chunk k measures [kC, (k+1)C), the last\n"
     "                          runs to the end (needs --warm)\n"
     "      --extra-per-cluster N  also N more members of each cluster, drawn at random from\n"
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
             die("--chunk-insts needs --warm CONFIG: each chunk starts from the warm state of the whole prefix");
         if (nwarmups != 1)
             die("--chunk-insts takes one --warmup");
-        if (!warmup_given) warmups[0] = CKPT_CHUNK_WARMUP_DEFAULT;
+        if (!warmup_given) warmups[0] = ckpt_chunk_warmup_default(chunk);
         if (plan_chunks(&plan, chunk, warmups[0], err, sizeof err))
             die("--chunk-insts: %s", err);
     } else if (simpoints || weights) {

@@ -284,13 +284,16 @@ static void simulate_chunks(const sim_options *o, const chunk *chunks, size_t n,
     finish(o, chunks, res, n, &f, r, s, t0);
 }
 
+uint64_t chunk_insts(const chunk_options *co, uint64_t total_insts, uint64_t G)
+{
+    if (co->insts) return co->insts;
+    uint64_t per = (total_insts + co->count - 1) / co->count;
+    return (per + G - 1) / G * G;
+}
+
 uint64_t chunk_size(const chunk_options *co, uint64_t total_insts, uint64_t G, char *err, size_t errlen)
 {
-    uint64_t C = co->insts;
-    if (!C) {
-        uint64_t per = (total_insts + co->count - 1) / co->count;
-        C = (per + G - 1) / G * G;
-    }
+    uint64_t C = chunk_insts(co, total_insts, G);
     if (C % G) {
         snprintf(err, errlen, "--chunk-insts %llu: must be a multiple of the log interval (-G %llu), so that no log row "
                  "spans two chunks", (unsigned long long)C, (unsigned long long)G);

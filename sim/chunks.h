@@ -37,6 +37,9 @@ typedef struct chunk_summary {
     double wall_seconds;         /* pass and chunks */
 } chunk_summary;
 
+/* The chunks' size C as given (--chunk-insts) or from --chunks N and the
+ * program's length, whole log rows of G; unchecked. */
+uint64_t chunk_insts(const chunk_options *co, uint64_t total_insts, uint64_t G);
 /* C from --chunk-insts, or --chunks N of the program's total_insts rounded
  * up to a multiple of the log interval G (chunks cut no log row); 0 with
  * the reason when the chunks cannot be so (C not a multiple of G, W >= C). */

@@ -41,7 +41,8 @@ const char sim_usage[] =
     "                          each chunk starts as soon as the pass has gone one chunk past\n"
     "                          its checkpoint, on OpenMP's threads (the pass runs on one of them)\n"
     "      --chunks N          ... in N chunks of the program's --total-insts\n"
-    "      --chunk-warmup W    the detailed warm-up before each chunk (default 100k)\n"
+    "      --chunk-warmup W    the detailed warm-up before each chunk (default 500k, a quarter\n"
+    "                          of the chunk for chunks under 2M)\n"
     "      --chunk-pass DIR    with --chunk-insts or --chunks: the functional pass alone, each\n"
     "                          chunk's checkpoint put in DIR once ready (a job array's tasks\n"
     "                          wait for theirs: sim --stitch --part K DIR)\n"
@@ -490,7 +491,9 @@ static void setup_chunks(sim_cli *cli)
             "over checkpoints, not over a job array's parts");
     if (cli->sens.nvariants || cli->icost || cli->icost_loads)
         die("--sensitivity and --icost run the program again: not with a chunked run");
-    if (co->warmup == UINT64_MAX) co->warmup = CKPT_CHUNK_WARMUP_DEFAULT;
+    if (co->warmup == UINT64_MAX)
+        co->warmup = co->stitch ? CKPT_CHUNK_WARMUP_DEFAULT
+                                : ckpt_chunk_warmup_default(chunk_insts(co, o->total_insts, o->log_interval));
     char err[256];
     if (!co->stitch && !chunk_size(co, o->total_insts, o->log_interval, err, sizeof err)) die("%s", err);
 }

@@ -17,6 +17,11 @@ int ckpt_chunks_check(uint64_t C, uint64_t W, char *err, size_t errlen)
     return 0;
 }
 
+uint64_t ckpt_chunk_warmup_default(uint64_t C)
+{
+    return C / 4 < CKPT_CHUNK_WARMUP_DEFAULT ? C / 4 : CKPT_CHUNK_WARMUP_DEFAULT;
+}
+
 ckpt_region ckpt_chunk_region(uint64_t k, uint64_t C, uint64_t W)
 {
     uint64_t warm = k ? W : 0;

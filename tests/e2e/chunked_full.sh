@@ -41,9 +41,9 @@ awk -v c="$cpi" -v p="$profile" 'BEGIN { exit !(c <= 0.1 && c >= -0.1 && p <= 0.
 python3 - chunked.json <<'PY' || fail "the result does not say how it was chunked"
 import json, sys
 c = json.load(open(sys.argv[1]))["results"][0]["chunked"]
-assert (c["chunks"], c["instructions_per_chunk"], c["warmup"]) == (5, 2000000, 100000), c
+assert (c["chunks"], c["instructions_per_chunk"], c["warmup"]) == (5, 2000000, 500000), c
 PY
-echo "ok   chunked full run (5 chunks of 2M, 100k warm-up): exact instructions and rows, CPI $cpi%, profile $profile%"
+echo "ok   chunked full run (5 chunks of 2M, the default 500k warm-up): exact instructions and rows, CPI $cpi%, profile $profile%"
 
 # Sampled profiles across chunks (sim/RESULTS.md): every sampler (4 MHz
 # periodic, the sweep's 400 kHz periodic and random) takes about as many
@@ -146,7 +146,7 @@ echo "     the serial run's line for line, $(awk '{ gsub(/%/, "", $6); if (!m ||
 echo "     ProfileMe and inclusive time from --chunk-pass's parts"
 
 # The same chunks from checkpoint --chunk-insts, stitched: the same result.
-"$BIN/checkpoint" -o ck --warm "$TOP/configs/boom-tip.ini" --chunk-insts 2M --warmup 100k -- "$prog" > /dev/null
+"$BIN/checkpoint" -o ck --warm "$TOP/configs/boom-tip.ini" --chunk-insts 2M -- "$prog" > /dev/null
 expect_eq "chunk checkpoints" 5 "$(ls ck/*.ckpt | wc -l)"
 sim --stitch "${SAMPLE[@]}" --interval-log stitched.csv -o stitched.json ck/*.ckpt
 cmp -s stitched.csv chunked.csv || fail "sim --stitch's interval log differs from sim --full --chunk-insts's"
