@@ -49,8 +49,10 @@ measure() {
     shift 2
     eval "cmd=(${COMMAND[$name]})" # the corpus lists quote some arguments
     rm -rf "$work" && cp -a "${BENCH_DIR[$name]:-$INPUTS}" "$work" || die "cannot copy $name's inputs"
+    guest_env_for "${COMMAND[$name]}"
     (cd "$work" && TMPDIR=$OUT/tmp STDIN=${BENCH_STDIN[$name]:-} wall_seconds "$OUT/$name-$tag.out" "$BIN/sim" --full \
-        -q --guest-output none --max-insts "$MAX" "${SETS[@]}" "$@" -o "$OUT/$name-$tag.json" -- "${cmd[@]}") >/dev/null
+        -q --guest-output none --max-insts "$MAX" "${SETS[@]}" "$@" "${ENV_OPTS[@]}" -o "$OUT/$name-$tag.json" \
+        -- "${cmd[@]}") >/dev/null
     [ -s "$OUT/$name-$tag.json" ] || die "$name: sim failed ($(head -c 300 "$OUT/$name-$tag.out.err"))"
     python3 - "$name" "$OUT/$name-$tag.json" >>"$OUT/rows-$tag.tsv" <<'PY' || die "$name: no events in its result"
 import json, sys
