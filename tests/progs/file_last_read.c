@@ -5,35 +5,17 @@
  * checkpoint carries it), it reads the pass's last value and ends the program
  * after another number of instructions; there is no next chunk to check it
  * against, and sim must refuse to stitch it (tests/e2e/chunked_full.sh). */
-#include <fcntl.h>
 #include <stdio.h>
-#include <unistd.h>
 
-static unsigned read_value(void)
-{
-    unsigned v = 0;
-    int fd = open("last.dat", O_RDONLY);
-    if (fd >= 0) {
-        if (read(fd, &v, sizeof v) != sizeof v) v = 0;
-        close(fd);
-    }
-    return v;
-}
-
-static int write_value(unsigned v)
-{
-    int fd = open("last.dat", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int ok = fd >= 0 && write(fd, &v, sizeof v) == sizeof v;
-    return fd >= 0 && close(fd) == 0 && ok ? 0 : 1;
-}
+#include "value_file.h"
 
 int main(void)
 {
     volatile unsigned sink = 0;
-    if (write_value(1)) return 1;
+    if (write_value("last.dat", 1)) return 1;
     for (unsigned k = 0; k < 2100000; k++) sink += k;
-    unsigned v = read_value();
+    unsigned v = read_value("last.dat", 0);
     for (unsigned k = 0; k < 20000 * v; k++) sink += k;
     printf("%u\n", v);
-    return write_value(v + 1);
+    return write_value("last.dat", v + 1);
 }
