@@ -618,15 +618,6 @@ static int reopen(rv_proc *p, const char *kind, const char *path, int flags, cha
     return fd;
 }
 
-/* The file an open descriptor names, opened again with flags of its own
- * (through /proc/self/fd: the same file, whatever its path names now). */
-static int reopen_same(int fd, int flags)
-{
-    char self[64];
-    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-    return open(self, flags | O_CLOEXEC);
-}
-
 /* A named FIFO again, with the bytes it held. Opening it for writing, or
  * putting bytes back, writes to whatever process reads it: only a FIFO under
  * the writable directories, whatever access mode the entry claims. A second
@@ -649,7 +640,7 @@ static int reopen_fifo(rv_proc *p, const char *path, int flags, const unsigned c
     if (len && fcntl(keep, F_GETPIPE_SZ) < (int)len)
         fcntl(keep, F_SETPIPE_SZ, (int)len);
     if (!len || write(keep, data, len) == (ssize_t)len)
-        fd = reopen_same(keep, (flags & O_ACCMODE) | O_NONBLOCK);
+        fd = sys_reopen_fd(keep, (flags & O_ACCMODE) | O_NONBLOCK);
     int saved = errno;
     close(keep);
     return fd >= 0 ? fd : fail(err, errlen, "cannot reopen the guest's FIFO %s: %s", path, strerror(saved));
@@ -674,12 +665,7 @@ static void check_unchanged(int fd, const char *path, json_t *contents)
 /* host at offset, or -1 (host closed) with errno. */
 static int at_offset(int host, off_t offset)
 {
-    if (host < 0 || lseek(host, offset, SEEK_SET) == offset)
-        return host;
-    int saved = errno;
-    close(host);
-    errno = saved;
-    return -1;
+    return host < 0 || lseek(host, offset, SEEK_SET) == offset ? host : sys_close_then(host, -1);
 }
 
 /* A file carried by its contents: a private copy as it was at the
@@ -735,7 +721,7 @@ static int restore_std(rv_proc *p, int fd, json_t *e, const unsigned char *blob,
                fstat(p->os.files[0].host_fd, &st) == 0 && S_ISREG(st.st_mode)) {
         /* The file again, with an offset of its own: regions restored side
          * by side (sim -j) must not move each other's position. */
-        int own = reopen_same(p->os.files[0].host_fd, O_RDONLY);
+        int own = sys_reopen_fd(p->os.files[0].host_fd, O_RDONLY);
         off_t at = (off_t)json_integer_value(json_object_get(e, "offset"));
         if (own < 0 || lseek(own, at, SEEK_SET) != at) {
             if (own >= 0)

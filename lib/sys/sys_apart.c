@@ -31,27 +31,13 @@
 enum { KEPT = -1 };
 
 /* A new open file description of host_fd's file, with flags' access mode
- * and O_APPEND (through /proc/self/fd: the same file, another offset). */
-static int reopen_as(int host_fd, int flags)
-{
-    char self[64];
-    snprintf(self, sizeof self, "/proc/self/fd/%d", host_fd);
-    return open(self, (flags & (O_ACCMODE | O_APPEND)) | O_CLOEXEC);
-}
-
-/* close(fd), errno left as the failure before it set it; returns `result`. */
-static int close_then(int fd, int result)
-{
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return result;
-}
+ * and O_APPEND (the same file, another offset). */
+static int reopen_as(int host_fd, int flags) { return sys_reopen_fd(host_fd, flags & (O_ACCMODE | O_APPEND)); }
 
 /* The copy memfd as the guest opened it; the memfd itself closed. */
 static int as_opened(int memfd, int flags)
 {
-    return memfd < 0 ? -1 : close_then(memfd, reopen_as(memfd, flags));
+    return memfd < 0 ? -1 : sys_close_then(memfd, reopen_as(memfd, flags));
 }
 
 int sys_apart_file(const void *data, size_t len, int flags)
@@ -83,7 +69,7 @@ int sys_apart_copy(int host_fd, int flags)
 {
     int memfd = memfd_create(APART_NAME, MFD_CLOEXEC);
     if (memfd >= 0 && copy_whole(host_fd, memfd))
-        return close_then(memfd, -1);
+        return sys_close_then(memfd, -1);
     return as_opened(memfd, flags);
 }
 
@@ -194,7 +180,7 @@ static int new_copy(int dirfd, const char *real, bool from_host, int flags)
     if (!from_host)
         return sys_apart_file(NULL, 0, flags);
     int in = openat(dirfd, real, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-    return in < 0 ? -1 : close_then(in, sys_apart_copy(in, flags));
+    return in < 0 ? -1 : sys_close_then(in, sys_apart_copy(in, flags));
 }
 
 bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t mode, int64_t *result)

@@ -114,6 +114,12 @@ int64_t sys_install_fd(rv_proc *p, int host_fd, int flags, const char *path, int
 int64_t sys_alloc_fd(rv_proc *p, int64_t from);
 /* Absolute path of a host fd (through /proc/self/fd); false on failure. */
 bool sys_fd_path(int host_fd, char *buf, size_t size);
+/* The file host_fd names opened again with flags of its own (O_CLOEXEC
+ * added), through /proc/self/fd: the same file, whatever its path names
+ * now, with an offset of its own; -1 with errno. */
+int sys_reopen_fd(int host_fd, int flags);
+/* close(fd), errno left as it was before; returns result. */
+int sys_close_then(int fd, int result);
 
 /* The deterministic clock, in nanoseconds since boot. */
 static inline uint64_t sys_now_ns(const rv_proc *p) { return p->cpu.icount + p->os.slept_ns; }

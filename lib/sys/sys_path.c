@@ -86,6 +86,21 @@ bool sys_fd_path(int host_fd, char *buf, size_t size)
     return true;
 }
 
+int sys_reopen_fd(int host_fd, int flags)
+{
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", host_fd);
+    return open(self, flags | O_CLOEXEC);
+}
+
+int sys_close_then(int fd, int result)
+{
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
+}
+
 /* The part after "/proc/self/" or "/proc/<guest pid>/", or NULL. */
 static const char *self_proc_entry(const char *path)
 {
