@@ -47,20 +47,10 @@ run() {
     [ -s "$base.json" ] # sim exits with the guest's status: a result is what tells it ran
 }
 
-# Left out of --corpus all, with the reason (none since the chunks keep
-# their files apart from the functional pass's: gdbm_tool, which rewrites the
-# database it reads, and byacc_lalr, whose temporary files the pass deletes
-# at its end, run in chunks).
-declare -A LEFT_OUT=()
 ROWS=$OUT/rows.tsv
 [ -n "${RESUME:-}" ] || : >"$ROWS" # RESUME=1: keep the runs already in DIR/rows.tsv
-: >"$OUT/left_out.txt"
 for entry in "${BENCH_RUNS[@]}"; do
     IFS='|' read -r name command <<<"$entry"
-    if [ -n "$CORPUS_ALL" ] && [ -n "${LEFT_OUT[$name]:-}" ]; then
-        echo "$name: ${LEFT_OUT[$name]}" >>"$OUT/left_out.txt"
-        continue
-    fi
     [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $name "* ]] || continue
     ! grep -q "^$name	" "$ROWS" || continue
     eval "cmd=($command)" # the corpus lists quote some arguments
@@ -89,7 +79,4 @@ RESULT=$TOP/bench/results/chunked_full.md
 [ -z "$CORPUS_ALL" ] || RESULT=$TOP/bench/results/chunked_corpus.md
 [ -z "${ONLY:-}" ] || RESULT=$OUT/$(basename "$RESULT") # a subset: merged by hand
 python3 "$TOP/bench/chunked_report.py" "$ROWS" "$JOBS" "$(git -C "$TOP" rev-parse --short HEAD)" >"$RESULT"
-if [ -s "$OUT/left_out.txt" ]; then
-    { echo; echo "Left out:"; echo; sed 's/^/- /' "$OUT/left_out.txt"; } >>"$RESULT"
-fi
 echo "wrote $RESULT" >&2
