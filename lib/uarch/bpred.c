@@ -315,10 +315,8 @@ static bp_outcome predict_update(bpred *b, const bp_event *e)
     bpred_warm_flush(b); /* TAGE and the history learn in order */
     push_history(b, bank_enter(&b->bank, e->pc, b->bank_shift));
     if (e->kind == BP_COND) {
-        tage_pred p;
-        tage_predict(b->dir, e->pc, &p);
-        tage_train(b->dir, e->pc, &p, e->taken);
-        o.mispredict = in_order(b, e->pc, p.taken != e->taken);
+        bool predicted = tage_warm_one(b->dir, e->pc, e->taken);
+        o.mispredict = in_order(b, e->pc, predicted != e->taken);
         bim_train(&b->bim, e->pc, e->taken);
         b->stats.cond++;
         b->stats.cond_mispredicts += o.mispredict;

@@ -68,6 +68,7 @@
     P(bp_btb_ways,      bpred,    btb_ways,        4,     1,   64,    "BTB associativity") \
     P(bp_loop_sets,     bpred,    loop_sets,       16,    0,   1024,  "loop predictor entries a branch slot of a fetch bank (TAGE-L's L; 0: none)") \
     P(bp_ras_entries,   bpred,    ras_entries,     32,    1,   1024,  "return address stack entries") \
+    P(bp_warm_delay,    bpred,    warm_train_delay, 0,    0,   63,    "functional warming trains a conditional branch after this many younger ones are predicted (the core trains at commit)") \
     P(line_bytes,       cache,    line_bytes,      64,    16,  256,   "cache line size, all levels") \
     P(l1i_kib,          l1i,      size_kib,        32,    1,   65536, "L1 instruction cache size, KiB") \
     P(l1i_ways,         l1i,      ways,            8,     1,   64,    "L1 instruction cache associativity") \

@@ -62,6 +62,14 @@ typedef struct batch {
     uint32_t match[TAGE_BATCH];
 } batch;
 
+/* A warmed branch between its prediction and its training: what
+ * tage_train needs (as the core keeps it from fetch to commit). */
+typedef struct delayed_branch {
+    uint64_t pc;
+    tage_pred p;
+    bool taken;
+} delayed_branch;
+
 struct tage {
     int ntab, log_bimodal;
     int slot_bits;             /* log2 of the 16-bit parcels in a fetch packet: an entry's slot in its row */
@@ -94,6 +102,13 @@ struct tage {
     uint32_t repeat_len;
     uint32_t tick;             /* updates since the last aging */
     uint64_t clock;            /* updates since the tables were new: when an allocation chooses (alloc_random) */
+    /* Functional warming's branches predicted but not trained yet, oldest
+     * first from pending_head: the detailed core trains a branch when it
+     * commits, some branches after the younger ones' predictions (see
+     * tage_warm_one). Not part of the saved state. */
+    int delay;
+    delayed_branch pending[TAGE_DELAY_MAX];
+    uint32_t pending_head, npending;
 };
 
 /* A saturating counter's step, without branching: outcomes of hard
@@ -243,6 +258,8 @@ tage *tage_new(const uarch_config *c)
     while ((1 << t->slot_bits) < c->fetch_width && t->slot_bits + 1 < c->bp_tage_log_entries) t->slot_bits++;
     t->log_bimodal = c->bp_bimodal_log_entries;
     t->age_period = 1u << (c->bp_tage_log_entries + 8);
+    t->delay = c->bp_warm_delay;
+    if (t->delay < 0 || t->delay >= TAGE_DELAY_MAX) die("bpred: a warming delay of %d branches is not in 0..%d", t->delay, TAGE_DELAY_MAX - 1);
 
     int len = hash_tables(t, c);
     t->repeat_len = len <= 64 ? (uint32_t)len : 0;
@@ -280,6 +297,7 @@ void tage_clear(tage *t)
     refold(t);
     t->tick = 0;
     t->clock = 0;
+    t->pending_head = t->npending = 0;
 }
 
 /* The random bits an allocation chooses its table with. SonicBOOM's LFSR
@@ -419,7 +437,6 @@ static void hash_one(const tage *t, uint64_t pc, batch *b)
     hash_input in; /* as in hash_batch */
     in.lo = (lanes){(uint32_t)a.row}, in.hi = (lanes){(uint32_t)(a.row >> 32)}, in.slot = (lanes){a.slot};
     for (int r = 0; r < t->nrings; r++) in.now[r] = (lanes){t->all[r]};
-    b->match[0] = 0;
     for (int i = 0; i < t->ntab; i++) {
         const table_hash *h = &t->hash[i];
         for (int k = 0; k < F_USES; k++) in.old[k] = (lanes){ring_at(t, h->ring[k])[(t->newest - h->len) & ring_mask]};
@@ -427,7 +444,6 @@ static void hash_one(const tage *t, uint64_t pc, batch *b)
         hash_table(t, i, &in, &index, &tag);
         b->idx[i][0] = index[0];
         b->tag[i][0] = tag[0];
-        b->match[0] |= (uint32_t)(t->tab[index[0]].tag == tag[0]) << i;
     }
 }
 
@@ -584,6 +600,8 @@ static uint32_t repeats_of(tage *t, const uint64_t *pc, const uint8_t *at, int n
     return repeats;
 }
 
+static uint32_t warm_batch_delayed(tage *t, const uint64_t *pc, uint32_t taken, const batch *b);
+
 uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, const uint8_t *at, int n,
                                    uint64_t history, int nhistory)
 {
@@ -605,6 +623,7 @@ uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, 
     batch b;
     b.n = n;
     hash_batch(t, p_lo, p_hi, slot, at4, first, repeats, &b);
+    if (t->delay) return warm_batch_delayed(t, pc, taken, &b);
     uint32_t wrong = 0;
     /* A repeat of a branch whose training reached a fixed point, with the
      * same outcome, is predicted right and changes nothing but the
@@ -626,18 +645,25 @@ uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, 
     return wrong;
 }
 
+/* TAGE's prediction for the branch at pc whose entries p names (p->idx,
+ * p->tag), read from the tables as they stand now. */
+static bool read_prediction(const tage *t, uint64_t pc, const tage_pred *p)
+{
+    uint32_t match = 0;
+    for (int i = 0; i < t->ntab; i++) match |= (uint32_t)(t->tab[p->idx[i]].tag == p->tag[i]) << i;
+    int provider = longest_match(match);
+    int alt = longest_match(match & ~(1u << (provider & 31)));
+    bool alt_pred = alt >= 0 ? t->tab[p->idx[alt]].ctr >= 0 : t->bimodal[(pc >> 1) & mask_bits(t->log_bimodal)] >= 2;
+    return provider >= 0 ? provided(&t->tab[p->idx[provider]], alt_pred) : alt_pred;
+}
+
 void tage_predict(const tage *t, uint64_t pc, tage_pred *p)
 {
-    uint64_t pc2 = pc >> 1;
     batch b;
     b.n = 1;
     hash_one(t, pc, &b);
     for (int i = 0; i < t->ntab; i++) p->idx[i] = b.idx[i][0], p->tag[i] = (uint16_t)b.tag[i][0];
-    bool base_taken = t->bimodal[pc2 & mask_bits(t->log_bimodal)] >= 2;
-    int provider = longest_match(b.match[0]);
-    int alt = longest_match(b.match[0] & ~(1u << (provider & 31)));
-    bool alt_pred = alt >= 0 ? t->tab[b.idx[alt][0]].ctr >= 0 : base_taken;
-    p->taken = provider >= 0 ? provided(&t->tab[b.idx[provider][0]], alt_pred) : alt_pred;
+    p->taken = read_prediction(t, pc, p);
 }
 
 void tage_push_history(tage *t, bool taken) { shift_in(t, taken, 1); }
@@ -664,6 +690,50 @@ void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken)
         b.match[0] |= (uint32_t)(t->tab[p->idx[i]].tag == p->tag[i]) << i;
     }
     predict_train(t, pc >> 1, &b, 0, taken, p->taken != taken);
+}
+
+/* Functional warming learns a conditional branch as the detailed core does:
+ * predicted now (its allocation decides on this prediction), trained
+ * t->delay conditional branches later, as the core trains it at commit
+ * while younger branches have been predicted since its fetch. Returns the
+ * prediction. */
+static bool warm_delayed(tage *t, uint64_t pc, const tage_pred *p, bool taken)
+{
+    t->pending[(t->pending_head + t->npending) % TAGE_DELAY_MAX] = (delayed_branch){pc, *p, taken};
+    if (++t->npending > (uint32_t)t->delay) {
+        const delayed_branch *oldest = &t->pending[t->pending_head];
+        tage_train(t, oldest->pc, &oldest->p, oldest->taken);
+        t->pending_head = (t->pending_head + 1) % TAGE_DELAY_MAX;
+        t->npending--;
+    }
+    return p->taken;
+}
+
+bool tage_warm_one(tage *t, uint64_t pc, bool taken)
+{
+    tage_pred p;
+    tage_predict(t, pc, &p);
+    if (!t->delay) {
+        tage_train(t, pc, &p, taken);
+        return p.taken;
+    }
+    return warm_delayed(t, pc, &p, taken);
+}
+
+/* tage_predict_update_batch with a delay: each branch of b predicted from
+ * the tables as the trainings so far left them, then queued. */
+static uint32_t warm_batch_delayed(tage *t, const uint64_t *pc, uint32_t taken, const batch *b)
+{
+    uint32_t wrong = 0;
+    for (int j = 0; j < b->n; j++) {
+        tage_pred p;
+        for (int i = 0; i < t->ntab; i++) p.idx[i] = b->idx[i][j], p.tag[i] = (uint16_t)b->tag[i][j];
+        p.taken = read_prediction(t, pc[j], &p);
+        bool outcome = taken >> j & 1;
+        wrong |= (uint32_t)(p.taken != outcome) << j;
+        warm_delayed(t, pc[j], &p, outcome);
+    }
+    return wrong;
 }
 
 void tage_save(const tage *t, ustate *s)

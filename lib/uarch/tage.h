@@ -20,6 +20,7 @@
 enum {
     TAGE_MAX_TABLES = 16,
     TAGE_BATCH = 32,        /* branches; a multiple of 4, at most 32 */
+    TAGE_DELAY_MAX = 64,    /* functional warming's conditional branches between prediction and training */
     TAGE_MAX_PUSHES = 64,   /* outcomes shifted into the history by one batch, or between a mark and its rewind */
 };
 
@@ -71,6 +72,9 @@ enum { TAGE_REWIND_MAX = TAGE_MAX_PUSHES };
 tage_history tage_history_mark(const tage *t);
 void tage_history_rewind(tage *t, tage_history m);
 void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken);
+/* Functional warming's single branch: predict it and train it (after the
+ * delay, see tage.c's warm_delayed); returns the prediction. */
+bool tage_warm_one(tage *t, uint64_t pc, bool taken);
 
 /* The tables, history and policy state, without the geometry (the caller
  * records that). restore reads what save wrote for the same geometry; when

@@ -124,6 +124,29 @@ static uarch_config tage_only(void)
     return c;
 }
 
+/* Functional warming with a training delay (bpred.warm_train_delay): a
+ * branch is trained once that many younger ones have been predicted, as
+ * the core trains at commit, so a never-taken branch that TAGE's base first
+ * predicts taken is mispredicted until its first training lands. */
+static unsigned long delayed_mispredicts(int delay)
+{
+    uarch_config c = tage_only();
+    c.bp_warm_delay = delay;
+    bpred *b = bpred_new(&c);
+    rv_insn br = cond(0x10450);
+    unsigned long wrong = 0;
+    for (int i = 0; i < 40; i++) wrong += bpred_predict_update(b, &br, false, 0x10454).mispredict;
+    bpred_free(b);
+    return wrong;
+}
+
+Test(bpred, warming_trains_a_branch_after_its_delay)
+{
+    cr_expect_eq(delayed_mispredicts(0), 1, "trained at once");
+    cr_expect_eq(delayed_mispredicts(5), 6, "the first 6 predicted before the first training");
+    cr_expect_eq(delayed_mispredicts(63), 40, "none trained within 40 branches");
+}
+
 Test(bpred, tage_learns_a_loop_of_eight)
 {
     uarch_config c = tage_only();

@@ -81,6 +81,14 @@ Test(warm, translated_blocks_warm_as_stepping_does) { compare(RV_EXEC_TRANSLATE,
 Test(warm, interpreted_blocks_warm_as_stepping_does) { compare(RV_EXEC_INTERPRET, 3000000, NULL); }
 Test(warm, pieces_stopping_inside_blocks_warm_as_stepping_does) { compare(RV_EXEC_TRANSLATE, 99991, NULL); }
 
+/* With a training delay (bpred.warm_train_delay) the fast path's batches
+ * and the stepping path's single branches train alike. */
+Test(warm, warming_with_a_training_delay_warms_as_stepping_does)
+{
+    static const char *const delayed[] = {"bpred.warm_train_delay=12", NULL};
+    compare(RV_EXEC_TRANSLATE, 99991, delayed);
+}
+
 /* The special cases of the warming model: a fetch block that is not a power
  * of two bytes, a one-set L1D (a prefetch lands in the set of the line that
  * missed), tiny TLBs and no L2 TLB, more TAGE tables than a vector holds. */
