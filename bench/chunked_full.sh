@@ -17,6 +17,9 @@
 # keeps the programs DIR's rows.tsv has (an interrupted run goes on).
 # CONFIGS=C:W,... (e.g. 4M:100k,4M:500k) runs those chunkings instead.
 # Corpus programs run with the corpus tests' environment (guest_env_for).
+# SERIAL_FROM=DIR takes the serial runs (and their wall seconds) from an
+# earlier run's directory instead of running them again (the serial run does
+# not depend on warming: to compare warming variants).
 # ONLY="NAME..." runs those programs alone (e.g. ONLY="gdbm_tool byacc_lalr"
 # --corpus all) and writes the report into DIR instead, for merging by hand.
 source "$(dirname "$0")/paths.sh"
@@ -59,7 +62,13 @@ for entry in "${BENCH_RUNS[@]}"; do
     IFS=, read -r -a cfgs <<<"$configs"
     d=$OUT/$name
     mkdir -p "$d"
-    serial=$(OMP_NUM_THREADS=1 run "$d/serial" -- "${cmd[@]}") || die "$name: serial run failed"
+    if [ -n "${SERIAL_FROM:-}" ]; then
+        # the serial run of an earlier run of this script (its wall seconds from its rows)
+        cp "$SERIAL_FROM/$name/serial.json" "$SERIAL_FROM/$name/serial.csv" "$d/" || die "$name: no serial run in $SERIAL_FROM"
+        serial=$(awk -F'\t' -v n="$name" '$1 == n { print $(NF - 1); exit }' "$SERIAL_FROM/rows.tsv")
+    else
+        serial=$(OMP_NUM_THREADS=1 run "$d/serial" -- "${cmd[@]}") || die "$name: serial run failed"
+    fi
     for cfg in "${cfgs[@]}"; do
         C=${cfg%:*} W=${cfg#*:}
         base=$d/c$C-w$W
