@@ -103,9 +103,8 @@ struct tage {
     uint32_t tick;             /* updates since the last aging */
     uint64_t clock;            /* updates since the tables were new: when an allocation chooses (alloc_random) */
     /* Functional warming's branches predicted but not trained yet, oldest
-     * first from pending_head: the detailed core trains a branch when it
-     * commits, some branches after the younger ones' predictions (see
-     * tage_warm_one). Not part of the saved state. */
+     * first from pending_head, `delay` at most once one more is predicted
+     * (warm_delayed). Not part of the saved state. */
     int delay;
     delayed_branch pending[TAGE_DELAY_MAX];
     uint32_t pending_head, npending;
