@@ -62,7 +62,14 @@ start p1 "$TOP/${run[0]}" "${run[@]:1}"
 running p1 checkpoint
 kill -INT "$pid"
 stopped p1 "$T/p" INT checkpoint
-[ ! -e p/ckpt ] || fail "the stopped checkpoint stage left p/ckpt: $(ls p/ckpt)"
+# Stopped before the checkpoint tool published its directory, there is none;
+# on a loaded machine the signal may come in the tool's last moments, after
+# it did: then the directory is whole (its manifest goes in last) and no
+# stamp says the stage is done, so the rerun below takes it again.
+if [ -e p/ckpt ]; then
+    [ -e p/ckpt/checkpoints.json ] || fail "the stopped checkpoint stage left a partial p/ckpt: $(ls p/ckpt)"
+    [ ! -e p/.stamps/checkpoint ] || fail "the stopped checkpoint stage is recorded as done"
+fi
 start p2 "$TOP/${run[0]}" "${run[@]:1}"
 running p2 regions
 grep -q "bbv: up to date" p2.txt && grep -q "checkpoint: done" p2.txt || fail "the rerun did not go on: $(cat p2.txt)"
