@@ -20,6 +20,7 @@
 # SERIAL_FROM=DIR takes the serial runs (and their wall seconds) from an
 # earlier run's directory instead of running them again (the serial run does
 # not depend on warming: to compare warming variants).
+# SETS="SEC.KEY=V ..." gives every run those configuration overrides (sim --set).
 # ONLY="NAME..." runs those programs alone (e.g. ONLY="gdbm_tool byacc_lalr"
 # --corpus all) and writes the report into DIR instead, for merging by hand.
 source "$(dirname "$0")/paths.sh"
@@ -31,6 +32,8 @@ JOBS=${JOBS:-2}
 WORKLOAD_CONFIGS="1M:0,1M:100k,4M:0,4M:10k,4M:100k,4M:500k" CORPUS_CONFIGS="4M:0,4M:100k"
 [ -z "$QUICK$CORPUS_ALL" ] || WORKLOAD_CONFIGS="4M:500k" CORPUS_CONFIGS="4M:500k" # the default
 [ -z "${CONFIGS:-}" ] || WORKLOAD_CONFIGS=$CONFIGS CORPUS_CONFIGS=$CONFIGS
+SET_OPTS=()
+for kv in ${SETS:-}; do SET_OPTS+=(--set "$kv"); done
 
 # run OUTBASE SIM-OPTIONS... -- PROGRAM...: one sim --full of the run $name
 # (in a fresh copy of its inputs, so that what a run writes is not the next
@@ -46,7 +49,7 @@ run() {
     rm -f "$base.json"
     guest_env_for "$command"
     (cd "$work" && TMPDIR=$OUT/tmp STDIN=${BENCH_STDIN[$name]:-} wall_seconds "$base.out" "$SIM" --full -q \
-        -G 1M --profile-top 0 --interval-log "$base.csv" -o "$base.json" "${ENV_OPTS[@]}" "$@")
+        -G 1M --profile-top 0 --interval-log "$base.csv" -o "$base.json" "${ENV_OPTS[@]}" "${SET_OPTS[@]}" "$@")
     [ -s "$base.json" ] # sim exits with the guest's status: a result is what tells it ran
 }
 
