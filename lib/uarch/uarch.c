@@ -152,7 +152,7 @@ static void learn_own(uarch_warmer *w)
     memsys_log below = {.event = w->own->below, .plain = true};
     memsys_warm_requests(u->mem, b->request, b->nrequest, &below);
     memsys_warm_below(u->mem, below.event, below.n);
-    for (int i = 0; i < b->npage; i++) tlbs_warm(u->tlb, b->page[i] & 1, b->page[i]);
+    tlbs_warm_pages(u->tlb, b->page, b->npage);
     bpred_warm_events(u->bp, b->branch, b->nbranch);
     b->nbranch = b->npage = b->nrequest = 0;
 }

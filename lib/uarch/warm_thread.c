@@ -169,9 +169,7 @@ static void learn(warm_thread *t, uint64_t k, enum stage s)
         break;
     }
     case STAGE_BELOW: memsys_warm_below(t->mem, c->below, c->nbelow); break;
-    case STAGE_PAGES:
-        for (int i = 0, n = c->npage; i < n; i++) tlbs_warm(t->tlb, c->page[i] & 1, c->page[i]);
-        break;
+    case STAGE_PAGES: tlbs_warm_pages(t->tlb, c->page, c->npage); break;
     default:
         bpred_warm_events(t->bp, c->branch, c->nbranch);
         if (k == atomic_load(&t->last)) bpred_warm_flush(t->bp);
