@@ -300,8 +300,11 @@ __attribute__((always_inline)) static inline void warm_l1_fill(memsys *m, level 
 }
 
 /* A warming request of L1 lv for line tag: MEM_L1 on a hit, else the
- * level below the L1s, whose requests go to log. */
-static inline int warm_l1(memsys *m, level *lv, uint64_t tag, bool write, memsys_log *log)
+ * level below the L1s, whose requests go to log. Always inlined: GCC
+ * called it from memsys_warm_requests' loop, which all warming's requests
+ * of the L1s now go through (1-2% of the CPU time of one-CPU warming of
+ * pointer chasing over 64 KB and 1 MB). */
+__attribute__((always_inline)) static inline int warm_l1(memsys *m, level *lv, uint64_t tag, bool write, memsys_log *log)
 {
     uint64_t pos = cache_lookup(&lv->c, tag);
     if (pos != CACHE_ABSENT) {

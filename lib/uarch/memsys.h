@@ -148,12 +148,17 @@ static inline bool memsys_mru_view_is_repeat(const memsys_mru_view *v, uint64_t 
     return known >> 1 == line && (known & 1 || !write);
 }
 
-/* After a request that was no repeat, handed over to be made. */
+/* After a request that was no repeat, handed over to be made. Its miss
+ * prefetches the next line only if that line is absent: not when the view
+ * knows it, the most recent of its set, which then stays as it is. (Else
+ * each request that was no repeat left another set unknown, whose next
+ * request was then no repeat either: over 4 KB, a pointer chase's hits
+ * went on reaching the L1D all the run.) */
 static inline void memsys_mru_view_note(memsys_mru_view *v, uint64_t addr, bool write)
 {
-    uint64_t line = addr >> v->line_shift;
+    uint64_t line = addr >> v->line_shift, *next = &v->mru[(line + 1) & v->set_mask];
     v->mru[line & v->set_mask] = line << 1 | write; /* a load leaves the dirty bit as it was: unknown */
-    if (v->prefetch_next) v->mru[(line + 1) & v->set_mask] = MEMSYS_MRU_UNKNOWN;
+    if (v->prefetch_next && *next >> 1 != line + 1) *next = MEMSYS_MRU_UNKNOWN;
 }
 
 /* n more warming fetches, and loads and stores, that were repeats. */

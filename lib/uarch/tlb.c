@@ -395,6 +395,11 @@ tlb_result tlbs_translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now)
 
 void tlbs_warm(tlbs *t, bool instr, uint64_t vaddr) { translate(t, instr, vaddr, 0, false); }
 
+void tlbs_warm_pages(tlbs *t, const uint64_t *page, int n)
+{
+    for (int i = 0; i < n; i++) translate(t, page[i] & 1, page[i], 0, false);
+}
+
 void tlbs_warm_repeated(tlbs *t, bool instr, uint64_t n) { *(instr ? &t->itlb : &t->dtlb)->accesses += n; }
 
 const tlb_stats *tlbs_get_stats(const tlbs *t) { return &t->stats; }

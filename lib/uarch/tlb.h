@@ -36,6 +36,10 @@ void tlbs_free(tlbs *t);
 tlb_result tlbs_translate(tlbs *t, bool instr, uint64_t vaddr, uint64_t now);
 /* Functional warming: the same replacement decisions, no timing. */
 void tlbs_warm(tlbs *t, bool instr, uint64_t vaddr);
+/* The same for n translations in order: page[i] an address in the page,
+ * bit 0 set for the I-TLB, clear for the D-TLB (a warming thread's batch,
+ * warm_thread.h's warm_page). */
+void tlbs_warm_pages(tlbs *t, const uint64_t *page, int n);
 /* n more warming translations of the page that the L1 TLB's last
  * translation (a warming one) was for: they hit its most recently used
  * entry, which changes only the access count. */

@@ -30,36 +30,44 @@ enum { WARM_BATCH = 1024 /* control transfers, pages, and requests of the L1s ha
  * pages and the requests of the L1s (memsys_warm_request) of the batch it
  * is writing, straight into the thread's ring (see warm_batch_put_*), and
  * how many of each so far. A page is its address with bit 0 set for an
- * instruction fetch (the I-TLB), clear for data. */
+ * instruction fetch (the I-TLB), clear for data. plain: a batch the run
+ * learns from itself (no thread), written with plain stores. */
 typedef struct warm_batch {
     bp_event *branch;
     uint64_t *page, *request;
     int nbranch, npage, nrequest;
+    bool plain;
 } warm_batch;
 
-/* Add to w (not full). The thread reads the batch on another core, so the
- * stores stream (stream_store.h; that more than halved a warming run's time
- * spent handing over). An event is streamed as the two 64-bit words it is
+/* A word of w: the thread reads the batch on another core, so the stores
+ * stream (stream_store.h; that more than halved a warming run's time spent
+ * handing over); a batch learnt from on this core (plain) is read back
+ * from this core's caches. */
+static inline void warm_batch_store(const warm_batch *w, uint64_t *to, uint64_t v)
+{
+    if (w->plain)
+        *to = v;
+    else
+        stream_store_u64(to, v);
+}
+
+/* Add to w (not full). An event is stored as the two 64-bit words it is
  * built in: read as one 16-byte vector, it would first go through memory,
  * where the load waits for two stores it cannot be forwarded from (a tenth
  * of gzip's warming run). */
 static inline void warm_batch_put_branch(warm_batch *w, const bp_event *e)
 {
-#if defined(__x86_64__)
     uint64_t word[2];
     memcpy(word, e, sizeof word);
     uint64_t *to = (uint64_t *)&w->branch[w->nbranch++];
-    stream_store_u64(to, word[0]);
-    stream_store_u64(to + 1, word[1]);
-#else
-    w->branch[w->nbranch++] = *e;
-#endif
+    warm_batch_store(w, to, word[0]);
+    warm_batch_store(w, to + 1, word[1]);
 }
 
-static inline void warm_batch_put_page(warm_batch *w, uint64_t page) { stream_store_u64(&w->page[w->npage++], page); }
+static inline void warm_batch_put_page(warm_batch *w, uint64_t page) { warm_batch_store(w, &w->page[w->npage++], page); }
 static inline void warm_batch_put_request(warm_batch *w, uint64_t request)
 {
-    stream_store_u64(&w->request[w->nrequest++], request);
+    warm_batch_store(w, &w->request[w->nrequest++], request);
 }
 
 static inline uint64_t warm_page(bool instr, uint64_t vaddr)
