@@ -55,7 +55,7 @@ warm_mips() {
     local bin=$1 v=$2 at=$3
     shift 3
     rm -rf "$T/ck"
-    "$@" "$bin/checkpoint" -o "$T/ck" --warm "$TOP/configs/boom-tip.ini" --at "$at" --guest-output none -- \
+    "$@" "$bin/checkpoint" -o "$T/ck" --warm "$(config_for "$bin" "$TOP/configs/boom-tip.ini")" --at "$at" --guest-output none -- \
         "$CHASE/rv_$v" "$size" >/dev/null 2>&1 || die "checkpoint --warm ($bin) failed on rv_$v"
     json_mips "$T/ck/checkpoints.json" fast_forward
 }

@@ -39,3 +39,20 @@ build_against() {
         "$TOP/bench/$2" "$1/build/rel/librv.a" -ldw -lelf -lz -ljansson -linih -lm -fopenmp ||
         die "could not build bench/$2 against $1"
 }
+
+# config_for BIN_DIR INI: the path of INI as BIN_DIR's build can read it: INI
+# itself, or (a reference build older than one of INI's keys refuses the key)
+# a copy in $T without the keys BIN_DIR's sim --list-params does not name,
+# which that build then takes at its own defaults.
+config_for() {
+    local bin=$1 ini=$2 out known
+    out=$T/config_for.$(printf '%s' "$bin$ini" | cksum | cut -d' ' -f1).ini
+    known=$("$bin/sim" --list-params | awk '/^\[/ { sec = $1 } /^[a-z]/ { print sec $1 }') ||
+        die "no sim --list-params in $bin"
+    awk -v known="$known" 'BEGIN { n = split(known, k, "\n"); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+        /^\[/ { sec = $1 }
+        /^[a-z]/ && !((sec $1) in ok) { skip = 1; next }
+        /^[a-z[]/ { skip = 0 }
+        !skip { print }' "$ini" >"$out"
+    if cmp -s "$ini" "$out"; then echo "$ini"; else echo "$out"; fi
+}

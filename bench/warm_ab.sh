@@ -36,7 +36,7 @@ warm_mips() { # BIN_DIR PROG ARGS...: one run's fast_forward MIPS
     local bin=$1
     shift
     rm -rf "$T/ck"
-    "$bin/checkpoint" -o "$T/ck" --warm "$CONFIG" --at "$AT" --guest-output none -- "$@" >/dev/null 2>&1 ||
+    "$bin/checkpoint" -o "$T/ck" --warm "$(config_for "$bin" "$CONFIG")" --at "$AT" --guest-output none -- "$@" >/dev/null 2>&1 ||
         die "$bin/checkpoint failed on $*"
     json_mips "$T/ck/checkpoints.json" fast_forward
 }

@@ -81,6 +81,7 @@ untimed() { grep -v -E '^ *"(seconds|mips)": ' "$1"; }
 take() {
     local side=$1 bin=$2 label=$3 prog=$4 args=$5 at=$6 jit=$7 cfg=$8; shift 8
     local d=$T/run err=$T/$side.${label//\//.}.err argv
+    cfg=$(config_for "$bin" "$cfg") # an older reference build reads its keys alone
     read -r -a argv <<<"$args"
     local first=${at%%,*} last=${at##*,}
     # two simulation points of 500k-instruction intervals, 1M warm-up each
