@@ -112,6 +112,13 @@ static int copy_named(rv_proc *p, const char *target)
     return -1;
 }
 
+/* The same for the file path names (relative to dirfd). */
+static int copy_at(rv_proc *p, int dirfd, const char *path)
+{
+    char target[PATH_MAX];
+    return sys_canonical_target(dirfd, path, target, sizeof target) ? -1 : copy_named(p, target);
+}
+
 static void forget(rv_file *f)
 {
     close(f->host_fd);
@@ -222,8 +229,7 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
 
 bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, int64_t *result)
 {
-    char target[PATH_MAX];
-    int first = sys_canonical_target(dirfd, path, target, sizeof target) ? -1 : copy_named(p, target);
+    int first = copy_at(p, dirfd, path);
     if (first >= 0) {
         *result = fstat(p->os.files[first].host_fd, st) == 0 ? 0 : sys_err();
         return true;
@@ -237,11 +243,8 @@ bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, in
  * there at the checkpoint? */
 static bool there_for_run(rv_proc *p, int dirfd, const char *path)
 {
-    char target[PATH_MAX];
     struct statx sx;
-    if (!sys_canonical_target(dirfd, path, target, sizeof target) && copy_named(p, target) >= 0)
-        return true;
-    return on_host_then(p, dirfd, path, AT_SYMLINK_NOFOLLOW, &sx);
+    return copy_at(p, dirfd, path) >= 0 || on_host_then(p, dirfd, path, AT_SYMLINK_NOFOLLOW, &sx);
 }
 
 int64_t sys_apart_pretend(rv_proc *p, int dirfd, const char *path, bool created)
