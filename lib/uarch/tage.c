@@ -599,7 +599,50 @@ static uint32_t repeats_of(tage *t, const uint64_t *pc, const uint8_t *at, int n
     return repeats;
 }
 
-static uint32_t warm_batch_delayed(tage *t, const uint64_t *pc, uint32_t taken, const batch *b);
+/* TAGE's prediction for the branch at pc whose entries p names (p->idx,
+ * p->tag), read from the tables as they stand now. */
+static bool read_prediction(const tage *t, uint64_t pc, const tage_pred *p)
+{
+    uint32_t match = 0;
+    for (int i = 0; i < t->ntab; i++) match |= (uint32_t)(t->tab[p->idx[i]].tag == p->tag[i]) << i;
+    int provider = longest_match(match);
+    int alt = longest_match(match & ~(1u << (provider & 31)));
+    bool alt_pred = alt >= 0 ? t->tab[p->idx[alt]].ctr >= 0 : t->bimodal[(pc >> 1) & mask_bits(t->log_bimodal)] >= 2;
+    return provider >= 0 ? provided(&t->tab[p->idx[provider]], alt_pred) : alt_pred;
+}
+
+/* Functional warming learns a conditional branch as the detailed core does:
+ * predicted now (its allocation decides on this prediction), trained
+ * t->delay conditional branches later, as the core trains it at commit
+ * while younger branches have been predicted since its fetch. Returns the
+ * prediction. */
+static bool warm_delayed(tage *t, uint64_t pc, const tage_pred *p, bool taken)
+{
+    t->pending[(t->pending_head + t->npending) % TAGE_DELAY_MAX] = (delayed_branch){pc, *p, taken};
+    if (++t->npending > (uint32_t)t->delay) {
+        const delayed_branch *oldest = &t->pending[t->pending_head];
+        tage_train(t, oldest->pc, &oldest->p, oldest->taken);
+        t->pending_head = (t->pending_head + 1) % TAGE_DELAY_MAX;
+        t->npending--;
+    }
+    return p->taken;
+}
+
+/* tage_predict_update_batch with a delay: each branch of b predicted from
+ * the tables as the trainings so far left them, then queued. */
+static uint32_t warm_batch_delayed(tage *t, const uint64_t *pc, uint32_t taken, const batch *b)
+{
+    uint32_t wrong = 0;
+    for (int j = 0; j < b->n; j++) {
+        tage_pred p;
+        for (int i = 0; i < t->ntab; i++) p.idx[i] = b->idx[i][j], p.tag[i] = (uint16_t)b->tag[i][j];
+        p.taken = read_prediction(t, pc[j], &p);
+        bool outcome = taken >> j & 1;
+        wrong |= (uint32_t)(p.taken != outcome) << j;
+        warm_delayed(t, pc[j], &p, outcome);
+    }
+    return wrong;
+}
 
 uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, const uint8_t *at, int n,
                                    uint64_t history, int nhistory)
@@ -644,18 +687,6 @@ uint32_t tage_predict_update_batch(tage *t, const uint64_t *pc, uint32_t taken, 
     return wrong;
 }
 
-/* TAGE's prediction for the branch at pc whose entries p names (p->idx,
- * p->tag), read from the tables as they stand now. */
-static bool read_prediction(const tage *t, uint64_t pc, const tage_pred *p)
-{
-    uint32_t match = 0;
-    for (int i = 0; i < t->ntab; i++) match |= (uint32_t)(t->tab[p->idx[i]].tag == p->tag[i]) << i;
-    int provider = longest_match(match);
-    int alt = longest_match(match & ~(1u << (provider & 31)));
-    bool alt_pred = alt >= 0 ? t->tab[p->idx[alt]].ctr >= 0 : t->bimodal[(pc >> 1) & mask_bits(t->log_bimodal)] >= 2;
-    return provider >= 0 ? provided(&t->tab[p->idx[provider]], alt_pred) : alt_pred;
-}
-
 void tage_predict(const tage *t, uint64_t pc, tage_pred *p)
 {
     batch b;
@@ -691,49 +722,13 @@ void tage_train(tage *t, uint64_t pc, const tage_pred *p, bool taken)
     predict_train(t, pc >> 1, &b, 0, taken, p->taken != taken);
 }
 
-/* Functional warming learns a conditional branch as the detailed core does:
- * predicted now (its allocation decides on this prediction), trained
- * t->delay conditional branches later, as the core trains it at commit
- * while younger branches have been predicted since its fetch. Returns the
- * prediction. */
-static bool warm_delayed(tage *t, uint64_t pc, const tage_pred *p, bool taken)
-{
-    t->pending[(t->pending_head + t->npending) % TAGE_DELAY_MAX] = (delayed_branch){pc, *p, taken};
-    if (++t->npending > (uint32_t)t->delay) {
-        const delayed_branch *oldest = &t->pending[t->pending_head];
-        tage_train(t, oldest->pc, &oldest->p, oldest->taken);
-        t->pending_head = (t->pending_head + 1) % TAGE_DELAY_MAX;
-        t->npending--;
-    }
-    return p->taken;
-}
-
 bool tage_warm_one(tage *t, uint64_t pc, bool taken)
 {
     tage_pred p;
     tage_predict(t, pc, &p);
-    if (!t->delay) {
-        tage_train(t, pc, &p, taken);
-        return p.taken;
-    }
     return warm_delayed(t, pc, &p, taken);
 }
 
-/* tage_predict_update_batch with a delay: each branch of b predicted from
- * the tables as the trainings so far left them, then queued. */
-static uint32_t warm_batch_delayed(tage *t, const uint64_t *pc, uint32_t taken, const batch *b)
-{
-    uint32_t wrong = 0;
-    for (int j = 0; j < b->n; j++) {
-        tage_pred p;
-        for (int i = 0; i < t->ntab; i++) p.idx[i] = b->idx[i][j], p.tag[i] = (uint16_t)b->tag[i][j];
-        p.taken = read_prediction(t, pc[j], &p);
-        bool outcome = taken >> j & 1;
-        wrong |= (uint32_t)(p.taken != outcome) << j;
-        warm_delayed(t, pc[j], &p, outcome);
-    }
-    return wrong;
-}
 
 void tage_save(const tage *t, ustate *s)
 {
