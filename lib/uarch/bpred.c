@@ -171,7 +171,7 @@ enum { NGEOMETRY = 1 + BPRED_GEOMETRY(COUNT) }; /* a format tag, then the values
 #undef COUNT
 #define BPRED_STATE_TAG UINT64_C(0x3864657270627672) /* "rvbpred8" in memory: TAGE's allocation clock */
 
-/* Conditional branches that bpred_warm has trained the BTB with but not yet
+/* Conditional branches that bpred_warm_events has trained the BTB with but not yet
  * TAGE: their direction is predicted and trained a batch at a time. Their
  * pcs and history positions are the bpred's pending_pc and pending_at. */
 typedef struct pending_conds {
@@ -442,15 +442,9 @@ static void flush_pending(bpred *b, pending_conds q)
  * events (bpred_warm_events) keeps both in locals, which stay in
  * registers: in b they would be loaded and stored again every event, as
  * the stores to the tables may alias them (bench/bpred_model.sh: 2-3% of
- * the time a branch). A single event (bpred_warm) learns in b's, as a
- * copy in and out would wait on the last event's stores. e comes by value,
- * in registers: bpred_warm's event, its bit-fields written into memory in
- * parts, was read back whole, a load the host cannot forward from those
- * stores (a stall on every branch: a third of this function's time on one
- * CPU, pointer chasing over 1 MB). */
-static inline bool warm_event(bpred *b, pending_conds *q, bp_bank *bank, bp_event event)
+ * the time a branch). */
+static inline bool warm_event(bpred *b, pending_conds *q, bp_bank *bank, const bp_event *e)
 {
-    const bp_event *e = &event;
     queue_history(q, bank_enter(bank, e->pc, b->bank_shift));
     if (e->kind != BP_COND) {
         bp_outcome o = {0};
@@ -472,20 +466,12 @@ static inline bool warm_event(bpred *b, pending_conds *q, bp_bank *bank, bp_even
     return true;
 }
 
-void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target)
-{
-    bp_event e;
-    if (!bpred_event(in, taken, target, &e)) return;
-    b->stats.branches++;
-    b->stats.cond += warm_event(b, &b->pending, &b->bank, e);
-}
-
 void bpred_warm_events(bpred *b, const bp_event *e, int n)
 {
     pending_conds q = b->pending;
     bp_bank bank = b->bank;
     uint64_t cond = 0;
-    for (int i = 0; i < n; i++) cond += warm_event(b, &q, &bank, e[i]);
+    for (int i = 0; i < n; i++) cond += warm_event(b, &q, &bank, &e[i]);
     b->pending = q;
     b->bank = bank;
     b->stats.branches += (uint64_t)(n > 0 ? n : 0);

@@ -11,7 +11,7 @@
  * mispredicted branch resolves, and bpred_commit trains the other tables
  * when the branch commits.
  *
- * Functional warming (bpred_warm*, and bpred_predict_update, which tests
+ * Functional warming (bpred_warm_events, and bpred_predict_update, which tests
  * use too) trains at once, in program order, as if every branch committed
  * as it was fetched; it leaves the micro-BTB alone: its 16 entries relearn
  * within the first few loop iterations of a detailed run. */
@@ -174,13 +174,11 @@ static inline bp_outcome bpred_judge(const bp_prediction *p, const bp_event *e)
  * predicted by p; count it in the statistics. */
 void bpred_commit(bpred *b, const bp_event *e, const bp_prediction *p);
 
-/* The same training for functional warming, without the outcome: TAGE
- * predicts and trains conditional branches a batch at a time (faster), so
- * the tables and statistics are current only after bpred_warm_flush, which
- * must come before they are read or saved (bpred_predict_update flushes
- * itself). */
-void bpred_warm(bpred *b, const rv_insn *in, bool taken, uint64_t target);
-/* The same for n events in order (a warming thread's batch). */
+/* The same training for functional warming, of n events in order (a
+ * warming batch), without the outcome: TAGE predicts and trains conditional
+ * branches a batch at a time (faster), so the tables and statistics are
+ * current only after bpred_warm_flush, which must come before they are read
+ * or saved (bpred_predict_update flushes itself). */
 void bpred_warm_events(bpred *b, const bp_event *e, int n);
 void bpred_warm_flush(bpred *b);
 

@@ -592,9 +592,16 @@ static void expect_same_predictor(bpred *x, bpred *y, const char *what)
     ustate_free(&b);
 }
 
-/* bpred_warm trains conditional branches in batches: once flushed, the
- * statistics and the saved state are those of bpred_predict_update on
+/* bpred_warm_events trains conditional branches in batches: once flushed,
+ * the statistics and the saved state are those of bpred_predict_update on
  * every branch, with immediate predictions interleaved or not. */
+/* One branch for batched warming, as a warming batch hands it over. */
+static void warm_one(bpred *b, const rv_insn *in, bool taken, uint64_t target)
+{
+    bp_event e;
+    if (bpred_event(in, taken, target, &e)) bpred_warm_events(b, &e, 1);
+}
+
 /* The detailed core's path for a correct-path branch: predict, speculate
  * with its outcome, learn at once if mispredicted, train at commit. */
 static bool fetch_resolve_commit(bpred *b, const rv_insn *in, bool taken, uint64_t next)
@@ -629,7 +636,7 @@ Test(bpred, loop_predictor_warms_in_batches_as_the_core_learns)
             bool taken = i != trip - 1;
             uint64_t next = taken ? 0x10400 : 0x10454;
             wrong += fetch_resolve_commit(core, &br, taken, next);
-            bpred_warm(batched, &br, taken, next);
+            warm_one(batched, &br, taken, next);
         }
     }
     bpred_warm_flush(batched);
@@ -663,7 +670,7 @@ Test(bpred, warm_batches_train_as_predict_update)
             if (interleave && i % 97 == 0)
                 bpred_predict_update(batched, &in, taken, target);
             else
-                bpred_warm(batched, &in, taken, target);
+                warm_one(batched, &in, taken, target);
         }
         bpred_warm_flush(batched);
         expect_same_predictor(one, batched, interleave ? "interleaved" : "batched");
@@ -676,7 +683,7 @@ Test(bpred, warm_batches_train_as_predict_update)
 static void learn_both(bpred *one, bpred *batched, const rv_insn *in, bool taken)
 {
     bpred_predict_update(one, in, taken, 0x10400);
-    bpred_warm(batched, in, taken, 0x10400);
+    warm_one(batched, in, taken, 0x10400);
 }
 
 /* A loop: its branch taken a varying number of times in a row, then
