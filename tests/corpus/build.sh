@@ -54,23 +54,44 @@ ensure_deb_src() {
         { say "source package $probe not found after apt-get update"; exit 1; }
 }
 
-# Newest version of a source package that apt knows.
-src_version() {
-    local best= v
-    for v in $(apt-cache showsrc --only-source "$1" | sed -n 's/^Version: //p'); do
-        if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then best=$v; fi
+# The versions of a source package that apt knows, newest first.
+src_versions() {
+    local vs
+    vs=$(apt-cache showsrc --only-source "$1" | sed -n 's/^Version: //p' | sort -u)
+    [ -n "$vs" ] || { say "no source package $1"; return 1; }
+    local sorted=() v i
+    for v in $vs; do
+        for ((i = ${#sorted[@]}; i > 0; i--)); do
+            dpkg --compare-versions "$v" gt "${sorted[i - 1]}" || break
+            sorted[i]=${sorted[i - 1]}
+        done
+        sorted[i]=$v
     done
-    [ -n "$best" ] || { say "no source package $1"; return 1; }
-    echo "$best"
+    echo "${sorted[@]}"
 }
 
-# build_one RECIPE: fetch, build and cache one source package (no-op when cached).
+# build_one RECIPE: fetch, build and cache one source package (no-op when
+# cached): its newest version, or when a mirror cannot serve that one's
+# files (a security update its mirror lacks), the newest it can.
 build_one() {
     local recipe=$1 SRCPKG= PROGRAMS= SET=
     # shellcheck disable=SC1090
     source "$RECIPES/$recipe.sh"
-    local version dir stamp
-    version=$(src_version "$SRCPKG")
+    local versions version rc
+    versions=$(src_versions "$SRCPKG") || return 1
+    for version in $versions; do
+        build_version "$recipe" "$version" && return 0
+        rc=$?
+        [ $rc -eq 2 ] || return 1
+        say "$SRCPKG $version cannot be fetched: trying the version before it"
+    done
+    return 1
+}
+
+# build_version RECIPE VERSION (the recipe sourced): 0 when built or cached,
+# 2 when the source cannot be fetched, else 1.
+build_version() {
+    local recipe=$1 version=$2 dir stamp
     dir=$CACHE/$SRCPKG-$version
     stamp="$(sha256sum "$RECIPES/$recipe.sh" | cut -c1-16) $($CC -dumpfullversion) $($CXX -dumpfullversion)"
     if [ -f "$dir/.stamp" ] && [ "$(cat "$dir/.stamp")" = "$stamp" ]; then
@@ -78,12 +99,12 @@ build_one() {
         return 0
     fi
     say "building $SRCPKG $version ($PROGRAMS)"
-    local work start=$SECONDS
+    local work start=$SECONDS rc=0
     work=$(mktemp -d "$CACHE/.build-$SRCPKG.XXXXXX")
     (
         cd "$work"
         apt-get source -qq --only-source "$SRCPKG=$version" > fetch.log 2>&1 ||
-            { cat fetch.log >&2; exit 1; }
+            { grep '^E:' fetch.log >&2; exit 2; }
         cd "$(find . -mindepth 1 -maxdepth 1 -type d | head -n 1)"
         mkdir -p "$work/out"
         OUT=$work/out build > "$work/build.log" 2>&1 ||
@@ -93,7 +114,11 @@ build_one() {
             file -b "$work/out/$p" | grep -q 'RISC-V.*statically linked' ||
                 { say "$SRCPKG: $p is not a static RISC-V executable: $(file -b "$work/out/$p")"; exit 1; }
         done
-    ) || { rm -rf "$work"; return 1; }
+    ) || rc=$?
+    if [ $rc -ne 0 ]; then
+        rm -rf "$work"
+        return $rc
+    fi
     rm -rf "$dir"
     mkdir -p "$dir"
     mv "$work"/out/* "$dir"/
@@ -123,7 +148,7 @@ esac
 for r in "$@"; do [ -f "$RECIPES/$r.sh" ] || { say "no recipe $r"; exit 1; }; done
 ensure_deb_src "$(. "$RECIPES/$1.sh"; echo "$SRCPKG")"
 
-export -f build_one src_version say
+export -f build_one build_version src_versions say
 export RECIPES CACHE
 # Two packages at a time: configure scripts are serial, so this keeps both cores busy.
 # A package that fails leaves the others built and linked; the exit status says so.
@@ -133,12 +158,11 @@ sort "$T/done.txt" | tee "$T/built.txt"
 # The other recipes' lines stay (a build of one set keeps the other's).
 { [ -f "$OUTDIR/versions.txt" ] && awk 'NR == FNR { b[$1]; next } !($1 in b)' "$T/built.txt" "$OUTDIR/versions.txt"
   cat "$T/built.txt"; } | sort > "$OUTDIR/versions.txt.new"
-for r in $(cut -d' ' -f1 "$T/built.txt"); do
+while read -r r pkg version _; do # the version built, not always the newest
     (
         source "$RECIPES/$r.sh"
-        dir=$CACHE/$SRCPKG-$(src_version "$SRCPKG")
-        for p in $PROGRAMS; do ln -sfn "$dir/$p" "$OUTDIR/bin/$p"; done
+        for p in $PROGRAMS; do ln -sfn "$CACHE/$pkg-$version/$p" "$OUTDIR/bin/$p"; done
     )
-done
+done < "$T/built.txt"
 mv "$OUTDIR/versions.txt.new" "$OUTDIR/versions.txt"
 [ "$failed" = 0 ] || { say "some packages failed to build"; exit 1; }
