@@ -24,6 +24,7 @@
 #include "outfile.h"
 #include "progress.h"
 #include "proxy.h"
+#include "sys/path_history.h"
 #include "util.h"
 
 static int digits(unsigned n)
@@ -60,8 +61,9 @@ static bool is_dot(const char *name)
     return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
-/* Remove every file in the directory open as FD. System calls only, as the
- * signal handler calls it; unlinking while reading may skip entries, so the
+/* Remove every file in the directory open as FD, and its directories (a
+ * chunk plan's file history) with theirs. System calls only, as the signal
+ * handler calls it; unlinking while reading may skip entries, so the
  * reading starts over until a pass removes nothing. */
 static void empty_dir(int fd)
 {
@@ -74,8 +76,17 @@ static void empty_dir(int fd)
             for (ssize_t off = 0; off < n;) {
                 const struct dirent64 *e = (const struct dirent64 *)(buf + off);
                 off += e->d_reclen;
-                if (!is_dot(e->d_name) && unlinkat(fd, e->d_name, 0) == 0)
+                if (is_dot(e->d_name)) continue;
+                if (unlinkat(fd, e->d_name, 0) != 0 && errno == EISDIR) {
+                    int sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                    if (sub >= 0) {
+                        empty_dir(sub);
+                        close(sub);
+                    }
+                    if (unlinkat(fd, e->d_name, AT_REMOVEDIR) == 0) removed = true;
+                } else {
                     removed = true;
+                }
             }
     }
 }
@@ -244,13 +255,22 @@ static void fast_forward(uarch *warm, rv_proc *p, uint64_t stop, progress *prog)
 /* The checkpoints of a run share one page store, unless there is one
  * checkpoint or each must stand alone. */
 #define PAGE_STORE "pages.store"
+/* A chunk plan's pass keeps its file history (lib/sys/path_history.h) here. */
+#define FILE_HISTORY "files"
+
+/* STAGING/name, in a static buffer. */
+static const char *staged(const char *name)
+{
+    static char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", staging, name) >= (int)sizeof path)
+        die("output directory name too long");
+    return path;
+}
+
 static ckpt_page_store *open_page_store(const ckpt_options *o, const ckpt_plan *plan)
 {
     if (o->self_contained || (!plan->chunk && plan->n < 2)) return NULL;
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", staging, PAGE_STORE) >= (int)sizeof path)
-        die("output directory name too long");
-    return ckpt_page_store_create(path);
+    return ckpt_page_store_create(staged(PAGE_STORE));
 }
 
 /* A chunk plan's pass has run to the program's end (`end` instructions),
@@ -291,6 +311,7 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
     uarch warm;
     if (o->warm) uarch_init(&warm, o->warm);
     ckpt_page_store *store = open_page_store(o, plan);
+    if (plan->chunk) proc.os.history = path_history_create(staged(FILE_HISTORY), false);
     ckpt_point *pt;
     char last_path[4096] = "";
     for (int i = 0; (pt = plan_point(plan, i)); i++) {
@@ -330,9 +351,10 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         "seconds", ff_seconds, "mips", ff_seconds > 0 ? (double)proc.cpu.icount / ff_seconds / 1e6 : 0.0, "writing",
         "checkpoints", plan->n, "seconds", write_seconds);
     if (plan->chunk)
-        json_object_set_new(manifest, "chunks", json_pack("{s:I, s:I, s:i, s:I}", "instructions", (json_int_t)plan->chunk,
+        json_object_set_new(manifest, "chunks", json_pack("{s:I, s:I, s:i, s:I, s:s}", "instructions", (json_int_t)plan->chunk,
                                                           "warmup", (json_int_t)plan->chunk_warmup, "count", plan->n,
-                                                          "program_instructions", (json_int_t)proc.cpu.icount));
+                                                          "program_instructions", (json_int_t)proc.cpu.icount,
+                                                          "file_history", FILE_HISTORY));
     if (store) {
         json_object_set_new(manifest, "page_store", json_pack("{s:s, s:I, s:I}", "file", PAGE_STORE, "bytes",
                                                               (json_int_t)ckpt_page_store_bytes(store), "pages",

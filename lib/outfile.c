@@ -45,13 +45,21 @@ void outfile_track(const char *path)
         published[npublished++] = copy;
 }
 
+/* A tracked directory goes once what was tracked in it has (the newest
+ * first); unlink and rmdir are safe in a signal handler. */
+static void remove_published(const char *path)
+{
+    if (unlink(path) != 0 && errno == EISDIR)
+        rmdir(path);
+}
+
 static void unlink_all_tmp(void)
 {
     for (outfile *o = open_list; o; o = o->next)
         if (o->tmp)
             unlink(o->tmp);
-    for (size_t i = 0; i < npublished; i++)
-        unlink(published[i]);
+    for (size_t i = npublished; i-- > 0;)
+        remove_published(published[i]);
 }
 
 static void on_signal(int sig)
@@ -255,8 +263,8 @@ void outfile_abort_all(void)
 {
     while (open_list)
         outfile_abort(open_list);
-    for (size_t i = 0; i < npublished; i++) {
-        unlink(published[i]);
+    for (size_t i = npublished; i-- > 0;) {
+        remove_published(published[i]);
         free(published[i]);
     }
     npublished = 0;

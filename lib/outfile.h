@@ -28,7 +28,8 @@ void outfile_abort(outfile *o);
  * targets that are not regular files are left alone. */
 void outfile_probe(const char *path);
 /* Count a file put in place by other means (a plot gnuplot drew) among the
- * outputs a failure removes. */
+ * outputs a failure removes; an empty directory too (tracked before what
+ * goes into it, which is removed first). */
 void outfile_track(const char *path);
 /* Abort every outfile still open and remove the outputs already put in
  * place (used by die() and the signal handlers). */

@@ -120,10 +120,14 @@ typedef struct rv_os {
     bool syscall_enosys;   /* unknown system calls return -ENOSYS instead of stopping */
     bool strace;           /* every system call logged on stderr (--strace) */
     unsigned umask;
+    struct path_recorder *history; /* a chunked run's functional pass: records the paths it changes
+                                     (lib/sys/path_history.c), NULL otherwise */
     struct {               /* a run restored from a chunk's checkpoint (lib/sys/sys_apart.c): */
         bool on;           /* the files it writes are private copies, the host's never written */
-        int64_t since_ns;  /* when the checkpoint was taken (host clock): a host file born
-                              since was not there (0: unknown) */
+        struct path_view *history; /* the pass's paths as they were at the checkpoint
+                                      (NULL: as the host has them) */
+        char **gone;       /* the paths the run has removed (and not created again) */
+        size_t ngone;
     } apart;
 } rv_os;
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "code.h"
+#include "sys/path_history.h"
 #include "loader.h"
 #include "proc.h"
 #include "util.h"
@@ -181,6 +182,11 @@ void rv_proc_destroy(rv_proc *p)
     free(p->os.locks);
     free(p->os.cmdline);
     free(p->os.environ);
+    path_recorder_close(p->os.history);
+    path_view_close(p->os.apart.history);
+    for (size_t i = 0; i < p->os.apart.ngone; i++)
+        free(p->os.apart.gone[i]);
+    free(p->os.apart.gone);
     code_free(p->code);
     if (p->mem.base)
         mem_destroy(&p->mem);

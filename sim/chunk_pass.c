@@ -15,6 +15,7 @@
 #include "json_out.h"
 #include "outfile.h"
 #include "progress.h"
+#include "sys/path_history.h"
 #include "uarch/uarch.h"
 #include "util.h"
 
@@ -73,7 +74,10 @@ static void make_ready(chunk_pass *p, size_t upto)
 {
     /* A task on another node opens the checkpoint once it appears, and then
      * the store: both are on the server first (NFS flushes on fsync or close). */
-    if (p->dir && upto > p->ready) flush_file(p->store);
+    if (p->dir && upto > p->ready) {
+        flush_file(p->store);
+        path_history_sync(p->history);
+    }
     for (size_t k = p->ready; p->dir && k < upto; k++) {
         flush_file(p->chunks[k].path);
         char *to = dir_path(p->dir, k, false);
@@ -135,6 +139,14 @@ void chunk_pass_run(chunk_pass *p, const sim_options *o, uint64_t C, uint64_t W,
         p->store = temp_file("pages");
     }
     ckpt_page_store *store = ckpt_page_store_create(p->store);
+    /* Beside the checkpoints, as the page store. */
+    if (p->dir) {
+        if (asprintf(&p->history, "%s/files", p->dir) < 0) die("out of memory");
+    } else {
+        if (asprintf(&p->history, "%s/sim-files-XXXXXX", temp_dir()) < 0) die("out of memory");
+        if (!mkdtemp(p->history)) die("cannot create a directory in %s: %s", temp_dir(), strerror(errno));
+    }
+    proc.os.history = path_history_create(p->history, !p->dir);
     p->show_progress = o->progress;
     progress prog;
     progress_init(&prog, "sim --full: functional pass", o->progress, o->total_insts);
@@ -207,9 +219,11 @@ void chunk_pass_destroy(chunk_pass *p)
     if (!p->dir) {
         for (size_t k = 0; k < p->n; k++) unlink(p->chunks[k].path);
         if (p->store) unlink(p->store);
+        if (p->history) path_history_remove(p->history);
     }
     chunks_free(p->chunks, p->n);
     free(p->store);
+    free(p->history);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
 }

@@ -53,6 +53,7 @@ typedef struct chunk_pass {
     progress chunks_progress;    /* the chunks', once the pass is done */
     const char *dir;             /* --chunk-pass DIR, or NULL: temporary files */
     char *store;                 /* the checkpoints' page store */
+    char *history;               /* the pass's file history (lib/sys/path_history.h) */
     uint64_t insts;              /* the program's instructions (when done) */
     double seconds;              /* the pass's wall time (when done) */
 } chunk_pass;

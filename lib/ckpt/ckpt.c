@@ -151,7 +151,7 @@ static json_t *os_json(const rv_proc *p, ckpt_blob *fd_data, bool apart, char *e
     if (os->cwd_root)
         json_object_set_new(j, "cwd_root", json_string(os->cwd_root));
     if (apart)
-        json_object_set_new(j, "apart", ckpt_apart_save());
+        json_object_set_new(j, "apart", ckpt_apart_save(os));
     return j;
 }
 
@@ -704,12 +704,13 @@ int ckpt_restore(rv_proc *p, const char *path, const rv_proc_options *o, ckpt_me
     po.exe = exe, po.argc = argc, po.argv = argv, po.envc = envc, po.envp = envp;
     if (rv_proc_prepare(p, &po, err, errlen))
         goto out;
-    ckpt_apart_restore(&p->os, json_object_get(osj, "apart")); /* before the files and shared mappings */
-    if (restore_memory(p, vj, ckpt_find(secs, n, CKPT_PAGES), err, errlen) ||
-        restore_os(p, osj, ckpt_find(secs, n, CKPT_FDATA), err, errlen))
-        goto out;
     uint64_t w[CPU_WORDS];
     memcpy(w, cpu->data, sizeof w);
+    /* Kept apart before the files and shared mappings are restored. */
+    if (ckpt_apart_restore(&p->os, json_object_get(osj, "apart"), path, w[66], err, errlen) ||
+        restore_memory(p, vj, ckpt_find(secs, n, CKPT_PAGES), err, errlen) ||
+        restore_os(p, osj, ckpt_find(secs, n, CKPT_FDATA), err, errlen))
+        goto out;
     memcpy(p->cpu.x, w, 32 * 8);
     memcpy(p->cpu.f, w + 32, 32 * 8);
     p->cpu.pc = w[64], p->cpu.block_pc = w[65], p->cpu.icount = w[66];

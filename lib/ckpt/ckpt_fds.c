@@ -19,6 +19,7 @@
 #include "ckpt/ckpt.h"
 #include "ckpt/ckpt_task.h"
 #include "util.h"
+#include "sys/path_history.h"
 #include "sys/sys_internal.h"
 
 /* File status flags a descriptor keeps besides its access mode. */
@@ -819,35 +820,43 @@ int ckpt_fds_restore(rv_proc *p, json_t *files, const unsigned char *blob, size_
 
 /* --------------------------------------------------------------- apart */
 
-/* The first value of the coarse real-time clock after its next tick. */
-static int64_t next_coarse_tick(void)
+json_t *ckpt_apart_save(const rv_os *os)
 {
-    struct timespec was, now;
-    clock_gettime(CLOCK_REALTIME_COARSE, &was);
-    do {
-        nanosleep(&(struct timespec){0, 200000}, NULL);
-        clock_gettime(CLOCK_REALTIME_COARSE, &now);
-    } while (now.tv_sec == was.tv_sec && now.tv_nsec == was.tv_nsec);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    json_t *j = json_object();
+    if (os->history) {
+        const char *dir = path_recorder_dir(os->history), *slash = strrchr(dir, '/');
+        json_object_set_new(j, "history", json_string(slash ? slash + 1 : dir));
+        path_history_mark(os->history); /* this checkpoint's chunk sees what comes next */
+    }
+    return j;
 }
 
-json_t *ckpt_apart_save(void)
+/* The history's name: a name in the checkpoint's directory, or NULL. */
+static const char *history_name(json_t *apart)
 {
-    return json_pack("{s:I}", "since_ns", (json_int_t)next_coarse_tick());
+    const char *name = json_string_value(json_object_get(apart, "history"));
+    return name && *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..") ? name : NULL;
 }
 
 int ckpt_apart_check(json_t *apart, char *err, size_t errlen)
 {
-    json_int_t since;
-    if (apart && (!json_is_object(apart) || !int_member(apart, "since_ns", 0, INT64_MAX, &since)))
+    if (apart && (!json_is_object(apart) || (json_object_get(apart, "history") && !history_name(apart))))
         return fail(err, errlen, "corrupted checkpoint: bad \"apart\" entry of the OS state");
     return 0;
 }
 
-void ckpt_apart_restore(rv_os *os, json_t *apart)
+int ckpt_apart_restore(rv_os *os, json_t *apart, const char *ckpt_path, uint64_t since, char *err, size_t errlen)
 {
     os->apart.on = apart != NULL;
-    os->apart.since_ns = apart ? json_integer_value(json_object_get(apart, "since_ns")) : 0;
+    const char *name = apart ? history_name(apart) : NULL;
+    if (!name) return 0;
+    const char *slash = strrchr(ckpt_path, '/');
+    char *dir;
+    if (asprintf(&dir, "%.*s%s", slash ? (int)(slash - ckpt_path + 1) : 0, ckpt_path, name) < 0)
+        die("out of memory");
+    os->apart.history = path_history_open(dir, since, err, errlen);
+    free(dir);
+    return os->apart.history ? 0 : -1;
 }
 
 /* --------------------------------------------------------------- locks */

@@ -55,14 +55,16 @@ json_t *ckpt_fds_save(const rv_proc *p, ckpt_blob *blob, bool carry_written, cha
 
 /* A chunk's checkpoint is restored into a run kept apart from the host's
  * files (lib/sys/sys_apart.c): the OS section's "apart" object, whose
- * since_ns is the first tick of the host's coarse clock (the one file birth
- * times come from) after the program's last step before the checkpoint: a
- * host file born since was not there. Waits for that tick (a few ms). */
-json_t *ckpt_apart_save(void);
+ * "history" names the functional pass's file history (lib/sys/path_history.c),
+ * a directory beside the checkpoint, when the pass keeps one (os->history,
+ * which learns that a checkpoint was taken). */
+json_t *ckpt_apart_save(const rv_os *os);
 /* 0 when apart is absent (the files are the host's) or well formed, else -1 with the reason. */
 int ckpt_apart_check(json_t *apart, char *err, size_t errlen);
-/* os kept apart as the (checked) object says; absent: not. */
-void ckpt_apart_restore(rv_os *os, json_t *apart);
+/* os kept apart as the (checked) object says (absent: not), seeing the
+ * history as it was at instruction `since`; -1 with the reason when the
+ * history cannot be read. */
+int ckpt_apart_restore(rv_os *os, json_t *apart, const char *ckpt_path, uint64_t since, char *err, size_t errlen);
 
 /* The structure of a saved list (what --info can check without the host). */
 int ckpt_fds_check(json_t *files, size_t blob_len, char *err, size_t errlen);

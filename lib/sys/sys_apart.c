@@ -4,14 +4,14 @@
  * and writes, nor see what the pass has done to them since its checkpoint.
  * In such a run (p->os.apart.on, set when a chunk's checkpoint is restored)
  * a regular file the guest opens for writing is a private copy in memory (a
- * memfd named APART_NAME) of the host file (empty with O_TRUNC or when the
- * guest creates it), which later opens of the same path share, also once
- * the guest has closed it; unlink and rename act on the copies only, and the calls
+ * memfd named APART_NAME) of the file (empty with O_TRUNC or when the guest
+ * creates it), which later opens of the same path share, also once the guest
+ * has closed it; unlink and rename act on the copies only, and the calls
  * that would only create or change a path answer without touching the host.
- * A host file born after the checkpoint was taken (statx's birth time, from
- * the clock tick the checkpoint recorded) was not there then: the run does
- * not see it. Files read without a copy are the host's (as at the
- * checkpoint unless the pass changed them since: then the chunk ends
+ * A path the pass has changed since the checkpoint is what the pass's file
+ * history (path_history.c) says it was then: not there, or a file the
+ * history kept. Files read without a copy are the host's (as at the
+ * checkpoint unless the pass wrote into them since: then the chunk ends
  * elsewhere than the pass, and sim says so). */
 #include <fcntl.h>
 #include <limits.h>
@@ -22,7 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "path_history.h"
 #include "sys_internal.h"
+#include "util.h"
 
 #define APART_NAME "rvsample-apart"
 
@@ -45,8 +47,7 @@ int sys_apart_file(const void *data, size_t len, int flags)
     return as_opened(sys_memory_file(APART_NAME, data, len), flags);
 }
 
-/* Copy what in holds, from its start, into out. 0, or -1 with errno. */
-static int copy_whole(int in, int out)
+int sys_copy_whole(int in, int out)
 {
     char buf[1 << 16];
     for (off_t at = 0;;) {
@@ -68,25 +69,67 @@ static int copy_whole(int in, int out)
 int sys_apart_copy(int host_fd, int flags)
 {
     int memfd = memfd_create(APART_NAME, MFD_CLOEXEC);
-    if (memfd >= 0 && copy_whole(host_fd, memfd))
+    if (memfd >= 0 && sys_copy_whole(host_fd, memfd))
         return sys_close_then(memfd, -1);
     return as_opened(memfd, flags);
 }
 
-/* Was the host file sx describes created after the checkpoint? (Unknown
- * birth, on a file system without it: no.) */
-static bool born_since(const rv_proc *p, const struct statx *sx)
+#define STATX_WHAT (STATX_TYPE | STATX_MODE)
+
+/* Where target is in the paths the run has removed, or ngone. */
+static size_t gone_at(const rv_proc *p, const char *target)
 {
-    if (!p->os.apart.since_ns || !(sx->stx_mask & STATX_BTIME))
-        return false;
-    int64_t born = (int64_t)sx->stx_btime.tv_sec * 1000000000 + sx->stx_btime.tv_nsec;
-    return born >= p->os.apart.since_ns;
+    size_t i = 0;
+    while (i < p->os.apart.ngone && strcmp(p->os.apart.gone[i], target)) i++;
+    return i;
 }
 
-/* Did path name a host file at the checkpoint (and *sx describes it)? */
-static bool on_host_then(const rv_proc *p, int dirfd, const char *path, int at_flags, struct statx *sx)
+/* The run has removed the path at target, or made it again: whether it is
+ * there is no longer the host's or the history's to say. */
+static void set_gone(rv_proc *p, const char *target, bool gone)
 {
-    return statx(dirfd, path, at_flags, STATX_TYPE | STATX_MODE | STATX_BTIME, sx) == 0 && !born_since(p, sx);
+    size_t i = gone_at(p, target);
+    if (gone && i == p->os.apart.ngone) {
+        char **grown = realloc(p->os.apart.gone, (i + 1) * sizeof *grown);
+        if (!grown || !(grown[i] = strdup(target))) die("out of memory");
+        p->os.apart.gone = grown;
+        p->os.apart.ngone++;
+    } else if (!gone && i < p->os.apart.ngone) {
+        free(p->os.apart.gone[i]);
+        p->os.apart.gone[i] = p->os.apart.gone[--p->os.apart.ngone];
+    }
+}
+
+/* Was there something at path (relative to dirfd) at the checkpoint? *sx
+ * describes it, and *from is where its bytes are now: path itself, or the
+ * file the pass's history kept (in kept, PATH_MAX bytes). *now: is there
+ * something at path on the host. */
+static bool there_then(const rv_proc *p, int dirfd, const char *path, int at_flags, struct statx *sx,
+                       const char **from, char *kept, bool *now)
+{
+    *from = path;
+    /* The host first: the pass records a change before it makes it. */
+    *now = statx(dirfd, path, at_flags, STATX_WHAT, sx) == 0;
+    char target[PATH_MAX];
+    if (sys_canonical_target(dirfd, path, target, sizeof target))
+        return *now;
+    if (gone_at(p, target) < p->os.apart.ngone)
+        return false;
+    if (!p->os.apart.history)
+        return *now;
+    switch (path_history_then(p->os.apart.history, target, kept)) {
+    case PATH_AS_NOW:
+        return *now;
+    case PATH_ABSENT:
+        return false;
+    case PATH_FILE:
+        *from = kept;
+        return statx(AT_FDCWD, kept, 0, STATX_WHAT, sx) == 0;
+    case PATH_OTHER:
+        if (!*now) sx->stx_mode = S_IFDIR; /* not a regular file: the host's calls answer */
+        return true;
+    }
+    return *now;
 }
 
 bool sys_apart_is_copy(const rv_file *f)
@@ -201,13 +244,19 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
         return true;
     }
     struct statx sx;
-    bool exists = statx(dirfd, real, 0, STATX_TYPE | STATX_MODE | STATX_BTIME, &sx) == 0;
-    bool there = exists && !born_since(p, &sx);
+    char kept[PATH_MAX];
+    const char *from;
+    bool now, there = there_then(p, dirfd, real, 0, &sx, &from, kept, &now);
     if (there && !S_ISREG(sx.stx_mode))
         return false;
     if (!writes(flags)) {
+        if (there && from != real) { /* the file as the history kept it */
+            int host = openat(AT_FDCWD, from, flags | O_CLOEXEC);
+            *result = host < 0 ? sys_err() : sys_install_fd(p, host, flags, target, 0, 0);
+            return true;
+        }
         *result = -ENOENT;
-        return exists && !there;
+        return now && !there;
     }
     if (there && (flags & O_CREAT) && (flags & O_EXCL)) {
         *result = -EEXIST;
@@ -217,13 +266,14 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
         *result = -ENOENT;
         return true;
     }
-    int host = new_copy(dirfd, real, there && !(flags & O_TRUNC), flags);
+    int host = new_copy(dirfd, from, there && !(flags & O_TRUNC), flags);
     if (host < 0) {
         *result = sys_err();
         return true;
     }
     fchmod(host, there ? sx.stx_mode & 07777 : mode); /* as fstat would show the host's */
     *result = sys_install_fd(p, host, flags, target, 0, 0);
+    set_gone(p, target, false);
     return true;
 }
 
@@ -235,8 +285,15 @@ bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, in
         return true;
     }
     struct statx sx;
+    char kept[PATH_MAX];
+    const char *from;
+    bool now, there = there_then(p, dirfd, path, 0, &sx, &from, kept, &now);
+    if (there && from != path) {
+        *result = stat(from, st) == 0 ? 0 : sys_err();
+        return true;
+    }
     *result = -ENOENT;
-    return statx(dirfd, path, 0, STATX_BTIME, &sx) == 0 && born_since(p, &sx);
+    return now && !there;
 }
 
 /* Is path there for the run: a copy of its own, or a host path that was
@@ -244,7 +301,10 @@ bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, in
 static bool there_for_run(rv_proc *p, int dirfd, const char *path)
 {
     struct statx sx;
-    return copy_at(p, dirfd, path) >= 0 || on_host_then(p, dirfd, path, AT_SYMLINK_NOFOLLOW, &sx);
+    char kept[PATH_MAX];
+    const char *from;
+    bool now;
+    return copy_at(p, dirfd, path) >= 0 || there_then(p, dirfd, path, AT_SYMLINK_NOFOLLOW, &sx, &from, kept, &now);
 }
 
 int64_t sys_apart_pretend(rv_proc *p, int dirfd, const char *path, bool created)
@@ -261,7 +321,36 @@ int64_t sys_apart_unlink(rv_proc *p, int dirfd, const char *path)
     int r = sys_canonical_target(dirfd, path, target, sizeof target);
     if (r)
         return r;
-    return rename_copies(p, target, NULL) ? 0 : sys_apart_pretend(p, dirfd, path, false);
+    r = rename_copies(p, target, NULL) ? 0 : (int)sys_apart_pretend(p, dirfd, path, false);
+    if (!r)
+        set_gone(p, target, true);
+    return r;
+}
+
+/* The run renames a file it has no copy of: a copy of it, closed (kept), for
+ * the rename to move. 0, or -errno. */
+static int64_t copy_to_move(rv_proc *p, int dirfd, const char *path, const char *target)
+{
+    struct statx sx;
+    char kept[PATH_MAX];
+    const char *from;
+    bool now;
+    if (!there_then(p, dirfd, path, AT_SYMLINK_NOFOLLOW, &sx, &from, kept, &now))
+        return -ENOENT;
+    if (!S_ISREG(sx.stx_mode))
+        return 0; /* a directory or a link: the rename only pretends */
+    int host = new_copy(dirfd, from, true, O_RDWR);
+    if (host < 0)
+        return sys_err();
+    fchmod(host, sx.stx_mode & 07777);
+    int64_t fd = sys_install_fd(p, host, O_RDWR, target, 0, 0);
+    if (fd < 0)
+        return fd;
+    if (!sys_apart_keep(p, (int)fd)) { /* no free descriptor to keep it in */
+        forget(&p->os.files[fd]);
+        return -EMFILE;
+    }
+    return 0;
 }
 
 int64_t sys_apart_rename(rv_proc *p, int from_dirfd, const char *from, int to_dirfd, const char *to)
@@ -272,9 +361,11 @@ int64_t sys_apart_rename(rv_proc *p, int from_dirfd, const char *from, int to_di
         r = sys_canonical_target(to_dirfd, to, dest, sizeof dest);
     if (r)
         return r;
-    if (copy_named(p, source) < 0)
-        return sys_apart_pretend(p, from_dirfd, from, false);
+    if (copy_named(p, source) < 0 && (r = (int)copy_to_move(p, from_dirfd, from, source)))
+        return r;
     rename_copies(p, dest, NULL); /* replaced */
     rename_copies(p, source, dest);
+    set_gone(p, source, true);
+    set_gone(p, dest, false);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "path_history.h"
 #include "progress.h"
 #include "sys_internal.h"
 
@@ -43,6 +44,15 @@ enum { GUEST_AT_REMOVEDIR = 0x200, GUEST_AT_EMPTY_PATH = 0x1000, GUEST_AT_SYMLIN
     do {                                                                         \
         if (p->os.apart.on)                                                      \
             return (instead);                                                    \
+    } while (0)
+
+/* In a chunked run's functional pass, what the path was before the call
+ * changes it, for the chunks restored before (path_history.c); the system
+ * call's instruction is the one before icount. */
+#define RECORD_BEFORE(dirfd, path, how)                                          \
+    do {                                                                         \
+        if (p->os.history)                                                       \
+            path_history_before(p->os.history, p->cpu.icount - 1, (dirfd), (path), (how)); \
     } while (0)
 
 static bool modifies(int flags)
@@ -76,6 +86,8 @@ SYS(openat)
     int64_t apart;
     if (p->os.apart.on && sys_apart_openat(p, dirfd, real, flags, mode, &apart))
         return apart;
+    if (modifies(flags) && (flags & (O_CREAT | O_TRUNC)))
+        RECORD_BEFORE(dirfd, real, (flags & O_TRUNC) ? PATH_TRUNCATE : PATH_CREATE);
     host = openat(dirfd, real, flags | O_CLOEXEC, mode);
     if (host < 0)
         return sys_err();
@@ -584,6 +596,7 @@ SYS(mkdirat)
     PATH_ARG(path, dirfd, 1);
     REQUIRE_WRITABLE(dirfd, path);
     UNLESS_APART(sys_apart_pretend(p, dirfd, path, true));
+    RECORD_BEFORE(dirfd, path, PATH_CREATE);
     return sys_ret(mkdirat(dirfd, path, (mode_t)(a[2] & ~p->os.umask & 07777)));
 }
 
@@ -592,6 +605,7 @@ SYS(unlinkat)
     PATH_ARG(path, dirfd, 1);
     REQUIRE_WRITABLE(dirfd, path);
     UNLESS_APART(sys_apart_unlink(p, dirfd, path));
+    RECORD_BEFORE(dirfd, path, PATH_REMOVE);
     return sys_ret(unlinkat(dirfd, path, (a[2] & GUEST_AT_REMOVEDIR) ? AT_REMOVEDIR : 0));
 }
 
@@ -602,6 +616,8 @@ SYS(renameat2)
     REQUIRE_WRITABLE(from_dirfd, from);
     REQUIRE_WRITABLE(to_dirfd, to);
     UNLESS_APART(sys_apart_rename(p, from_dirfd, from, to_dirfd, to));
+    RECORD_BEFORE(from_dirfd, from, PATH_REMOVE);
+    RECORD_BEFORE(to_dirfd, to, PATH_REMOVE);
     return sys_ret(renameat2(from_dirfd, from, to_dirfd, to, (unsigned)a[4]));
 }
 
@@ -611,6 +627,7 @@ SYS(linkat)
     PATH_ARG(to, to_dirfd, 3);
     REQUIRE_WRITABLE(to_dirfd, to);
     UNLESS_APART(sys_apart_pretend(p, to_dirfd, to, true));
+    RECORD_BEFORE(to_dirfd, to, PATH_CREATE);
     return sys_ret(linkat(from_dirfd, from, to_dirfd, to, (int)a[4]));
 }
 
@@ -623,6 +640,7 @@ SYS(symlinkat)
     PATH_ARG(path, dirfd, 2);
     REQUIRE_WRITABLE(dirfd, path);
     UNLESS_APART(sys_apart_pretend(p, dirfd, path, true));
+    RECORD_BEFORE(dirfd, path, PATH_CREATE);
     return sys_ret(symlinkat(target, dirfd, path));
 }
 

@@ -78,6 +78,8 @@ int64_t sys_apart_pretend(rv_proc *p, int dirfd, const char *path, bool created)
 int sys_apart_file(const void *data, size_t len, int flags);
 /* The same holding what host_fd holds (a host file, copied whole): -1 with errno. */
 int sys_apart_copy(int host_fd, int flags);
+/* Copy what in holds, from its start, into out. 0, or -1 with errno. */
+int sys_copy_whole(int in, int out);
 /* Paths by which a program asks about itself describe the guest, not the
  * emulator: /proc/self/exe (and /proc/1000/...) names the guest program; */
 const char *sys_self_path(rv_proc *p, const char *path);

@@ -237,25 +237,35 @@ echo "     the guest's exit status and fault as in a serial run"
 # private copy, never the host's, while the functional pass goes on; so the
 # chunks stitch into the serial run's instructions and rows exactly, and the
 # file ends as the pass (a serial run, qemu) leaves it. One that closes the
-# file and opens it again to read it before it rewrites it (file_reread)
-# gives a chunk restored in between the pass's later file, which no
-# checkpoint carries: a chunk that does not end where the pass was (pc and
-# registers) stops the run instead of stitching another program's result.
-mkdir ff ffs ffq rr
-(cd ffs && sim --full --interval-log ../ffs.csv -o ../ffs.json -- "$RV/progs/file_feedback" > ../ffs.txt) ||
-    fail "file_feedback's serial run"
-(cd ff && OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 --interval-log ../ff.csv -o ../ff.json \
-    -- "$RV/progs/file_feedback" > ../ff.txt 2> ../ff.err) || fail "file_feedback in chunks: $(tail -n 1 ff.err)"
-python3 "$TOP/bench/chunked_compare.py" ffs.json ffs.csv ff.json ff.csv > /dev/null ||
-    fail "file_feedback in chunks: an exact quantity differs from the serial run's"
-python3 - ff.json <<'PY' || fail "file_feedback was not run in chunks"
+# file and opens it again to read it before it writes over it in place
+# (file_reread) gives a chunk restored in between the pass's later file,
+# which no checkpoint carries nor the pass's file history keeps: a chunk
+# that does not end where the pass was (pc and registers) stops the run
+# instead of stitching another program's result.
+# serial_and_chunked NAME CHUNKS: $RV/progs/NAME's serial run in NAMEs/ and
+# its run in 2M chunks without warm-up in NAME/ (NAME.json, NAME.csv, their
+# output NAME.txt): the same instructions and rows, in CHUNKS chunks.
+serial_and_chunked() {
+    local n=$1
+    mkdir "$n" "${n}s"
+    (cd "${n}s" && sim --full --interval-log "../${n}s.csv" -o "../${n}s.json" -- "$RV/progs/$n" > "../${n}s.txt") ||
+        fail "$n's serial run"
+    (cd "$n" && OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 --interval-log "../$n.csv" \
+        -o "../$n.json" -- "$RV/progs/$n" > "../$n.txt" 2> "../$n.err") || fail "$n in chunks: $(tail -n 1 "$n.err")"
+    python3 "$TOP/bench/chunked_compare.py" "${n}s.json" "${n}s.csv" "$n.json" "$n.csv" > /dev/null ||
+        fail "$n in chunks: an exact quantity differs from the serial run's"
+    python3 - "$n.json" "$2" <<'PY' || fail "$n was not run in $2 chunks"
 import json, sys
-assert json.load(open(sys.argv[1]))["results"][0]["chunked"]["chunks"] == 13
+assert json.load(open(sys.argv[1]))["results"][0]["chunked"]["chunks"] == int(sys.argv[2])
 PY
+}
+serial_and_chunked file_feedback 13
+mkdir ffq rr
 (cd ffq && qemu-riscv64 "$RV/progs/file_feedback" > ../ffq.txt) || fail "file_feedback under qemu"
-cmp -s ff/feedback.dat ffs/feedback.dat && cmp -s ff/feedback.dat ffq/feedback.dat ||
+cmp -s file_feedback/feedback.dat file_feedbacks/feedback.dat && cmp -s file_feedback/feedback.dat ffq/feedback.dat ||
     fail "the file after the chunked run is not what the serial run and qemu leave"
-cmp -s ff.txt ffq.txt && [ ! -s ff.err ] || fail "file_feedback's output or warnings: $(cat ff.txt ff.err)"
+cmp -s file_feedback.txt ffq.txt && [ ! -s file_feedback.err ] ||
+    fail "file_feedback's output or warnings: $(cat file_feedback.txt file_feedback.err)"
 (cd rr && ! OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-warmup 0 -o ../rr.json \
     -- "$RV/progs/file_reread" > ../rr.txt 2>&1) || fail "a chunked run that diverged from the program was stitched"
 grep -q "ended at pc 0x[0-9a-f]* with other registers than the functional pass had there" rr.txt &&
@@ -267,10 +277,19 @@ mkdir lr && (cd lr && ! OMP_NUM_THREADS=2 sim --full --chunk-insts 2M --chunk-wa
     -- "$RV/progs/file_last_read" > ../lr.txt 2>&1) || fail "a chunked run whose last chunk diverged was stitched"
 grep -q "the last chunk (6 of 6) ended the program after [0-9]* instructions, the functional pass after [0-9]*" lr.txt &&
     [ ! -e lr.json ] || fail "the diverged last chunk's message, or a result left: $(tail -n 1 lr.txt)"
+# A program that saves each value into a new file renamed over the old one,
+# and at its end unlinks the file and writes it again (file_replace, as tcc
+# its output): a chunk restored before the pass replaced the file reads it
+# from the pass's file history, so the chunks stitch into the serial run.
+serial_and_chunked file_replace 7
+cmp -s file_replace/replace.dat file_replaces/replace.dat && cmp -s file_replace.txt file_replaces.txt &&
+    [ "$(ls file_replace)" = replace.dat ] ||
+    fail "file_replace's file or output after the chunked run is not the serial run's: $(ls file_replace)"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 echo "ok   a program that rewrites a file it keeps open (file_feedback) in 13 chunks: the serial run's instructions"
-echo "     and rows, the file as the serial run and qemu leave it; one that reopens it to read (file_reread), or"
-echo "     whose last chunk does (file_last_read), stops the run"
+echo "     and rows, the file as the serial run and qemu leave it; one that replaces it by renaming a new one over"
+echo "     it (file_replace) in 7 chunks: the serial run's; one that reopens it to read what it wrote over in place"
+echo "     (file_reread), or whose last chunk does (file_last_read), stops the run"
 
 # pipeline.sh --full-chunks: the full run's stage in chunks, its Slurm job with a CPU per chunk.
 BIN=$BIN "$TOP/scripts/pipeline.sh" -o pl -i 1M -k 3 --full-chunks 3 --engine slurm --dry-run -- "$prog" > pl.txt 2>&1 ||

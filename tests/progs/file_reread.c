@@ -12,12 +12,9 @@
 int main(void)
 {
     if (write_value("reread.dat", 1)) return 1;
-    volatile unsigned sink = 0;
     unsigned next = 1;
     for (int i = 0; i < 2000; i++) {
-        unsigned v = read_value("reread.dat", 1);
-        for (unsigned k = 0; k < 500 + v % 1009; k++) sink += k ^ v;
-        next = next * 2654435761u + v + (unsigned)i;
+        next = work_round(read_value("reread.dat", 1), i, next);
         if (i % 64 == 63 && write_value("reread.dat", next)) return 1;
     }
     printf("%u\n", next);

@@ -1,9 +1,11 @@
 /* A chunk's checkpoint is restored apart from the host's files (issue 38):
  * the files the program writes travel in it and come back as they were
- * then, what the restored run writes stays in private copies, and a host
- * file born after the checkpoint is not there for it. An ordinary
+ * then, what the restored run writes stays in private copies, and what the
+ * functional pass did to a path after the checkpoint (created, truncated,
+ * removed or renamed it: its file history) is undone for it. An ordinary
  * checkpoint leaves the files to the host, as before. The system calls are
- * made as the guest makes them (rv_syscall), on loop_simple's process. */
+ * made as the guest makes them (rv_syscall), on loop_simple's process: the
+ * pass's at instruction 0 before its first checkpoint, at CKPT_AT. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +20,9 @@
 #include "ckpt/ckpt.h"
 #include "ckpt/ckpt_chunks.h"
 #include "ckpt/ckpt_fds.h"
+#include "host_files.h"
 #include "quiet_guest.h"
+#include "sys/path_history.h"
 #include "syscall.h"
 
 enum {
@@ -94,29 +98,14 @@ static int64_t guest_size(rv_proc *p, const char *path)
     return r ? r : size;
 }
 
-static void host_write(const char *path, const char *s)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(s, f);
-    fclose(f);
-}
+enum { CKPT_AT = 1000 };
 
-static const char *host_read(const char *path)
-{
-    static char buf[256];
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
+/* The functional pass's process, keeping its file history beside the checkpoint. */
 static void start(rv_proc *p)
 {
     start_quiet_guest(p, program, NULL, RV_EXEC_INTERPRET);
+    p->cpu.icount = 1; /* its system calls at instruction 0 */
+    p->os.history = path_history_create("files", false);
     /* The test runner's stdin may be a pipe, which only `checkpoint` reads ahead. */
     p->os.files[0].host_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
@@ -143,10 +132,15 @@ static const char *ckpt_path(void)
     return path;
 }
 
+/* a's checkpoint at the next multiple of CKPT_AT; its next system calls come after it. */
 static void save(rv_proc *a, bool chunk)
 {
-    ckpt_region r = chunk ? ckpt_chunk_region(1, 1000, 0) : (ckpt_region){.simpoint = 1, .cluster = 0, .weight = 1};
+    uint64_t at = (a->cpu.icount / CKPT_AT + 1) * CKPT_AT;
+    ckpt_region r = chunk ? ckpt_chunk_region(at / CKPT_AT, CKPT_AT, 0)
+                          : (ckpt_region){.simpoint = 1, .cluster = 0, .weight = 1};
+    a->cpu.icount = at;
     ckpt_save(a, ckpt_path(), &r, 1);
+    a->cpu.icount = at + 1;
 }
 
 static void restore(rv_proc *b)
@@ -221,13 +215,13 @@ Test(ckpt_apart, files_opened_after_the_checkpoint_are_private_copies)
     rv_proc_destroy(&b);
 }
 
-Test(ckpt_apart, a_file_born_after_the_checkpoint_is_not_there)
+Test(ckpt_apart, a_file_the_pass_creates_after_the_checkpoint_is_not_there)
 {
     rv_proc a, b;
     host_write("early.txt", "early");
     start(&a);
     save_and_restore(&a, true, &b);
-    host_write("late.txt", "written by the pass after the checkpoint");
+    guest_write(&a, open_at(&a, "late.txt", G_WRONLY | G_CREAT | G_EXCL), "written by the pass", 0);
     cr_assert_eq(open_at(&b, "late.txt", G_RDONLY), -ENOENT);
     cr_assert_eq(guest_size(&b, "late.txt"), -ENOENT);
     cr_assert_eq(CALL(&b, NR_faccessat, (uint64_t)G_AT_FDCWD, slot(&b, 0, "late.txt"), 0, 0), -ENOENT);
@@ -235,9 +229,70 @@ Test(ckpt_apart, a_file_born_after_the_checkpoint_is_not_there)
     cr_assert_geq(open_at(&b, "late.txt", G_RDWR | G_CREAT | G_EXCL), 3); /* mkstemp's name is free */
     cr_assert_eq(open_at(&b, "early.txt", G_RDWR | G_CREAT | G_EXCL), -EEXIST);
     cr_assert_str_eq(guest_read(&b, open_at(&b, "early.txt", G_RDONLY)), "early");
-    cr_assert_str_eq(host_read("late.txt"), "written by the pass after the checkpoint");
+    cr_assert_str_eq(host_read("late.txt"), "written by the pass");
     rv_proc_destroy(&a);
     rv_proc_destroy(&b);
+}
+
+static int64_t rename_to(rv_proc *p, const char *from, const char *to)
+{
+    return CALL(p, NR_renameat2, (uint64_t)G_AT_FDCWD, slot(p, 0, from), (uint64_t)G_AT_FDCWD, slot(p, 1, to));
+}
+
+static int64_t unlink_at(rv_proc *p, const char *path)
+{
+    return CALL(p, NR_unlinkat, (uint64_t)G_AT_FDCWD, slot(p, 0, path), 0, 0);
+}
+
+/* tcc unlinks its output and writes it again; by the time a chunk from
+ * before does so, the pass has replaced it (tcc_compile in the corpus). */
+Test(ckpt_apart, what_the_pass_removes_or_replaces_later_is_there_as_it_was)
+{
+    rv_proc a, b, c;
+    host_write("unit.o", "old object");
+    host_write("log.txt", "old log");
+    host_write("from.txt", "renamed");
+    host_write("over.txt", "renamed over");
+    start(&a);
+    save_and_restore(&a, true, &b);
+    cr_assert_eq(unlink_at(&a, "unit.o"), 0);
+    guest_write(&a, open_at(&a, "unit.o", G_WRONLY | G_CREAT | G_TRUNC), "new object", 0);
+    guest_write(&a, open_at(&a, "log.txt", G_WRONLY | G_TRUNC), "new", 0);
+    cr_assert_eq(rename_to(&a, "from.txt", "over.txt"), 0);
+    /* The chunk sees the files as they were at its checkpoint... */
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "unit.o", G_RDONLY)), "old object");
+    cr_assert_eq(guest_size(&b, "log.txt"), 7);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "log.txt", G_RDONLY)), "old log");
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "from.txt", G_RDONLY)), "renamed");
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "over.txt", G_RDWR)), "renamed over");
+    /* ...and changes them as the pass did, in copies of its own. */
+    cr_assert_eq(unlink_at(&b, "unit.o"), 0);
+    int64_t out = open_at(&b, "unit.o", G_WRONLY | G_CREAT | G_TRUNC);
+    guest_write(&b, out, "chunk's object", 0);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "unit.o", G_RDONLY)), "chunk's object");
+    cr_assert_str_eq(host_read("unit.o"), "new object");
+    cr_assert_str_eq(host_read("log.txt"), "new");
+    cr_assert_null(host_read("from.txt"));
+    cr_assert_str_eq(host_read("over.txt"), "renamed");
+    /* What the chunk removed is gone for it, what it renamed moved. */
+    cr_assert_eq(unlink_at(&b, "log.txt"), 0);
+    cr_assert_eq(open_at(&b, "log.txt", G_RDONLY), -ENOENT);
+    cr_assert_eq(guest_size(&b, "log.txt"), -ENOENT);
+    cr_assert_eq(guest_size(&b, "over.txt"), 12);
+    cr_assert_eq(rename_to(&b, "from.txt", "over.txt"), 0);
+    cr_assert_eq(open_at(&b, "from.txt", G_RDONLY), -ENOENT);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "over.txt", G_RDONLY)), "renamed");
+    cr_assert_eq(guest_size(&b, "log.txt"), -ENOENT);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "log.txt", G_RDWR | G_CREAT)), ""); /* made anew */
+    cr_assert_str_eq(host_read("log.txt"), "new");
+    /* A chunk from a later checkpoint sees the pass's files. */
+    save_and_restore(&a, true, &c);
+    cr_assert_str_eq(guest_read(&c, open_at(&c, "unit.o", G_RDONLY)), "new object");
+    cr_assert_str_eq(guest_read(&c, open_at(&c, "over.txt", G_RDONLY)), "renamed");
+    cr_assert_eq(open_at(&c, "from.txt", G_RDONLY), -ENOENT);
+    rv_proc_destroy(&a);
+    rv_proc_destroy(&b);
+    rv_proc_destroy(&c);
 }
 
 /* An output larger than CKPT_MAX_WRITTEN_CONTENTS does not travel: the
@@ -275,11 +330,14 @@ Test(ckpt_apart, a_bad_apart_entry_is_refused)
 {
     char err[256];
     cr_assert_eq(ckpt_apart_check(NULL, err, sizeof err), 0);
-    json_t *good = json_pack("{s:I}", "since_ns", (json_int_t)1), *bad = json_pack("{s:I}", "since_ns", (json_int_t)-1);
+    json_t *good = json_pack("{s:s}", "history", "files"), *none = json_object();
+    json_t *outside = json_pack("{s:s}", "history", "../files"), *bad = json_pack("{s:i}", "history", 1);
     json_t *wrong = json_pack("[i]", 1);
     cr_assert_eq(ckpt_apart_check(good, err, sizeof err), 0);
-    cr_assert_eq(ckpt_apart_check(bad, err, sizeof err), -1);
+    cr_assert_eq(ckpt_apart_check(none, err, sizeof err), 0);
+    cr_assert_eq(ckpt_apart_check(outside, err, sizeof err), -1);
     cr_assert(strstr(err, "corrupted checkpoint"), "%s", err);
+    cr_assert_eq(ckpt_apart_check(bad, err, sizeof err), -1);
     cr_assert_eq(ckpt_apart_check(wrong, err, sizeof err), -1);
-    json_decref(good), json_decref(bad), json_decref(wrong);
+    json_decref(good), json_decref(none), json_decref(outside), json_decref(bad), json_decref(wrong);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "host_files.h"
 #include "../../simpoint/bb_load.h"
 #include "../../simpoint/dataset.h"
 #include "../../simpoint/options.h"
@@ -209,17 +210,6 @@ Test(simpoint_files, vector_round_trips)
     dataset_free(&c);
 }
 
-static char *slurp_file(const char *path)
-{
-    static char buf[4096];
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f, "%s", path);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 Test(simpoint_files, output_shapes)
 {
     /* 5 intervals, k = 3 with cluster 1 empty. */
@@ -234,14 +224,14 @@ Test(simpoint_files, output_shapes)
     char *sp = strdup(tmp_path("o.simpoints")), *wp = strdup(tmp_path("o.weights")), *lp = strdup(tmp_path("o.labels"));
     output_names names = {sp, wp, lp, 0.5, NULL};
     write_run_outputs(&names, "", &run, &ds, false);
-    cr_assert_str_eq(slurp_file(tmp_path("o.simpoints")), "4 0\n2 2\n");
-    cr_assert_str_eq(slurp_file(tmp_path("o.weights")), "0.6 0\n0.4 2\n");
-    cr_assert_str_eq(slurp_file(tmp_path("o.labels")), "0 0.05\n0 0.05\n2 0.1\n2 0.1\n0 0\n");
-    cr_assert_str_eq(slurp_file(tmp_path("o.simpoints.lpt0.5")), "4 0\n");
-    cr_assert_str_eq(slurp_file(tmp_path("o.weights.lpt0.5")), "1 0\n");
+    cr_assert_str_eq(host_read(tmp_path("o.simpoints")), "4 0\n2 2\n");
+    cr_assert_str_eq(host_read(tmp_path("o.weights")), "0.6 0\n0.4 2\n");
+    cr_assert_str_eq(host_read(tmp_path("o.labels")), "0 0.05\n0 0.05\n2 0.1\n2 0.1\n0 0\n");
+    cr_assert_str_eq(host_read(tmp_path("o.simpoints.lpt0.5")), "4 0\n");
+    cr_assert_str_eq(host_read(tmp_path("o.weights.lpt0.5")), "1 0\n");
     /* Sampled runs take their weights from the labels of every interval. */
     write_run_outputs(&names, ".s", &run, &ds, true);
-    cr_assert_str_eq(slurp_file(tmp_path("o.weights.s")), "0.6 0\n0.4 2\n");
+    cr_assert_str_eq(host_read(tmp_path("o.weights.s")), "0.6 0\n0.4 2\n");
     free(sp);
     free(wp);
     free(lp);
@@ -259,8 +249,8 @@ Test(simpoint_files, weights_print_six_digits)
     char *sp = strdup(tmp_path("s")), *wp = strdup(tmp_path("w"));
     output_names names = {sp, wp, NULL, 1.0, NULL};
     write_run_outputs(&names, "", &run, &ds, false);
-    cr_assert_str_eq(slurp_file(tmp_path("w")), "0.333333 0\n0.666667 1\n");
-    cr_assert_str_eq(slurp_file(tmp_path("s")), "0 0\n1 1\n"); /* tie: the earliest interval */
+    cr_assert_str_eq(host_read(tmp_path("w")), "0.333333 0\n0.666667 1\n");
+    cr_assert_str_eq(host_read(tmp_path("s")), "0 0\n1 1\n"); /* tie: the earliest interval */
     cr_assert_eq(access(tmp_path("w.lpt1"), F_OK), -1);
     free(sp);
     free(wp);

@@ -1,0 +1,119 @@
+/* The functional pass's file history (lib/sys/path_history.c): what a path
+ * was before the pass first changed it after a checkpoint, as a run
+ * restored at an instruction sees it, kept files included; a record still
+ * being written is not read. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host_files.h"
+#include "sys/path_history.h"
+
+static char top[64];
+
+static void enter_scratch(void)
+{
+    cr_assert_not_null(mkdtemp(strcpy(top, "/tmp/test_path_history_XXXXXX")));
+    cr_assert_eq(chdir(top), 0);
+}
+
+static void leave_scratch(void)
+{
+    char cmd[PATH_MAX + 16];
+    cr_assert_eq(system((snprintf(cmd, sizeof cmd, "rm -rf %s", top), cmd)), 0);
+}
+
+TestSuite(path_history, .init = enter_scratch, .fini = leave_scratch);
+
+/* TOP/name, in a static buffer per slot. */
+static const char *abs_path(int slot, const char *name)
+{
+    static char buf[2][PATH_MAX];
+    snprintf(buf[slot], PATH_MAX, "%s/%s", top, name);
+    return buf[slot];
+}
+
+static path_view *view_at(uint64_t since)
+{
+    char err[256];
+    path_view *v = path_history_open("h", since, err, sizeof err);
+    cr_assert_not_null(v, "%s", err);
+    return v;
+}
+
+Test(path_history, each_run_sees_the_paths_as_they_were_at_its_instruction)
+{
+    host_write("a.txt", "a at 0");
+    path_recorder *r = path_history_create("h", false);
+    /* Before the first checkpoint (at 100): a.txt created anew. */
+    path_history_before(r, 10, AT_FDCWD, "b.txt", PATH_CREATE);
+    host_write("b.txt", "b at 10");
+    path_history_mark(r); /* the checkpoint at 100 */
+    path_history_before(r, 150, AT_FDCWD, "a.txt", PATH_TRUNCATE);
+    host_write("a.txt", "a at 150");
+    path_history_before(r, 160, AT_FDCWD, "a.txt", PATH_TRUNCATE); /* not its first change since */
+    host_write("a.txt", "a at 160");
+    path_history_before(r, 170, AT_FDCWD, "b.txt", PATH_REMOVE);
+    cr_assert_eq(unlink("b.txt"), 0);
+    path_history_before(r, 180, AT_FDCWD, "b.txt", PATH_CREATE);
+    host_write("b.txt", "b at 180");
+    path_history_mark(r); /* the checkpoint at 200 */
+    path_history_before(r, 250, AT_FDCWD, "a.txt", PATH_REMOVE);
+    cr_assert_eq(unlink("a.txt"), 0);
+    path_history_before(r, 260, AT_FDCWD, "d", PATH_CREATE);
+    cr_assert_eq(mkdir("d", 0755), 0);
+    path_history_before(r, 270, AT_FDCWD, "d", PATH_CREATE); /* there: nothing to record */
+
+    char kept[PATH_MAX];
+    path_view *at100 = view_at(100), *at200 = view_at(200), *at300 = view_at(300);
+    cr_assert_eq(path_history_then(at100, abs_path(0, "a.txt"), kept), PATH_FILE);
+    cr_assert_str_eq(host_read(kept), "a at 0");
+    cr_assert_eq(path_history_then(at100, abs_path(0, "b.txt"), kept), PATH_FILE);
+    cr_assert_str_eq(host_read(kept), "b at 10");
+    cr_assert_eq(path_history_then(at100, abs_path(0, "d"), kept), PATH_ABSENT);
+    cr_assert_eq(path_history_then(at200, abs_path(0, "a.txt"), kept), PATH_FILE);
+    cr_assert_str_eq(host_read(kept), "a at 160");
+    cr_assert_eq(path_history_then(at200, abs_path(0, "b.txt"), kept), PATH_AS_NOW);
+    cr_assert_eq(path_history_then(at300, abs_path(0, "a.txt"), kept), PATH_AS_NOW);
+    cr_assert_eq(path_history_then(at300, abs_path(0, "d"), kept), PATH_AS_NOW);
+    /* The pass goes on after a view was opened: the view reads on. */
+    path_history_mark(r); /* at 300 */
+    path_history_before(r, 350, AT_FDCWD, "d", PATH_REMOVE);
+    cr_assert_eq(path_history_then(at300, abs_path(0, "d"), kept), PATH_OTHER);
+    path_view_close(at100), path_view_close(at200), path_view_close(at300);
+    path_recorder_close(r);
+    path_history_remove("h");
+    cr_assert_neq(access("h", F_OK), 0);
+}
+
+Test(path_history, a_record_half_written_is_read_once_whole)
+{
+    path_recorder *r = path_history_create("h", false);
+    path_history_before(r, 5, AT_FDCWD, "new.txt", PATH_CREATE);
+    path_recorder_close(r);
+    int fd = open("h/journal", O_RDWR);
+    cr_assert_geq(fd, 0);
+    off_t size = lseek(fd, 0, SEEK_END);
+    char whole[PATH_MAX + 16];
+    cr_assert_eq(pread(fd, whole, (size_t)size, 0), size);
+    cr_assert_eq(ftruncate(fd, size - 3), 0);
+    char kept[PATH_MAX];
+    path_view *v = view_at(0);
+    cr_assert_eq(path_history_then(v, abs_path(0, "new.txt"), kept), PATH_AS_NOW);
+    cr_assert_eq(pwrite(fd, whole + size - 3, 3, size - 3), 3);
+    cr_assert_eq(path_history_then(v, abs_path(0, "new.txt"), kept), PATH_ABSENT);
+    close(fd);
+    path_view_close(v);
+}
+
+Test(path_history, a_missing_history_is_an_error)
+{
+    char err[256];
+    cr_assert_null(path_history_open("nowhere", 0, err, sizeof err));
+    cr_assert(strstr(err, "cannot read the file history nowhere"), "%s", err);
+}
