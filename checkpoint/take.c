@@ -205,7 +205,12 @@ static void publish_staging(const char *out_dir)
             continue;
         snprintf(from, sizeof from, "%s/%s", staging, e->d_name);
         snprintf(to, sizeof to, "%s/%s", out_dir, e->d_name);
-        if (rename(from, to) != 0)
+        int rc = rename(from, to);
+        if (rc != 0 && (errno == ENOTEMPTY || errno == EEXIST)) { /* an earlier run's file history */
+            path_history_remove(to);
+            rc = rename(from, to);
+        }
+        if (rc != 0)
             die("cannot move %s into %s: %s", e->d_name, out_dir, strerror(errno));
     }
     closedir(d);

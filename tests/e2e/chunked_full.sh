@@ -148,6 +148,10 @@ echo "     ProfileMe and inclusive time from --chunk-pass's parts"
 # The same chunks from checkpoint --chunk-insts, stitched: the same result.
 "$BIN/checkpoint" -o ck --warm "$TOP/configs/boom-tip.ini" --chunk-insts 2M -- "$prog" > /dev/null
 expect_eq "chunk checkpoints" 5 "$(ls ck/*.ckpt | wc -l)"
+[ -f ck/files/journal ] && grep -q '"file_history": "files"' ck/checkpoints.json ||
+    fail "checkpoint --chunk-insts left no file history (ck/files) or did not name it"
+"$BIN/checkpoint" -o ck --warm "$TOP/configs/boom-tip.ini" --chunk-insts 2M -- "$prog" > /dev/null ||
+    fail "checkpoint --chunk-insts into the directory of an earlier one (its file history there)"
 sim --stitch "${SAMPLE[@]}" --interval-log stitched.csv -o stitched.json ck/*.ckpt
 cmp -s stitched.csv chunked.csv || fail "sim --stitch's interval log differs from sim --full --chunk-insts's"
 same_result stitched.json chunked.json || fail "sim --stitch's result differs from sim --full --chunk-insts's"
