@@ -92,6 +92,12 @@ typedef struct rv_task {
     uint64_t timerslack_ns;
 } rv_task;
 
+/* A list of host paths (canonical). */
+typedef struct rv_paths {
+    char **v;
+    size_t n;
+} rv_paths;
+
 typedef struct rv_os {
     rv_file files[RV_MAX_FDS];
     int cwd_fd;            /* host directory fd standing for the guest's cwd */
@@ -126,8 +132,8 @@ typedef struct rv_os {
         bool on;           /* the files it writes are private copies, the host's never written */
         struct path_view *history; /* the pass's paths as they were at the checkpoint
                                       (NULL: as the host has them) */
-        char **gone;       /* the paths the run has removed (and not created again) */
-        size_t ngone;
+        rv_paths gone;     /* the paths the run has removed (and not made again) */
+        rv_paths made;     /* the directories it has made (which the pass has made before it) */
     } apart;
 } rv_os;
 

@@ -184,9 +184,12 @@ void rv_proc_destroy(rv_proc *p)
     free(p->os.environ);
     path_recorder_close(p->os.history);
     path_view_close(p->os.apart.history);
-    for (size_t i = 0; i < p->os.apart.ngone; i++)
-        free(p->os.apart.gone[i]);
-    free(p->os.apart.gone);
+    for (size_t i = 0; i < p->os.apart.gone.n; i++)
+        free(p->os.apart.gone.v[i]);
+    free(p->os.apart.gone.v);
+    for (size_t i = 0; i < p->os.apart.made.n; i++)
+        free(p->os.apart.made.v[i]);
+    free(p->os.apart.made.v);
     code_free(p->code);
     if (p->mem.base)
         mem_destroy(&p->mem);

@@ -76,28 +76,37 @@ int sys_apart_copy(int host_fd, int flags)
 
 #define STATX_WHAT (STATX_TYPE | STATX_MODE)
 
-/* Where target is in the paths the run has removed, or ngone. */
-static size_t gone_at(const rv_proc *p, const char *target)
+/* Where target is in l, or l->n. */
+static size_t path_at(const rv_paths *l, const char *target)
 {
     size_t i = 0;
-    while (i < p->os.apart.ngone && strcmp(p->os.apart.gone[i], target)) i++;
+    while (i < l->n && strcmp(l->v[i], target)) i++;
     return i;
+}
+
+static bool listed(const rv_paths *l, const char *target) { return path_at(l, target) < l->n; }
+
+/* Put target in l, or take it out. */
+static void list_path(rv_paths *l, const char *target, bool in)
+{
+    size_t i = path_at(l, target);
+    if (in && i == l->n) {
+        char **grown = realloc(l->v, (i + 1) * sizeof *grown);
+        if (!grown || !(grown[i] = strdup(target))) die("out of memory");
+        l->v = grown;
+        l->n++;
+    } else if (!in && i < l->n) {
+        free(l->v[i]);
+        l->v[i] = l->v[--l->n];
+    }
 }
 
 /* The run has removed the path at target, or made it again: whether it is
  * there is no longer the host's or the history's to say. */
 static void set_gone(rv_proc *p, const char *target, bool gone)
 {
-    size_t i = gone_at(p, target);
-    if (gone && i == p->os.apart.ngone) {
-        char **grown = realloc(p->os.apart.gone, (i + 1) * sizeof *grown);
-        if (!grown || !(grown[i] = strdup(target))) die("out of memory");
-        p->os.apart.gone = grown;
-        p->os.apart.ngone++;
-    } else if (!gone && i < p->os.apart.ngone) {
-        free(p->os.apart.gone[i]);
-        p->os.apart.gone[i] = p->os.apart.gone[--p->os.apart.ngone];
-    }
+    list_path(&p->os.apart.gone, target, gone);
+    if (gone) list_path(&p->os.apart.made, target, false);
 }
 
 /* Was there something at path (relative to dirfd) at the checkpoint? *sx
@@ -113,8 +122,12 @@ static bool there_then(const rv_proc *p, int dirfd, const char *path, int at_fla
     char target[PATH_MAX];
     if (sys_canonical_target(dirfd, path, target, sizeof target))
         return *now;
-    if (gone_at(p, target) < p->os.apart.ngone)
+    if (listed(&p->os.apart.gone, target))
         return false;
+    if (listed(&p->os.apart.made, target)) {
+        if (!*now) sx->stx_mode = S_IFDIR;
+        return true;
+    }
     if (!p->os.apart.history)
         return *now;
     switch (path_history_then(p->os.apart.history, target, kept)) {
@@ -313,6 +326,17 @@ int64_t sys_apart_pretend(rv_proc *p, int dirfd, const char *path, bool created)
     if (created)
         return there ? -EEXIST : 0;
     return there ? 0 : -ENOENT;
+}
+
+int64_t sys_apart_mkdir(rv_proc *p, int dirfd, const char *path)
+{
+    char target[PATH_MAX];
+    int64_t r = sys_apart_pretend(p, dirfd, path, true);
+    if (!r && !sys_canonical_target(dirfd, path, target, sizeof target)) {
+        set_gone(p, target, false);
+        list_path(&p->os.apart.made, target, true);
+    }
+    return r;
 }
 
 int64_t sys_apart_unlink(rv_proc *p, int dirfd, const char *path)

@@ -595,7 +595,7 @@ SYS(mkdirat)
 {
     PATH_ARG(path, dirfd, 1);
     REQUIRE_WRITABLE(dirfd, path);
-    UNLESS_APART(sys_apart_pretend(p, dirfd, path, true));
+    UNLESS_APART(sys_apart_mkdir(p, dirfd, path));
     RECORD_BEFORE(dirfd, path, PATH_CREATE);
     return sys_ret(mkdirat(dirfd, path, (mode_t)(a[2] & ~p->os.umask & 07777)));
 }

@@ -67,6 +67,9 @@ bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, in
 bool sys_apart_is_copy(const rv_file *f);
 /* unlinkat and renameat2 in such a run: on the run's copies, never the host's files. */
 int64_t sys_apart_unlink(rv_proc *p, int dirfd, const char *path);
+/* mkdir in such a run: answers as the host would, and the directory is
+ * there for the run from then on (made by the pass, which is further on). */
+int64_t sys_apart_mkdir(rv_proc *p, int dirfd, const char *path);
 int64_t sys_apart_rename(rv_proc *p, int from_dirfd, const char *from, int to_dirfd, const char *to);
 /* The calls that would only create or change a host path (mkdirat, linkat,
  * symlinkat, fchmodat, utimensat) in such a run: answered as the host would

@@ -295,6 +295,30 @@ Test(ckpt_apart, what_the_pass_removes_or_replaces_later_is_there_as_it_was)
     rv_proc_destroy(&c);
 }
 
+/* The pass is always further on than a chunk: a directory the chunk makes
+ * (it only pretends to) the pass has made, it is there for the chunk from
+ * then on, and the chunk's files in it are copies of its own. */
+Test(ckpt_apart, a_directory_the_pass_made_since_holds_the_chunks_files)
+{
+    rv_proc a, b;
+    start(&a);
+    save_and_restore(&a, true, &b);
+    cr_assert_eq(CALL(&a, NR_mkdirat, (uint64_t)G_AT_FDCWD, slot(&a, 0, "out"), 0755, 0), 0);
+    guest_write(&a, open_at(&a, "out/f.txt", G_WRONLY | G_CREAT | G_TRUNC), "the pass's", 0);
+    cr_assert_eq(guest_size(&b, "out"), -ENOENT);
+    cr_assert_eq(CALL(&b, NR_mkdirat, (uint64_t)G_AT_FDCWD, slot(&b, 0, "out"), 0755, 0), 0);
+    cr_assert_eq(CALL(&b, NR_mkdirat, (uint64_t)G_AT_FDCWD, slot(&b, 0, "out"), 0755, 0), -EEXIST);
+    cr_assert_eq(CALL(&b, NR_faccessat, (uint64_t)G_AT_FDCWD, slot(&b, 0, "out"), 0, 0), 0);
+    cr_assert_eq(open_at(&b, "out/f.txt", G_RDONLY), -ENOENT);
+    int64_t fd = open_at(&b, "out/f.txt", G_WRONLY | G_CREAT | G_TRUNC);
+    cr_assert_geq(fd, 3);
+    guest_write(&b, fd, "the chunk's", 0);
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "out/f.txt", G_RDONLY)), "the chunk's");
+    cr_assert_str_eq(host_read("out/f.txt"), "the pass's");
+    rv_proc_destroy(&a);
+    rv_proc_destroy(&b);
+}
+
 /* An output larger than CKPT_MAX_WRITTEN_CONTENTS does not travel: the
  * restored run writes a copy of the host's file as it is by then. */
 Test(ckpt_apart, a_large_output_is_copied_from_the_host)
