@@ -25,6 +25,7 @@ int run_checkpoint(const ckpt_options *o, const char *path)
     ckpt_meta meta;
     rv_proc_options po = guest_cli_proc_options(&o->guest);
     po.exe = o->program;
+    po.host_files = true; /* the program goes on, on the host's files */
     char err[512];
     if (ckpt_restore(&proc, path, &po, &meta, err, sizeof err)) {
         rv_proc_destroy(&proc);

@@ -316,7 +316,11 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
     uarch warm;
     if (o->warm) uarch_init(&warm, o->warm);
     ckpt_page_store *store = open_page_store(o, plan);
-    if (plan->chunk) proc.os.history = path_history_create(staged(FILE_HISTORY), false);
+    /* The pass keeps its file history beside the checkpoints (lib/sys/path_history.h):
+     * the runs restored from them see the program's files as they were, and
+     * a pass that stops before the program's end puts them back as it found
+     * them. Not with --self-contained: a checkpoint then needs nothing beside it. */
+    if (plan->chunk || !o->self_contained) proc.os.history = path_history_create(staged(FILE_HISTORY), false);
     ckpt_point *pt;
     char last_path[4096] = "";
     for (int i = 0; (pt = plan_point(plan, i)); i++) {
@@ -348,6 +352,8 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         progress_update(&prog, proc.cpu.icount);
         snprintf(last_path, sizeof last_path, "%s", path);
     }
+    /* A chunk plan's pass has run the program to its end; any other stops at its last point. */
+    if (proc.os.history && !plan->chunk) path_history_undo(proc.os.history, proc.cpu.icount);
     double total = now_seconds() - t0;
     progress_finish(&prog, proc.cpu.icount);
     json_t *manifest = json_pack(
@@ -360,6 +366,7 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
                                                           "warmup", (json_int_t)plan->chunk_warmup, "count", plan->n,
                                                           "program_instructions", (json_int_t)proc.cpu.icount,
                                                           "file_history", FILE_HISTORY));
+    if (proc.os.history) json_object_set_new(manifest, "file_history", json_string(FILE_HISTORY));
     if (store) {
         json_object_set_new(manifest, "page_store", json_pack("{s:s, s:I, s:I}", "file", PAGE_STORE, "bytes",
                                                               (json_int_t)ckpt_page_store_bytes(store), "pages",

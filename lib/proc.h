@@ -218,6 +218,9 @@ typedef struct rv_proc_options {
     bool syscall_enosys;
     bool strace;                    /* log every system call on stderr */
     enum rv_exec_mode exec_mode;
+    bool host_files;                /* a checkpoint restores with the host's files as they are,
+                                       written there, even one that would keep them apart
+                                       (checkpoint --run: the program goes on on the host) */
 } rv_proc_options;
 
 struct rv_elf_info;

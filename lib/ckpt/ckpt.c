@@ -254,21 +254,13 @@ void ckpt_save_warm(const rv_proc *p, const char *path, const ckpt_region *regio
     ckpt_save_shared(p, path, regions, nregions, warm, warm_len, NULL);
 }
 
-/* A chunk's checkpoint (ckpt_chunk_region): restored apart from the host's files. */
-static bool chunk_regions(const ckpt_region *regions, int nregions)
-{
-    for (int i = 0; i < nregions; i++)
-        if (regions[i].chunk)
-            return true;
-    return false;
-}
-
 void ckpt_save_shared(const rv_proc *p, const char *path, const ckpt_region *regions, int nregions, const void *warm,
                       size_t warm_len, ckpt_page_store *store)
 {
     char err[512];
     ckpt_blob fd_data = {0};
-    json_t *os = os_json(p, &fd_data, chunk_regions(regions, nregions), err, sizeof err);
+    /* A pass that keeps a file history takes checkpoints restored apart from the host's files. */
+    json_t *os = os_json(p, &fd_data, p->os.history != NULL, err, sizeof err);
     if (!os)
         die("no checkpoint can be taken at instruction %llu: %s", (unsigned long long)p->cpu.icount, err);
     outfile *o = outfile_open(path);
@@ -533,6 +525,8 @@ static int reopen_shared(rv_proc *p, const char *path, unsigned prot, char *err,
     }
     bool writes = (prot & GP_W) && !p->os.apart.on; /* kept apart: a private copy is written */
     int fd = openat(p->os.cwd_fd, path, (writes ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (!writes)
+        fd = sys_apart_as_then(p, p->os.cwd_fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, fd);
     struct stat st;
     if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
         close(fd);
@@ -707,7 +701,9 @@ int ckpt_restore(rv_proc *p, const char *path, const rv_proc_options *o, ckpt_me
     uint64_t w[CPU_WORDS];
     memcpy(w, cpu->data, sizeof w);
     /* Kept apart before the files and shared mappings are restored. */
-    if (ckpt_apart_restore(&p->os, json_object_get(osj, "apart"), path, w[66], err, errlen) ||
+    json_t *apart = json_object_get(osj, "apart");
+    if ((o->host_files ? ckpt_host_files_restore(p, apart, path, w[66], err, errlen)
+                       : ckpt_apart_restore(&p->os, apart, path, w[66], err, errlen)) ||
         restore_memory(p, vj, ckpt_find(secs, n, CKPT_PAGES), err, errlen) ||
         restore_os(p, osj, ckpt_find(secs, n, CKPT_FDATA), err, errlen))
         goto out;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kcmp.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -282,6 +283,9 @@ static int describe_named(const rv_file *f, int fd, const struct stat *st, bool 
     }
     if (by_path) {
         json_object_set_new(e, "kind", json_string("file"));
+        /* the file its locks name (ckpt_locks_save), whatever file the restoring run reopens */
+        json_object_set_new(e, "dev", json_u64(st->st_dev));
+        json_object_set_new(e, "ino", json_u64(st->st_ino));
         if (carry && carry_contents(f, st, e, b))
             return 0;
         uint32_t crc;
@@ -603,6 +607,8 @@ static int reopen(rv_proc *p, const char *kind, const char *path, int flags, cha
     int how = dir ? O_RDONLY | O_DIRECTORY | (flags & O_PATH)
                   : (flags & ~(O_CREAT | O_TRUNC | O_EXCL | O_TMPFILE | O_CLOEXEC)) | O_NOCTTY;
     int fd = openat(p->os.cwd_fd, path, how | O_NONBLOCK | O_CLOEXEC); /* where the check looked */
+    if (!dir && !dev)
+        fd = sys_apart_as_then(p, p->os.cwd_fd, path, how | O_NONBLOCK | O_CLOEXEC, fd);
     if (fd < 0)
         return fail(err, errlen, "cannot reopen the guest's %s %s: %s", dir ? "directory" : dev ? "device" : "file",
                     path, strerror(errno));
@@ -678,6 +684,25 @@ static int carried_file(int fd, const char *path, int flags, const unsigned char
     int host = at_offset(sys_apart_file(data, len, flags), offset);
     if (host < 0)
         fail(err, errlen, "cannot restore guest fd %d (%s) from its contents: %s", fd, path, strerror(errno));
+    return host;
+}
+
+/* A run on the host's files (checkpoint --run) of a checkpoint that carries
+ * a file the program writes: the host's file holds the contents again, and
+ * is reopened, at its offset. */
+static int written_back(rv_proc *p, int fd, const char *path, int flags, const unsigned char *data, size_t len,
+                        off_t offset, char *err, size_t errlen)
+{
+    int out = openat(p->os.cwd_fd, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0644);
+    bool ok = out >= 0 && write(out, data, len) == (ssize_t)len;
+    if (out >= 0) close(out);
+    if (!ok)
+        return fail(err, errlen, "cannot write guest fd %d's file %s back: %s", fd, path, strerror(errno));
+    int host = reopen(p, "file", path, flags, err, errlen);
+    if (host >= 0 && lseek(host, offset, SEEK_SET) != offset) {
+        close(host);
+        return fail(err, errlen, "cannot return to position %lld in %s", (long long)offset, path);
+    }
     return host;
 }
 
@@ -763,6 +788,11 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
         host = memory_file(blob + off, len, offset);
     } else if (strcmp(kind, "fifo") == 0) {
         host = reopen_fifo(p, path, flags, blob + off, len, err, errlen);
+    } else if (strcmp(kind, "file") == 0 && (flags & O_ACCMODE) != O_RDONLY && path &&
+               sys_check_writable(p, p->os.cwd_fd, path)) { /* kept apart or not: the program writes it */
+        return fail(err, errlen, "guest file %s is outside the directories it may write (see --allow-write)", path);
+    } else if (strcmp(kind, "file") == 0 && json_object_get(e, "data") && !p->os.apart.on) {
+        host = written_back(p, fd, path, flags, blob + off, len, offset, err, errlen);
     } else if (strcmp(kind, "file") == 0 && json_object_get(e, "data")) {
         host = carried_file(fd, path, flags, blob + off, len, offset, err, errlen);
     } else if (strcmp(kind, "file") == 0 && p->os.apart.on && (flags & O_ACCMODE) != O_RDONLY) {
@@ -793,6 +823,22 @@ static int restore_one(rv_proc *p, json_t *e, const unsigned char *blob, pipe_ta
     return 0;
 }
 
+/* The restored run's file for entry e may be another than the one the
+ * checkpoint's locks name (a private copy, a file put back): they follow
+ * it. */
+static void locks_follow(rv_proc *p, json_t *e)
+{
+    bool ok = true;
+    uint64_t dev = get_u64(e, "dev", &ok), ino = get_u64(e, "ino", &ok);
+    const rv_file *f = &p->os.files[json_integer_value(json_object_get(e, "fd"))];
+    struct stat st;
+    if (!ok || f->host_fd < 0 || fstat(f->host_fd, &st) != 0 || (st.st_dev == dev && st.st_ino == ino))
+        return;
+    for (size_t i = 0; i < p->os.nlocks; i++)
+        if (p->os.locks[i].dev == dev && p->os.locks[i].ino == ino)
+            p->os.locks[i].dev = st.st_dev, p->os.locks[i].ino = st.st_ino;
+}
+
 int ckpt_fds_restore(rv_proc *p, json_t *files, const unsigned char *blob, size_t blob_len, char *err,
                      size_t errlen)
 {
@@ -815,6 +861,8 @@ int ckpt_fds_restore(rv_proc *p, json_t *files, const unsigned char *blob, size_
     }
     pipes_close(pipes);
     free(pipes);
+    if (!rc)
+        json_array_foreach(files, i, e) locks_follow(p, e);
     return rc;
 }
 
@@ -845,6 +893,21 @@ int ckpt_apart_check(json_t *apart, char *err, size_t errlen)
     return 0;
 }
 
+static bool writable(void *p, const char *path) { return sys_check_writable(p, AT_FDCWD, path) == 0; }
+
+int ckpt_host_files_restore(rv_proc *p, json_t *apart, const char *ckpt_path, uint64_t since, char *err,
+                            size_t errlen)
+{
+    if (ckpt_apart_restore(&p->os, apart, ckpt_path, since, err, errlen))
+        return -1;
+    path_view *v = p->os.apart.history;
+    int rc = v ? path_history_put_back(v, writable, p, err, errlen) : 0;
+    path_view_close(v);
+    p->os.apart.history = NULL;
+    p->os.apart.on = false;
+    return rc;
+}
+
 int ckpt_apart_restore(rv_os *os, json_t *apart, const char *ckpt_path, uint64_t since, char *err, size_t errlen)
 {
     os->apart.on = apart != NULL;
@@ -854,9 +917,13 @@ int ckpt_apart_restore(rv_os *os, json_t *apart, const char *ckpt_path, uint64_t
     char *dir;
     if (asprintf(&dir, "%.*s%s", slash ? (int)(slash - ckpt_path + 1) : 0, ckpt_path, name) < 0)
         die("out of memory");
-    os->apart.history = path_history_open(dir, since, err, errlen);
+    /* A checkpoint copied away from its history: the host's paths as they are. */
+    struct stat st;
+    bool there = stat(dir, &st) == 0;
+    if (there)
+        os->apart.history = path_history_open(dir, since, err, errlen);
     free(dir);
-    return os->apart.history ? 0 : -1;
+    return !there || os->apart.history ? 0 : -1;
 }
 
 /* --------------------------------------------------------------- locks */

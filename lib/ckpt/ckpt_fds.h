@@ -62,9 +62,16 @@ json_t *ckpt_apart_save(const rv_os *os);
 /* 0 when apart is absent (the files are the host's) or well formed, else -1 with the reason. */
 int ckpt_apart_check(json_t *apart, char *err, size_t errlen);
 /* os kept apart as the (checked) object says (absent: not), seeing the
- * history as it was at instruction `since`; -1 with the reason when the
- * history cannot be read. */
+ * history as it was at instruction `since` (none beside the checkpoint: the
+ * host's paths as they are); -1 with the reason when it cannot be read. */
 int ckpt_apart_restore(rv_os *os, json_t *apart, const char *ckpt_path, uint64_t since, char *err, size_t errlen);
+
+/* The same for a run that goes on on the host's files (checkpoint --run,
+ * rv_proc_options.host_files): not kept apart, but the paths the pass
+ * changed after the checkpoint are put back as they were there first
+ * (path_history_put_back), those p may write. 0, or -1 with the reason. */
+int ckpt_host_files_restore(rv_proc *p, json_t *apart, const char *ckpt_path, uint64_t since, char *err,
+                            size_t errlen);
 
 /* The structure of a saved list (what --info can check without the host). */
 int ckpt_fds_check(json_t *files, size_t blob_len, char *err, size_t errlen);

@@ -95,6 +95,9 @@ struct path_recorder {
     int dir_fd, journal;
     uint32_t kept;     /* files kept so far */
     path_set recorded; /* the paths recorded since the last checkpoint */
+    path_set origin;   /* every path's first record: what it was when the pass began */
+    char **order;      /* origin's paths in the order of their first records */
+    size_t norder;
 };
 
 /* DIR/name among the outputs a failure removes, if the history is temporary. */
@@ -125,6 +128,18 @@ const char *path_recorder_dir(const path_recorder *r) { return r->dir; }
 
 void path_history_mark(path_recorder *r) { set_clear(&r->recorded); }
 
+/* Copy the file open as `in` into a new file at (dirfd, name), with its
+ * mode. 0, or -1 with errno. */
+static int copy_file(int in, int dirfd, const char *name)
+{
+    struct stat st;
+    if (fstat(in, &st) != 0) return -1;
+    int out = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
+    if (out < 0) return -1;
+    int rc = sys_copy_whole(in, out) == 0 && fchmod(out, st.st_mode & 07777) == 0 ? 0 : -1;
+    return sys_close_then(out, rc);
+}
+
 /* Keep the file at (dirfd, path) as the history's file number r->kept: a
  * hard link, or a copy when the change is to its bytes (or the history is
  * on another file system). */
@@ -135,11 +150,9 @@ static void keep(path_recorder *r, int dirfd, const char *path, bool copy)
     track(r, name);
     if (!copy && linkat(dirfd, path, r->dir_fd, name, 0) == 0) return;
     int in = openat(dirfd, path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-    int out = openat(r->dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (in < 0 || out < 0 || sys_copy_whole(in, out) != 0)
+    if (in < 0 || copy_file(in, r->dir_fd, name) != 0)
         die("cannot keep %s in the file history %s: %s", path, r->dir, strerror(errno));
     close(in);
-    close(out);
 }
 
 void path_history_before(path_recorder *r, uint64_t at, int dirfd, const char *path, enum path_change how)
@@ -164,6 +177,42 @@ void path_history_before(path_recorder *r, uint64_t at, int dirfd, const char *p
     if (write(r->journal, buf, sizeof rec + rec.len) != (ssize_t)(sizeof rec + rec.len))
         die("cannot write the file history %s: %s", r->dir, strerror(errno));
     set_add(&r->recorded, target, rec.then, rec.kept);
+    if (!set_find(&r->origin, target)) {
+        set_add(&r->origin, target, rec.then, rec.kept);
+        if (!(r->order = realloc(r->order, (r->norder + 1) * sizeof *r->order))) die("out of memory");
+        r->order[r->norder++] = strdup(target);
+        if (!r->order[r->norder - 1]) die("out of memory");
+    }
+}
+
+/* Put a copy of the history's file number `kept` back at target (nothing
+ * there now): a copy, so that what later runs write there does not change
+ * the history's. */
+static void put_back(path_recorder *r, uint32_t kept, const char *target)
+{
+    char name[16];
+    snprintf(name, sizeof name, "%u", kept);
+    int in = openat(r->dir_fd, name, O_RDONLY | O_CLOEXEC);
+    if (in < 0 || copy_file(in, AT_FDCWD, target) != 0)
+        die("cannot put %s back from the file history %s: %s", target, r->dir, strerror(errno));
+    close(in);
+}
+
+void path_history_undo(path_recorder *r, uint64_t at)
+{
+    path_history_mark(r); /* the undoing is recorded too, for the runs restored before it */
+    for (size_t i = r->norder; i-- > 0;) { /* the newest first: a file before the directory made for it */
+        const char *target = r->order[i];
+        const entry *was = set_find(&r->origin, target);
+        if (was->then == PATH_OTHER) continue; /* a directory or a link: left as it is */
+        struct stat st;
+        bool there = lstat(target, &st) == 0;
+        if (there && S_ISDIR(st.st_mode)) continue; /* a checkpoint's working directory may be in it */
+        if (!there && was->then == PATH_ABSENT) continue;
+        path_history_before(r, at, AT_FDCWD, target, PATH_REMOVE); /* what it is now, nothing included */
+        if (there && unlink(target) != 0) continue;
+        if (was->then == PATH_FILE) put_back(r, was->kept, target);
+    }
 }
 
 void path_recorder_close(path_recorder *r)
@@ -172,6 +221,9 @@ void path_recorder_close(path_recorder *r)
     close(r->journal);
     close(r->dir_fd);
     set_clear(&r->recorded);
+    set_clear(&r->origin);
+    for (size_t i = 0; i < r->norder; i++) free(r->order[i]);
+    free(r->order);
     free(r->dir);
     free(r);
 }
@@ -244,6 +296,37 @@ enum path_then path_history_then(path_view *v, const char *target, char *kept)
     if (!e) return PATH_AS_NOW;
     if (e->then == PATH_FILE) snprintf(kept, PATH_MAX, "%s/%u", v->dir, e->kept);
     return (enum path_then)e->then;
+}
+
+int path_history_put_back(path_view *v, bool (*allowed)(void *ctx, const char *path), void *ctx, char *err,
+                          size_t errlen)
+{
+    catch_up(v);
+    for (size_t i = 0; i < v->then.cap; i++) {
+        const entry *e = &v->then.e[i];
+        if (!e->path || e->then == PATH_OTHER) continue; /* a directory or a link: left as it is */
+        if (!allowed(ctx, e->path)) {
+            snprintf(err, errlen, "the file history %s names %s, outside the directories the guest may write (see "
+                     "--allow-write)", v->dir, e->path);
+            return -1;
+        }
+        struct stat st;
+        if (lstat(e->path, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(e->path) != 0) {
+            snprintf(err, errlen, "cannot put %s back as it was: %s", e->path, strerror(errno));
+            return -1;
+        }
+        if (e->then != PATH_FILE) continue;
+        char kept[PATH_MAX];
+        snprintf(kept, sizeof kept, "%s/%u", v->dir, e->kept);
+        int in = open(kept, O_RDONLY | O_CLOEXEC);
+        if (in < 0 || copy_file(in, AT_FDCWD, e->path) != 0) {
+            snprintf(err, errlen, "cannot put %s back as it was from %s: %s", e->path, kept, strerror(errno));
+            if (in >= 0) close(in);
+            return -1;
+        }
+        close(in);
+    }
+    return 0;
 }
 
 void path_view_close(path_view *v)

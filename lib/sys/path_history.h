@@ -48,6 +48,13 @@ enum path_change {
 /* The pass is about to change the path (relative to dirfd) with the system
  * call at instruction `at`. */
 void path_history_before(path_recorder *r, uint64_t at, int dirfd, const char *path, enum path_change how);
+/* The pass ends before the program does (checkpoint's, at its last
+ * point): every path it changed goes back to what it was when it began,
+ * as a program that did not run would leave it, the changes recorded
+ * (at instruction `at`) for the runs restored from its checkpoints. What
+ * it wrote into a file in place stays written, and the directories it made
+ * stay (a checkpoint's working directory may be one). */
+void path_history_undo(path_recorder *r, uint64_t at);
 /* Closes the journal; the directory stays (path_history_remove). */
 void path_recorder_close(path_recorder *r);
 
@@ -73,6 +80,12 @@ enum path_then {
 /* What the canonical path `target` was at the view's instruction; call
  * after looking the host's path up. kept: PATH_MAX bytes. */
 enum path_then path_history_then(path_view *v, const char *target, char *kept);
+/* A run that goes on from the view's instruction on the host's files
+ * (checkpoint --run): every path the pass changed since goes back to what
+ * it was then (directories and links as they are). allowed(ctx, path):
+ * may the run write path. 0, or -1 with the reason. */
+int path_history_put_back(path_view *v, bool (*allowed)(void *ctx, const char *path), void *ctx, char *err,
+                          size_t errlen);
 void path_view_close(path_view *v);
 
 #endif

@@ -145,6 +145,17 @@ static bool there_then(const rv_proc *p, int dirfd, const char *path, int at_fla
     return *now;
 }
 
+int sys_apart_as_then(rv_proc *p, int dirfd, const char *path, int flags, int host_fd)
+{
+    char target[PATH_MAX], kept[PATH_MAX];
+    if (!p->os.apart.history || sys_canonical_target(dirfd, path, target, sizeof target) ||
+        path_history_then(p->os.apart.history, target, kept) != PATH_FILE)
+        return host_fd;
+    if (host_fd >= 0)
+        close(host_fd);
+    return open(kept, flags);
+}
+
 bool sys_apart_is_copy(const rv_file *f)
 {
     static const char prefix[] = "/memfd:" APART_NAME;
@@ -246,8 +257,9 @@ static int new_copy(int dirfd, const char *real, bool from_host, int flags)
     return in < 0 ? -1 : sys_close_then(in, sys_apart_copy(in, flags));
 }
 
-bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t mode, int64_t *result)
+bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t mode, int64_t *result, int *opened)
 {
+    *opened = -1;
     char target[PATH_MAX];
     if (sys_canonical_target(dirfd, real, target, sizeof target))
         return false; /* the host's open fails as it would have */
@@ -256,20 +268,32 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
         *result = open_copy(p, first, flags, target);
         return true;
     }
+    /* A read opens the host's file before the history is read: the pass
+     * records a change before it makes it, so a file opened with no record
+     * yet is the file as it was. */
+    int host = writes(flags) ? -1 : openat(dirfd, real, flags | O_CLOEXEC);
     struct statx sx;
     char kept[PATH_MAX];
     const char *from;
     bool now, there = there_then(p, dirfd, real, 0, &sx, &from, kept, &now);
-    if (there && !S_ISREG(sx.stx_mode))
+    if (there && !S_ISREG(sx.stx_mode)) {
+        *opened = host;
         return false;
+    }
     if (!writes(flags)) {
-        if (there && from != real) { /* the file as the history kept it */
-            int host = openat(AT_FDCWD, from, flags | O_CLOEXEC);
+        if (there && from == real) {
+            *opened = host;
+            return false;
+        }
+        if (host >= 0)
+            close(host);
+        if (there) { /* the file as the history kept it */
+            host = openat(AT_FDCWD, from, flags | O_CLOEXEC);
             *result = host < 0 ? sys_err() : sys_install_fd(p, host, flags, target, 0, 0);
             return true;
         }
         *result = -ENOENT;
-        return now && !there;
+        return now;
     }
     if (there && (flags & O_CREAT) && (flags & O_EXCL)) {
         *result = -EEXIST;
@@ -279,7 +303,7 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
         *result = -ENOENT;
         return true;
     }
-    int host = new_copy(dirfd, from, there && !(flags & O_TRUNC), flags);
+    host = new_copy(dirfd, from, there && !(flags & O_TRUNC), flags);
     if (host < 0) {
         *result = sys_err();
         return true;

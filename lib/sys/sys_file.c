@@ -84,11 +84,12 @@ SYS(openat)
         return sys_install_fd(p, host, flags, path, 0, 0);
     mode_t mode = (mode_t)(a[3] & ~p->os.umask & 07777);
     int64_t apart;
-    if (p->os.apart.on && sys_apart_openat(p, dirfd, real, flags, mode, &apart))
+    if (p->os.apart.on && sys_apart_openat(p, dirfd, real, flags, mode, &apart, &host))
         return apart;
     if (modifies(flags) && (flags & (O_CREAT | O_TRUNC)))
         RECORD_BEFORE(dirfd, real, (flags & O_TRUNC) ? PATH_TRUNCATE : PATH_CREATE);
-    host = openat(dirfd, real, flags | O_CLOEXEC, mode);
+    if (host < 0) /* else the host's file, which a run kept apart opened first */
+        host = openat(dirfd, real, flags | O_CLOEXEC, mode);
     if (host < 0)
         return sys_err();
     char abs[PATH_MAX];

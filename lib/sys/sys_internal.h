@@ -54,8 +54,9 @@ int sys_canonical_target(int dirfd, const char *path, char *out, size_t size);
 /* A run whose files are kept apart from the host's (p->os.apart, sys_apart.c):
  * the guest's openat of real (relative to host dirfd) is answered here when
  * it is to be (true, *result a guest fd or -errno), or left to the host
- * (false: a read of a file the run has no copy of, a directory, a device). */
-bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t mode, int64_t *result);
+ * (false: a read of a file the run has no copy of, a directory, a device;
+ * *opened: the host's file when it opened it already, else -1). */
+bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t mode, int64_t *result, int *opened);
 /* Such a run closes guest fd: when it is the last one on a copy, the copy
  * is kept (in a free slot at the top of the table, which the guest does not
  * use) for later opens of its path; true when fd's entry went there. */
@@ -81,6 +82,12 @@ int64_t sys_apart_pretend(rv_proc *p, int dirfd, const char *path, bool created)
 int sys_apart_file(const void *data, size_t len, int flags);
 /* The same holding what host_fd holds (a host file, copied whole): -1 with errno. */
 int sys_apart_copy(int host_fd, int flags);
+/* In a run kept apart with the pass's file history, the file at path
+ * (relative to dirfd) as it was at the checkpoint: host_fd (the host's,
+ * opened first: the pass records a change before it makes it), or the
+ * history's copy opened with flags (read-only: such a run writes copies)
+ * when the pass has changed the path since. */
+int sys_apart_as_then(rv_proc *p, int dirfd, const char *path, int flags, int host_fd);
 /* Copy what in holds, from its start, into out. 0, or -1 with errno. */
 int sys_copy_whole(int in, int out);
 /* Paths by which a program asks about itself describe the guest, not the

@@ -226,17 +226,22 @@ int sys_canonical_target(int dirfd, const char *path, char *out, size_t size)
         strcpy(parent, ".");
         strcpy(base, path);
     }
-    int existing = openat(dirfd, path, O_PATH | O_CLOEXEC);
-    if (existing >= 0) { /* exists (symlinks followed): its own canonical path */
-        bool ok = sys_fd_path(existing, out, size);
-        close(existing);
-        return ok ? 0 : -EACCES;
+    struct stat st;
+    bool link = fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+    bool named = *base && strcmp(base, ".") && strcmp(base, "..");
+    if (link || !named) {
+        int existing = openat(dirfd, path, O_PATH | O_CLOEXEC);
+        if (existing >= 0) { /* symlinks followed: the target's own canonical path */
+            bool ok = sys_fd_path(existing, out, size);
+            close(existing);
+            return ok ? 0 : -EACCES;
+        }
+        return link ? -EACCES : -ENOENT; /* a dangling symlink would create its target elsewhere */
     }
-    struct stat st; /* a dangling symlink would create its target elsewhere */
-    if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-        return -EACCES;
-    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
-        return -ENOENT;
+    /* A name: its directory's canonical path and the name, whether or not
+     * it exists. Not the file's own path: a file renamed over or removed
+     * meanwhile (by a chunked run's functional pass, beside its chunks)
+     * would read back as "PATH (deleted)". */
     int pfd = openat(dirfd, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (pfd < 0)
         return -errno;

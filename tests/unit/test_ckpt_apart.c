@@ -337,10 +337,47 @@ Test(ckpt_apart, a_large_output_is_copied_from_the_host)
     rv_proc_destroy(&b);
 }
 
-Test(ckpt_apart, an_ordinary_checkpoint_leaves_the_files_to_the_host)
+/* checkpoint's pass stops at its last point and puts the files back as it
+ * found them; a region restored from one of its checkpoints is kept apart
+ * too and sees the files as they were there. */
+Test(ckpt_apart, a_region_sees_the_files_the_pass_put_back_as_they_were)
 {
     rv_proc a, b;
-    int64_t fd = wrote_db(&a, false, &b);
+    host_write("in.txt", "input");
+    start(&a);
+    int64_t tmp = open_at(&a, "tmp.txt", G_RDWR | G_CREAT | G_EXCL);
+    guest_write(&a, tmp, "temporary", 0);
+    int64_t out = open_at(&a, "out.txt", G_WRONLY | G_CREAT | G_TRUNC);
+    guest_write(&a, out, "output", 0);
+    cr_assert_eq(CALL(&a, NR_close, (uint64_t)out, 0, 0, 0), 0);
+    guest_write(&a, open_at(&a, "in.txt", G_WRONLY | G_TRUNC), "rewritten", 0);
+    save(&a, false);
+    path_history_undo(a.os.history, a.cpu.icount);
+    cr_assert_null(host_read("tmp.txt"));
+    cr_assert_null(host_read("out.txt"));
+    cr_assert_str_eq(host_read("in.txt"), "input");
+    restore(&b);
+    cr_assert(b.os.apart.on);
+    cr_assert_str_eq(guest_read(&b, tmp), "temporary");
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "out.txt", G_RDONLY)), "output");
+    cr_assert_str_eq(guest_read(&b, open_at(&b, "in.txt", G_RDONLY)), "rewritten");
+    guest_write(&b, open_at(&b, "in.txt", G_WRONLY), "R", 0);
+    cr_assert_str_eq(host_read("in.txt"), "input");
+    rv_proc_destroy(&a);
+    rv_proc_destroy(&b);
+}
+
+/* A pass without a file history (checkpoint --self-contained) leaves the
+ * files to the host, as checkpoints did before. */
+Test(ckpt_apart, a_checkpoint_without_history_leaves_the_files_to_the_host)
+{
+    rv_proc a, b;
+    start(&a);
+    path_recorder_close(a.os.history);
+    a.os.history = NULL;
+    int64_t fd = open_at(&a, "db.dat", G_RDWR | G_CREAT);
+    guest_write(&a, fd, "before", 0);
+    save_and_restore(&a, false, &b);
     cr_assert_not(b.os.apart.on);
     host_write("db.dat", "later");
     cr_assert_str_eq(guest_read(&b, fd), "later");

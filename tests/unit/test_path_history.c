@@ -117,3 +117,52 @@ Test(path_history, a_missing_history_is_an_error)
     cr_assert_null(path_history_open("nowhere", 0, err, sizeof err));
     cr_assert(strstr(err, "cannot read the file history nowhere"), "%s", err);
 }
+
+static bool allow_all(void *ctx, const char *path)
+{
+    (void)ctx, (void)path;
+    return true;
+}
+
+static bool allow_none(void *ctx, const char *path)
+{
+    (void)ctx, (void)path;
+    return false;
+}
+
+/* checkpoint's pass stops part-way and puts back what it changed; a run
+ * that goes on from a checkpoint on the host's files puts back what the
+ * pass changed after it (the undoing included). */
+Test(path_history, a_pass_undone_and_a_checkpoint_put_back)
+{
+    host_write("kept.txt", "original");
+    host_write("gone.txt", "to be removed");
+    path_recorder *r = path_history_create("h", false);
+    path_history_before(r, 1, AT_FDCWD, "kept.txt", PATH_TRUNCATE);
+    host_write("kept.txt", "rewritten");
+    path_history_before(r, 2, AT_FDCWD, "gone.txt", PATH_REMOVE);
+    cr_assert_eq(unlink("gone.txt"), 0);
+    path_history_before(r, 3, AT_FDCWD, "d", PATH_CREATE);
+    cr_assert_eq(mkdir("d", 0755), 0);
+    path_history_before(r, 4, AT_FDCWD, "d/new.txt", PATH_CREATE);
+    host_write("d/new.txt", "made");
+    path_history_mark(r); /* a checkpoint at 10 */
+    path_history_before(r, 20, AT_FDCWD, "kept.txt", PATH_TRUNCATE);
+    host_write("kept.txt", "rewritten again");
+    path_history_undo(r, 30);
+    cr_assert_str_eq(host_read("kept.txt"), "original");
+    cr_assert_str_eq(host_read("gone.txt"), "to be removed");
+    cr_assert_null(host_read("d/new.txt"));
+    cr_assert_eq(access("d", F_OK), 0, "a directory the pass made stays");
+    path_recorder_close(r);
+
+    char err[256];
+    path_view *v = view_at(10);
+    cr_assert_eq(path_history_put_back(v, allow_none, NULL, err, sizeof err), -1);
+    cr_assert(strstr(err, "outside the directories the guest may write"), "%s", err);
+    cr_assert_eq(path_history_put_back(v, allow_all, NULL, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(host_read("kept.txt"), "rewritten");
+    cr_assert_null(host_read("gone.txt"));
+    cr_assert_str_eq(host_read("d/new.txt"), "made");
+    path_view_close(v);
+}
