@@ -213,14 +213,19 @@ engine_output() {
 }
 
 # engine_sbatch NAME TASKS DEPS WHY FUNCTION ARGS...: submit (or with
-# --dry-run print) a job, after the jobs DEPS; its id in JOB_ID.
+# --dry-run print) a job, after the jobs DEPS (and the end of AFTER_ANY's);
+# its id in JOB_ID.
 engine_sbatch() {
     local name=$1 tasks=$2 deps=$3 why=$4 d=$O/.slurm
     shift 4
     local opts=(--parsable "--job-name=rv:${TAG:+$TAG:}$name" "--output=$(engine_output "$name" "$tasks")"
         "--chdir=$PWD") script
-    # DEP_KIND=after: once DEPS have started (a chunked run's tasks and its pass)
-    [ -z "$deps" ] || opts+=("--dependency=${DEP_KIND:-afterok}:$deps" --kill-on-invalid-dep=yes)
+    # DEP_KIND=after: once DEPS have started (a chunked run's tasks and its pass);
+    # AFTER_ANY: jobs to wait for the end of, whatever it was (an order, not an input)
+    local dep=''
+    [ -z "$deps" ] || dep="${DEP_KIND:-afterok}:$deps"
+    [ -z "${AFTER_ANY:-}" ] || dep="${dep:+$dep,}afterany:$AFTER_ANY"
+    [ -z "$dep" ] || opts+=("--dependency=$dep" --kill-on-invalid-dep=yes)
     [ "$tasks" -eq 0 ] || opts+=("--array=0-$((tasks - 1))")
     script=$(engine_script "$name" "$@")
     if [ -n "$DRY_RUN" ]; then

@@ -120,11 +120,14 @@ stale() {
 # as the tools mirror the guest's exit status; 'regions' is a tool whose
 # command is simulate_regions (a job array on Slurm). With CACHED=1 in its
 # environment, the stage is kept in and taken from the cache (cache_get),
-# its INPUTS in the key.
+# its INPUTS in the key. AFTER (paths) in its environment: on Slurm, the job
+# starts once the jobs that write them have ended, an order that is not an
+# input (neither staleness nor the cache key).
 run_stage() {
     local kind=$1 name=$2 outs=$3 ins=$4
     shift 4
-    local why deps='' stamp
+    local why deps='' stamp AFTER_ANY=''
+    [ "$ENGINE" == local ] || [ -z "${AFTER:-}" ] || AFTER_ANY=$(engine_deps "$AFTER")
     stamp=$(stamp_of "$ins" "$@")
     [ "$ENGINE" == local ] || deps=$(engine_deps "$ins")
     why=${deps:+"its inputs are being made by job(s) ${deps//:/ }"}
@@ -1051,7 +1054,9 @@ if [ -z "$G_GIVEN" ] && [ -n "$CACHE" ] && [ -n "$(stale full "$FULL_OUTS" "$FUL
     G=$g
 fi
 full_command "$G" "$@"
-CACHED=1 run_stage guest full "$FULL_OUTS" "$FULL_INS" "${FULL_CMD[@]}"
+# After checkpoint's pass (on Slurm too, where nothing else orders them): it
+# runs the program part-way on the same files, and puts them back at its end.
+AFTER=$O/ckpt/checkpoints.json CACHED=1 run_stage guest full "$FULL_OUTS" "$FULL_INS" "${FULL_CMD[@]}"
 run_stage tool validate "$O/validate/report.json" \
     "$(path_list "$FINAL.simpoints" "$FINAL.weights" "$FINAL.labels" "$P.summary.json" "$O/full.json" "$O/full.csv" \
         "${REGION_FILES[@]}" ${REGIONS2:+"$REGIONS2"} "$B/validate")" \

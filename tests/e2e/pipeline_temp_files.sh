@@ -7,7 +7,8 @@
 #  - the regions, restored from those checkpoints, still see the temporary
 #    file as it was (they run, kept apart, and write nothing to the host);
 #  - so the full run finds the directory as bbv's run did: the same
-#    instructions (validate passes), and the output is the whole run's.
+#    instructions (validate passes), and the output is the whole run's;
+#  - on Slurm, the full run's job waits for the end of checkpoint's.
 source "$(dirname "$0")/lib.sh"
 cd "$T"
 mkdir work && cd work
@@ -34,3 +35,12 @@ grep -q '"instructions": '"$want"',' ../p/full.json || fail "the full run's inst
 cmp -s temp_work.out ../want.out && [ "$(ls)" = temp_work.out ] ||
     fail "after the pipeline, the directory is not what a whole run leaves: $(ls)"
 echo "ok   pipeline.sh: the full run retires bbv's $want instructions, the output is the whole run's, nothing else is left"
+
+# On Slurm nothing else orders the full run after checkpoint's pass, which
+# runs the program part-way on the same files: its job waits for the pass's end.
+BIN=$BIN "$TOP/scripts/pipeline.sh" --engine slurm --dry-run -o ../dry -i 1M -- "$prog" > ../dry.txt 2>&1 ||
+    fail "pipeline.sh --engine slurm --dry-run: $(tail -n 2 ../dry.txt)"
+ck=$(sed -n 's/^#### job \(dry[0-9]*\): checkpoint .*/\1/p' ../dry.txt)
+[ -n "$ck" ] && grep -q -- "--job-name=rv:full .*--dependency=afterany:$ck " ../dry.txt ||
+    fail "the full run's job does not wait for checkpoint's ($ck): $(grep -- '--job-name=rv:full ' ../dry.txt)"
+echo "ok   on Slurm, the full run's job starts after checkpoint's pass has ended (afterany:$ck)"
