@@ -293,9 +293,10 @@ engine_submit() {
         engine_sbatch "$name.pass" 0 "$deps" "$why" engine_job tool "$name.pass" "$O/logs/$name.pass.log" \
             "$O/full.chunks/chunks.json" "" chunks_pass "${@:2}"
         pass=$JOB_ID
-        DEP_KIND=after engine_sbatch "$name.chunks" "$CHUNK_TASKS" "$pass" "a task per chunk, each from its checkpoint" \
+        # (the pass waits for AFTER_ANY; the chunks and the stitch come after it)
+        AFTER_ANY='' DEP_KIND=after engine_sbatch "$name.chunks" "$CHUNK_TASKS" "$pass" "a task per chunk, each from its checkpoint" \
             engine_chunk_task "$name" "$pass" "${@:2}"
-        engine_sbatch "$name" 0 "$JOB_ID" "the stitch of its chunks" \
+        AFTER_ANY='' engine_sbatch "$name" 0 "$JOB_ID" "the stitch of its chunks" \
             engine_job "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" chunks_stitch "${@:2}"
     elif [ "$kind" != regions ]; then
         engine_sbatch "$name" 0 "$deps" "$why" engine_job "$kind" "$name" "$O/logs/$name.log" "$outs" "$*" "$@"
