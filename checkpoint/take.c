@@ -260,7 +260,7 @@ static void fast_forward(uarch *warm, rv_proc *p, uint64_t stop, progress *prog)
 /* The checkpoints of a run share one page store, unless there is one
  * checkpoint or each must stand alone. */
 #define PAGE_STORE "pages.store"
-/* A chunk plan's pass keeps its file history (lib/sys/path_history.h) here. */
+/* The pass keeps its file history (lib/sys/path_history.h) here. */
 #define FILE_HISTORY "files"
 
 /* STAGING/name, in a static buffer. */
@@ -362,10 +362,9 @@ int take_checkpoints(const ckpt_options *o, ckpt_plan *plan, int argc, char **ar
         "seconds", ff_seconds, "mips", ff_seconds > 0 ? (double)proc.cpu.icount / ff_seconds / 1e6 : 0.0, "writing",
         "checkpoints", plan->n, "seconds", write_seconds);
     if (plan->chunk)
-        json_object_set_new(manifest, "chunks", json_pack("{s:I, s:I, s:i, s:I, s:s}", "instructions", (json_int_t)plan->chunk,
+        json_object_set_new(manifest, "chunks", json_pack("{s:I, s:I, s:i, s:I}", "instructions", (json_int_t)plan->chunk,
                                                           "warmup", (json_int_t)plan->chunk_warmup, "count", plan->n,
-                                                          "program_instructions", (json_int_t)proc.cpu.icount,
-                                                          "file_history", FILE_HISTORY));
+                                                          "program_instructions", (json_int_t)proc.cpu.icount));
     if (proc.os.history) json_object_set_new(manifest, "file_history", json_string(FILE_HISTORY));
     if (store) {
         json_object_set_new(manifest, "page_store", json_pack("{s:s, s:I, s:I}", "file", PAGE_STORE, "bytes",

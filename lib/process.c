@@ -162,6 +162,13 @@ int rv_proc_init(rv_proc *p, const rv_proc_options *o, rv_elf_info *info, char *
     return rc;
 }
 
+static void paths_free(rv_paths *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
 void rv_proc_destroy(rv_proc *p)
 {
     for (int fd = 0; fd < RV_MAX_FDS; fd++) {
@@ -184,12 +191,8 @@ void rv_proc_destroy(rv_proc *p)
     free(p->os.environ);
     path_recorder_close(p->os.history);
     path_view_close(p->os.apart.history);
-    for (size_t i = 0; i < p->os.apart.gone.n; i++)
-        free(p->os.apart.gone.v[i]);
-    free(p->os.apart.gone.v);
-    for (size_t i = 0; i < p->os.apart.made.n; i++)
-        free(p->os.apart.made.v[i]);
-    free(p->os.apart.made.v);
+    paths_free(&p->os.apart.gone);
+    paths_free(&p->os.apart.made);
     code_free(p->code);
     if (p->mem.base)
         mem_destroy(&p->mem);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ckpt/ckpt.h"
+#include "ckpt/ckpt_file.h"
 #include "ckpt/ckpt_task.h"
 #include "util.h"
 #include "sys/path_history.h"
@@ -883,7 +884,7 @@ json_t *ckpt_apart_save(const rv_os *os)
 static const char *history_name(json_t *apart)
 {
     const char *name = json_string_value(json_object_get(apart, "history"));
-    return name && *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..") ? name : NULL;
+    return name && ckpt_plain_name(name) ? name : NULL;
 }
 
 int ckpt_apart_check(json_t *apart, char *err, size_t errlen)
@@ -913,10 +914,7 @@ int ckpt_apart_restore(rv_os *os, json_t *apart, const char *ckpt_path, uint64_t
     os->apart.on = apart != NULL;
     const char *name = apart ? history_name(apart) : NULL;
     if (!name) return 0;
-    const char *slash = strrchr(ckpt_path, '/');
-    char *dir;
-    if (asprintf(&dir, "%.*s%s", slash ? (int)(slash - ckpt_path + 1) : 0, ckpt_path, name) < 0)
-        die("out of memory");
+    char *dir = ckpt_beside(ckpt_path, name);
     /* A checkpoint copied away from its history: the host's paths as they are. */
     struct stat st;
     bool there = stat(dir, &st) == 0;

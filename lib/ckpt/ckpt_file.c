@@ -1,6 +1,7 @@
 #include "ckpt/ckpt_file.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,19 @@ const ckpt_section *ckpt_find(const ckpt_section *sections, int count, uint32_t 
         if (sections[i].tag == tag)
             return &sections[i];
     return NULL;
+}
+
+bool ckpt_plain_name(const char *name)
+{
+    return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+char *ckpt_beside(const char *ckpt_path, const char *name)
+{
+    char *copy = strdup(ckpt_path), *path = NULL;
+    if (!copy || asprintf(&path, "%s/%s", dirname(copy), name) < 0) die("out of memory");
+    free(copy);
+    return path;
 }
 
 void ckpt_sections_free(ckpt_section *sections, int count)

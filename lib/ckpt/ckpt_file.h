@@ -4,6 +4,7 @@
 #ifndef RV_CKPT_FILE_H
 #define RV_CKPT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,5 +41,12 @@ int ckpt_read(const char *path, ckpt_section **sections, int *count, char *err, 
 /* The section with that tag, or NULL. */
 const ckpt_section *ckpt_find(const ckpt_section *sections, int count, uint32_t tag);
 void ckpt_sections_free(ckpt_section *sections, int count);
+
+/* A checkpoint names the files it needs beside it (its page store, its
+ * pass's file history) by a plain name: not empty, no '/', neither "." nor
+ * "..". Is name one? */
+bool ckpt_plain_name(const char *name);
+/* The path of plain name `name` beside the checkpoint at ckpt_path (to free). */
+char *ckpt_beside(const char *ckpt_path, const char *name);
 
 #endif

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,13 +191,11 @@ static int open_store(const char *ckpt_path, const ckpt_section *pref, uint64_t 
     }
     memcpy(name, pref->data + 4, namelen);
     name[namelen] = 0;
-    if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..") || memchr(name, 0, namelen)) {
+    if (!ckpt_plain_name(name) || memchr(name, 0, namelen)) {
         snprintf(err, errlen, "corrupted checkpoint: the page store must be a file beside the checkpoint");
         return -1;
     }
-    char *copy = strdup(ckpt_path), *path = NULL;
-    if (!copy || asprintf(&path, "%s/%s", dirname(copy), name) < 0) die("out of memory");
-    free(copy);
+    char *path = ckpt_beside(ckpt_path, name);
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     unsigned char magic[sizeof MAGIC];

@@ -96,7 +96,7 @@ struct path_recorder {
     uint32_t kept;     /* files kept so far */
     path_set recorded; /* the paths recorded since the last checkpoint */
     path_set origin;   /* every path's first record: what it was when the pass began */
-    char **order;      /* origin's paths in the order of their first records */
+    const char **order; /* origin's paths (its strings) in the order of their first records */
     size_t norder;
 };
 
@@ -128,6 +128,9 @@ const char *path_recorder_dir(const path_recorder *r) { return r->dir; }
 
 void path_history_mark(path_recorder *r) { set_clear(&r->recorded); }
 
+/* The name of the history's file number `kept`: the number, in decimal. */
+static void kept_name(uint32_t kept, char name[16]) { snprintf(name, 16, "%u", kept); }
+
 /* Copy the file open as `in` into a new file at (dirfd, name), with its
  * mode. 0, or -1 with errno. */
 static int copy_file(int in, int dirfd, const char *name)
@@ -146,7 +149,7 @@ static int copy_file(int in, int dirfd, const char *name)
 static void keep(path_recorder *r, int dirfd, const char *path, bool copy)
 {
     char name[16];
-    snprintf(name, sizeof name, "%u", r->kept);
+    kept_name(r->kept, name);
     track(r, name);
     if (!copy && linkat(dirfd, path, r->dir_fd, name, 0) == 0) return;
     int in = openat(dirfd, path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -180,22 +183,19 @@ void path_history_before(path_recorder *r, uint64_t at, int dirfd, const char *p
     if (!set_find(&r->origin, target)) {
         set_add(&r->origin, target, rec.then, rec.kept);
         if (!(r->order = realloc(r->order, (r->norder + 1) * sizeof *r->order))) die("out of memory");
-        r->order[r->norder++] = strdup(target);
-        if (!r->order[r->norder - 1]) die("out of memory");
+        r->order[r->norder++] = set_find(&r->origin, target)->path; /* a string that stays where it is */
     }
 }
 
-/* Put a copy of the history's file number `kept` back at target (nothing
- * there now): a copy, so that what later runs write there does not change
- * the history's. */
-static void put_back(path_recorder *r, uint32_t kept, const char *target)
+/* A copy of the history's file number `kept` at target (nothing there now):
+ * a copy, so that what later runs write there does not change the
+ * history's. 0, or -1 with errno. */
+static int copy_out(int dir_fd, uint32_t kept, const char *target)
 {
     char name[16];
-    snprintf(name, sizeof name, "%u", kept);
-    int in = openat(r->dir_fd, name, O_RDONLY | O_CLOEXEC);
-    if (in < 0 || copy_file(in, AT_FDCWD, target) != 0)
-        die("cannot put %s back from the file history %s: %s", target, r->dir, strerror(errno));
-    close(in);
+    kept_name(kept, name);
+    int in = openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
+    return in < 0 ? -1 : sys_close_then(in, copy_file(in, AT_FDCWD, target));
 }
 
 void path_history_undo(path_recorder *r, uint64_t at)
@@ -211,7 +211,8 @@ void path_history_undo(path_recorder *r, uint64_t at)
         if (!there && was->then == PATH_ABSENT) continue;
         path_history_before(r, at, AT_FDCWD, target, PATH_REMOVE); /* what it is now, nothing included */
         if (there && unlink(target) != 0) continue;
-        if (was->then == PATH_FILE) put_back(r, was->kept, target);
+        if (was->then == PATH_FILE && copy_out(r->dir_fd, was->kept, target) != 0)
+            die("cannot put %s back from the file history %s: %s", target, r->dir, strerror(errno));
     }
 }
 
@@ -222,7 +223,6 @@ void path_recorder_close(path_recorder *r)
     close(r->dir_fd);
     set_clear(&r->recorded);
     set_clear(&r->origin);
-    for (size_t i = 0; i < r->norder; i++) free(r->order[i]);
     free(r->order);
     free(r->dir);
     free(r);
@@ -252,7 +252,7 @@ void path_history_remove(const char *dir)
 
 struct path_view {
     char *dir;
-    int journal;
+    int dir_fd, journal;
     uint64_t since;
     off_t read;   /* the journal's bytes parsed so far: whole records */
     path_set then; /* each path's first record at or after since */
@@ -267,10 +267,9 @@ path_view *path_history_open(const char *dir, uint64_t since, char *err, size_t 
         if (fd >= 0) close(fd);
         return NULL;
     }
-    close(fd);
     path_view *v = calloc(1, sizeof *v);
     if (!v || !(v->dir = strdup(dir))) die("out of memory");
-    v->journal = journal, v->since = since;
+    v->dir_fd = fd, v->journal = journal, v->since = since;
     return v;
 }
 
@@ -315,16 +314,11 @@ int path_history_put_back(path_view *v, bool (*allowed)(void *ctx, const char *p
             snprintf(err, errlen, "cannot put %s back as it was: %s", e->path, strerror(errno));
             return -1;
         }
-        if (e->then != PATH_FILE) continue;
-        char kept[PATH_MAX];
-        snprintf(kept, sizeof kept, "%s/%u", v->dir, e->kept);
-        int in = open(kept, O_RDONLY | O_CLOEXEC);
-        if (in < 0 || copy_file(in, AT_FDCWD, e->path) != 0) {
-            snprintf(err, errlen, "cannot put %s back as it was from %s: %s", e->path, kept, strerror(errno));
-            if (in >= 0) close(in);
+        if (e->then == PATH_FILE && copy_out(v->dir_fd, e->kept, e->path) != 0) {
+            snprintf(err, errlen, "cannot put %s back as it was from the file history %s: %s", e->path, v->dir,
+                     strerror(errno));
             return -1;
         }
-        close(in);
     }
     return 0;
 }
@@ -333,6 +327,7 @@ void path_view_close(path_view *v)
 {
     if (!v) return;
     close(v->journal);
+    close(v->dir_fd);
     set_clear(&v->then);
     free(v->dir);
     free(v);

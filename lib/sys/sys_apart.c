@@ -109,18 +109,24 @@ static void set_gone(rv_proc *p, const char *target, bool gone)
     if (gone) list_path(&p->os.apart.made, target, false);
 }
 
-/* Was there something at path (relative to dirfd) at the checkpoint? *sx
- * describes it, and *from is where its bytes are now: path itself, or the
- * file the pass's history kept (in kept, PATH_MAX bytes). *now: is there
- * something at path on the host. */
-static bool there_then(const rv_proc *p, int dirfd, const char *path, int at_flags, struct statx *sx,
-                       const char **from, char *kept, bool *now)
+/* path's canonical target (sys_canonical_target) in buf (PATH_MAX bytes),
+ * or NULL when it has none (the host's calls fail as they would have). */
+static const char *canonical(int dirfd, const char *path, char *buf)
+{
+    return sys_canonical_target(dirfd, path, buf, PATH_MAX) ? NULL : buf;
+}
+
+/* Was there something at path (relative to dirfd; target: its canonical
+ * target, or NULL) at the checkpoint? *sx describes it, and *from is where
+ * its bytes are now: path itself, or the file the pass's history kept (in
+ * kept, PATH_MAX bytes). *now: is there something at path on the host. */
+static bool there_then(const rv_proc *p, int dirfd, const char *path, const char *target, int at_flags,
+                       struct statx *sx, const char **from, char *kept, bool *now)
 {
     *from = path;
     /* The host first: the pass records a change before it makes it. */
     *now = statx(dirfd, path, at_flags, STATX_WHAT, sx) == 0;
-    char target[PATH_MAX];
-    if (sys_canonical_target(dirfd, path, target, sizeof target))
+    if (!target)
         return *now;
     if (listed(&p->os.apart.gone, target))
         return false;
@@ -177,13 +183,6 @@ static int copy_named(rv_proc *p, const char *target)
         if (copy_of(&p->os.files[fd], target))
             return fd;
     return -1;
-}
-
-/* The same for the file path names (relative to dirfd). */
-static int copy_at(rv_proc *p, int dirfd, const char *path)
-{
-    char target[PATH_MAX];
-    return sys_canonical_target(dirfd, path, target, sizeof target) ? -1 : copy_named(p, target);
 }
 
 static void forget(rv_file *f)
@@ -275,7 +274,7 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
     struct statx sx;
     char kept[PATH_MAX];
     const char *from;
-    bool now, there = there_then(p, dirfd, real, 0, &sx, &from, kept, &now);
+    bool now, there = there_then(p, dirfd, real, target, 0, &sx, &from, kept, &now);
     if (there && !S_ISREG(sx.stx_mode)) {
         *opened = host;
         return false;
@@ -316,7 +315,9 @@ bool sys_apart_openat(rv_proc *p, int dirfd, const char *real, int flags, mode_t
 
 bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, int64_t *result)
 {
-    int first = copy_at(p, dirfd, path);
+    char buf[PATH_MAX];
+    const char *target = canonical(dirfd, path, buf);
+    int first = target ? copy_named(p, target) : -1;
     if (first >= 0) {
         *result = fstat(p->os.files[first].host_fd, st) == 0 ? 0 : sys_err();
         return true;
@@ -324,7 +325,7 @@ bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, in
     struct statx sx;
     char kept[PATH_MAX];
     const char *from;
-    bool now, there = there_then(p, dirfd, path, 0, &sx, &from, kept, &now);
+    bool now, there = there_then(p, dirfd, path, target, 0, &sx, &from, kept, &now);
     if (there && from != path) {
         *result = stat(from, st) == 0 ? 0 : sys_err();
         return true;
@@ -337,11 +338,15 @@ bool sys_apart_stat(rv_proc *p, int dirfd, const char *path, struct stat *st, in
  * there at the checkpoint? */
 static bool there_for_run(rv_proc *p, int dirfd, const char *path)
 {
+    char buf[PATH_MAX];
+    const char *target = canonical(dirfd, path, buf);
+    if (target && copy_named(p, target) >= 0)
+        return true;
     struct statx sx;
     char kept[PATH_MAX];
     const char *from;
     bool now;
-    return copy_at(p, dirfd, path) >= 0 || there_then(p, dirfd, path, AT_SYMLINK_NOFOLLOW, &sx, &from, kept, &now);
+    return there_then(p, dirfd, path, target, AT_SYMLINK_NOFOLLOW, &sx, &from, kept, &now);
 }
 
 int64_t sys_apart_pretend(rv_proc *p, int dirfd, const char *path, bool created)
@@ -383,7 +388,7 @@ static int64_t copy_to_move(rv_proc *p, int dirfd, const char *path, const char 
     char kept[PATH_MAX];
     const char *from;
     bool now;
-    if (!there_then(p, dirfd, path, AT_SYMLINK_NOFOLLOW, &sx, &from, kept, &now))
+    if (!there_then(p, dirfd, path, target, AT_SYMLINK_NOFOLLOW, &sx, &from, kept, &now))
         return -ENOENT;
     if (!S_ISREG(sx.stx_mode))
         return 0; /* a directory or a link: the rename only pretends */

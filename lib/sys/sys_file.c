@@ -86,7 +86,7 @@ SYS(openat)
     int64_t apart;
     if (p->os.apart.on && sys_apart_openat(p, dirfd, real, flags, mode, &apart, &host))
         return apart;
-    if (modifies(flags) && (flags & (O_CREAT | O_TRUNC)))
+    if (flags & (O_CREAT | O_TRUNC))
         RECORD_BEFORE(dirfd, real, (flags & O_TRUNC) ? PATH_TRUNCATE : PATH_CREATE);
     if (host < 0) /* else the host's file, which a run kept apart opened first */
         host = openat(dirfd, real, flags | O_CLOEXEC, mode);
