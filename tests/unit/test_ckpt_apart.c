@@ -38,15 +38,10 @@ static char top[64], program[PATH_MAX];
 static void enter_scratch(void)
 {
     cr_assert_not_null(realpath("build/rv/asm/loop_simple", program));
-    cr_assert_not_null(mkdtemp(strcpy(top, "/tmp/test_ckpt_apart_XXXXXX")));
-    cr_assert_eq(chdir(top), 0);
+    scratch_enter(top, "test_ckpt_apart");
 }
 
-static void leave_scratch(void)
-{
-    char cmd[PATH_MAX + 16];
-    cr_assert_eq(system((snprintf(cmd, sizeof cmd, "rm -rf %s", top), cmd)), 0);
-}
+static void leave_scratch(void) { scratch_leave(top); }
 
 TestSuite(ckpt_apart, .init = enter_scratch, .fini = leave_scratch);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ckpt/ckpt.h"
+#include "host_files.h"
 #include "quiet_guest.h"
 #include "syscall.h"
 #include "sys/sys_internal.h"
@@ -95,17 +96,10 @@ static char top[64], program[PATH_MAX]; /* top: a mkdtemp name */
 static void enter_scratch(void)
 {
     cr_assert_not_null(realpath("build/rv/asm/loop_simple", program));
-    strcpy(top, "/tmp/test_guest_world_XXXXXX");
-    cr_assert_not_null(mkdtemp(top));
-    cr_assert_eq(chdir(top), 0);
+    scratch_enter(top, "test_guest_world");
 }
 
-static void leave_scratch(void)
-{
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", top);
-    cr_assert_eq(system(cmd), 0);
-}
+static void leave_scratch(void) { scratch_leave(top); }
 
 TestSuite(guest_cwd, .init = enter_scratch, .fini = leave_scratch);
 TestSuite(guest_random, .init = enter_scratch, .fini = leave_scratch);

@@ -16,17 +16,8 @@
 
 static char top[64];
 
-static void enter_scratch(void)
-{
-    cr_assert_not_null(mkdtemp(strcpy(top, "/tmp/test_path_history_XXXXXX")));
-    cr_assert_eq(chdir(top), 0);
-}
-
-static void leave_scratch(void)
-{
-    char cmd[PATH_MAX + 16];
-    cr_assert_eq(system((snprintf(cmd, sizeof cmd, "rm -rf %s", top), cmd)), 0);
-}
+static void enter_scratch(void) { scratch_enter(top, "test_path_history"); }
+static void leave_scratch(void) { scratch_leave(top); }
 
 TestSuite(path_history, .init = enter_scratch, .fini = leave_scratch);
 
